@@ -1,0 +1,149 @@
+"""Settings: read once from the environment (and an optional `.env`), validated, frozen.
+
+This is the only module that reads `os.environ`. Everything else receives a
+`Settings` (or plain values taken from it). A missing or malformed variable raises
+`SettingsError` naming the variable; a secret's value never appears in any message
+and is hidden from `repr`.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
+DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
+DEFAULT_CALLBACK_WINDOW_SECONDS = 600
+
+SECRET_NAMES = ("WECOM_SECRET", "WECOM_TOKEN", "WECOM_AES_KEY")
+
+
+class SettingsError(Exception):
+    """A setting is missing or malformed. The message names it, never its value."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Settings:
+    """Everything configurable, validated. Secrets are excluded from `repr`."""
+
+    database_url: str = DEFAULT_DATABASE_URL
+    timezone: ZoneInfo = field(default_factory=lambda: ZoneInfo("Asia/Shanghai"))
+    admins: frozenset[str] = frozenset()
+    scheduler_on: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8080
+    corp_id: str = ""
+    agent_id: int = 0
+    secret: str = field(default="", repr=False)
+    token: str = field(default="", repr=False)
+    aes_key: str = field(default="", repr=False)
+    api_base: str = DEFAULT_API_BASE
+    callback_window_seconds: int = DEFAULT_CALLBACK_WINDOW_SECONDS
+
+    def secrets(self) -> tuple[str, ...]:
+        """The configured secret values, for log redaction and leak tests."""
+        return tuple(s for s in (self.secret, self.token, self.aes_key) if s)
+
+
+def load_settings(
+    environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")
+) -> Settings:
+    """Build `Settings` from `environ` (default: the process environment plus `.env`).
+
+    Raises:
+        SettingsError: naming the first missing or malformed variable.
+    """
+    env = dict(_read_dotenv(dotenv)) if environ is None and dotenv else {}
+    env.update(os.environ if environ is None else environ)
+    return Settings(
+        database_url=_database_url(env),
+        timezone=_timezone(env),
+        admins=frozenset(a.strip() for a in env.get("KEEPER_ADMINS", "").split(",") if a.strip()),
+        scheduler_on=_on_off(env, "KEEPER_SCHEDULER"),
+        host=env.get("KEEPER_HOST", "127.0.0.1").strip() or "127.0.0.1",
+        port=_int(env, "KEEPER_PORT", 8080, 0, 65535),
+        corp_id=_required(env, "WECOM_CORP_ID", r"[A-Za-z0-9_-]{1,64}"),
+        agent_id=_int(env, "WECOM_AGENT_ID", None, 1, 2**31 - 1),
+        secret=_required(env, "WECOM_SECRET", r"[A-Za-z0-9_-]{8,128}"),
+        token=_required(env, "WECOM_TOKEN", r"[A-Za-z0-9]{1,32}"),
+        aes_key=_aes_key(env),
+        api_base=_api_base(env),
+        callback_window_seconds=_int(
+            env, "KEEPER_CALLBACK_WINDOW_SECONDS", DEFAULT_CALLBACK_WINDOW_SECONDS, 30, 86400
+        ),
+    )
+
+
+def _read_dotenv(path: Path) -> dict[str, str]:
+    if not path.is_file():
+        return {}
+    from dotenv import dotenv_values  # optional convenience, read once at start-up
+
+    return {k: v for k, v in dotenv_values(path).items() if v is not None}
+
+
+def _required(env: Mapping[str, str], name: str, pattern: str) -> str:
+    value = env.get(name, "").strip()
+    if not value:
+        raise SettingsError(f"{name} is not set")
+    if not re.fullmatch(pattern, value):
+        raise SettingsError(f"{name} is malformed")
+    return value
+
+
+def _int(env: Mapping[str, str], name: str, default: int | None, lo: int, hi: int) -> int:
+    raw = env.get(name, "").strip()
+    if not raw:
+        if default is None:
+            raise SettingsError(f"{name} is not set")
+        return default
+    if not re.fullmatch(r"\d{1,10}", raw) or not lo <= int(raw) <= hi:
+        raise SettingsError(f"{name} must be an integer from {lo} to {hi}")
+    return int(raw)
+
+
+def _on_off(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "off").strip().lower() or "off"
+    if raw not in ("on", "off"):
+        raise SettingsError(f"{name} must be on or off")
+    return raw == "on"
+
+
+def _timezone(env: Mapping[str, str]) -> ZoneInfo:
+    name = env.get("KEEPER_TIMEZONE", "Asia/Shanghai").strip() or "Asia/Shanghai"
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise SettingsError("KEEPER_TIMEZONE is not a known IANA time zone") from None
+
+
+def _aes_key(env: Mapping[str, str]) -> str:
+    value = _required(env, "WECOM_AES_KEY", r"[A-Za-z0-9+/]{43}")
+    try:
+        if len(base64.b64decode(value + "=")) == 32:
+            return value
+    except binascii.Error:
+        pass
+    raise SettingsError("WECOM_AES_KEY is malformed (43 characters of base64)")
+
+
+def _database_url(env: Mapping[str, str]) -> str:
+    url = env.get("KEEPER_DATABASE_URL", DEFAULT_DATABASE_URL).strip() or DEFAULT_DATABASE_URL
+    if not url.startswith(("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")):
+        raise SettingsError(
+            "KEEPER_DATABASE_URL must start with sqlite+aiosqlite:// or mysql+aiomysql://"
+        )
+    return url
+
+
+def _api_base(env: Mapping[str, str]) -> str:
+    url = env.get("WECOM_API_BASE", DEFAULT_API_BASE).strip().rstrip("/") or DEFAULT_API_BASE
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+        raise SettingsError("WECOM_API_BASE must be an http(s) URL")
+    return url

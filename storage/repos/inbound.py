@@ -1,0 +1,100 @@
+"""Inbound messages: the deduplication ledger and the undo log."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.dialect import insert_ignore
+from storage.models import InboundMessage
+from storage.records import Effect, StoredReply, UndoableMessage
+
+CONTENT_LIMIT = 4000  # characters kept of a message's text; WeCom's own cap is 2048 bytes
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NewInbound:
+    dedup_key: str
+    wecom_user_id: str
+    user_id: int
+    kind: str
+    content: str
+    sent_at: dt.datetime
+    received_at: dt.datetime
+
+
+async def claim_message(session: AsyncSession, msg: NewInbound) -> int | None:
+    """Record `msg` once. Returns its row id, or None when the key was seen before.
+
+    A concurrent delivery of the same key waits for the first transaction (the unique
+    key is locked) and then gets None, so exactly one delivery does the work.
+    """
+    values = {
+        "dedup_key": msg.dedup_key,
+        "wecom_user_id": msg.wecom_user_id,
+        "user_id": msg.user_id,
+        "kind": msg.kind,
+        "content": msg.content[:CONTENT_LIMIT],
+        "sent_at": msg.sent_at,
+        "received_at": msg.received_at,
+    }
+    result = await session.execute(insert_ignore(session, InboundMessage.__table__, values))  # type: ignore[arg-type]
+    if result.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    return await _id_of(session, msg.dedup_key)
+
+
+async def _id_of(session: AsyncSession, dedup_key: str) -> int:
+    stmt = select(InboundMessage.id).where(InboundMessage.dedup_key == dedup_key)
+    return (await session.execute(stmt)).scalar_one()
+
+
+async def stored_reply(session: AsyncSession, dedup_key: str) -> StoredReply | None:
+    """The reply given to the first delivery of this key, or None if never seen."""
+    stmt = select(InboundMessage.reply_text).where(InboundMessage.dedup_key == dedup_key)
+    row = (await session.execute(stmt)).first()
+    return None if row is None else StoredReply(reply_text=row[0])
+
+
+async def save_outcome(
+    session: AsyncSession, message_id: int, *, reply_text: str | None, effect: Effect | None
+) -> None:
+    """Store the reply (for retries) and the record made (for undo)."""
+    await session.execute(
+        update(InboundMessage)
+        .where(InboundMessage.id == message_id)
+        .values(
+            reply_text=reply_text,
+            effect_kind=effect.kind if effect else None,
+            effect_id=effect.record_id if effect else None,
+        )
+    )
+
+
+async def last_undoable(session: AsyncSession, user_id: int) -> UndoableMessage | None:
+    """The user's most recent message whose effect has not been undone yet."""
+    stmt = (
+        select(InboundMessage.id, InboundMessage.effect_kind, InboundMessage.effect_id)
+        .where(
+            InboundMessage.user_id == user_id,
+            InboundMessage.effect_kind.is_not(None),
+            InboundMessage.undone_at.is_(None),
+        )
+        .order_by(InboundMessage.id.desc())
+        .limit(1)
+    )
+    row = (await session.execute(stmt)).first()
+    if row is None or row.effect_kind is None or row.effect_id is None:
+        return None
+    return UndoableMessage(
+        message_id=row.id, effect=Effect(kind=row.effect_kind, record_id=row.effect_id)
+    )
+
+
+async def mark_undone(session: AsyncSession, message_id: int, *, now: dt.datetime) -> None:
+    await session.execute(
+        update(InboundMessage).where(InboundMessage.id == message_id).values(undone_at=now)
+    )

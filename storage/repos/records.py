@@ -1,0 +1,132 @@
+"""Facts the user records: weight, water, money, journal, calendar events.
+
+Each `add_*` takes the message's `source_key`; the unique constraint on it means a
+second insert for the same message fails loudly instead of recording twice.
+`delete_record` is what `撤销` does to a fact.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+from sqlalchemy import delete, insert
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.models import Base, CalendarEvent, JournalEntry, LedgerEntry, Measurement, WaterCheckin
+
+FACT_TABLES: dict[str, type[Base]] = {
+    "weight": Measurement,
+    "water": WaterCheckin,
+    "ledger": LedgerEntry,
+    "journal": JournalEntry,
+    "event": CalendarEvent,
+}
+"""Effect kind -> the table its record lives in (tasks are handled in `tasks`)."""
+
+
+async def _insert(session: AsyncSession, model: type[Base], **values: object) -> int:
+    result = await session.execute(insert(model).values(**values))
+    (row_id,) = result.inserted_primary_key  # type: ignore[misc]
+    return int(row_id)
+
+
+async def add_weight(
+    session: AsyncSession, *, user_id: int, kg: Decimal, occurred_at: dt.datetime, source_key: str
+) -> int:
+    return await _insert(
+        session,
+        Measurement,
+        user_id=user_id,
+        kind="weight",
+        value=kg,
+        occurred_at=occurred_at,
+        source_key=source_key,
+    )
+
+
+async def add_water(
+    session: AsyncSession, *, user_id: int, glasses: int, occurred_at: dt.datetime, source_key: str
+) -> int:
+    return await _insert(
+        session,
+        WaterCheckin,
+        user_id=user_id,
+        glasses=glasses,
+        occurred_at=occurred_at,
+        source_key=source_key,
+    )
+
+
+async def add_ledger(
+    session: AsyncSession,
+    *,
+    user_id: int,
+    direction: str,
+    amount: Decimal,
+    category: str,
+    note: str,
+    occurred_at: dt.datetime,
+    source_key: str,
+) -> int:
+    return await _insert(
+        session,
+        LedgerEntry,
+        user_id=user_id,
+        direction=direction,
+        amount=amount,
+        category=category,
+        note=note,
+        occurred_at=occurred_at,
+        source_key=source_key,
+    )
+
+
+async def add_journal(
+    session: AsyncSession, *, user_id: int, text: str, occurred_at: dt.datetime, source_key: str
+) -> int:
+    return await _insert(
+        session,
+        JournalEntry,
+        user_id=user_id,
+        text=text,
+        occurred_at=occurred_at,
+        source_key=source_key,
+    )
+
+
+async def add_event(
+    session: AsyncSession,
+    *,
+    user_id: int,
+    title: str,
+    day: dt.date,
+    starts_at: dt.datetime | None,
+    ends_at: dt.datetime | None,
+    remind_minutes_before: int | None,
+    now: dt.datetime,
+    source_key: str,
+) -> int:
+    return await _insert(
+        session,
+        CalendarEvent,
+        user_id=user_id,
+        title=title,
+        day=day,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        remind_minutes_before=remind_minutes_before,
+        status="scheduled",
+        created_at=now,
+        source_key=source_key,
+    )
+
+
+async def delete_record(session: AsyncSession, *, kind: str, record_id: int, user_id: int) -> bool:
+    """Delete one fact of this user. Returns False if it was already gone."""
+    model = FACT_TABLES[kind]
+    table = model.__table__
+    result = await session.execute(
+        delete(table).where(table.c.id == record_id, table.c.user_id == user_id)  # type: ignore[attr-defined]
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]

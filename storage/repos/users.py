@@ -1,0 +1,31 @@
+"""Users: created on first contact, locked for the length of a message's transaction."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from storage.dialect import insert_ignore
+from storage.models import User
+from storage.records import UserRecord
+
+
+async def ensure_and_lock_user(
+    session: AsyncSession, wecom_user_id: str, *, timezone: str, now: dt.datetime
+) -> UserRecord:
+    """Return the user with this WeCom UserID, creating it if needed, and lock its row.
+
+    Holding the row lock until commit serialises one user's messages, so choices that
+    read-then-write (the next task number, what `撤销` reverses) never race.
+    (SQLite ignores FOR UPDATE; its `BEGIN IMMEDIATE` already serialises writers.)
+    """
+    values = {"wecom_user_id": wecom_user_id, "timezone": timezone, "created_at": now}
+    await session.execute(insert_ignore(session, User.__table__, values))  # type: ignore[arg-type]
+    row = (
+        await session.execute(
+            select(User).where(User.wecom_user_id == wecom_user_id).with_for_update()
+        )
+    ).scalar_one()
+    return UserRecord(id=row.id, wecom_user_id=row.wecom_user_id, timezone=row.timezone)

@@ -1,0 +1,99 @@
+"""Shared fixtures: real databases (SQLite and MariaDB), a fake clock.
+
+MariaDB tests use `KEEPER_TEST_MYSQL_URL` (default: root on 127.0.0.1:3306). Each test
+gets a database of its own, migrated from scratch, dropped afterwards. When MariaDB is
+unreachable they skip with the reason shown, unless `KEEPER_REQUIRE_MARIADB=1` (as
+`.ci/run` sets), in which case they fail: CI must never skip them silently.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+
+from scheduler.clock import FakeClock
+from storage.engine import create_engine, create_sessionmaker
+from storage.migrate import upgrade
+
+MYSQL_URL = os.environ.get("KEEPER_TEST_MYSQL_URL", "mysql+aiomysql://root@127.0.0.1:3306/test")
+REQUIRE_MARIADB = os.environ.get("KEEPER_REQUIRE_MARIADB") == "1"
+ENGINES = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
+
+
+async def _server_reachable(url: str) -> str | None:
+    """None when we can connect, else the reason (without credentials)."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect():
+            return None
+    except Exception as exc:
+        where = f"{make_url(url).host}:{make_url(url).port}"
+        return f"MariaDB at {where} unreachable ({type(exc).__name__})"
+    finally:
+        await engine.dispose()
+
+
+async def _fresh_mysql_database() -> str:
+    reason = await _server_reachable(MYSQL_URL)
+    if reason:
+        if REQUIRE_MARIADB:
+            pytest.fail(reason + " and KEEPER_REQUIRE_MARIADB=1")
+        pytest.skip(reason)
+    name = f"keeper_t_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(MYSQL_URL)
+    async with admin.begin() as conn:
+        await conn.exec_driver_sql(f"CREATE DATABASE {name} CHARACTER SET utf8mb4")
+    await admin.dispose()
+    return make_url(MYSQL_URL).set(database=name).render_as_string(hide_password=False)
+
+
+async def _drop_mysql_database(url: str) -> None:
+    admin = create_engine(MYSQL_URL)
+    async with admin.begin() as conn:
+        await conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {make_url(url).database}")
+    await admin.dispose()
+
+
+@pytest.fixture(params=ENGINES)
+async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
+    """A migrated, empty database URL: SQLite file or a MariaDB database of its own."""
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+        engine = create_engine(url)
+        await upgrade(engine)
+        await engine.dispose()
+        yield url
+        return
+    url = await _fresh_mysql_database()
+    engine = create_engine(url)
+    await upgrade(engine)
+    await engine.dispose()
+    try:
+        yield url
+    finally:
+        await _drop_mysql_database(url)
+
+
+@pytest.fixture
+async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
+    engine = create_engine(database_url)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
+    return create_sessionmaker(engine)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    """Wednesday 2026-11-25 10:00 in Shanghai (02:00 UTC)."""
+    return FakeClock(dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC))
