@@ -80,6 +80,15 @@ def load_settings(
     )
 
 
+def load_database_url(
+    environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")
+) -> str:
+    """Only the database URL: what `keeper migrate` needs, without the WeCom settings."""
+    env = dict(_read_dotenv(dotenv)) if environ is None and dotenv else {}
+    env.update(os.environ if environ is None else environ)
+    return _database_url(env)
+
+
 def _read_dotenv(path: Path) -> dict[str, str]:
     if not path.is_file():
         return {}

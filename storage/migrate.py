@@ -44,3 +44,11 @@ async def current_revision(engine: AsyncEngine) -> str | None:
 
     async with engine.connect() as conn:
         return await conn.run_sync(_read)
+
+
+async def is_current(engine: AsyncEngine) -> bool:
+    """Whether the database is at the newest revision the code knows."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    return await current_revision(engine) == head

@@ -32,6 +32,8 @@ class Effect:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UndoableMessage:
     message_id: int
+    kind: str
+    content: str
     effect: Effect
 
 

@@ -77,7 +77,13 @@ async def save_outcome(
 async def last_undoable(session: AsyncSession, user_id: int) -> UndoableMessage | None:
     """The user's most recent message whose effect has not been undone yet."""
     stmt = (
-        select(InboundMessage.id, InboundMessage.effect_kind, InboundMessage.effect_id)
+        select(
+            InboundMessage.id,
+            InboundMessage.kind,
+            InboundMessage.content,
+            InboundMessage.effect_kind,
+            InboundMessage.effect_id,
+        )
         .where(
             InboundMessage.user_id == user_id,
             InboundMessage.effect_kind.is_not(None),
@@ -90,7 +96,10 @@ async def last_undoable(session: AsyncSession, user_id: int) -> UndoableMessage 
     if row is None or row.effect_kind is None or row.effect_id is None:
         return None
     return UndoableMessage(
-        message_id=row.id, effect=Effect(kind=row.effect_kind, record_id=row.effect_id)
+        message_id=row.id,
+        kind=row.kind,
+        content=row.content,
+        effect=Effect(kind=row.effect_kind, record_id=row.effect_id),
     )
 
 
@@ -98,3 +107,20 @@ async def mark_undone(session: AsyncSession, message_id: int, *, now: dt.datetim
     await session.execute(
         update(InboundMessage).where(InboundMessage.id == message_id).values(undone_at=now)
     )
+
+
+async def seen_event_since(
+    session: AsyncSession, user_id: int, kind: str, since: dt.datetime, exclude_id: int
+) -> bool:
+    """Whether the user sent a message of `kind` at or after `since` (other than one)."""
+    stmt = (
+        select(InboundMessage.id)
+        .where(
+            InboundMessage.user_id == user_id,
+            InboundMessage.kind == kind,
+            InboundMessage.received_at >= since,
+            InboundMessage.id != exclude_id,
+        )
+        .limit(1)
+    )
+    return (await session.execute(stmt)).first() is not None

@@ -1,0 +1,97 @@
+"""The composition root: `create_app(settings)` wires everything, once.
+
+The engine and session factory live in a cleanup context, so they open when the
+server starts and close when it stops. `ROUTERS` is the whole command set.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+
+from aiohttp import web
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot import callback, keys
+from bot.conversation import Conversation
+from bot.crypto import WeComCrypto
+from bot.settings import Settings
+from handlers import general, records, tasks, views
+from handlers.router import Dispatcher, Router
+from scheduler.clock import Clock, SystemClock
+from storage.engine import create_engine, create_sessionmaker
+
+log = logging.getLogger(__name__)
+
+ROUTERS: list[Router] = [records.router, tasks.router, views.router, general.router]
+MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
+HEALTH_TIMEOUT_SECONDS = 2.0
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def create_app(
+    settings: Settings, *, clock: Clock | None = None, engine: AsyncEngine | None = None
+) -> web.Application:
+    """Build the web application. With `engine`, use it (and leave it open) instead."""
+    app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[_last_resort])
+    app[keys.SETTINGS] = settings
+    app[keys.CLOCK] = clock or SystemClock()
+    app[keys.CRYPTO] = WeComCrypto(settings.token, settings.aes_key, settings.corp_id)
+    app[keys.STARTED_AT] = app[keys.CLOCK].now()
+    app.cleanup_ctx.append(_database(engine))
+    app.router.add_get("/wecom/callback", callback.verify_url)
+    app.router.add_post("/wecom/callback", callback.receive)
+    app.router.add_get("/healthz", healthz)
+    return app
+
+
+def _database(
+    given: AsyncEngine | None,
+) -> Callable[[web.Application], AsyncIterator[None]]:
+    async def ctx(app: web.Application) -> AsyncIterator[None]:
+        settings = app[keys.SETTINGS]
+        engine = given or create_engine(settings.database_url)
+        sessionmaker = create_sessionmaker(engine)
+        app[keys.ENGINE] = engine
+        app[keys.SESSIONMAKER] = sessionmaker
+        app[keys.CONVERSATION] = Conversation(
+            sessionmaker=sessionmaker,
+            dispatcher=Dispatcher(ROUTERS),
+            default_tz=settings.timezone,
+            max_age=dt.timedelta(seconds=settings.callback_window_seconds),
+        )
+        yield
+        if given is None:
+            await engine.dispose()
+
+    return ctx
+
+
+async def healthz(request: web.Request) -> web.Response:
+    """Database reachability (200 or 503), as JSON."""
+    try:
+        async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
+            async with request.app[keys.ENGINE].connect() as conn:
+                await conn.execute(text("SELECT 1"))
+        database = "ok"
+    except Exception:
+        log.warning("health check: database unreachable")
+        database = "unreachable"
+    status = 200 if database == "ok" else 503
+    return web.json_response({"database": database}, status=status)
+
+
+@web.middleware
+async def _last_resort(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """No request ever gets a 500 or a stack trace: log it, answer 503 plainly."""
+    try:
+        return await handler(request)
+    except web.HTTPException:
+        raise
+    except Exception:
+        log.exception("unhandled error", extra={"path": request.path})
+        return web.Response(status=503, text="temporarily unavailable")

@@ -1,0 +1,121 @@
+"""The WeCom callback endpoint: verify -> decrypt -> read -> handle -> encrypt.
+
+Every bad input gets a precise status and changes nothing: a missing parameter or a
+malformed body -> 400, a body over the limit -> 413, a bad signature, a stale
+timestamp or a foreign receive id -> 403. Trouble while handling a good message
+(the database is down, a bug) is answered with an encrypted apology and a 200, so
+WeCom does not retry a request that cannot succeed and the user is told plainly.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+
+from aiohttp import web
+from sqlalchemy.exc import DBAPIError
+
+from bot import keys
+from bot.crypto import (
+    BadCiphertext,
+    BadSignature,
+    CryptoError,
+    EnvelopeTooLarge,
+    ForeignReceiveId,
+    MalformedEnvelope,
+    parse_envelope,
+)
+from bot.incoming import Incoming, MalformedMessage, read_message
+from bot.passive_reply import fit_reply, reply_xml
+from handlers import texts
+
+log = logging.getLogger(__name__)
+QUERY = ("msg_signature", "timestamp", "nonce")
+
+
+def _query(request: web.Request, *names: str) -> dict[str, str]:
+    values = {name: request.query.get(name, "") for name in names}
+    missing = [name for name, value in values.items() if not value]
+    if missing:
+        raise web.HTTPBadRequest(text=f"missing query parameter: {missing[0]}")
+    return values
+
+
+def _check_fresh(request: web.Request, timestamp: str) -> None:
+    """Refuse replays: the signed timestamp must be within the configured window."""
+    settings = request.app[keys.SETTINGS]
+    now = request.app[keys.CLOCK].now().timestamp()
+    if not (timestamp.isdigit() and len(timestamp) <= 12):
+        raise web.HTTPForbidden(text="stale or invalid timestamp")
+    if abs(now - int(timestamp)) > settings.callback_window_seconds:
+        raise web.HTTPForbidden(text="stale or invalid timestamp")
+
+
+def _crypto_error(exc: CryptoError) -> web.HTTPException:
+    if isinstance(exc, EnvelopeTooLarge):
+        return web.HTTPRequestEntityTooLarge(max_size=0, actual_size=0, text="body too large")
+    if isinstance(exc, BadSignature | ForeignReceiveId):
+        return web.HTTPForbidden(text="signature or receive id rejected")
+    if isinstance(exc, BadCiphertext | MalformedEnvelope):
+        return web.HTTPBadRequest(text="malformed message")
+    return web.HTTPBadRequest(text="malformed message")
+
+
+async def verify_url(request: web.Request) -> web.Response:
+    """GET: WeCom checks the URL; answer the decrypted echostr as plain text."""
+    q = _query(request, *QUERY, "echostr")
+    _check_fresh(request, q["timestamp"])
+    crypto = request.app[keys.CRYPTO]
+    try:
+        echo = crypto.verify_url(q["msg_signature"], q["timestamp"], q["nonce"], q["echostr"])
+    except CryptoError as exc:
+        raise _crypto_error(exc) from None
+    return web.Response(text=echo)
+
+
+async def receive(request: web.Request) -> web.Response:
+    """POST: one message or event; answer with an encrypted passive reply or empty 200."""
+    q = _query(request, *QUERY)
+    _check_fresh(request, q["timestamp"])
+    body = await request.read()  # over client_max_size -> 413 from aiohttp
+    crypto = request.app[keys.CRYPTO]
+    try:
+        envelope = parse_envelope(body)
+        crypto.verify(q["msg_signature"], q["timestamp"], q["nonce"], envelope.encrypt)
+        msg = read_message(crypto.decrypt(envelope.encrypt))
+    except CryptoError as exc:
+        raise _crypto_error(exc) from None
+    except MalformedMessage:
+        raise web.HTTPBadRequest(text="malformed message") from None
+    reply = await _answer(request, msg)
+    if not reply:
+        return web.Response(text="")
+    return _encrypted(request, msg, reply)
+
+
+async def _answer(request: web.Request, msg: Incoming) -> str:
+    conversation = request.app[keys.CONVERSATION]
+    now = request.app[keys.CLOCK].now()
+    try:
+        return await conversation.handle(msg, now=now)
+    except DBAPIError:
+        log.exception("database error while handling a message", extra={"dedup_key": msg.dedup_key})
+        return texts.STORAGE_DOWN
+    except Exception:
+        log.exception("error while handling a message", extra={"dedup_key": msg.dedup_key})
+        return texts.INTERNAL_ERROR
+
+
+def _encrypted(request: web.Request, msg: Incoming, reply: str) -> web.Response:
+    settings = request.app[keys.SETTINGS]
+    now = int(request.app[keys.CLOCK].now().timestamp())
+    plain = reply_xml(
+        to_user=msg.from_user,
+        from_corp=settings.corp_id,
+        create_time=now,
+        text=fit_reply(reply, note=texts.REPLY_CUT),
+    )
+    body = request.app[keys.CRYPTO].encrypt_reply(
+        plain, timestamp=str(now), nonce=str(secrets.randbelow(10**10))
+    )
+    return web.Response(text=body, content_type="application/xml")

@@ -1,0 +1,164 @@
+"""`keeper chat`: the newcomer's demo, the whole bot in one terminal.
+
+It runs the real server in-process on a SQLite file, a fake WeCom message API, and
+a WeCom-side client that encrypts and signs each line exactly as WeCom would, then
+decrypts the passive reply. Nothing is mocked between the line you type and the row
+in the database. The clock is a `FakeClock` so `/time +2h` can move the day along.
+
+With a terminal it is interactive; otherwise it reads a script from standard input
+and prints each line it sent followed by the reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import datetime as dt
+import re
+import secrets
+import sys
+from typing import TextIO
+from zoneinfo import ZoneInfo
+
+from aiohttp import web
+
+from bot.app import create_app
+from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.wecom_side import WeComSide
+from bot.settings import Settings
+from scheduler.clock import FakeClock, SystemClock
+from storage.engine import create_engine
+from storage.migrate import upgrade
+
+DEMO_CORP_ID = "wwkeeperdemo00001"
+DEMO_AGENT_ID = 1000002
+DEMO_TZ = ZoneInfo("Asia/Shanghai")
+STEP = re.compile(r"^\+?(\d{1,4})\s*([mhd])$")
+UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+CHAT_HELP = """演示命令：
+  /time +2h   时间往后拨（m 分钟、h 小时、d 天）
+  /time 2026-12-01T08:00   跳到某个时刻（本地时间）
+  /now        现在几点
+  /quit       退出（或 Ctrl-D）
+其余输入都会当作企业微信消息发给 keeper。"""
+
+
+def demo_settings(db_path: str) -> Settings:
+    """Fresh random secrets each run: the demo never needs real credentials."""
+    return Settings(
+        database_url=f"sqlite+aiosqlite:///{db_path}",
+        timezone=DEMO_TZ,
+        corp_id=DEMO_CORP_ID,
+        agent_id=DEMO_AGENT_ID,
+        secret=secrets.token_urlsafe(24),
+        token=secrets.token_hex(16),
+        aes_key=base64.b64encode(secrets.token_bytes(32)).decode()[:43],
+    )
+
+
+async def run_chat(
+    *, db_path: str, user: str, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
+) -> int:
+    """Run the demo until end of input or `/quit`. Returns the exit status."""
+    clock = FakeClock(SystemClock().now().replace(second=0, microsecond=0))
+    settings = demo_settings(db_path)
+    fake = FakeWeCom(
+        corp_id=settings.corp_id, secret=settings.secret, agent_id=DEMO_AGENT_ID, clock=clock.now
+    )
+    async with run_fake_wecom(fake) as api_base:
+        settings = _with_api(settings, api_base)
+        engine = create_engine(settings.database_url)
+        await upgrade(engine)
+        runner = web.AppRunner(create_app(settings, clock=clock, engine=engine), access_log=None)
+        await runner.setup()
+        try:
+            site = web.TCPSite(runner, "127.0.0.1", 0)
+            await site.start()
+            base = "http://{}:{}".format(*runner.addresses[0][:2])
+            async with WeComSide(
+                base, settings.token, settings.aes_key, settings.corp_id, DEMO_AGENT_ID, clock.now
+            ) as wecom:
+                session = _Session(wecom, clock, user, stdout)
+                _banner(stdout, db_path, clock)
+                await session.loop(stdin, interactive=stdin.isatty())
+        finally:
+            await runner.cleanup()
+            await engine.dispose()
+    return 0
+
+
+def _with_api(settings: Settings, api_base: str) -> Settings:
+    import dataclasses
+
+    return dataclasses.replace(settings, api_base=api_base)
+
+
+def _banner(out: TextIO, db_path: str, clock: FakeClock) -> None:
+    now = clock.now().astimezone(DEMO_TZ)
+    print(f"keeper 演示 · 数据存在 {db_path} · 企业微信是本机模拟的", file=out)
+    print(f"现在是 {now:%Y-%m-%d %H:%M}（{DEMO_TZ.key}）。/help 看演示命令。", file=out)
+
+
+class _Session:
+    def __init__(self, wecom: WeComSide, clock: FakeClock, user: str, out: TextIO) -> None:
+        self.wecom, self.clock, self.user, self.out = wecom, clock, user, out
+        self.next_msg_id = secrets.randbits(40) << 20  # unique across runs on the same file
+
+    async def loop(self, stdin: TextIO, *, interactive: bool) -> None:
+        while True:
+            line = await self._read(stdin, interactive)
+            if line is None or line.strip() in ("/quit", "/exit"):
+                return
+            if not line.strip():
+                continue
+            if not interactive:
+                print(f"\n你> {line}", file=self.out)
+            await self.handle(line.strip())
+
+    async def _read(self, stdin: TextIO, interactive: bool) -> str | None:
+        if interactive:
+            try:
+                return await asyncio.to_thread(input, "你> ")
+            except EOFError:
+                return None
+        line = await asyncio.to_thread(stdin.readline)
+        return line.rstrip("\n") if line else None
+
+    async def handle(self, line: str) -> None:
+        if line.startswith("/"):
+            self._command(line)
+            return
+        self.next_msg_id += 1
+        reply = await self.wecom.send_text(self.user, line, msg_id=self.next_msg_id)
+        if reply.status != 200:
+            self._say(f"（服务器回答了 HTTP {reply.status}）")
+        elif reply.text:
+            self._say(reply.text)
+        else:
+            self._say("（没有回复）")
+
+    def _command(self, line: str) -> None:
+        name, _, arg = line.partition(" ")
+        if name == "/time" and arg.strip():
+            self._move_clock(arg.strip())
+        elif name == "/now":
+            self._say(f"现在是 {self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}")
+        else:
+            self._say(CHAT_HELP)
+
+    def _move_clock(self, arg: str) -> None:
+        step = STEP.match(arg)
+        if step:
+            self.clock.advance(dt.timedelta(**{UNITS[step.group(2)]: int(step.group(1))}))
+        else:
+            try:
+                when = dt.datetime.fromisoformat(arg)
+            except ValueError:
+                self._say("看不懂这个时间。例：/time +2h 或 /time 2026-12-01T08:00")
+                return
+            self.clock.set(when if when.tzinfo else when.replace(tzinfo=DEMO_TZ))
+        self._say(f"时间拨到 {self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}")
+
+    def _say(self, text: str) -> None:
+        indented = text.replace("\n", "\n        ")
+        print(f"keeper> {indented}", file=self.out)

@@ -1,0 +1,119 @@
+"""One inbound message, handled exactly once, in one transaction.
+
+Order inside the transaction: find-or-create and lock the user, claim the message's
+dedup key (a duplicate, even a concurrent one, gets the reply stored the first time
+and changes nothing), parse, dispatch, store the reply and the effect. Either all of
+it commits or none of it does.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from bot.incoming import Incoming
+from handlers import texts
+from handlers.commands import Command, ParseError, ShowToday, Welcome
+from handlers.context import Context, Outcome
+from handlers.parser import parse, parse_event_key
+from handlers.router import Dispatcher
+from storage.records import UserRecord
+from storage.repos import inbound, users
+from storage.retry import retrying
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Conversation:
+    """The conversation's dependencies, built once by the composition root."""
+
+    sessionmaker: async_sessionmaker[AsyncSession]
+    dispatcher: Dispatcher
+    default_tz: ZoneInfo
+    max_age: dt.timedelta
+
+    async def handle(self, msg: Incoming, *, now: dt.datetime) -> str:
+        """Handle `msg` once and return the reply text ("" for no reply)."""
+        return await retrying(lambda: self._handle_once(msg, now))
+
+    async def _handle_once(self, msg: Incoming, now: dt.datetime) -> str:
+        async with self.sessionmaker.begin() as session:
+            user = await users.ensure_and_lock_user(
+                session, msg.from_user, timezone=self.default_tz.key, now=now
+            )
+            sent_at = dt.datetime.fromtimestamp(msg.create_time, dt.UTC)
+            message_id = await inbound.claim_message(session, _new_inbound(msg, user, sent_at, now))
+            if message_id is None:
+                stored = await inbound.stored_reply(session, msg.dedup_key)
+                log.info("duplicate message", extra={"dedup_key": msg.dedup_key})
+                return (stored.reply_text if stored else None) or ""
+            ctx = Context(
+                user=user,
+                tz=_zone(user.timezone, self.default_tz),
+                now=now,
+                occurred_at=min(now, max(sent_at, now - self.max_age)),
+                source_key=msg.dedup_key,
+            )
+            outcome = await self._outcome(session, ctx, msg, message_id)
+            await inbound.save_outcome(
+                session, message_id, reply_text=outcome.reply, effect=outcome.effect
+            )
+            return outcome.reply
+
+    async def _outcome(
+        self, session: AsyncSession, ctx: Context, msg: Incoming, message_id: int
+    ) -> Outcome:
+        try:
+            command = await self._command(session, ctx, msg, message_id)
+        except ParseError as exc:
+            return Outcome(reply=exc.message)
+        if command is None:
+            return Outcome(reply="")
+        return await self.dispatcher.dispatch(session, ctx, command)
+
+    async def _command(
+        self, session: AsyncSession, ctx: Context, msg: Incoming, message_id: int
+    ) -> Command | None:
+        """The command a message means; None when it asks for no answer."""
+        if msg.msg_type == "text":
+            return parse(msg.content, today=ctx.today)
+        if msg.msg_type != "event":
+            raise ParseError(texts.NOT_TEXT)
+        if msg.event == "subscribe":
+            return Welcome()
+        if msg.event == "click":
+            return parse_event_key(msg.content, today=ctx.today)
+        if msg.event == "enter_agent":
+            # Opening the app shows today's page once a day; later visits stay quiet.
+            since = ctx.local_midnight(ctx.today)
+            seen = await inbound.seen_event_since(
+                session, ctx.user.id, "event:enter_agent", since, message_id
+            )
+            return None if seen else ShowToday()
+        return None  # other events (location, view, unsubscribe, ...) need no answer
+
+
+def _new_inbound(
+    msg: Incoming, user: UserRecord, sent_at: dt.datetime, now: dt.datetime
+) -> inbound.NewInbound:
+    return inbound.NewInbound(
+        dedup_key=msg.dedup_key,
+        wecom_user_id=msg.from_user,
+        user_id=user.id,
+        kind=f"event:{msg.event}" if msg.msg_type == "event" else msg.msg_type,
+        content=msg.content,
+        sent_at=sent_at,
+        received_at=now,
+    )
+
+
+def _zone(name: str, default: ZoneInfo) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ValueError, KeyError):
+        return default

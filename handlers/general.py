@@ -1,0 +1,42 @@
+"""Undo, help and the greeting."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from handlers import texts
+from handlers.commands import Help, Undo, Welcome
+from handlers.context import Context, Outcome
+from handlers.router import Router
+from storage.repos import inbound, records, tasks
+
+router = Router("general")
+
+
+@router.handles(Undo)
+async def undo(session: AsyncSession, ctx: Context, cmd: Undo) -> Outcome:
+    """Reverse the user's latest not-yet-undone record; repeated 撤销 walks back further."""
+    last = await inbound.last_undoable(session, ctx.user.id)
+    if last is None:
+        return Outcome(reply=texts.NOTHING_TO_UNDO)
+    kind, record_id = last.effect.kind, last.effect.record_id
+    await inbound.mark_undone(session, last.message_id, now=ctx.now)
+    if kind in ("task_done", "task_cancel"):
+        task = await tasks.reopen_task(session, record_id, ctx.user.id)
+        if task is not None:
+            return Outcome(reply=texts.task_reopened(task.number, task.title))
+    elif kind == "task_add":
+        await tasks.delete_task(session, record_id, ctx.user.id)
+    else:
+        await records.delete_record(session, kind=kind, record_id=record_id, user_id=ctx.user.id)
+    return Outcome(reply=texts.undone(last.kind, last.content))
+
+
+@router.handles(Help)
+async def show_help(session: AsyncSession, ctx: Context, cmd: Help) -> Outcome:
+    return Outcome(reply=texts.HELP_TEXT)
+
+
+@router.handles(Welcome)
+async def welcome(session: AsyncSession, ctx: Context, cmd: Welcome) -> Outcome:
+    return Outcome(reply=texts.WELCOME)

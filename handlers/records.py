@@ -1,0 +1,100 @@
+"""Handlers for facts: weight, water, money, journal, calendar events."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from handlers import texts
+from handlers.commands import AddEvent, CheckInWater, RecordLedger, RecordWeight, WriteJournal
+from handlers.context import Context, Outcome
+from handlers.router import Router
+from storage.records import Effect
+from storage.repos import reads, records
+
+router = Router("records")
+
+
+@router.handles(RecordWeight)
+async def record_weight(session: AsyncSession, ctx: Context, cmd: RecordWeight) -> Outcome:
+    previous = await reads.latest_weight(session, ctx.user.id)
+    record_id = await records.add_weight(
+        session,
+        user_id=ctx.user.id,
+        kg=cmd.kg,
+        occurred_at=ctx.occurred_at,
+        source_key=ctx.source_key,
+    )
+    reply = texts.weight_recorded(cmd.kg, previous.value if previous else None)
+    return Outcome(reply=reply, effect=Effect(kind="weight", record_id=record_id))
+
+
+@router.handles(CheckInWater)
+async def check_in_water(session: AsyncSession, ctx: Context, cmd: CheckInWater) -> Outcome:
+    record_id = await records.add_water(
+        session,
+        user_id=ctx.user.id,
+        glasses=cmd.glasses,
+        occurred_at=ctx.occurred_at,
+        source_key=ctx.source_key,
+    )
+    start = ctx.local_midnight(ctx.today)
+    end = ctx.local_midnight(ctx.today + dt.timedelta(days=1))
+    today_total = max(0, await reads.water_total(session, ctx.user.id, start, end))
+    reply = texts.water_recorded(cmd.glasses, today_total)
+    return Outcome(reply=reply, effect=Effect(kind="water", record_id=record_id))
+
+
+@router.handles(RecordLedger)
+async def record_ledger(session: AsyncSession, ctx: Context, cmd: RecordLedger) -> Outcome:
+    record_id = await records.add_ledger(
+        session,
+        user_id=ctx.user.id,
+        direction=cmd.direction,
+        amount=cmd.amount,
+        category=cmd.category,
+        note=cmd.note,
+        occurred_at=ctx.occurred_at,
+        source_key=ctx.source_key,
+    )
+    reply = texts.ledger_recorded(cmd.direction, cmd.amount, cmd.category, cmd.note)
+    return Outcome(reply=reply, effect=Effect(kind="ledger", record_id=record_id))
+
+
+@router.handles(WriteJournal)
+async def write_journal(session: AsyncSession, ctx: Context, cmd: WriteJournal) -> Outcome:
+    record_id = await records.add_journal(
+        session,
+        user_id=ctx.user.id,
+        text=cmd.text,
+        occurred_at=ctx.occurred_at,
+        source_key=ctx.source_key,
+    )
+    return Outcome(
+        reply=texts.journal_saved(len(cmd.text)), effect=Effect(kind="journal", record_id=record_id)
+    )
+
+
+@router.handles(AddEvent)
+async def add_event(session: AsyncSession, ctx: Context, cmd: AddEvent) -> Outcome:
+    starts_at = ctx.local(cmd.day, cmd.start) if cmd.start else None
+    ends_at = ctx.local(cmd.day, cmd.end) if cmd.start and cmd.end else None
+    record_id = await records.add_event(
+        session,
+        user_id=ctx.user.id,
+        title=cmd.title,
+        day=cmd.day,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        remind_minutes_before=cmd.remind_minutes_before,
+        now=ctx.now,
+        source_key=ctx.source_key,
+    )
+    reply = texts.event_added(
+        texts.day_label(cmd.day, ctx.today),
+        texts.event_span(cmd.start, cmd.end),
+        cmd.title,
+        cmd.remind_minutes_before,
+    )
+    return Outcome(reply=reply, effect=Effect(kind="event", record_id=record_id))

@@ -1,0 +1,61 @@
+"""Routing commands to handlers.
+
+Each command module owns a `Router` and registers its handlers with `@router.handles`.
+The composition root lists the routers once (`bot.app.ROUTERS`), so the whole command
+set is visible in one place; `Dispatcher` refuses a command type handled twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Any, TypeVar
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from handlers.commands import Command
+from handlers.context import Context, Outcome
+
+C = TypeVar("C")
+Handler = Callable[[AsyncSession, Context, Any], Awaitable[Outcome]]
+
+
+class Router:
+    """A named group of handlers, one per command type."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.routes: dict[type, Handler] = {}
+
+    def handles(
+        self, command_type: type[C]
+    ) -> Callable[[Callable[[AsyncSession, Context, C], Awaitable[Outcome]]], Handler]:
+        def register(func: Callable[[AsyncSession, Context, C], Awaitable[Outcome]]) -> Handler:
+            if command_type in self.routes:
+                raise ValueError(f"{command_type.__name__} registered twice in {self.name}")
+            self.routes[command_type] = func
+            return func
+
+        return register
+
+
+class Dispatcher:
+    """Calls the one handler registered for a command's type."""
+
+    def __init__(self, routers: Iterable[Router]) -> None:
+        self.routes: dict[type, Handler] = {}
+        for router in routers:
+            for command_type, handler in router.routes.items():
+                if command_type in self.routes:
+                    raise ValueError(f"{command_type.__name__} handled by two routers")
+                self.routes[command_type] = handler
+
+    async def dispatch(self, session: AsyncSession, ctx: Context, command: Command) -> Outcome:
+        """Run the handler inside the caller's transaction.
+
+        Raises:
+            LookupError: no router handles this command type (a wiring bug).
+        """
+        handler = self.routes.get(type(command))
+        if handler is None:
+            raise LookupError(f"no handler for {type(command).__name__}")
+        return await handler(session, ctx, command)

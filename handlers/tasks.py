@@ -1,0 +1,81 @@
+"""Handlers for tasks: add, complete, cancel, list."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from handlers import texts
+from handlers.commands import AddTask, CancelTask, CompleteTask, ShowTasks, TaskRef
+from handlers.context import Context, Outcome
+from handlers.router import Router
+from storage.records import Effect, TaskRecord
+from storage.repos import tasks
+
+router = Router("tasks")
+
+
+@router.handles(AddTask)
+async def add_task(session: AsyncSession, ctx: Context, cmd: AddTask) -> Outcome:
+    task = await tasks.add_task(
+        session,
+        user_id=ctx.user.id,
+        title=cmd.title,
+        due_date=cmd.due_date,
+        due_time=cmd.due_time,
+        now=ctx.now,
+        source_key=ctx.source_key,
+    )
+    due = texts.task_due_label(cmd.due_date, cmd.due_time, ctx.today)
+    assert task.number is not None
+    return Outcome(
+        reply=texts.task_added(task.number, task.title, due),
+        effect=Effect(kind="task_add", record_id=task.id),
+    )
+
+
+@router.handles(CompleteTask)
+async def complete_task(session: AsyncSession, ctx: Context, cmd: CompleteTask) -> Outcome:
+    return await _close(session, ctx, cmd.ref, done=True)
+
+
+@router.handles(CancelTask)
+async def cancel_task(session: AsyncSession, ctx: Context, cmd: CancelTask) -> Outcome:
+    return await _close(session, ctx, cmd.ref, done=False)
+
+
+async def _close(session: AsyncSession, ctx: Context, ref: TaskRef, *, done: bool) -> Outcome:
+    found = await _resolve(session, ctx.user.id, ref)
+    if isinstance(found, str):
+        return Outcome(reply=found)
+    status = tasks.DONE if done else tasks.CANCELLED
+    await tasks.close_task(session, found.id, status=status, now=ctx.now)
+    left = len(await tasks.open_tasks(session, ctx.user.id))
+    kind = "task_done" if done else "task_cancel"
+    return Outcome(
+        reply=texts.task_closed(found.title, done, left),
+        effect=Effect(kind=kind, record_id=found.id),
+    )
+
+
+async def _resolve(session: AsyncSession, user_id: int, ref: TaskRef) -> TaskRecord | str:
+    """The one open task `ref` names, or the reply explaining why there is none."""
+    if ref.number is not None:
+        task = await tasks.find_open_by_number(session, user_id, ref.number)
+        return task or texts.task_not_found(ref.number, None)
+    title = ref.title or ""
+    matches = await tasks.find_open_by_title(session, user_id, title)
+    if len(matches) == 1:
+        return matches[0]
+    if not matches:
+        return texts.task_not_found(None, title)
+    return texts.task_ambiguous(title, [(t.number, t.title) for t in matches])
+
+
+@router.handles(ShowTasks)
+async def show_tasks(session: AsyncSession, ctx: Context, cmd: ShowTasks) -> Outcome:
+    open_tasks = await tasks.open_tasks(session, ctx.user.id)
+    rows = [
+        (t.number, t.title, texts.task_due_label(t.due_date, t.due_time, ctx.today))
+        for t in open_tasks
+    ]
+    return Outcome(reply=texts.tasks_view(rows))

@@ -1,0 +1,89 @@
+"""Handlers for the views: 今天, 本周, 本月/账单. Read-only: they record nothing."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from handlers import summaries, texts
+from handlers.commands import ShowMonth, ShowToday, ShowWeek
+from handlers.context import Context, Outcome
+from handlers.router import Router
+from storage.repos import reads, tasks
+
+router = Router("views")
+ONE_DAY = dt.timedelta(days=1)
+
+
+@router.handles(ShowToday)
+async def show_today(session: AsyncSession, ctx: Context, cmd: ShowToday) -> Outcome:
+    today, user_id = ctx.today, ctx.user.id
+    start, end = ctx.local_midnight(today), ctx.local_midnight(today + ONE_DAY)
+    latest = await reads.latest_weight(session, user_id)
+    ledger = await reads.ledger_between(session, user_id, start, end)
+    due = summaries.due_today_or_overdue(await tasks.open_tasks(session, user_id), today)
+    events = await reads.events_on(session, user_id, today)
+    reply = texts.today_view(
+        today=today,
+        weight=(latest.value, latest.occurred_at.astimezone(ctx.tz).date()) if latest else None,
+        water=max(0, await reads.water_total(session, user_id, start, end)),
+        spent=summaries.total(ledger, "expense"),
+        tasks=[(t.number, t.title, _due(t.due_date, t.due_time, today)) for t in due],
+        events=[(_span(e.starts_at, e.ends_at, ctx), e.title) for e in events],
+    )
+    return Outcome(reply=reply)
+
+
+def _due(day: dt.date | None, at: dt.time | None, today: dt.date) -> str:
+    assert day is not None
+    label = texts.overdue_label(day, today)
+    return f"{label} {texts.hm(at)}" if at else label
+
+
+def _span(start: dt.datetime | None, end: dt.datetime | None, ctx: Context) -> str:
+    return texts.event_span(
+        start.astimezone(ctx.tz).time() if start else None,
+        end.astimezone(ctx.tz).time() if end else None,
+    )
+
+
+@router.handles(ShowWeek)
+async def show_week(session: AsyncSession, ctx: Context, cmd: ShowWeek) -> Outcome:
+    user_id, monday = ctx.user.id, summaries.week_start(ctx.today)
+    start, end = ctx.local_midnight(monday), ctx.local_midnight(monday + 7 * ONE_DAY)
+    before = ctx.local_midnight(monday - 7 * ONE_DAY)
+    trend = summaries.weight_trend(await reads.weights_between(session, user_id, start, end))
+    this = await reads.ledger_between(session, user_id, start, end)
+    last = await reads.ledger_between(session, user_id, before, start)
+    days = [monday + i * ONE_DAY for i in range((ctx.today - monday).days + 1)]
+    water = await reads.water_between(session, user_id, start, end)
+    reply = texts.week_view(
+        start=monday,
+        end=monday + 6 * ONE_DAY,
+        weight=texts.weight_line(trend.first, trend.last, trend.low, trend.high) if trend else None,
+        spending=texts.spending_lines(
+            summaries.spending_by_category(this),
+            summaries.spending_by_category(last),
+            summaries.total(this, "expense"),
+            summaries.total(last, "expense"),
+        ),
+        done=await tasks.count_done_between(session, user_id, start, end),
+        water=summaries.water_per_day(water, ctx.tz, days),
+    )
+    return Outcome(reply=reply)
+
+
+@router.handles(ShowMonth)
+async def show_month(session: AsyncSession, ctx: Context, cmd: ShowMonth) -> Outcome:
+    first = summaries.month_start(ctx.today)
+    start = ctx.local_midnight(first)
+    end = ctx.local_midnight(summaries.next_month_start(ctx.today))
+    rows = await reads.ledger_between(session, ctx.user.id, start, end)
+    reply = texts.month_view(
+        month=first,
+        by_category=summaries.spending_by_category(rows),
+        spent=summaries.total(rows, "expense"),
+        income=summaries.total(rows, "income"),
+    )
+    return Outcome(reply=reply)

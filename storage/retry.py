@@ -1,0 +1,42 @@
+"""Retrying a whole transaction when the database asks for it.
+
+MySQL/MariaDB abort one of two deadlocked transactions (errno 1213) or give up on a
+lock wait (1205); SQLite reports "database is locked" after its busy timeout. All
+three mean "nothing was written, try again", so the unit of work is re-run whole.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+T = TypeVar("T")
+RETRYABLE_MYSQL_CODES = {1205, 1213}
+ATTEMPTS = 4
+BACKOFF_SECONDS = 0.02
+
+
+def is_retryable(exc: BaseException) -> bool:
+    """True for deadlocks, lock-wait timeouts and SQLite's busy errors."""
+    if not isinstance(exc, DBAPIError):
+        return False
+    orig = exc.orig
+    args = getattr(orig, "args", ())
+    if args and isinstance(args[0], int):
+        return args[0] in RETRYABLE_MYSQL_CODES
+    return isinstance(exc, OperationalError) and "database is locked" in str(orig)
+
+
+async def retrying(unit: Callable[[], Awaitable[T]], *, attempts: int = ATTEMPTS) -> T:
+    """Run `unit` (which opens and commits its own transaction), retrying on conflicts."""
+    for attempt in range(1, attempts + 1):
+        try:
+            return await unit()
+        except DBAPIError as exc:
+            if attempt == attempts or not is_retryable(exc):
+                raise
+            await asyncio.sleep(BACKOFF_SECONDS * attempt)
+    raise AssertionError("unreachable")
