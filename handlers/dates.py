@@ -1,0 +1,196 @@
+"""Chinese day and time words, resolved against the user's `today`.
+
+The parser never reads the clock: the caller passes `today`, the date in the user's
+time zone. Weeks start on Monday. The rules:
+
+- 今天/今日, 明天/明日, 后天, 大后天: today plus 0, 1, 2, 3 days.
+- 周X, 星期X, 礼拜X (X is 一..六 or 1..7; 日, 天 and 7 mean Sunday): the next such
+  weekday that is today or later. On a Friday, 周五 is today.
+- 本周X, 这周X (also 这个星期X): that weekday of the current week, even if it has
+  passed. 下周X (also 下个星期X): that weekday of next week.
+- YYYY-MM-DD, YYYY/MM/DD, YYYY年M月D日: exactly that date, even in the past.
+- M-D, M/D, M月D日, M月D号: this year if that date is today or later, else next year.
+- D号, D日: this month if D is today's day or later, else next month.
+- A date that does not exist where the rule lands (13-45, 2月30日, 11月31号, 2-29 in
+  a non-leap year) is a ParseError; it is never moved to a neighbouring day.
+- Times: HH:MM, H点, H点半, H点M分, optionally after 凌晨/早上/上午/中午/下午/傍晚/
+  晚上. 下午, 傍晚 and 晚上 add 12 to hours 1-11; 中午 adds 12 to 1-2. Hours run
+  0-23 and minutes 0-59, so 24:00 is a ParseError. In a range (14:00-15:00, 下午2点到
+  4点) an end without its own period word inherits the start's afternoon shift.
+
+A day word may be followed directly by a time or by the title (`后天下午3点`,
+`明天买菜`); numbers are never split (`12-012` is not a date).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from handlers import texts
+from handlers.commands import ParseError
+from handlers.numbers import strip_separators
+
+Week = Literal["nearest", "this", "next"]
+
+_RELATIVE_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
+_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_WEEKDAYS |= {str(number): number - 1 for number in range(1, 8)}
+_AFTERNOON = frozenset({"下午", "傍晚", "晚上"})
+_MORNING = frozenset({"凌晨", "早上", "早晨", "上午"})
+
+_FULL_DATE = re.compile(
+    r"(?P<y>[0-9]{4})(?:(?P<sep>[-/])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])"
+    r"|年(?P<cm>[0-9]{1,2})月(?P<cd>[0-9]{1,2})[日号]?(?![0-9]))"
+)
+_MONTH_DAY = re.compile(r"(?P<m>[0-9]{1,2})(?:[-/]|月)(?P<d>[0-9]{1,2})[日号]?(?![0-9])")
+_DAY_OF_MONTH = re.compile(r"(?P<d>[0-9]{1,2})[日号](?![0-9])")
+_RELATIVE = re.compile("大后天|后天|明天|明日|今天|今日")
+_WEEKDAY = re.compile(r"(?P<rel>下个?|这个?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])")
+_TIME = re.compile(
+    r"(?P<period>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)?\s*"
+    r"(?:(?P<h>[0-9]{1,2}):(?P<m>[0-9]{2})"
+    r"|(?P<hh>[0-9]{1,2})点钟?(?:(?P<half>半)|(?P<mm>[0-9]{1,2})分?)?)(?![0-9])"
+)
+_RANGE_JOIN = re.compile(r"\s*(?:-|~|到|至)\s*")
+
+
+@dataclass(frozen=True, slots=True)
+class TimeMatch:
+    """A time found at some position: the time, where it ended, and its period word."""
+
+    time: dt.time
+    end: int
+    period: str | None
+    shifted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class When:
+    """The day and time words at the start of a command body, and what follows them."""
+
+    day: dt.date | None
+    start: dt.time | None
+    end: dt.time | None
+    all_day: bool
+    rest: str
+
+
+def make_date(year: int, month: int, day: int) -> dt.date:
+    """The date, or ParseError when there is no such day (never a neighbouring one)."""
+    try:
+        return dt.date(year, month, day)
+    except (ValueError, OverflowError):
+        raise ParseError(texts.invalid_date(f"{month}月{day}日")) from None
+
+
+def add_days(today: dt.date, days: int) -> dt.date:
+    """`today` plus `days`, or ParseError at the ends of the calendar."""
+    try:
+        return today + dt.timedelta(days=days)
+    except OverflowError:
+        raise ParseError(texts.invalid_date(str(today))) from None
+
+
+def resolve_weekday(weekday: int, today: dt.date, week: Week = "nearest") -> dt.date:
+    """Weekday 0 (Monday) .. 6 (Sunday): nearest today-or-later, this week's, or next's."""
+    if week == "nearest":
+        return add_days(today, (weekday - today.weekday()) % 7)
+    monday_offset = -today.weekday() + (7 if week == "next" else 0)
+    return add_days(today, monday_offset + weekday)
+
+
+def resolve_month_day(month: int, day: int, today: dt.date) -> dt.date:
+    """M月D日 without a year: this year if today or later, else next year."""
+    later_this_year = (month, day) >= (today.month, today.day)
+    return make_date(today.year if later_this_year else today.year + 1, month, day)
+
+
+def resolve_day_of_month(day: int, today: dt.date) -> dt.date:
+    """D号: this month if D is today's day or later, else next month."""
+    if day >= today.day:
+        return make_date(today.year, today.month, day)
+    if today.month == 12:
+        return make_date(today.year + 1, 1, day)
+    return make_date(today.year, today.month + 1, day)
+
+
+def match_day(text: str, today: dt.date, pos: int = 0) -> tuple[dt.date, int] | None:
+    """A day expression starting at `pos`: the resolved date and where it ended."""
+    if match := _FULL_DATE.match(text, pos):
+        month, day = match["m"] or match["cm"], match["d"] or match["cd"]
+        return make_date(int(match["y"]), int(month), int(day)), match.end()
+    if match := _MONTH_DAY.match(text, pos):
+        return resolve_month_day(int(match["m"]), int(match["d"]), today), match.end()
+    if match := _DAY_OF_MONTH.match(text, pos):
+        return resolve_day_of_month(int(match["d"]), today), match.end()
+    if match := _RELATIVE.match(text, pos):
+        return add_days(today, _RELATIVE_DAYS[match[0]]), match.end()
+    if match := _WEEKDAY.match(text, pos):
+        week: Week = "nearest"
+        if match["rel"]:
+            week = "next" if match["rel"].startswith("下") else "this"
+        return resolve_weekday(_WEEKDAYS[match["wd"]], today, week), match.end()
+    return None
+
+
+def _hour_in_period(hour: int, period: str | None) -> int | None:
+    """The 24-hour hour for `hour` said with `period`, or None if they contradict."""
+    if period in _AFTERNOON:
+        if 1 <= hour <= 11:
+            return hour + 12
+        return hour if 13 <= hour <= 23 or (hour == 12 and period == "下午") else None
+    if period == "中午":
+        return hour + 12 if hour in (1, 2) else hour if hour in (11, 12) else None
+    if period in _MORNING and hour > 12:
+        return None
+    return hour
+
+
+def match_time(text: str, pos: int = 0) -> TimeMatch | None:
+    """A time starting at `pos` (`14:30`, `下午3点`, `9点半`), or None.
+
+    Raises ParseError when it looks like a time but is not one (`24:00`, `9:75`).
+    """
+    match = _TIME.match(text, pos)
+    if match is None:
+        return None
+    said_hour = int(match["h"] or match["hh"])
+    minute = 30 if match["half"] else int(match["m"] or match["mm"] or 0)
+    hour = _hour_in_period(said_hour, match["period"])
+    if hour is None or not 0 <= hour <= 23 or not 0 <= minute <= 59:
+        raise ParseError(texts.invalid_time(match[0].strip()))
+    period = match["period"]
+    return TimeMatch(dt.time(hour, minute), match.end(), period, hour != said_hour)
+
+
+def _match_range(text: str, pos: int) -> tuple[dt.time | None, dt.time | None, int]:
+    """`14:00`, `14:00-15:00`, `下午2点到4点` at `pos`: start, end and where they ended."""
+    first = match_time(text, pos)
+    if first is None:
+        return None, None, pos
+    join = _RANGE_JOIN.match(text, first.end)
+    second = match_time(text, join.end()) if join else None
+    if second is None:
+        return first.time, None, first.end
+    end = second.time
+    if first.shifted and second.period is None and 1 <= end.hour <= 11:
+        end = end.replace(hour=end.hour + 12)
+    return first.time, end, second.end
+
+
+def match_when(text: str, today: dt.date) -> When:
+    """Split `text` into leading day, `全天` or time (range), and the rest.
+
+    Each part is optional; `rest` has outer separators stripped.
+    """
+    found = match_day(text, today)
+    day, pos = found if found else (None, 0)
+    while pos < len(text) and text[pos].isspace():
+        pos += 1
+    if text.startswith("全天", pos):
+        return When(day, None, None, True, strip_separators(text[pos + 2 :]))
+    start, end, pos = _match_range(text, pos)
+    return When(day, start, end, False, strip_separators(text[pos:]))

@@ -1,0 +1,317 @@
+"""Every sentence keeper says, in one module.
+
+Reviewers read this file to know the bot's voice: short, plain Chinese, only what
+the next action needs. Functions take plain values and return text; they do no I/O.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from decimal import Decimal
+
+# --- parse errors (owned by handlers/parser.py) ---
+HELP_TEXT = "\n".join(
+    (
+        "可以这样发：",
+        "体重 72.4 —— 记体重（也可以写 145斤）",
+        "喝水 / 喝水 +2 / 喝水 -1 —— 记喝水",
+        "记账 35 午饭 / 收入 8000 工资 —— 记账",
+        "任务 周五 提交材料 —— 加待办；只发「任务」看列表",
+        "完成 3 / 取消 3 —— 完成或取消第 3 项待办",
+        "日程 周四 14:00-15:00 复诊 提前15分钟 —— 加日程",
+        "日记 今天感觉轻松了一些 —— 写日记",
+        "今天 / 本周 / 本月 —— 看今天、这周、这个月",
+        "撤销 —— 撤回上一条记录",
+    )
+)
+UNKNOWN_COMMAND = "没看懂这句。\n" + HELP_TEXT
+EMPTY_MESSAGE = "想记点什么？\n" + HELP_TEXT
+BARE_NUMBER = "光一个数字不知道是什么。记体重写：体重 72.4，记账写：记账 35 午饭\n" + HELP_TEXT
+TOO_LONG = "这条太长了，一条最多 2000 字，请分开发。"
+
+WEIGHT_FORMAT = "体重要写成数字，比如：体重 72.4 或 体重 145斤"
+WEIGHT_OUT_OF_RANGE = "体重要在 20 到 300 公斤之间，比如：体重 72.4（用斤就写 体重 145斤）"
+
+WATER_FORMAT = "喝水要写成：喝水、喝水 +2 或 喝水 -1（记错了用负数减掉）"
+WATER_OUT_OF_RANGE = "喝水一次记 1 到 20 杯，减掉最多 10 杯，比如：喝水 +2 或 喝水 -1"
+
+AMOUNT_NOT_POSITIVE = "金额要大于 0，比如：记账 35 午饭（收入用：收入 8000 工资）"
+AMOUNT_TOO_PRECISE = "金额最多两位小数，比如：记账 35.50 午饭"
+AMOUNT_TOO_LARGE = "金额太大了，一笔最多 1000 万。"
+
+
+def ledger_needs_amount(keyword: str, *, income: bool) -> str:
+    """`记账` without a number: show the same keyword with an amount."""
+    example = "8000 工资" if income else "35 午饭"
+    return f"{keyword}要写金额，比如：{keyword} {example}"
+
+
+TASK_NEEDS_TITLE = "待办要写做什么，比如：任务 周五 提交材料"
+TASK_ONE_TIME = (
+    "待办只要一个时间，比如：任务 明天 15:00 交材料。有起止时间的请用：日程 明天 14:00-15:00 开会"
+)
+TASK_NUMBER_INVALID = "待办编号从 1 开始，发「任务」可以看到编号。"
+
+
+def task_ref_missing(verb: str) -> str:
+    """`完成` alone: ask which one."""
+    return f"{verb}哪一项？写成：{verb} 3 或 {verb} 提交材料"
+
+
+def task_one_at_a_time(verb: str) -> str:
+    """`完成 3 4`: one task per message."""
+    return f"一次{verb}一项，比如：{verb} 3"
+
+
+EVENT_NEEDS_DAY = "日程要写哪天，比如：日程 周四 14:00-15:00 复诊 或 日程 12月3日 全天 体检"
+EVENT_NEEDS_TITLE = "日程要写做什么，比如：日程 明天 9:30 开会"
+EVENT_END_BEFORE_START = "结束时间要晚于开始时间，比如：日程 周四 14:00-15:00 复诊"
+REMIND_FORMAT = "提前提醒要写成：提前15分钟 或 提前1小时，最多提前 24 小时。"
+
+JOURNAL_NEEDS_TEXT = "日记要写内容，比如：日记 复诊以后感觉轻松了一些"
+
+
+def invalid_date(said: str) -> str:
+    """A date that does not exist (13-45, 2月30日)."""
+    return f"没有「{said}」这一天。日期可以写成：明天、周五、12-01、12月1日、1号"
+
+
+def invalid_time(said: str) -> str:
+    """A time that does not exist (24:00, 9:75, 晚上15点)."""
+    return f"时间「{said}」不对，要在 0:00 到 23:59 之间，比如：14:30 或 下午3点"
+
+
+# Commands of later releases: leading keyword -> the one line we answer for now.
+COMING_SOON = {
+    "提醒": "提醒功能还在路上，稍后开放。",
+    "设置": "设置功能还在路上，稍后开放。",
+    "暂停": "暂停和恢复提醒还在路上，稍后开放。",
+    "恢复": "暂停和恢复提醒还在路上，稍后开放。",
+    "免打扰": "免打扰还在路上，稍后开放。",
+    "关闭": "开关提醒还在路上，稍后开放。",
+    "开启": "开关提醒还在路上，稍后开放。",
+    "管理": "管理功能还在路上，稍后开放。",
+}
+# --- end parse errors ---
+
+# --- replies ---
+WEEKDAYS = "一二三四五六日"
+
+
+def kg(value: Decimal) -> str:
+    """72.40 -> "72.4", 70.00 -> "70"."""
+    return f"{value.normalize():f}"
+
+
+def yuan(value: Decimal) -> str:
+    return f"{value:.2f} 元"
+
+
+def md(day: dt.date) -> str:
+    return f"{day.month}月{day.day}日"
+
+
+def day_label(day: dt.date, today: dt.date) -> str:
+    """ "今天" / "明天" / "11月28日 周六"."""
+    relative = {0: "今天", 1: "明天", 2: "后天", -1: "昨天"}.get((day - today).days)
+    if relative:
+        return relative
+    return f"{md(day)} 周{WEEKDAYS[day.weekday()]}"
+
+
+def hm(at: dt.time | dt.datetime) -> str:
+    return f"{at.hour:02d}:{at.minute:02d}"
+
+
+def signed(value: Decimal, unit: str = "") -> str:
+    if value == 0:
+        return "持平"
+    sign = "+" if value > 0 else "-"
+    return f"{sign}{kg(abs(value))}{unit}"
+
+
+# Records.
+
+
+def weight_recorded(value: Decimal, previous: Decimal | None) -> str:
+    if previous is None:
+        return f"记下了：体重 {kg(value)} kg。"
+    return f"记下了：体重 {kg(value)} kg，比上次{signed(value - previous, ' kg')}。"
+
+
+def water_recorded(glasses: int, today_total: int) -> str:
+    if glasses < 0:
+        return f"已减去 {-glasses} 杯，今天共 {today_total} 杯水。"
+    return f"喝水 +{glasses}，今天第 {today_total} 杯。"
+
+
+def ledger_recorded(direction: str, amount: Decimal, category: str, note: str) -> str:
+    what = "支出" if direction == "expense" else "收入"
+    detail = f"{category} {note}".strip()
+    return f"记账：{what} {yuan(amount)}（{detail}）。"
+
+
+def journal_saved(length: int) -> str:
+    return f"日记已保存，{length} 字。"
+
+
+def task_added(number: int, title: str, due: str | None) -> str:
+    when = f"，{due}" if due else ""
+    return f"已添加待办 {number}：{title}{when}。\n做完回复「完成 {number}」。"
+
+
+def task_due_label(day: dt.date | None, at: dt.time | None, today: dt.date) -> str | None:
+    if day is None:
+        return None
+    label = day_label(day, today)
+    return f"{label} {hm(at)}" if at else label
+
+
+def task_closed(title: str, done: bool, open_left: int) -> str:
+    head = f"完成：{title} ✓" if done else f"已取消：{title}"
+    return f"{head}\n还有 {open_left} 项待办。" if open_left else f"{head}\n待办清空了。"
+
+
+def task_not_found(number: int | None, title: str | None) -> str:
+    what = f"编号 {number}" if number is not None else f"「{title}」"
+    return f"没有找到{what}的待办。发「任务」看看列表。"
+
+
+def task_ambiguous(title: str, candidates: list[tuple[int | None, str]]) -> str:
+    listed = "、".join(f"{n} {t}" for n, t in candidates[:5])
+    return f"有 {len(candidates)} 项待办都含「{title}」：{listed}。\n请用编号，比如：完成 {candidates[0][0]}"
+
+
+def event_added(day: str, span: str, title: str, remind: int | None) -> str:
+    reply = f"已加入日程：{day} {span} {title}。"
+    return reply + (f"\n提前 {remind} 分钟提醒。" if remind else "")
+
+
+def event_span(start: dt.time | None, end: dt.time | None) -> str:
+    if start is None:
+        return "全天"
+    return f"{hm(start)}-{hm(end)}" if end else hm(start)
+
+
+# Undo, errors, greetings.
+
+NOTHING_TO_UNDO = "没有可以撤销的记录。"
+UNDO_LABELS = {
+    "weight": "体重记录",
+    "water": "喝水记录",
+    "ledger": "记账",
+    "journal": "日记",
+    "event": "日程",
+    "task_add": "新建的待办",
+    "task_done": "完成待办",
+    "task_cancel": "取消待办",
+}
+
+
+def undone(kind: str, content: str) -> str:
+    what = content if kind == "text" and content else ""
+    return f"已撤销：{what or '上一条记录'}。" if what else "已撤销上一条记录。"
+
+
+def task_reopened(number: int | None, title: str) -> str:
+    return f"已撤销，待办 {number} {title} 重新打开。"
+
+
+WELCOME = "你好，我是 keeper，帮你记体重、喝水、记账、待办和日程。\n发「帮助」看看怎么用。"
+STORAGE_DOWN = "暂时记不下来（存储出了问题），这条没有记上，请过一会儿再发一次。"
+INTERNAL_ERROR = "出了点问题，这条没有记上，请稍后再试。"
+REPLY_CUT = "\n…（太长了，只显示前面部分）"
+NOT_TEXT = "目前只看得懂文字消息。发「帮助」看看怎么用。"
+
+
+# Views.
+
+
+def today_view(
+    *,
+    today: dt.date,
+    weight: tuple[Decimal, dt.date] | None,
+    water: int,
+    spent: Decimal,
+    tasks: list[tuple[int | None, str, str]],
+    events: list[tuple[str, str]],
+) -> str:
+    lines = [f"今天 {md(today)} 周{WEEKDAYS[today.weekday()]}"]
+    if weight is None:
+        lines.append("体重：还没记录")
+    else:
+        value, day = weight
+        lines.append(
+            f"体重 {kg(value)} kg" + ("" if day == today else f"（{day_label(day, today)}）")
+        )
+    lines.append(f"喝水 {water} 杯")
+    lines.append(f"支出 {yuan(spent)}")
+    lines.append("待办：" + ("无" if not tasks else ""))
+    lines.extend(f"  {n} {title}（{due}）" for n, title, due in tasks)
+    lines.append("日程：" + ("无" if not events else ""))
+    lines.extend(f"  {span} {title}" for span, title in events)
+    return "\n".join(lines)
+
+
+def overdue_label(day: dt.date, today: dt.date) -> str:
+    return "今天" if day == today else f"逾期，{md(day)}"
+
+
+def tasks_view(tasks: list[tuple[int | None, str, str | None]]) -> str:
+    if not tasks:
+        return "没有待办。发「任务 明天 交材料」添加一项。"
+    lines = [f"待办 {len(tasks)} 项："]
+    lines.extend(f"{n} {title}" + (f"（{due}）" if due else "") for n, title, due in tasks)
+    lines.append("完成发「完成 编号」，取消发「取消 编号」。")
+    return "\n".join(lines)
+
+
+def weight_line(first: Decimal, last: Decimal, low: Decimal, high: Decimal) -> str:
+    return (
+        f"体重 {kg(first)} → {kg(last)} kg（{signed(last - first, ' kg')}），"
+        f"最低 {kg(low)}，最高 {kg(high)}"
+    )
+
+
+def spending_lines(
+    this: dict[str, Decimal], last: dict[str, Decimal], this_total: Decimal, last_total: Decimal
+) -> list[str]:
+    lines = [f"支出 {yuan(this_total)}（上周 {yuan(last_total)}）"]
+    for category, amount in this.items():
+        before = last.get(category)
+        lines.append(
+            f"  {category} {yuan(amount)}" + (f"（上周 {yuan(before)}）" if before else "")
+        )
+    return lines
+
+
+def week_view(
+    *,
+    start: dt.date,
+    end: dt.date,
+    weight: str | None,
+    spending: list[str],
+    done: int,
+    water: dict[dt.date, int],
+) -> str:
+    lines = [f"本周 {md(start)}-{md(end)}", weight or "体重：本周没有记录"]
+    lines.extend(spending)
+    lines.append(f"完成待办 {done} 项")
+    days = " · ".join(f"周{WEEKDAYS[d.weekday()]} {n}" for d, n in water.items())
+    lines.append(f"喝水 {days}")
+    return "\n".join(lines)
+
+
+def month_view(
+    *, month: dt.date, by_category: dict[str, Decimal], spent: Decimal, income: Decimal
+) -> str:
+    lines = [f"{month.month}月账单", f"支出 {yuan(spent)}"]
+    lines.extend(f"  {category} {yuan(amount)}" for category, amount in by_category.items())
+    if income:
+        lines.append(f"收入 {yuan(income)}")
+    if not by_category and not income:
+        lines.append("本月还没有记账。发「记账 35 午饭」试试。")
+    return "\n".join(lines)
+
+
+# --- end replies ---
