@@ -37,14 +37,16 @@ def create_app(
     settings: Settings, *, clock: Clock | None = None, engine: AsyncEngine | None = None
 ) -> web.Application:
     """Build the web application. With `engine`, use it (and leave it open) instead."""
-    app = web.Application(client_max_size=MAX_BODY_BYTES, middlewares=[_last_resort])
+    app = web.Application(
+        client_max_size=MAX_BODY_BYTES, middlewares=[_last_resort, callback.log_rejections]
+    )
     app[keys.SETTINGS] = settings
     app[keys.CLOCK] = clock or SystemClock()
     app[keys.CRYPTO] = WeComCrypto(settings.token, settings.aes_key, settings.corp_id)
     app[keys.STARTED_AT] = app[keys.CLOCK].now()
     app.cleanup_ctx.append(_database(engine))
-    app.router.add_get("/wecom/callback", callback.verify_url)
-    app.router.add_post("/wecom/callback", callback.receive)
+    app.router.add_get(callback.CALLBACK_PATH, callback.verify_url)
+    app.router.add_post(callback.CALLBACK_PATH, callback.receive)
     app.router.add_get("/healthz", healthz)
     return app
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import logging
 import secrets
+import time
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 from sqlalchemy.exc import DBAPIError
@@ -31,6 +33,8 @@ from handlers import texts
 
 log = logging.getLogger(__name__)
 QUERY = ("msg_signature", "timestamp", "nonce")
+CALLBACK_PATH = "/wecom/callback"
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def _query(request: web.Request, *names: str) -> dict[str, str]:
@@ -61,6 +65,20 @@ def _crypto_error(exc: CryptoError) -> web.HTTPException:
     return web.HTTPBadRequest(text="malformed message")
 
 
+@web.middleware
+async def log_rejections(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """One warning line per refused callback, with the status and the reason given."""
+    try:
+        return await handler(request)
+    except web.HTTPException as exc:
+        if request.path == CALLBACK_PATH and exc.status >= 400:
+            log.warning(
+                "callback rejected",
+                extra={"status": exc.status, "reason": exc.text, "method": request.method},
+            )
+        raise
+
+
 async def verify_url(request: web.Request) -> web.Response:
     """GET: WeCom checks the URL; answer the decrypted echostr as plain text."""
     q = _query(request, *QUERY, "echostr")
@@ -70,6 +88,7 @@ async def verify_url(request: web.Request) -> web.Response:
         echo = crypto.verify_url(q["msg_signature"], q["timestamp"], q["nonce"], q["echostr"])
     except CryptoError as exc:
         raise _crypto_error(exc) from None
+    log.info("callback URL verified")
     return web.Response(text=echo)
 
 
@@ -87,7 +106,18 @@ async def receive(request: web.Request) -> web.Response:
         raise _crypto_error(exc) from None
     except MalformedMessage:
         raise web.HTTPBadRequest(text="malformed message") from None
+    started = time.perf_counter()
     reply = await _answer(request, msg)
+    log.info(
+        "message handled",
+        extra={
+            "dedup_key": msg.dedup_key,
+            "user": msg.from_user,
+            "kind": msg.event or msg.msg_type,
+            "replied": bool(reply),
+            "duration_ms": round((time.perf_counter() - started) * 1000, 1),
+        },
+    )
     if not reply:
         return web.Response(text="")
     return _encrypted(request, msg, reply)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from collections.abc import Sequence
 
@@ -56,8 +57,13 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     host = args.host or settings.host
     port = settings.port if args.port is None else args.port
-    web.run_app(create_app(settings), host=host, port=port, print=None, access_log=None)
+    web.run_app(create_app(settings), host=host, port=port, access_log=None, print=_announce)
     return 0
+
+
+def _announce(banner: str) -> None:
+    """aiohttp's "Running on ..." line, once the socket listens, as a log line."""
+    logging.getLogger("keeper").info(banner.splitlines()[0].strip("= "))
 
 
 async def _schema_is_current(settings: Settings) -> bool:
@@ -91,3 +97,7 @@ def _chat(args: argparse.Namespace) -> int:
     from bot.chat import run_chat
 
     return asyncio.run(run_chat(db_path=args.db, user=args.user))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

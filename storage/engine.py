@@ -26,6 +26,9 @@ from sqlalchemy.ext.asyncio import (
 )
 
 SQLITE_BUSY_TIMEOUT_MS = 10_000
+# Refuse what MySQL would otherwise silently truncate or coerce: a too-long string must
+# fail as loudly as a unique-key clash, whatever the server's own default mode is.
+STRICT_SQL_MODE = "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
 
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
@@ -74,6 +77,7 @@ def _mysql_engine(url: str, *, echo: bool) -> AsyncEngine:
     return create_async_engine(
         parsed.set(query=query),
         echo=echo,
+        connect_args={"init_command": f"SET SESSION sql_mode='{STRICT_SQL_MODE}'"},
         isolation_level="READ COMMITTED",
         pool_pre_ping=True,
         pool_recycle=3600,

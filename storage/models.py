@@ -125,7 +125,7 @@ class InboundMessage(Base):
     dedup_key: Mapped[str] = mapped_column(String(KEY_LENGTH), unique=True)
     wecom_user_id: Mapped[str] = mapped_column(String(64))
     user_id: Mapped[int] = _user_fk()
-    kind: Mapped[str] = mapped_column(String(16))
+    kind: Mapped[str] = mapped_column(String(64))  # "text", "image", "event:<name>"
     content: Mapped[str] = mapped_column(Text)
     sent_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     received_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())

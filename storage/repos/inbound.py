@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.dialect import insert_ignore
+from storage.dialect import insert_unless_exists
 from storage.models import InboundMessage
 from storage.records import Effect, StoredReply, UndoableMessage
 
@@ -41,8 +41,7 @@ async def claim_message(session: AsyncSession, msg: NewInbound) -> int | None:
         "sent_at": msg.sent_at,
         "received_at": msg.received_at,
     }
-    result = await session.execute(insert_ignore(session, InboundMessage.__table__, values))  # type: ignore[arg-type]
-    if result.rowcount != 1:  # type: ignore[attr-defined]
+    if not await insert_unless_exists(session, InboundMessage.__table__, values):  # type: ignore[arg-type]
         return None
     return await _id_of(session, msg.dedup_key)
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import datetime as dt
 from decimal import Decimal
+from typing import Any, cast
 
-from sqlalchemy import delete, insert
+from sqlalchemy import CursorResult, Table, delete, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.dialect import insert_returning_id
 from storage.models import Base, CalendarEvent, JournalEntry, LedgerEntry, Measurement, WaterCheckin
 
 FACT_TABLES: dict[str, type[Base]] = {
@@ -26,9 +28,7 @@ FACT_TABLES: dict[str, type[Base]] = {
 
 
 async def _insert(session: AsyncSession, model: type[Base], **values: object) -> int:
-    result = await session.execute(insert(model).values(**values))
-    (row_id,) = result.inserted_primary_key  # type: ignore[misc]
-    return int(row_id)
+    return await insert_returning_id(session, insert(model).values(**values))
 
 
 async def add_weight(
@@ -124,9 +124,7 @@ async def add_event(
 
 async def delete_record(session: AsyncSession, *, kind: str, record_id: int, user_id: int) -> bool:
     """Delete one fact of this user. Returns False if it was already gone."""
-    model = FACT_TABLES[kind]
-    table = model.__table__
-    result = await session.execute(
-        delete(table).where(table.c.id == record_id, table.c.user_id == user_id)  # type: ignore[attr-defined]
-    )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    table = cast(Table, FACT_TABLES[kind].__table__)
+    stmt = delete(table).where(table.c.id == record_id, table.c.user_id == user_id)
+    result = cast(CursorResult[Any], await session.execute(stmt))
+    return bool(result.rowcount)

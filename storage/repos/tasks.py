@@ -7,6 +7,7 @@ import datetime as dt
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.dialect import insert_returning_id
 from storage.models import Task
 from storage.records import TaskRecord
 
@@ -45,7 +46,8 @@ async def add_task(
     source_key: str,
 ) -> TaskRecord:
     number = await _free_number(session, user_id)
-    result = await session.execute(
+    task_id = await insert_returning_id(
+        session,
         insert(Task).values(
             user_id=user_id,
             number=number,
@@ -55,9 +57,8 @@ async def add_task(
             status=OPEN,
             created_at=now,
             source_key=source_key,
-        )
+        ),
     )
-    (task_id,) = result.inserted_primary_key  # type: ignore[misc]
     return TaskRecord(
         id=int(task_id),
         number=number,

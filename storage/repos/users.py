@@ -7,7 +7,7 @@ import datetime as dt
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.dialect import insert_ignore
+from storage.dialect import insert_unless_exists
 from storage.models import User
 from storage.records import UserRecord
 
@@ -22,7 +22,7 @@ async def ensure_and_lock_user(
     (SQLite ignores FOR UPDATE; its `BEGIN IMMEDIATE` already serialises writers.)
     """
     values = {"wecom_user_id": wecom_user_id, "timezone": timezone, "created_at": now}
-    await session.execute(insert_ignore(session, User.__table__, values))  # type: ignore[arg-type]
+    await insert_unless_exists(session, User.__table__, values)  # type: ignore[arg-type]
     row = (
         await session.execute(
             select(User).where(User.wecom_user_id == wecom_user_id).with_for_update()

@@ -65,7 +65,7 @@ def upgrade() -> None:
         sa.Column("dedup_key", sa.String(length=191), nullable=False),
         sa.Column("wecom_user_id", sa.String(length=64), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
-        sa.Column("kind", sa.String(length=16), nullable=False),
+        sa.Column("kind", sa.String(length=64), nullable=False),
         sa.Column("content", sa.Text(), nullable=False),
         sa.Column("sent_at", UTC_DATETIME, nullable=False),
         sa.Column("received_at", UTC_DATETIME, nullable=False),

@@ -1,0 +1,61 @@
+"""A running keeper app (real crypto, real database) and a WeCom-side client for it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.app import create_app
+from bot.sandbox.wecom_side import WeComSide
+from bot.settings import Settings
+from scheduler.clock import FakeClock
+from storage.models import Base
+
+TEST_SETTINGS = Settings(
+    corp_id="wwtestcorp000001",
+    agent_id=1000002,
+    secret="test-secret-value-0001",
+    token="TestTokenValue123",
+    aes_key="jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
+)
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return TEST_SETTINGS
+
+
+@pytest.fixture
+async def client(
+    settings: Settings, clock: FakeClock, engine: AsyncEngine
+) -> AsyncIterator[TestClient[object, object]]:
+    app = create_app(settings, clock=clock, engine=engine)
+    async with TestClient(TestServer(app)) as test_client:
+        yield test_client
+
+
+@pytest.fixture
+def wecom(client: TestClient[object, object], settings: Settings, clock: FakeClock) -> WeComSide:
+    base = str(client.make_url("")).rstrip("/")
+    return WeComSide(
+        base,
+        settings.token,
+        settings.aes_key,
+        settings.corp_id,
+        settings.agent_id,
+        clock.now,
+        session=client.session,
+    )
+
+
+async def row_counts(engine: AsyncEngine) -> dict[str, int]:
+    """Rows per table: the whole database's state, for "changes nothing" checks."""
+    async with engine.connect() as conn:
+        return {
+            name: (await conn.execute(select(func.count()).select_from(table))).scalar_one()
+            for name, table in Base.metadata.tables.items()
+        }

@@ -1,0 +1,67 @@
+"""Settings: every variable validated, named when wrong, secrets never shown."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.settings import SettingsError, load_settings
+
+GOOD = {
+    "WECOM_CORP_ID": "wwabc123",
+    "WECOM_AGENT_ID": "1000002",
+    "WECOM_SECRET": "s3cr3t-value-for-tests",
+    "WECOM_TOKEN": "TokenValue42",
+    "WECOM_AES_KEY": "jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
+}
+
+
+def test_good_settings_load_with_documented_defaults() -> None:
+    settings = load_settings(GOOD)
+    assert settings.database_url == "sqlite+aiosqlite:///keeper.db"
+    assert settings.timezone.key == "Asia/Shanghai"
+    assert (settings.host, settings.port, settings.scheduler_on) == ("127.0.0.1", 8080, False)
+    assert settings.api_base == "https://qyapi.weixin.qq.com"
+    assert settings.callback_window_seconds == 600
+
+
+def test_admins_are_a_set_of_user_ids() -> None:
+    settings = load_settings({**GOOD, "KEEPER_ADMINS": " alice, bob ,,"})
+    assert settings.admins == frozenset({"alice", "bob"})
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("WECOM_CORP_ID", ""),
+        ("WECOM_CORP_ID", "has space"),
+        ("WECOM_AGENT_ID", ""),
+        ("WECOM_AGENT_ID", "abc"),
+        ("WECOM_AGENT_ID", "0"),
+        ("WECOM_SECRET", ""),
+        ("WECOM_SECRET", "short"),
+        ("WECOM_TOKEN", ""),
+        ("WECOM_TOKEN", "bad token!"),
+        ("WECOM_AES_KEY", ""),
+        ("WECOM_AES_KEY", "tooshort"),
+        ("WECOM_AES_KEY", "!" * 43),
+        ("KEEPER_TIMEZONE", "Mars/Olympus"),
+        ("KEEPER_SCHEDULER", "maybe"),
+        ("KEEPER_PORT", "99999"),
+        ("KEEPER_DATABASE_URL", "postgres://nope"),
+        ("WECOM_API_BASE", "ftp://example"),
+        ("KEEPER_CALLBACK_WINDOW_SECONDS", "5"),
+    ],
+)
+def test_a_missing_or_malformed_variable_is_named_without_its_value(name: str, value: str) -> None:
+    with pytest.raises(SettingsError) as info:
+        load_settings({**GOOD, name: value})
+    message = str(info.value)
+    assert name in message
+    if value:
+        assert value not in message
+
+
+def test_the_repr_of_settings_shows_no_secret() -> None:
+    text = repr(load_settings(GOOD))
+    for name in ("WECOM_SECRET", "WECOM_TOKEN", "WECOM_AES_KEY"):
+        assert GOOD[name] not in text
