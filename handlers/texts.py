@@ -173,7 +173,7 @@ def task_closed(title: str, done: bool, open_left: int) -> str:
 
 
 def task_not_found(number: int | None, title: str | None) -> str:
-    what = f"编号 {number}" if number is not None else f"「{title}」"
+    what = f"编号 {number} " if number is not None else f"「{title}」"
     return f"没有找到{what}的待办。发「任务」看看列表。"
 
 
@@ -234,6 +234,7 @@ def today_view(
     water: int,
     spent: Decimal,
     tasks: list[tuple[int | None, str, str]],
+    open_count: int,
     events: list[tuple[str, str]],
 ) -> str:
     lines = [f"今天 {md(today)} 周{WEEKDAYS[today.weekday()]}"]
@@ -246,8 +247,15 @@ def today_view(
         )
     lines.append(f"喝水 {water} 杯")
     lines.append(f"支出 {yuan(spent)}")
-    lines.append("待办：" + ("无" if not tasks else ""))
-    lines.extend(f"  {n} {title}（{due}）" for n, title, due in tasks)
+    if tasks:
+        lines.append("待办：")
+        lines.extend(f"  {n} {title}（{due}）" for n, title, due in tasks)
+    else:
+        lines.append(
+            f"待办：今天没有到期的（另有 {open_count} 项，发「任务」查看）"
+            if open_count
+            else "待办：无"
+        )
     lines.append("日程：" + ("无" if not events else ""))
     lines.extend(f"  {span} {title}" for span, title in events)
     return "\n".join(lines)
@@ -266,7 +274,9 @@ def tasks_view(tasks: list[tuple[int | None, str, str | None]]) -> str:
     return "\n".join(lines)
 
 
-def weight_line(first: Decimal, last: Decimal, low: Decimal, high: Decimal) -> str:
+def weight_line(first: Decimal, last: Decimal, low: Decimal, high: Decimal, count: int) -> str:
+    if count == 1:
+        return f"体重 {kg(last)} kg（本周记了 1 次）"
     return (
         f"体重 {kg(first)} → {kg(last)} kg（{signed(last - first, ' kg')}），"
         f"最低 {kg(low)}，最高 {kg(high)}"
@@ -298,7 +308,7 @@ def week_view(
     lines.extend(spending)
     lines.append(f"完成待办 {done} 项")
     days = " · ".join(f"周{WEEKDAYS[d.weekday()]} {n}" for d, n in water.items())
-    lines.append(f"喝水 {days}")
+    lines.append(f"喝水（杯）{days}")
     return "\n".join(lines)
 
 

@@ -22,7 +22,8 @@ async def show_today(session: AsyncSession, ctx: Context, cmd: ShowToday) -> Out
     start, end = ctx.local_midnight(today), ctx.local_midnight(today + ONE_DAY)
     latest = await reads.latest_weight(session, user_id)
     ledger = await reads.ledger_between(session, user_id, start, end)
-    due = summaries.due_today_or_overdue(await tasks.open_tasks(session, user_id), today)
+    open_tasks = await tasks.open_tasks(session, user_id)
+    due = summaries.due_today_or_overdue(open_tasks, today)
     events = await reads.events_on(session, user_id, today)
     reply = texts.today_view(
         today=today,
@@ -30,6 +31,7 @@ async def show_today(session: AsyncSession, ctx: Context, cmd: ShowToday) -> Out
         water=max(0, await reads.water_total(session, user_id, start, end)),
         spent=summaries.total(ledger, "expense"),
         tasks=[(t.number, t.title, _due(t.due_date, t.due_time, today)) for t in due],
+        open_count=len(open_tasks),
         events=[(_span(e.starts_at, e.ends_at, ctx), e.title) for e in events],
     )
     return Outcome(reply=reply)
@@ -61,7 +63,9 @@ async def show_week(session: AsyncSession, ctx: Context, cmd: ShowWeek) -> Outco
     reply = texts.week_view(
         start=monday,
         end=monday + 6 * ONE_DAY,
-        weight=texts.weight_line(trend.first, trend.last, trend.low, trend.high) if trend else None,
+        weight=texts.weight_line(trend.first, trend.last, trend.low, trend.high, trend.count)
+        if trend
+        else None,
         spending=texts.spending_lines(
             summaries.spending_by_category(this),
             summaries.spending_by_category(last),

@@ -9,15 +9,18 @@ unreachable they skip with the reason shown, unless `KEEPER_REQUIRE_MARIADB=1` (
 from __future__ import annotations
 
 import datetime as dt
+import io
+import logging
 import os
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 
+from bot.settings import Settings
 from scheduler.clock import FakeClock
 from storage.engine import create_engine, create_sessionmaker
 from storage.migrate import upgrade
@@ -25,6 +28,42 @@ from storage.migrate import upgrade
 MYSQL_URL = os.environ.get("KEEPER_TEST_MYSQL_URL", "mysql+aiomysql://root@127.0.0.1:3306/test")
 REQUIRE_MARIADB = os.environ.get("KEEPER_REQUIRE_MARIADB") == "1"
 ENGINES = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
+
+TEST_SETTINGS = Settings(
+    corp_id="wwtestcorp000001",
+    agent_id=1000002,
+    secret="test-secret-value-0001",
+    token="TestTokenValue123",
+    aes_key="jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
+)
+"""The settings every in-process app of the suite runs with."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def no_secret_in_any_log_line() -> Iterator[None]:
+    """Scan everything the code logged during the whole run for the configured secrets.
+
+    The handler has no redacting filter on purpose: the code itself must not log them.
+    """
+    stream = io.StringIO()
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(logging.Formatter("%(name)s %(message)s"))
+    root = logging.getLogger()
+    previous = root.level
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    yield
+    root.removeHandler(handler)
+    root.setLevel(previous)
+    text = stream.getvalue()
+    assert text, "the run logged nothing: the scan would prove nothing"
+    leaked = [name for name, value in _secret_values() if value in text]
+    assert not leaked, f"secrets found in log output: {leaked}"
+
+
+def _secret_values() -> list[tuple[str, str]]:
+    s = TEST_SETTINGS
+    return [("WECOM_SECRET", s.secret), ("WECOM_TOKEN", s.token), ("WECOM_AES_KEY", s.aes_key)]
 
 
 async def _server_reachable(url: str) -> str | None:

@@ -14,14 +14,7 @@ from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
 from storage.models import Base
-
-TEST_SETTINGS = Settings(
-    corp_id="wwtestcorp000001",
-    agent_id=1000002,
-    secret="test-secret-value-0001",
-    token="TestTokenValue123",
-    aes_key="jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
-)
+from tests.conftest import TEST_SETTINGS
 
 
 @pytest.fixture
