@@ -37,7 +37,8 @@ _WEIGHT = re.compile(rf"(?P<number>{NUMBER})\s*(?P<unit>kg|公斤|千克|斤)?",
 _AMOUNT = re.compile(
     r"(?P<sign>[+-]?)\s*¥?\s*"
     r"(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
-    r"\s*(?:元|块钱|块|rmb|cny)?",
+    r"\s*(?:元|块钱|块|rmb|cny)?"
+    r"(?![A-Za-z])",  # "1e5" or "35abc" is not an amount followed by a category
     re.IGNORECASE,
 )
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}

@@ -137,6 +137,7 @@ WATER = [
 
 LEDGER = [
     case("记账 35 午饭", spend("35", "午饭")),
+    case("记账 35 KFC 午饭", spend("35", "KFC", "午饭")),
     case("记账 35", spend("35")),
     case("记账35午饭", spend("35", "午饭")),
     case("记账 35元 午饭", spend("35", "午饭")),
@@ -387,6 +388,8 @@ def test_amounts_and_weights_are_decimals_never_floats() -> None:
 
 
 ERRORS = [
+    ("记账 1e5 午饭", "记账要写金额"),  # scientific notation is not an amount
+    ("记账 35x", "记账要写金额"),
     ("体重", "体重要写成数字"),
     ("体重 abc", "体重要写成数字"),
     ("体重 -72", "体重要写成数字"),
