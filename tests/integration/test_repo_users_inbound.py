@@ -1,0 +1,359 @@
+"""Users and the inbound ledger (dedup, stored replies, the undo log) on every engine."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+
+import pytest
+from sqlalchemy import func, select
+from sqlalchemy.exc import StatementError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from scheduler.clock import FakeClock
+from storage.models import InboundMessage, User
+from storage.records import Effect, StoredReply, UserRecord
+from storage.repos.inbound import (
+    CONTENT_LIMIT,
+    NewInbound,
+    claim_message,
+    last_undoable,
+    mark_undone,
+    save_outcome,
+    seen_event_since,
+    stored_reply,
+)
+from storage.repos.users import ensure_and_lock_user
+
+Sessions = async_sessionmaker[AsyncSession]
+SHANGHAI = dt.timezone(dt.timedelta(hours=8))
+ZONE = "Asia/Shanghai"
+
+
+async def _user(
+    sessionmaker: Sessions, clock: FakeClock, wecom_user_id: str = "zhangsan"
+) -> UserRecord:
+    async with sessionmaker.begin() as session:
+        return await ensure_and_lock_user(session, wecom_user_id, timezone=ZONE, now=clock.now())
+
+
+def _msg(
+    user: UserRecord, key: str, at: dt.datetime, *, kind: str = "text", content: str = "体重 72.4"
+) -> NewInbound:
+    return NewInbound(
+        dedup_key=key,
+        wecom_user_id=user.wecom_user_id,
+        user_id=user.id,
+        kind=kind,
+        content=content,
+        sent_at=at,
+        received_at=at,
+    )
+
+
+async def _claim(sessionmaker: Sessions, msg: NewInbound) -> int | None:
+    async with sessionmaker.begin() as session:
+        return await claim_message(session, msg)
+
+
+async def _count(sessionmaker: Sessions, column: object) -> int:
+    async with sessionmaker.begin() as session:
+        return int((await session.execute(select(func.count(column)))).scalar_one())
+
+
+# --- users ---------------------------------------------------------------------------
+
+
+async def test_ensuring_a_user_twice_creates_one_row_and_returns_the_same_record(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    first = await _user(sessionmaker, clock)
+    async with sessionmaker.begin() as session:
+        again = await ensure_and_lock_user(session, "zhangsan", timezone="UTC", now=clock.now())
+
+    assert first == UserRecord(id=first.id, wecom_user_id="zhangsan", timezone=ZONE)
+    assert again == first  # the later timezone does not overwrite the stored one
+    assert await _count(sessionmaker, User.id) == 1
+
+
+async def test_different_wecom_ids_are_different_users(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    zhang = await _user(sessionmaker, clock, "zhangsan")
+    li = await _user(sessionmaker, clock, "lisi")
+
+    assert zhang.id != li.id
+    assert (zhang.wecom_user_id, li.wecom_user_id) == ("zhangsan", "lisi")
+
+
+async def test_concurrent_first_contacts_of_one_user_make_one_row(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    start = asyncio.Barrier(5)
+
+    async def first_contact() -> UserRecord:
+        await start.wait()
+        return await _user(sessionmaker, clock, "newcomer")
+
+    records = await asyncio.gather(*(first_contact() for _ in range(5)))
+
+    assert len(set(records)) == 1
+    assert await _count(sessionmaker, User.id) == 1
+
+
+# --- claiming messages ---------------------------------------------------------------
+
+
+async def test_a_message_is_claimed_the_first_time_only(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    msg = _msg(user, "msg-1", clock.now())
+
+    first = await _claim(sessionmaker, msg)
+    second = await _claim(sessionmaker, msg)
+
+    assert isinstance(first, int)
+    assert second is None
+    assert await _count(sessionmaker, InboundMessage.id) == 1
+
+
+async def test_three_concurrent_claims_of_one_key_yield_exactly_one_id(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    msg = _msg(user, "msg-retried", clock.now())
+    start = asyncio.Barrier(3)
+
+    async def deliver() -> int | None:
+        await start.wait()  # all three open their transactions together
+        return await _claim(sessionmaker, msg)
+
+    results = await asyncio.gather(deliver(), deliver(), deliver())
+
+    winners = [r for r in results if r is not None]
+    assert len(winners) == 1
+    assert results.count(None) == 2
+    async with sessionmaker.begin() as session:
+        stored = (await session.execute(select(InboundMessage.id))).scalars().all()
+    assert stored == winners
+
+
+async def test_claims_of_different_keys_each_get_their_own_id(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+
+    one = await _claim(sessionmaker, _msg(user, "msg-1", clock.now()))
+    two = await _claim(sessionmaker, _msg(user, "msg-2", clock.now()))
+
+    assert one is not None
+    assert two is not None
+    assert one != two
+
+
+async def test_stored_reply_gives_back_the_reply_saved_for_the_key(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    message_id = await _claim(sessionmaker, _msg(user, "msg-1", clock.now()))
+    assert message_id is not None
+
+    async with sessionmaker.begin() as session:
+        unseen = await stored_reply(session, "never-seen")
+        before = await stored_reply(session, "msg-1")
+        await save_outcome(session, message_id, reply_text="已记录体重 72.40 kg", effect=None)
+    async with sessionmaker.begin() as session:
+        after = await stored_reply(session, "msg-1")
+
+    assert unseen is None
+    assert before == StoredReply(reply_text=None)
+    assert after == StoredReply(reply_text="已记录体重 72.40 kg")
+
+
+# --- the undo log --------------------------------------------------------------------
+
+
+async def test_undo_walks_back_through_effects_newest_first(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    other = await _user(sessionmaker, clock, "lisi")
+    outcomes = [
+        (user, "m1", Effect(kind="weight", record_id=11)),
+        (user, "m2", None),  # a message that changed nothing (a view, a parse error)
+        (user, "m3", Effect(kind="ledger", record_id=33)),
+        (other, "m4", Effect(kind="water", record_id=44)),  # someone else's, newest of all
+    ]
+    ids = {}
+    for owner, key, effect in outcomes:
+        message_id = await _claim(sessionmaker, _msg(owner, key, clock.now(), content=key))
+        assert message_id is not None
+        ids[key] = message_id
+        async with sessionmaker.begin() as session:
+            await save_outcome(session, message_id, reply_text="好", effect=effect)
+
+    seen = []
+    for _ in range(3):
+        async with sessionmaker.begin() as session:
+            last = await last_undoable(session, user.id)
+            seen.append(last)
+            if last is not None:
+                await mark_undone(session, last.message_id, now=clock.now())
+
+    assert [(u.message_id, u.content, u.effect) for u in seen if u] == [
+        (ids["m3"], "m3", Effect(kind="ledger", record_id=33)),
+        (ids["m1"], "m1", Effect(kind="weight", record_id=11)),
+    ]
+    assert seen[-1] is None
+    assert seen[0] is not None
+    assert seen[0].kind == "text"
+
+
+async def test_mark_undone_stamps_the_time_it_was_undone(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    message_id = await _claim(sessionmaker, _msg(user, "m1", clock.now()))
+    assert message_id is not None
+    undone_at = clock.now() + dt.timedelta(minutes=5, microseconds=7)
+
+    async with sessionmaker.begin() as session:
+        await save_outcome(
+            session, message_id, reply_text="好", effect=Effect(kind="water", record_id=1)
+        )
+        await mark_undone(session, message_id, now=undone_at)
+    async with sessionmaker.begin() as session:
+        stored = await session.scalar(select(InboundMessage.undone_at))
+
+    assert stored == undone_at
+
+
+# --- seen_event_since ----------------------------------------------------------------
+
+
+ENTER = "event:enter_agent"
+
+
+async def test_seen_event_since_includes_since_and_skips_the_excluded_message(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    at, hour_ago = clock.now(), clock.now() - dt.timedelta(hours=1)
+    current = await _claim(sessionmaker, _msg(user, "now", at, kind=ENTER))
+    earlier = await _claim(sessionmaker, _msg(user, "earlier", hour_ago, kind=ENTER))
+    assert current is not None
+    assert earlier is not None
+    just_after = hour_ago + dt.timedelta(microseconds=1)
+
+    async with sessionmaker.begin() as session:
+        from_exactly_then = await seen_event_since(session, user.id, ENTER, hour_ago, current)
+        from_just_after = await seen_event_since(session, user.id, ENTER, just_after, current)
+        other_excluded = await seen_event_since(session, user.id, ENTER, just_after, earlier)
+
+    assert from_exactly_then is True
+    assert from_just_after is False  # only the excluded message is left
+    assert other_excluded is True
+
+
+async def test_seen_event_since_ignores_other_kinds_and_other_users(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    other = await _user(sessionmaker, clock, "lisi")
+    at, hour_ago = clock.now(), clock.now() - dt.timedelta(hours=1)
+    current = await _claim(sessionmaker, _msg(user, "now", at, kind=ENTER))
+    await _claim(sessionmaker, _msg(user, "text", at, kind="text"))
+    theirs = await _claim(sessionmaker, _msg(other, "theirs", at, kind=ENTER))
+    assert current is not None
+    assert theirs is not None
+
+    async with sessionmaker.begin() as session:
+        mine = await seen_event_since(session, user.id, ENTER, hour_ago, current)
+        texts = await seen_event_since(session, user.id, "text", hour_ago, current)
+        for_other = await seen_event_since(session, other.id, ENTER, hour_ago, current)
+
+    assert mine is False
+    assert texts is True
+    assert for_other is True
+
+
+# --- boundaries: content, naive datetimes, time round-trips ---------------------------
+
+
+async def test_content_longer_than_the_limit_is_truncated_to_the_limit(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    text = "日记 😀" + "字" * CONTENT_LIMIT  # 4-byte and 3-byte characters in UTF-8
+    message_id = await _claim(sessionmaker, _msg(user, "long", clock.now(), content=text))
+    assert message_id is not None
+
+    async with sessionmaker.begin() as session:
+        await save_outcome(
+            session, message_id, reply_text="好", effect=Effect(kind="journal", record_id=1)
+        )
+    async with sessionmaker.begin() as session:
+        last = await last_undoable(session, user.id)
+
+    assert last is not None
+    assert len(last.content) == CONTENT_LIMIT
+    assert last.content == text[:CONTENT_LIMIT]
+
+
+async def test_content_at_the_limit_is_kept_whole(sessionmaker: Sessions, clock: FakeClock) -> None:
+    user = await _user(sessionmaker, clock)
+    text = "字" * CONTENT_LIMIT
+    await _claim(sessionmaker, _msg(user, "exact", clock.now(), content=text))
+
+    async with sessionmaker.begin() as session:
+        stored = await session.scalar(select(InboundMessage.content))
+
+    assert stored == text
+
+
+async def test_a_naive_datetime_is_refused_at_the_utc_column(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    naive = clock.now().replace(tzinfo=None)
+
+    with pytest.raises(StatementError, match="naive datetime") as refused:
+        await _claim(sessionmaker, _msg(user, "naive", naive))
+    with pytest.raises(StatementError, match="naive datetime") as refused_user:
+        async with sessionmaker.begin() as session:
+            await ensure_and_lock_user(session, "lisi", timezone=ZONE, now=naive)
+
+    # SQLAlchemy wraps the bind-time error; the cause is the type's own ValueError.
+    assert isinstance(refused.value.orig, ValueError)
+    assert isinstance(refused_user.value.orig, ValueError)
+    assert await _count(sessionmaker, InboundMessage.id) == 0
+    assert await _count(sessionmaker, User.id) == 1
+
+
+async def test_times_come_back_aware_utc_with_microseconds(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user = await _user(sessionmaker, clock)
+    local = dt.datetime(2026, 11, 25, 10, 0, 0, 123456, tzinfo=SHANGHAI)
+    msg = NewInbound(
+        dedup_key="precise",
+        wecom_user_id=user.wecom_user_id,
+        user_id=user.id,
+        kind="text",
+        content="喝水",
+        sent_at=local,
+        received_at=local + dt.timedelta(microseconds=1),
+    )
+    await _claim(sessionmaker, msg)
+
+    async with sessionmaker.begin() as session:
+        row = (
+            await session.execute(select(InboundMessage.sent_at, InboundMessage.received_at))
+        ).one()
+
+    assert row.sent_at == local
+    assert row.sent_at.tzinfo is dt.UTC
+    assert row.sent_at == dt.datetime(2026, 11, 25, 2, 0, 0, 123456, tzinfo=dt.UTC)
+    assert row.received_at.microsecond == 123457
+    assert row.received_at.tzinfo is dt.UTC
