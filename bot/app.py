@@ -22,7 +22,8 @@ from bot.settings import Settings
 from handlers import general, records, tasks, views
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
-from storage.engine import create_engine, create_sessionmaker
+from storage.database import Database
+from storage.engine import create_engine
 
 log = logging.getLogger(__name__)
 
@@ -57,11 +58,11 @@ def _database(
     async def ctx(app: web.Application) -> AsyncIterator[None]:
         settings = app[keys.SETTINGS]
         engine = given or create_engine(settings.database_url)
-        sessionmaker = create_sessionmaker(engine)
+        database = Database(engine)
         app[keys.ENGINE] = engine
-        app[keys.SESSIONMAKER] = sessionmaker
+        app[keys.DATABASE] = database
         app[keys.CONVERSATION] = Conversation(
-            sessionmaker=sessionmaker,
+            database=database,
             dispatcher=Dispatcher(ROUTERS),
             default_tz=settings.timezone,
             max_age=dt.timedelta(seconds=settings.callback_window_seconds),

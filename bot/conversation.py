@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.incoming import Incoming
 from handlers import texts
@@ -21,6 +21,7 @@ from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.parser import parse, parse_event_key
 from handlers.router import Dispatcher
+from storage.database import Database
 from storage.records import UserRecord
 from storage.repos import inbound, users
 from storage.retry import retrying
@@ -32,7 +33,7 @@ log = logging.getLogger(__name__)
 class Conversation:
     """The conversation's dependencies, built once by the composition root."""
 
-    sessionmaker: async_sessionmaker[AsyncSession]
+    database: Database
     dispatcher: Dispatcher
     default_tz: ZoneInfo
     max_age: dt.timedelta
@@ -42,7 +43,7 @@ class Conversation:
         return await retrying(lambda: self._handle_once(msg, now))
 
     async def _handle_once(self, msg: Incoming, now: dt.datetime) -> str:
-        async with self.sessionmaker.begin() as session:
+        async with self.database.transaction() as session:
             user = await users.ensure_and_lock_user(
                 session, msg.from_user, timezone=self.default_tz.key, now=now
             )

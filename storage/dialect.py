@@ -13,27 +13,31 @@ from sqlalchemy.sql.dml import Insert
 MYSQL_DUPLICATE_KEY = 1062
 
 
-async def insert_unless_exists(session: AsyncSession, table: Table, values: dict[str, Any]) -> bool:
-    """Insert a row unless a row with the same unique key exists. True if inserted.
+async def insert_unless_exists(
+    session: AsyncSession, table: Table, values: dict[str, Any]
+) -> int | None:
+    """Insert a row unless one with the same unique key exists.
 
-    SQLite: `INSERT ... ON CONFLICT DO NOTHING`, which skips uniqueness clashes only.
-    MySQL/MariaDB: a plain INSERT inside a savepoint, and a duplicate-key error (1062)
-    means "already there". Not `INSERT IGNORE`: that would also swallow truncation,
-    foreign-key and NOT NULL errors. A concurrent insert of the same key waits for the
-    other transaction and then reports the duplicate, which is the deduplication we want.
+    Returns the new row's `id`, or None when the key was already there.
+
+    SQLite: `INSERT ... ON CONFLICT DO NOTHING RETURNING id`, one statement, which
+    skips uniqueness clashes only. MySQL/MariaDB: a plain INSERT inside a savepoint,
+    and a duplicate-key error (1062) means "already there". Not `INSERT IGNORE`: that
+    would also swallow truncation, foreign-key and NOT NULL errors. A concurrent
+    insert of the same key waits for the other transaction and then reports the
+    duplicate, which is the deduplication we want.
     """
     if session.get_bind().dialect.name == "sqlite":
-        stmt = sqlite.insert(table).values(values).on_conflict_do_nothing()
-        result = cast(CursorResult[Any], await session.execute(stmt))
-        return bool(result.rowcount)
+        stmt = sqlite.insert(table).values(values).on_conflict_do_nothing().returning(table.c.id)
+        new_id: int | None = (await session.execute(stmt)).scalar_one_or_none()
+        return new_id
     try:
         async with session.begin_nested():
-            await session.execute(insert(table).values(values))
+            return await insert_returning_id(session, insert(table).values(values))
     except IntegrityError as exc:
         if _mysql_errno(exc) == MYSQL_DUPLICATE_KEY:
-            return False
+            return None
         raise
-    return True
 
 
 def _mysql_errno(exc: IntegrityError) -> int | None:

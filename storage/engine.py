@@ -1,8 +1,10 @@
 """Engine and session factory for the two supported engines.
 
-SQLite (aiosqlite) is the embedded default: WAL so readers never block the writer,
-foreign keys on, a busy timeout so a second process waits instead of failing, and
-every transaction opened with `BEGIN IMMEDIATE`. The last point matters: with the
+SQLite (the aiosqlite dialect, statements run inline: see `storage.inline_sqlite`)
+is the embedded default: WAL so readers never block the writer, foreign keys on,
+one pooled connection per process, a short busy timeout after which a locked
+database is retried asynchronously (another process is writing), and every
+transaction opened with `BEGIN IMMEDIATE`. The last point matters: with the
 default deferred `BEGIN`, a transaction that reads and then writes can fail at once
 with SQLITE_BUSY when another connection wrote in between, and the busy timeout does
 not help; taking the write lock up front makes writers queue politely instead.
@@ -25,7 +27,10 @@ from sqlalchemy.ext.asyncio import (
     create_async_engine,
 )
 
-SQLITE_BUSY_TIMEOUT_MS = 10_000
+from storage import inline_sqlite
+
+SQLITE_BUSY_TIMEOUT_MS = int(inline_sqlite.INLINE_BUSY_TIMEOUT_S * 1000)
+SQLITE_POOL_TIMEOUT_S = 30
 # Refuse what MySQL would otherwise silently truncate or coerce: a too-long string must
 # fail as loudly as a unique-key clash, whatever the server's own default mode is.
 STRICT_SQL_MODE = "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
@@ -47,10 +52,18 @@ def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]
 
 
 def _sqlite_engine(url: str, *, echo: bool) -> AsyncEngine:
+    path = make_url(url).database or ":memory:"
     engine = create_async_engine(
         url,
         echo=echo,
-        connect_args={"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000},
+        async_creator=inline_sqlite.creator(path),
+        # One connection per process: SQLite has one writer anyway, and coroutines
+        # queueing for the pool wake in order, whereas connections queueing on the
+        # file lock poll with sleeps (measured: p99 3 s with 15 connections, 0.8 s
+        # with one). Other processes still wait on the lock via the busy timeout.
+        pool_size=1,
+        max_overflow=0,
+        pool_timeout=SQLITE_POOL_TIMEOUT_S,
     )
 
     @event.listens_for(engine.sync_engine, "connect")
@@ -60,7 +73,9 @@ def _sqlite_engine(url: str, *, echo: bool) -> AsyncEngine:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute(
+            f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}"
+        )  # blocks the loop: keep short
         cursor.close()
 
     @event.listens_for(engine.sync_engine, "begin")

@@ -20,7 +20,24 @@ BACKOFF_SECONDS = 0.02
 
 
 def is_retryable(exc: BaseException) -> bool:
-    """True for deadlocks, lock-wait timeouts and SQLite's busy errors."""
+    """True for deadlocks, lock-wait timeouts and SQLite's busy errors.
+
+    The error's context chain is searched too: when MySQL aborts a deadlocked
+    transaction inside a savepoint, the savepoint is gone with it, and the error
+    that surfaces is the failed `ROLLBACK TO SAVEPOINT` (1305), raised while
+    handling the deadlock (1213) that is the real cause.
+    """
+    seen: BaseException | None = exc
+    for _ in range(5):  # a short chain: the error, the rollback's error, ...
+        if seen is None:
+            return False
+        if _retryable_itself(seen):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
+def _retryable_itself(exc: BaseException) -> bool:
     if not isinstance(exc, DBAPIError):
         return False
     orig = exc.orig

@@ -41,14 +41,7 @@ async def claim_message(session: AsyncSession, msg: NewInbound) -> int | None:
         "sent_at": msg.sent_at,
         "received_at": msg.received_at,
     }
-    if not await insert_unless_exists(session, InboundMessage.__table__, values):  # type: ignore[arg-type]
-        return None
-    return await _id_of(session, msg.dedup_key)
-
-
-async def _id_of(session: AsyncSession, dedup_key: str) -> int:
-    stmt = select(InboundMessage.id).where(InboundMessage.dedup_key == dedup_key)
-    return (await session.execute(stmt)).scalar_one()
+    return await insert_unless_exists(session, InboundMessage.__table__, values)  # type: ignore[arg-type]
 
 
 async def stored_reply(session: AsyncSession, dedup_key: str) -> StoredReply | None:

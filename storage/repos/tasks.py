@@ -117,7 +117,8 @@ async def reopen_task(session: AsyncSession, task_id: int, user_id: int) -> Task
         .where(Task.id == task_id, Task.user_id == user_id, Task.status != OPEN)
         .values(status=OPEN, closed_at=None, number=number)
     )
-    row = await session.get(Task, task_id)
+    stmt = select(Task).where(Task.id == task_id, Task.user_id == user_id)
+    row = (await session.execute(stmt)).scalar_one_or_none()
     return None if row is None else _record(row)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.dialect import insert_unless_exists
@@ -21,11 +21,16 @@ async def ensure_and_lock_user(
     read-then-write (the next task number, what `撤销` reverses) never race.
     (SQLite ignores FOR UPDATE; its `BEGIN IMMEDIATE` already serialises writers.)
     """
-    values = {"wecom_user_id": wecom_user_id, "timezone": timezone, "created_at": now}
-    await insert_unless_exists(session, User.__table__, values)  # type: ignore[arg-type]
-    row = (
-        await session.execute(
-            select(User).where(User.wecom_user_id == wecom_user_id).with_for_update()
-        )
-    ).scalar_one()
-    return UserRecord(id=row.id, wecom_user_id=row.wecom_user_id, timezone=row.timezone)
+    row = (await session.execute(_LOCK_USER, {"wecom_user_id": wecom_user_id})).first()
+    if row is None:  # first contact: rare, so the common path is one statement
+        values = {"wecom_user_id": wecom_user_id, "timezone": timezone, "created_at": now}
+        await insert_unless_exists(session, User.__table__, values)  # type: ignore[arg-type]
+        row = (await session.execute(_LOCK_USER, {"wecom_user_id": wecom_user_id})).one()
+    return UserRecord(id=row.id, wecom_user_id=wecom_user_id, timezone=row.timezone)
+
+
+_LOCK_USER = (
+    select(User.id, User.timezone)
+    .where(User.wecom_user_id == bindparam("wecom_user_id"))
+    .with_for_update()
+)
