@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Table, insert
@@ -28,12 +29,12 @@ async def insert_unless_exists(
     duplicate, which is the deduplication we want.
     """
     if session.get_bind().dialect.name == "sqlite":
-        stmt = sqlite.insert(table).values(values).on_conflict_do_nothing().returning(table.c.id)
-        new_id: int | None = (await session.execute(stmt)).scalar_one_or_none()
+        stmt = _sqlite_insert_unless_exists(table)
+        new_id: int | None = (await session.execute(stmt, values)).scalar_one_or_none()
         return new_id
     try:
         async with session.begin_nested():
-            return await insert_returning_id(session, insert(table).values(values))
+            return await insert_returning_id(session, insert_into(table), values)
     except IntegrityError as exc:
         if _mysql_errno(exc) == MYSQL_DUPLICATE_KEY:
             return None
@@ -45,9 +46,26 @@ def _mysql_errno(exc: IntegrityError) -> int | None:
     return args[0] if args and isinstance(args[0], int) else None
 
 
-async def insert_returning_id(session: AsyncSession, stmt: Insert) -> int:
+@functools.cache
+def insert_into(table: Table) -> Insert:
+    """A reusable INSERT for `table`; values come as parameters at execution.
+
+    Building statements once per table (not once per call) keeps SQLAlchemy's
+    statement construction and cache-key work off the per-message path.
+    """
+    return insert(table)
+
+
+@functools.cache
+def _sqlite_insert_unless_exists(table: Table) -> Insert:
+    return sqlite.insert(table).on_conflict_do_nothing().returning(table.c.id)
+
+
+async def insert_returning_id(
+    session: AsyncSession, stmt: Insert, values: dict[str, Any] | None = None
+) -> int:
     """Execute a single-row INSERT and return the new row's integer primary key."""
-    result = cast(CursorResult[Any], await session.execute(stmt))
+    result = cast(CursorResult[Any], await session.execute(stmt, values))
     (row_id,) = result.inserted_primary_key or (None,)
     if row_id is None:
         raise RuntimeError("the database returned no primary key")

@@ -5,11 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.dialect import insert_unless_exists
-from storage.models import InboundMessage
+from storage.models import INBOUND
 from storage.records import Effect, StoredReply, UndoableMessage
 
 CONTENT_LIMIT = 4000  # characters kept of a message's text; WeCom's own cap is 2048 bytes
@@ -41,12 +41,12 @@ async def claim_message(session: AsyncSession, msg: NewInbound) -> int | None:
         "sent_at": msg.sent_at,
         "received_at": msg.received_at,
     }
-    return await insert_unless_exists(session, InboundMessage.__table__, values)  # type: ignore[arg-type]
+    return await insert_unless_exists(session, INBOUND, values)
 
 
 async def stored_reply(session: AsyncSession, dedup_key: str) -> StoredReply | None:
     """The reply given to the first delivery of this key, or None if never seen."""
-    stmt = select(InboundMessage.reply_text).where(InboundMessage.dedup_key == dedup_key)
+    stmt = select(INBOUND.c.reply_text).where(INBOUND.c.dedup_key == dedup_key)
     row = (await session.execute(stmt)).first()
     return None if row is None else StoredReply(reply_text=row[0])
 
@@ -55,33 +55,35 @@ async def save_outcome(
     session: AsyncSession, message_id: int, *, reply_text: str | None, effect: Effect | None
 ) -> None:
     """Store the reply (for retries) and the record made (for undo)."""
-    await session.execute(
-        update(InboundMessage)
-        .where(InboundMessage.id == message_id)
-        .values(
-            reply_text=reply_text,
-            effect_kind=effect.kind if effect else None,
-            effect_id=effect.record_id if effect else None,
-        )
-    )
+    params = {
+        "message_id": message_id,
+        "reply_text": reply_text,
+        "effect_kind": effect.kind if effect else None,
+        "effect_id": effect.record_id if effect else None,
+    }
+    await session.execute(_SAVE_OUTCOME, params)
+
+
+# The SET clause comes from the execution parameters (reply_text, effect_kind, ...).
+_SAVE_OUTCOME = update(INBOUND).where(INBOUND.c.id == bindparam("message_id"))
 
 
 async def last_undoable(session: AsyncSession, user_id: int) -> UndoableMessage | None:
     """The user's most recent message whose effect has not been undone yet."""
     stmt = (
         select(
-            InboundMessage.id,
-            InboundMessage.kind,
-            InboundMessage.content,
-            InboundMessage.effect_kind,
-            InboundMessage.effect_id,
+            INBOUND.c.id,
+            INBOUND.c.kind,
+            INBOUND.c.content,
+            INBOUND.c.effect_kind,
+            INBOUND.c.effect_id,
         )
         .where(
-            InboundMessage.user_id == user_id,
-            InboundMessage.effect_kind.is_not(None),
-            InboundMessage.undone_at.is_(None),
+            INBOUND.c.user_id == user_id,
+            INBOUND.c.effect_kind.is_not(None),
+            INBOUND.c.undone_at.is_(None),
         )
-        .order_by(InboundMessage.id.desc())
+        .order_by(INBOUND.c.id.desc())
         .limit(1)
     )
     row = (await session.execute(stmt)).first()
@@ -96,9 +98,7 @@ async def last_undoable(session: AsyncSession, user_id: int) -> UndoableMessage 
 
 
 async def mark_undone(session: AsyncSession, message_id: int, *, now: dt.datetime) -> None:
-    await session.execute(
-        update(InboundMessage).where(InboundMessage.id == message_id).values(undone_at=now)
-    )
+    await session.execute(update(INBOUND).where(INBOUND.c.id == message_id).values(undone_at=now))
 
 
 async def seen_event_since(
@@ -106,12 +106,12 @@ async def seen_event_since(
 ) -> bool:
     """Whether the user sent a message of `kind` at or after `since` (other than one)."""
     stmt = (
-        select(InboundMessage.id)
+        select(INBOUND.c.id)
         .where(
-            InboundMessage.user_id == user_id,
-            InboundMessage.kind == kind,
-            InboundMessage.received_at >= since,
-            InboundMessage.id != exclude_id,
+            INBOUND.c.user_id == user_id,
+            INBOUND.c.kind == kind,
+            INBOUND.c.received_at >= since,
+            INBOUND.c.id != exclude_id,
         )
         .limit(1)
     )

@@ -11,15 +11,15 @@ import datetime as dt
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.models import CalendarEvent, LedgerEntry, Measurement, WaterCheckin
+from storage.models import EVENTS, LEDGER, MEASUREMENTS, WATER_CHECKINS
 from storage.records import EventRecord, LedgerRow, WeightPoint
 
 
 async def latest_weight(session: AsyncSession, user_id: int) -> WeightPoint | None:
     stmt = (
-        select(Measurement.value, Measurement.occurred_at)
-        .where(Measurement.user_id == user_id, Measurement.kind == "weight")
-        .order_by(Measurement.occurred_at.desc(), Measurement.id.desc())
+        select(MEASUREMENTS.c.value, MEASUREMENTS.c.occurred_at)
+        .where(MEASUREMENTS.c.user_id == user_id, MEASUREMENTS.c.kind == "weight")
+        .order_by(MEASUREMENTS.c.occurred_at.desc(), MEASUREMENTS.c.id.desc())
         .limit(1)
     )
     row = (await session.execute(stmt)).first()
@@ -30,14 +30,14 @@ async def weights_between(
     session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
 ) -> list[WeightPoint]:
     stmt = (
-        select(Measurement.value, Measurement.occurred_at)
+        select(MEASUREMENTS.c.value, MEASUREMENTS.c.occurred_at)
         .where(
-            Measurement.user_id == user_id,
-            Measurement.kind == "weight",
-            Measurement.occurred_at >= start,
-            Measurement.occurred_at < end,
+            MEASUREMENTS.c.user_id == user_id,
+            MEASUREMENTS.c.kind == "weight",
+            MEASUREMENTS.c.occurred_at >= start,
+            MEASUREMENTS.c.occurred_at < end,
         )
-        .order_by(Measurement.occurred_at, Measurement.id)
+        .order_by(MEASUREMENTS.c.occurred_at, MEASUREMENTS.c.id)
     )
     return [
         WeightPoint(value=r.value, occurred_at=r.occurred_at) for r in await session.execute(stmt)
@@ -47,10 +47,10 @@ async def weights_between(
 async def water_total(
     session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
 ) -> int:
-    stmt = select(func.coalesce(func.sum(WaterCheckin.glasses), 0)).where(
-        WaterCheckin.user_id == user_id,
-        WaterCheckin.occurred_at >= start,
-        WaterCheckin.occurred_at < end,
+    stmt = select(func.coalesce(func.sum(WATER_CHECKINS.c.glasses), 0)).where(
+        WATER_CHECKINS.c.user_id == user_id,
+        WATER_CHECKINS.c.occurred_at >= start,
+        WATER_CHECKINS.c.occurred_at < end,
     )
     return int((await session.execute(stmt)).scalar_one())
 
@@ -58,10 +58,10 @@ async def water_total(
 async def water_between(
     session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
 ) -> list[tuple[dt.datetime, int]]:
-    stmt = select(WaterCheckin.occurred_at, WaterCheckin.glasses).where(
-        WaterCheckin.user_id == user_id,
-        WaterCheckin.occurred_at >= start,
-        WaterCheckin.occurred_at < end,
+    stmt = select(WATER_CHECKINS.c.occurred_at, WATER_CHECKINS.c.glasses).where(
+        WATER_CHECKINS.c.user_id == user_id,
+        WATER_CHECKINS.c.occurred_at >= start,
+        WATER_CHECKINS.c.occurred_at < end,
     )
     return [(r.occurred_at, r.glasses) for r in await session.execute(stmt)]
 
@@ -70,11 +70,11 @@ async def ledger_between(
     session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
 ) -> list[LedgerRow]:
     stmt = select(
-        LedgerEntry.direction, LedgerEntry.amount, LedgerEntry.category, LedgerEntry.occurred_at
+        LEDGER.c.direction, LEDGER.c.amount, LEDGER.c.category, LEDGER.c.occurred_at
     ).where(
-        LedgerEntry.user_id == user_id,
-        LedgerEntry.occurred_at >= start,
-        LedgerEntry.occurred_at < end,
+        LEDGER.c.user_id == user_id,
+        LEDGER.c.occurred_at >= start,
+        LEDGER.c.occurred_at < end,
     )
     return [
         LedgerRow(
@@ -87,13 +87,13 @@ async def ledger_between(
 async def events_on(session: AsyncSession, user_id: int, day: dt.date) -> list[EventRecord]:
     """The user's scheduled (not cancelled) events on a local date, all-day ones first."""
     stmt = (
-        select(CalendarEvent)
+        select(EVENTS)
         .where(
-            CalendarEvent.user_id == user_id,
-            CalendarEvent.day == day,
-            CalendarEvent.status == "scheduled",
+            EVENTS.c.user_id == user_id,
+            EVENTS.c.day == day,
+            EVENTS.c.status == "scheduled",
         )
-        .order_by(CalendarEvent.starts_at.is_not(None), CalendarEvent.starts_at, CalendarEvent.id)
+        .order_by(EVENTS.c.starts_at.is_not(None), EVENTS.c.starts_at, EVENTS.c.id)
     )
     return [
         EventRecord(
@@ -104,5 +104,5 @@ async def events_on(session: AsyncSession, user_id: int, day: dt.date) -> list[E
             ends_at=e.ends_at,
             status=e.status,
         )
-        for e in (await session.execute(stmt)).scalars()
+        for e in await session.execute(stmt)
     ]

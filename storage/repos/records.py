@@ -11,24 +11,24 @@ import datetime as dt
 from decimal import Decimal
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Table, delete, insert
+from sqlalchemy import CursorResult, Table, delete
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from storage.dialect import insert_returning_id
-from storage.models import Base, CalendarEvent, JournalEntry, LedgerEntry, Measurement, WaterCheckin
+from storage.dialect import insert_into, insert_returning_id
+from storage.models import EVENTS, JOURNAL, LEDGER, MEASUREMENTS, WATER_CHECKINS
 
-FACT_TABLES: dict[str, type[Base]] = {
-    "weight": Measurement,
-    "water": WaterCheckin,
-    "ledger": LedgerEntry,
-    "journal": JournalEntry,
-    "event": CalendarEvent,
+FACT_TABLES: dict[str, Table] = {
+    "weight": MEASUREMENTS,
+    "water": WATER_CHECKINS,
+    "ledger": LEDGER,
+    "journal": JOURNAL,
+    "event": EVENTS,
 }
 """Effect kind -> the table its record lives in (tasks are handled in `tasks`)."""
 
 
-async def _insert(session: AsyncSession, model: type[Base], **values: object) -> int:
-    return await insert_returning_id(session, insert(model).values(**values))
+async def _insert(session: AsyncSession, table: Table, **values: object) -> int:
+    return await insert_returning_id(session, insert_into(table), values)
 
 
 async def add_weight(
@@ -36,7 +36,7 @@ async def add_weight(
 ) -> int:
     return await _insert(
         session,
-        Measurement,
+        MEASUREMENTS,
         user_id=user_id,
         kind="weight",
         value=kg,
@@ -50,7 +50,7 @@ async def add_water(
 ) -> int:
     return await _insert(
         session,
-        WaterCheckin,
+        WATER_CHECKINS,
         user_id=user_id,
         glasses=glasses,
         occurred_at=occurred_at,
@@ -71,7 +71,7 @@ async def add_ledger(
 ) -> int:
     return await _insert(
         session,
-        LedgerEntry,
+        LEDGER,
         user_id=user_id,
         direction=direction,
         amount=amount,
@@ -87,7 +87,7 @@ async def add_journal(
 ) -> int:
     return await _insert(
         session,
-        JournalEntry,
+        JOURNAL,
         user_id=user_id,
         text=text,
         occurred_at=occurred_at,
@@ -109,7 +109,7 @@ async def add_event(
 ) -> int:
     return await _insert(
         session,
-        CalendarEvent,
+        EVENTS,
         user_id=user_id,
         title=title,
         day=day,
@@ -124,7 +124,7 @@ async def add_event(
 
 async def delete_record(session: AsyncSession, *, kind: str, record_id: int, user_id: int) -> bool:
     """Delete one fact of this user. Returns False if it was already gone."""
-    table = cast(Table, FACT_TABLES[kind].__table__)
+    table = FACT_TABLES[kind]
     stmt = delete(table).where(table.c.id == record_id, table.c.user_id == user_id)
     result = cast(CursorResult[Any], await session.execute(stmt))
     return bool(result.rowcount)

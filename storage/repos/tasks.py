@@ -3,18 +3,19 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import Row, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.dialect import insert_returning_id
-from storage.models import Task
+from storage.models import TASKS
 from storage.records import TaskRecord
 
 OPEN, DONE, CANCELLED = "open", "done", "cancelled"
 
 
-def _record(row: Task) -> TaskRecord:
+def _record(row: Row[Any]) -> TaskRecord:
     return TaskRecord(
         id=row.id,
         number=row.number,
@@ -27,7 +28,7 @@ def _record(row: Task) -> TaskRecord:
 
 async def _free_number(session: AsyncSession, user_id: int) -> int:
     """The smallest positive number not held by one of the user's open tasks."""
-    stmt = select(Task.number).where(Task.user_id == user_id, Task.number.is_not(None))
+    stmt = select(TASKS.c.number).where(TASKS.c.user_id == user_id, TASKS.c.number.is_not(None))
     taken = set((await session.execute(stmt)).scalars())
     number = 1
     while number in taken:
@@ -48,7 +49,7 @@ async def add_task(
     number = await _free_number(session, user_id)
     task_id = await insert_returning_id(
         session,
-        insert(Task).values(
+        insert(TASKS).values(
             user_id=user_id,
             number=number,
             title=title,
@@ -72,24 +73,26 @@ async def add_task(
 async def open_tasks(session: AsyncSession, user_id: int) -> list[TaskRecord]:
     """Open tasks: dated ones first by date and time, then undated, each by number."""
     stmt = (
-        select(Task)
-        .where(Task.user_id == user_id, Task.status == OPEN)
+        select(TASKS)
+        .where(TASKS.c.user_id == user_id, TASKS.c.status == OPEN)
         .order_by(
-            Task.due_date.is_(None),
-            Task.due_date,
-            Task.due_time.is_(None),
-            Task.due_time,
-            Task.number,
+            TASKS.c.due_date.is_(None),
+            TASKS.c.due_date,
+            TASKS.c.due_time.is_(None),
+            TASKS.c.due_time,
+            TASKS.c.number,
         )
     )
-    return [_record(r) for r in (await session.execute(stmt)).scalars()]
+    return [_record(r) for r in await session.execute(stmt)]
 
 
 async def find_open_by_number(
     session: AsyncSession, user_id: int, number: int
 ) -> TaskRecord | None:
-    stmt = select(Task).where(Task.user_id == user_id, Task.status == OPEN, Task.number == number)
-    row = (await session.execute(stmt)).scalar_one_or_none()
+    stmt = select(TASKS).where(
+        TASKS.c.user_id == user_id, TASKS.c.status == OPEN, TASKS.c.number == number
+    )
+    row = (await session.execute(stmt)).first()
     return None if row is None else _record(row)
 
 
@@ -103,8 +106,8 @@ async def find_open_by_title(session: AsyncSession, user_id: int, text: str) -> 
 async def close_task(session: AsyncSession, task_id: int, *, status: str, now: dt.datetime) -> None:
     """Mark done or cancelled and release the short number."""
     await session.execute(
-        update(Task)
-        .where(Task.id == task_id, Task.status == OPEN)
+        update(TASKS)
+        .where(TASKS.c.id == task_id, TASKS.c.status == OPEN)
         .values(status=status, closed_at=now, number=None)
     )
 
@@ -113,25 +116,23 @@ async def reopen_task(session: AsyncSession, task_id: int, user_id: int) -> Task
     """Undo a close: open again with a fresh short number."""
     number = await _free_number(session, user_id)
     await session.execute(
-        update(Task)
-        .where(Task.id == task_id, Task.user_id == user_id, Task.status != OPEN)
+        update(TASKS)
+        .where(TASKS.c.id == task_id, TASKS.c.user_id == user_id, TASKS.c.status != OPEN)
         .values(status=OPEN, closed_at=None, number=number)
     )
-    stmt = select(Task).where(Task.id == task_id, Task.user_id == user_id)
-    row = (await session.execute(stmt)).scalar_one_or_none()
+    stmt = select(TASKS).where(TASKS.c.id == task_id, TASKS.c.user_id == user_id)
+    row = (await session.execute(stmt)).first()
     return None if row is None else _record(row)
 
 
 async def delete_task(session: AsyncSession, task_id: int, user_id: int) -> TaskRecord | None:
     """Undo a creation. Returns what was deleted, or None if it was already gone."""
-    row = (
-        await session.execute(select(Task).where(Task.id == task_id, Task.user_id == user_id))
-    ).scalar_one_or_none()
+    mine = (TASKS.c.id == task_id, TASKS.c.user_id == user_id)
+    row = (await session.execute(select(TASKS).where(*mine))).first()
     if row is None:
         return None
-    record = _record(row)
-    await session.delete(row)
-    return record
+    await session.execute(delete(TASKS).where(*mine))
+    return _record(row)
 
 
 async def count_done_between(
@@ -139,12 +140,12 @@ async def count_done_between(
 ) -> int:
     stmt = (
         select(func.count())
-        .select_from(Task)
+        .select_from(TASKS)
         .where(
-            Task.user_id == user_id,
-            Task.status == DONE,
-            Task.closed_at >= start,
-            Task.closed_at < end,
+            TASKS.c.user_id == user_id,
+            TASKS.c.status == DONE,
+            TASKS.c.closed_at >= start,
+            TASKS.c.closed_at < end,
         )
     )
     return int((await session.execute(stmt)).scalar_one())

@@ -8,7 +8,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from storage.dialect import insert_unless_exists
-from storage.models import User
+from storage.models import USERS
 from storage.records import UserRecord
 
 
@@ -24,13 +24,13 @@ async def ensure_and_lock_user(
     row = (await session.execute(_LOCK_USER, {"wecom_user_id": wecom_user_id})).first()
     if row is None:  # first contact: rare, so the common path is one statement
         values = {"wecom_user_id": wecom_user_id, "timezone": timezone, "created_at": now}
-        await insert_unless_exists(session, User.__table__, values)  # type: ignore[arg-type]
+        await insert_unless_exists(session, USERS, values)
         row = (await session.execute(_LOCK_USER, {"wecom_user_id": wecom_user_id})).one()
     return UserRecord(id=row.id, wecom_user_id=wecom_user_id, timezone=row.timezone)
 
 
 _LOCK_USER = (
-    select(User.id, User.timezone)
-    .where(User.wecom_user_id == bindparam("wecom_user_id"))
+    select(USERS.c.id, USERS.c.timezone)
+    .where(USERS.c.wecom_user_id == bindparam("wecom_user_id"))
     .with_for_update()
 )
