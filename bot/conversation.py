@@ -13,15 +13,13 @@ import logging
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from bot.incoming import Incoming
 from handlers import texts
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.parser import parse, parse_event_key
 from handlers.router import Dispatcher
-from storage.database import Database
+from storage.database import Database, Session
 from storage.records import UserRecord
 from storage.repos import inbound, users
 from storage.retry import retrying
@@ -67,7 +65,7 @@ class Conversation:
             return outcome.reply
 
     async def _outcome(
-        self, session: AsyncSession, ctx: Context, msg: Incoming, message_id: int
+        self, session: Session, ctx: Context, msg: Incoming, message_id: int
     ) -> Outcome:
         try:
             command = await self._command(session, ctx, msg, message_id)
@@ -78,7 +76,7 @@ class Conversation:
         return await self.dispatcher.dispatch(session, ctx, command)
 
     async def _command(
-        self, session: AsyncSession, ctx: Context, msg: Incoming, message_id: int
+        self, session: Session, ctx: Context, msg: Incoming, message_id: int
     ) -> Command | None:
         """The command a message means; None when it asks for no answer."""
         if msg.msg_type == "text":

@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from handlers import texts
 from handlers.commands import Help, Undo, Welcome
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from storage.database import Session
 from storage.repos import inbound, records, tasks
 
 router = Router("general")
 
 
 @router.handles(Undo)
-async def undo(session: AsyncSession, ctx: Context, cmd: Undo) -> Outcome:
+async def undo(session: Session, ctx: Context, cmd: Undo) -> Outcome:
     """Reverse the user's latest not-yet-undone record; repeated 撤销 walks back further."""
     last = await inbound.last_undoable(session, ctx.user.id)
     if last is None:
@@ -33,10 +32,10 @@ async def undo(session: AsyncSession, ctx: Context, cmd: Undo) -> Outcome:
 
 
 @router.handles(Help)
-async def show_help(session: AsyncSession, ctx: Context, cmd: Help) -> Outcome:
+async def show_help(session: Session, ctx: Context, cmd: Help) -> Outcome:
     return Outcome(reply=texts.HELP_TEXT)
 
 
 @router.handles(Welcome)
-async def welcome(session: AsyncSession, ctx: Context, cmd: Welcome) -> Outcome:
+async def welcome(session: Session, ctx: Context, cmd: Welcome) -> Outcome:
     return Outcome(reply=texts.WELCOME)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from handlers import texts
 from handlers.commands import AddEvent, CheckInWater, RecordLedger, RecordWeight, WriteJournal
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from storage.database import Session
 from storage.records import Effect
 from storage.repos import reads, records
 
@@ -17,7 +16,7 @@ router = Router("records")
 
 
 @router.handles(RecordWeight)
-async def record_weight(session: AsyncSession, ctx: Context, cmd: RecordWeight) -> Outcome:
+async def record_weight(session: Session, ctx: Context, cmd: RecordWeight) -> Outcome:
     previous = await reads.latest_weight(session, ctx.user.id)
     record_id = await records.add_weight(
         session,
@@ -31,7 +30,7 @@ async def record_weight(session: AsyncSession, ctx: Context, cmd: RecordWeight) 
 
 
 @router.handles(CheckInWater)
-async def check_in_water(session: AsyncSession, ctx: Context, cmd: CheckInWater) -> Outcome:
+async def check_in_water(session: Session, ctx: Context, cmd: CheckInWater) -> Outcome:
     record_id = await records.add_water(
         session,
         user_id=ctx.user.id,
@@ -47,7 +46,7 @@ async def check_in_water(session: AsyncSession, ctx: Context, cmd: CheckInWater)
 
 
 @router.handles(RecordLedger)
-async def record_ledger(session: AsyncSession, ctx: Context, cmd: RecordLedger) -> Outcome:
+async def record_ledger(session: Session, ctx: Context, cmd: RecordLedger) -> Outcome:
     record_id = await records.add_ledger(
         session,
         user_id=ctx.user.id,
@@ -63,7 +62,7 @@ async def record_ledger(session: AsyncSession, ctx: Context, cmd: RecordLedger) 
 
 
 @router.handles(WriteJournal)
-async def write_journal(session: AsyncSession, ctx: Context, cmd: WriteJournal) -> Outcome:
+async def write_journal(session: Session, ctx: Context, cmd: WriteJournal) -> Outcome:
     record_id = await records.add_journal(
         session,
         user_id=ctx.user.id,
@@ -77,7 +76,7 @@ async def write_journal(session: AsyncSession, ctx: Context, cmd: WriteJournal) 
 
 
 @router.handles(AddEvent)
-async def add_event(session: AsyncSession, ctx: Context, cmd: AddEvent) -> Outcome:
+async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
     starts_at = ctx.local(cmd.day, cmd.start) if cmd.start else None
     ends_at = ctx.local(cmd.day, cmd.end) if cmd.start and cmd.end else None
     record_id = await records.add_event(

@@ -10,13 +10,12 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, TypeVar
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from handlers.commands import Command
 from handlers.context import Context, Outcome
+from storage.database import Session
 
 C = TypeVar("C")
-Handler = Callable[[AsyncSession, Context, Any], Awaitable[Outcome]]
+Handler = Callable[[Session, Context, Any], Awaitable[Outcome]]
 
 
 class Router:
@@ -28,8 +27,8 @@ class Router:
 
     def handles(
         self, command_type: type[C]
-    ) -> Callable[[Callable[[AsyncSession, Context, C], Awaitable[Outcome]]], Handler]:
-        def register(func: Callable[[AsyncSession, Context, C], Awaitable[Outcome]]) -> Handler:
+    ) -> Callable[[Callable[[Session, Context, C], Awaitable[Outcome]]], Handler]:
+        def register(func: Callable[[Session, Context, C], Awaitable[Outcome]]) -> Handler:
             if command_type in self.routes:
                 raise ValueError(f"{command_type.__name__} registered twice in {self.name}")
             self.routes[command_type] = func
@@ -49,7 +48,7 @@ class Dispatcher:
                     raise ValueError(f"{command_type.__name__} handled by two routers")
                 self.routes[command_type] = handler
 
-    async def dispatch(self, session: AsyncSession, ctx: Context, command: Command) -> Outcome:
+    async def dispatch(self, session: Session, ctx: Context, command: Command) -> Outcome:
         """Run the handler inside the caller's transaction.
 
         Raises:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from handlers import texts
 from handlers.commands import AddTask, CancelTask, CompleteTask, ShowTasks, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from storage.database import Session
 from storage.records import Effect, TaskRecord
 from storage.repos import tasks
 
@@ -15,7 +14,7 @@ router = Router("tasks")
 
 
 @router.handles(AddTask)
-async def add_task(session: AsyncSession, ctx: Context, cmd: AddTask) -> Outcome:
+async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
     task = await tasks.add_task(
         session,
         user_id=ctx.user.id,
@@ -34,16 +33,16 @@ async def add_task(session: AsyncSession, ctx: Context, cmd: AddTask) -> Outcome
 
 
 @router.handles(CompleteTask)
-async def complete_task(session: AsyncSession, ctx: Context, cmd: CompleteTask) -> Outcome:
+async def complete_task(session: Session, ctx: Context, cmd: CompleteTask) -> Outcome:
     return await _close(session, ctx, cmd.ref, done=True)
 
 
 @router.handles(CancelTask)
-async def cancel_task(session: AsyncSession, ctx: Context, cmd: CancelTask) -> Outcome:
+async def cancel_task(session: Session, ctx: Context, cmd: CancelTask) -> Outcome:
     return await _close(session, ctx, cmd.ref, done=False)
 
 
-async def _close(session: AsyncSession, ctx: Context, ref: TaskRef, *, done: bool) -> Outcome:
+async def _close(session: Session, ctx: Context, ref: TaskRef, *, done: bool) -> Outcome:
     found = await _resolve(session, ctx.user.id, ref)
     if isinstance(found, str):
         return Outcome(reply=found)
@@ -57,7 +56,7 @@ async def _close(session: AsyncSession, ctx: Context, ref: TaskRef, *, done: boo
     )
 
 
-async def _resolve(session: AsyncSession, user_id: int, ref: TaskRef) -> TaskRecord | str:
+async def _resolve(session: Session, user_id: int, ref: TaskRef) -> TaskRecord | str:
     """The one open task `ref` names, or the reply explaining why there is none."""
     if ref.number is not None:
         task = await tasks.find_open_by_number(session, user_id, ref.number)
@@ -72,7 +71,7 @@ async def _resolve(session: AsyncSession, user_id: int, ref: TaskRef) -> TaskRec
 
 
 @router.handles(ShowTasks)
-async def show_tasks(session: AsyncSession, ctx: Context, cmd: ShowTasks) -> Outcome:
+async def show_tasks(session: Session, ctx: Context, cmd: ShowTasks) -> Outcome:
     open_tasks = await tasks.open_tasks(session, ctx.user.id)
     rows = [
         (t.number, t.title, texts.task_due_label(t.due_date, t.due_time, ctx.today))

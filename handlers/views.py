@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from handlers import summaries, texts
 from handlers.commands import ShowMonth, ShowToday, ShowWeek
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from storage.database import Session
 from storage.repos import reads, tasks
 
 router = Router("views")
@@ -17,7 +16,7 @@ ONE_DAY = dt.timedelta(days=1)
 
 
 @router.handles(ShowToday)
-async def show_today(session: AsyncSession, ctx: Context, cmd: ShowToday) -> Outcome:
+async def show_today(session: Session, ctx: Context, cmd: ShowToday) -> Outcome:
     today, user_id = ctx.today, ctx.user.id
     start, end = ctx.local_midnight(today), ctx.local_midnight(today + ONE_DAY)
     latest = await reads.latest_weight(session, user_id)
@@ -51,7 +50,7 @@ def _span(start: dt.datetime | None, end: dt.datetime | None, ctx: Context) -> s
 
 
 @router.handles(ShowWeek)
-async def show_week(session: AsyncSession, ctx: Context, cmd: ShowWeek) -> Outcome:
+async def show_week(session: Session, ctx: Context, cmd: ShowWeek) -> Outcome:
     user_id, monday = ctx.user.id, summaries.week_start(ctx.today)
     start, end = ctx.local_midnight(monday), ctx.local_midnight(monday + 7 * ONE_DAY)
     before = ctx.local_midnight(monday - 7 * ONE_DAY)
@@ -79,7 +78,7 @@ async def show_week(session: AsyncSession, ctx: Context, cmd: ShowWeek) -> Outco
 
 
 @router.handles(ShowMonth)
-async def show_month(session: AsyncSession, ctx: Context, cmd: ShowMonth) -> Outcome:
+async def show_month(session: Session, ctx: Context, cmd: ShowMonth) -> Outcome:
     first = summaries.month_start(ctx.today)
     start = ctx.local_midnight(first)
     end = ctx.local_midnight(summaries.next_month_start(ctx.today))

@@ -8,14 +8,15 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Table, insert
 from sqlalchemy.dialects import sqlite
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.dml import Insert
+
+from storage.database import Session
 
 MYSQL_DUPLICATE_KEY = 1062
 
 
 async def insert_unless_exists(
-    session: AsyncSession, table: Table, values: dict[str, Any]
+    session: Session, table: Table, values: dict[str, Any]
 ) -> int | None:
     """Insert a row unless one with the same unique key exists.
 
@@ -28,7 +29,7 @@ async def insert_unless_exists(
     insert of the same key waits for the other transaction and then reports the
     duplicate, which is the deduplication we want.
     """
-    if session.get_bind().dialect.name == "sqlite":
+    if session.dialect.name == "sqlite":
         stmt = _sqlite_insert_unless_exists(table)
         new_id: int | None = (await session.execute(stmt, values)).scalar_one_or_none()
         return new_id
@@ -62,7 +63,7 @@ def _sqlite_insert_unless_exists(table: Table) -> Insert:
 
 
 async def insert_returning_id(
-    session: AsyncSession, stmt: Insert, values: dict[str, Any] | None = None
+    session: Session, stmt: Insert, values: dict[str, Any] | None = None
 ) -> int:
     """Execute a single-row INSERT and return the new row's integer primary key."""
     result = cast(CursorResult[Any], await session.execute(stmt, values))

@@ -22,8 +22,6 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
-    AsyncSession,
-    async_sessionmaker,
     create_async_engine,
 )
 
@@ -44,11 +42,6 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     if backend in ("mysql", "mariadb"):
         return _mysql_engine(url, echo=echo)
     raise ValueError(f"unsupported database backend: {backend}")
-
-
-def create_sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    """Sessions that keep loaded values usable after commit (no lazy reloads)."""
-    return async_sessionmaker(engine, expire_on_commit=False)
 
 
 def _sqlite_engine(url: str, *, echo: bool) -> AsyncEngine:

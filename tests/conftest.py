@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy.engine import make_url
-from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.settings import Settings
 from scheduler.clock import FakeClock
-from storage.engine import create_engine, create_sessionmaker
+from storage.engine import create_engine
 from storage.migrate import upgrade
 
 MYSQL_URL = os.environ.get("KEEPER_TEST_MYSQL_URL", "mysql+aiomysql://root@127.0.0.1:3306/test")
@@ -127,8 +127,9 @@ async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
 
 
 @pytest.fixture
-def sessionmaker(engine: AsyncEngine) -> async_sessionmaker[AsyncSession]:
-    return create_sessionmaker(engine)
+def sessionmaker(engine: AsyncEngine) -> AsyncEngine:
+    """What tests open transactions with: `async with sessionmaker.begin() as session`."""
+    return engine
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import datetime as dt
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.database import Session
 from storage.dialect import insert_unless_exists
 from storage.models import INBOUND
 from storage.records import Effect, StoredReply, UndoableMessage
@@ -26,7 +26,7 @@ class NewInbound:
     received_at: dt.datetime
 
 
-async def claim_message(session: AsyncSession, msg: NewInbound) -> int | None:
+async def claim_message(session: Session, msg: NewInbound) -> int | None:
     """Record `msg` once. Returns its row id, or None when the key was seen before.
 
     A concurrent delivery of the same key waits for the first transaction (the unique
@@ -44,7 +44,7 @@ async def claim_message(session: AsyncSession, msg: NewInbound) -> int | None:
     return await insert_unless_exists(session, INBOUND, values)
 
 
-async def stored_reply(session: AsyncSession, dedup_key: str) -> StoredReply | None:
+async def stored_reply(session: Session, dedup_key: str) -> StoredReply | None:
     """The reply given to the first delivery of this key, or None if never seen."""
     stmt = select(INBOUND.c.reply_text).where(INBOUND.c.dedup_key == dedup_key)
     row = (await session.execute(stmt)).first()
@@ -52,7 +52,7 @@ async def stored_reply(session: AsyncSession, dedup_key: str) -> StoredReply | N
 
 
 async def save_outcome(
-    session: AsyncSession, message_id: int, *, reply_text: str | None, effect: Effect | None
+    session: Session, message_id: int, *, reply_text: str | None, effect: Effect | None
 ) -> None:
     """Store the reply (for retries) and the record made (for undo)."""
     params = {
@@ -68,7 +68,7 @@ async def save_outcome(
 _SAVE_OUTCOME = update(INBOUND).where(INBOUND.c.id == bindparam("message_id"))
 
 
-async def last_undoable(session: AsyncSession, user_id: int) -> UndoableMessage | None:
+async def last_undoable(session: Session, user_id: int) -> UndoableMessage | None:
     """The user's most recent message whose effect has not been undone yet."""
     stmt = (
         select(
@@ -97,12 +97,12 @@ async def last_undoable(session: AsyncSession, user_id: int) -> UndoableMessage 
     )
 
 
-async def mark_undone(session: AsyncSession, message_id: int, *, now: dt.datetime) -> None:
+async def mark_undone(session: Session, message_id: int, *, now: dt.datetime) -> None:
     await session.execute(update(INBOUND).where(INBOUND.c.id == message_id).values(undone_at=now))
 
 
 async def seen_event_since(
-    session: AsyncSession, user_id: int, kind: str, since: dt.datetime, exclude_id: int
+    session: Session, user_id: int, kind: str, since: dt.datetime, exclude_id: int
 ) -> bool:
     """Whether the user sent a message of `kind` at or after `since` (other than one)."""
     stmt = (

@@ -9,13 +9,13 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.database import Session
 from storage.models import EVENTS, LEDGER, MEASUREMENTS, WATER_CHECKINS
 from storage.records import EventRecord, LedgerRow, WeightPoint
 
 
-async def latest_weight(session: AsyncSession, user_id: int) -> WeightPoint | None:
+async def latest_weight(session: Session, user_id: int) -> WeightPoint | None:
     stmt = (
         select(MEASUREMENTS.c.value, MEASUREMENTS.c.occurred_at)
         .where(MEASUREMENTS.c.user_id == user_id, MEASUREMENTS.c.kind == "weight")
@@ -27,7 +27,7 @@ async def latest_weight(session: AsyncSession, user_id: int) -> WeightPoint | No
 
 
 async def weights_between(
-    session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
+    session: Session, user_id: int, start: dt.datetime, end: dt.datetime
 ) -> list[WeightPoint]:
     stmt = (
         select(MEASUREMENTS.c.value, MEASUREMENTS.c.occurred_at)
@@ -44,9 +44,7 @@ async def weights_between(
     ]
 
 
-async def water_total(
-    session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
-) -> int:
+async def water_total(session: Session, user_id: int, start: dt.datetime, end: dt.datetime) -> int:
     stmt = select(func.coalesce(func.sum(WATER_CHECKINS.c.glasses), 0)).where(
         WATER_CHECKINS.c.user_id == user_id,
         WATER_CHECKINS.c.occurred_at >= start,
@@ -56,7 +54,7 @@ async def water_total(
 
 
 async def water_between(
-    session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
+    session: Session, user_id: int, start: dt.datetime, end: dt.datetime
 ) -> list[tuple[dt.datetime, int]]:
     stmt = select(WATER_CHECKINS.c.occurred_at, WATER_CHECKINS.c.glasses).where(
         WATER_CHECKINS.c.user_id == user_id,
@@ -67,7 +65,7 @@ async def water_between(
 
 
 async def ledger_between(
-    session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
+    session: Session, user_id: int, start: dt.datetime, end: dt.datetime
 ) -> list[LedgerRow]:
     stmt = select(
         LEDGER.c.direction, LEDGER.c.amount, LEDGER.c.category, LEDGER.c.occurred_at
@@ -84,7 +82,7 @@ async def ledger_between(
     ]
 
 
-async def events_on(session: AsyncSession, user_id: int, day: dt.date) -> list[EventRecord]:
+async def events_on(session: Session, user_id: int, day: dt.date) -> list[EventRecord]:
     """The user's scheduled (not cancelled) events on a local date, all-day ones first."""
     stmt = (
         select(EVENTS)

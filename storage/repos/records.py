@@ -12,8 +12,8 @@ from decimal import Decimal
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Table, delete
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.database import Session
 from storage.dialect import insert_into, insert_returning_id
 from storage.models import EVENTS, JOURNAL, LEDGER, MEASUREMENTS, WATER_CHECKINS
 
@@ -27,12 +27,12 @@ FACT_TABLES: dict[str, Table] = {
 """Effect kind -> the table its record lives in (tasks are handled in `tasks`)."""
 
 
-async def _insert(session: AsyncSession, table: Table, **values: object) -> int:
+async def _insert(session: Session, table: Table, **values: object) -> int:
     return await insert_returning_id(session, insert_into(table), values)
 
 
 async def add_weight(
-    session: AsyncSession, *, user_id: int, kg: Decimal, occurred_at: dt.datetime, source_key: str
+    session: Session, *, user_id: int, kg: Decimal, occurred_at: dt.datetime, source_key: str
 ) -> int:
     return await _insert(
         session,
@@ -46,7 +46,7 @@ async def add_weight(
 
 
 async def add_water(
-    session: AsyncSession, *, user_id: int, glasses: int, occurred_at: dt.datetime, source_key: str
+    session: Session, *, user_id: int, glasses: int, occurred_at: dt.datetime, source_key: str
 ) -> int:
     return await _insert(
         session,
@@ -59,7 +59,7 @@ async def add_water(
 
 
 async def add_ledger(
-    session: AsyncSession,
+    session: Session,
     *,
     user_id: int,
     direction: str,
@@ -83,7 +83,7 @@ async def add_ledger(
 
 
 async def add_journal(
-    session: AsyncSession, *, user_id: int, text: str, occurred_at: dt.datetime, source_key: str
+    session: Session, *, user_id: int, text: str, occurred_at: dt.datetime, source_key: str
 ) -> int:
     return await _insert(
         session,
@@ -96,7 +96,7 @@ async def add_journal(
 
 
 async def add_event(
-    session: AsyncSession,
+    session: Session,
     *,
     user_id: int,
     title: str,
@@ -122,7 +122,7 @@ async def add_event(
     )
 
 
-async def delete_record(session: AsyncSession, *, kind: str, record_id: int, user_id: int) -> bool:
+async def delete_record(session: Session, *, kind: str, record_id: int, user_id: int) -> bool:
     """Delete one fact of this user. Returns False if it was already gone."""
     table = FACT_TABLES[kind]
     stmt = delete(table).where(table.c.id == record_id, table.c.user_id == user_id)

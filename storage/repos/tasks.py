@@ -6,8 +6,8 @@ import datetime as dt
 from typing import Any
 
 from sqlalchemy import Row, delete, func, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.database import Session
 from storage.dialect import insert_returning_id
 from storage.models import TASKS
 from storage.records import TaskRecord
@@ -26,7 +26,7 @@ def _record(row: Row[Any]) -> TaskRecord:
     )
 
 
-async def _free_number(session: AsyncSession, user_id: int) -> int:
+async def _free_number(session: Session, user_id: int) -> int:
     """The smallest positive number not held by one of the user's open tasks."""
     stmt = select(TASKS.c.number).where(TASKS.c.user_id == user_id, TASKS.c.number.is_not(None))
     taken = set((await session.execute(stmt)).scalars())
@@ -37,7 +37,7 @@ async def _free_number(session: AsyncSession, user_id: int) -> int:
 
 
 async def add_task(
-    session: AsyncSession,
+    session: Session,
     *,
     user_id: int,
     title: str,
@@ -70,7 +70,7 @@ async def add_task(
     )
 
 
-async def open_tasks(session: AsyncSession, user_id: int) -> list[TaskRecord]:
+async def open_tasks(session: Session, user_id: int) -> list[TaskRecord]:
     """Open tasks: dated ones first by date and time, then undated, each by number."""
     stmt = (
         select(TASKS)
@@ -86,9 +86,7 @@ async def open_tasks(session: AsyncSession, user_id: int) -> list[TaskRecord]:
     return [_record(r) for r in await session.execute(stmt)]
 
 
-async def find_open_by_number(
-    session: AsyncSession, user_id: int, number: int
-) -> TaskRecord | None:
+async def find_open_by_number(session: Session, user_id: int, number: int) -> TaskRecord | None:
     stmt = select(TASKS).where(
         TASKS.c.user_id == user_id, TASKS.c.status == OPEN, TASKS.c.number == number
     )
@@ -96,14 +94,14 @@ async def find_open_by_number(
     return None if row is None else _record(row)
 
 
-async def find_open_by_title(session: AsyncSession, user_id: int, text: str) -> list[TaskRecord]:
+async def find_open_by_title(session: Session, user_id: int, text: str) -> list[TaskRecord]:
     """Open tasks whose title equals `text`, else those containing it."""
     tasks = await open_tasks(session, user_id)
     exact = [t for t in tasks if t.title == text]
     return exact or [t for t in tasks if text in t.title]
 
 
-async def close_task(session: AsyncSession, task_id: int, *, status: str, now: dt.datetime) -> None:
+async def close_task(session: Session, task_id: int, *, status: str, now: dt.datetime) -> None:
     """Mark done or cancelled and release the short number."""
     await session.execute(
         update(TASKS)
@@ -112,7 +110,7 @@ async def close_task(session: AsyncSession, task_id: int, *, status: str, now: d
     )
 
 
-async def reopen_task(session: AsyncSession, task_id: int, user_id: int) -> TaskRecord | None:
+async def reopen_task(session: Session, task_id: int, user_id: int) -> TaskRecord | None:
     """Undo a close: open again with a fresh short number."""
     number = await _free_number(session, user_id)
     await session.execute(
@@ -125,7 +123,7 @@ async def reopen_task(session: AsyncSession, task_id: int, user_id: int) -> Task
     return None if row is None else _record(row)
 
 
-async def delete_task(session: AsyncSession, task_id: int, user_id: int) -> TaskRecord | None:
+async def delete_task(session: Session, task_id: int, user_id: int) -> TaskRecord | None:
     """Undo a creation. Returns what was deleted, or None if it was already gone."""
     mine = (TASKS.c.id == task_id, TASKS.c.user_id == user_id)
     row = (await session.execute(select(TASKS).where(*mine))).first()
@@ -136,7 +134,7 @@ async def delete_task(session: AsyncSession, task_id: int, user_id: int) -> Task
 
 
 async def count_done_between(
-    session: AsyncSession, user_id: int, start: dt.datetime, end: dt.datetime
+    session: Session, user_id: int, start: dt.datetime, end: dt.datetime
 ) -> int:
     stmt = (
         select(func.count())

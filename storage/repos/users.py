@@ -5,15 +5,15 @@ from __future__ import annotations
 import datetime as dt
 
 from sqlalchemy import bindparam, select
-from sqlalchemy.ext.asyncio import AsyncSession
 
+from storage.database import Session
 from storage.dialect import insert_unless_exists
 from storage.models import USERS
 from storage.records import UserRecord
 
 
 async def ensure_and_lock_user(
-    session: AsyncSession, wecom_user_id: str, *, timezone: str, now: dt.datetime
+    session: Session, wecom_user_id: str, *, timezone: str, now: dt.datetime
 ) -> UserRecord:
     """Return the user with this WeCom UserID, creating it if needed, and lock its row.
 

@@ -5,13 +5,15 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Awaitable, Callable
 from decimal import Decimal
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError, StatementError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
+from storage.database import Session
 from storage.models import CalendarEvent, JournalEntry, LedgerEntry, Measurement, WaterCheckin
 from storage.records import EventRecord, LedgerRow, WeightPoint
 from storage.repos import reads
@@ -26,8 +28,14 @@ from storage.repos.records import (
 )
 from storage.repos.users import ensure_and_lock_user
 
-Sessions = async_sessionmaker[AsyncSession]
-Adder = Callable[[AsyncSession, int, str, dt.datetime], Awaitable[int]]
+
+async def _get(session: Any, model: Any, row_id: int) -> Any:
+    table = model.__table__
+    return (await session.execute(select(table).where(table.c.id == row_id))).one()
+
+
+Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
+Adder = Callable[[Session, int, str, dt.datetime], Awaitable[int]]
 SHANGHAI = dt.timezone(dt.timedelta(hours=8))
 HOUR = dt.timedelta(hours=1)
 DAY = dt.date(2026, 11, 25)
@@ -41,15 +49,15 @@ async def _user(sessionmaker: Sessions, clock: FakeClock, wecom_user_id: str = "
     return user.id
 
 
-async def _weight(s: AsyncSession, user_id: int, key: str, at: dt.datetime) -> int:
+async def _weight(s: Session, user_id: int, key: str, at: dt.datetime) -> int:
     return await add_weight(s, user_id=user_id, kg=Decimal("72.4"), occurred_at=at, source_key=key)
 
 
-async def _water(s: AsyncSession, user_id: int, key: str, at: dt.datetime) -> int:
+async def _water(s: Session, user_id: int, key: str, at: dt.datetime) -> int:
     return await add_water(s, user_id=user_id, glasses=1, occurred_at=at, source_key=key)
 
 
-async def _ledger(s: AsyncSession, user_id: int, key: str, at: dt.datetime) -> int:
+async def _ledger(s: Session, user_id: int, key: str, at: dt.datetime) -> int:
     return await add_ledger(
         s,
         user_id=user_id,
@@ -62,11 +70,11 @@ async def _ledger(s: AsyncSession, user_id: int, key: str, at: dt.datetime) -> i
     )
 
 
-async def _journal(s: AsyncSession, user_id: int, key: str, at: dt.datetime) -> int:
+async def _journal(s: Session, user_id: int, key: str, at: dt.datetime) -> int:
     return await add_journal(s, user_id=user_id, text="晴", occurred_at=at, source_key=key)
 
 
-async def _event(s: AsyncSession, user_id: int, key: str, at: dt.datetime) -> int:
+async def _event(s: Session, user_id: int, key: str, at: dt.datetime) -> int:
     return await add_event(
         s,
         user_id=user_id,
@@ -137,10 +145,10 @@ async def test_added_facts_keep_every_field(sessionmaker: Sessions, clock: FakeC
             source_key="e",
         )
     async with sessionmaker.begin() as session:
-        weight = await session.get_one(Measurement, weight_id)
-        water = await session.get_one(WaterCheckin, water_id)
-        ledger = await session.get_one(LedgerEntry, ledger_id)
-        event = await session.get_one(CalendarEvent, event_id)
+        weight = await _get(session, Measurement, weight_id)
+        water = await _get(session, WaterCheckin, water_id)
+        ledger = await _get(session, LedgerEntry, ledger_id)
+        event = await _get(session, CalendarEvent, event_id)
 
     assert (weight.kind, weight.value, weight.occurred_at) == ("weight", Decimal("72.40"), at)
     assert (water.glasses, water.source_key) == (-1, "c")
@@ -213,11 +221,11 @@ async def test_a_money_amount_round_trips_exactly(
     assert row.amount.as_tuple().exponent == -2  # always two places, as the user sees it
 
 
-async def _weigh(s: AsyncSession, user_id: int, value: Decimal, at: dt.datetime) -> int:
+async def _weigh(s: Session, user_id: int, value: Decimal, at: dt.datetime) -> int:
     return await add_weight(s, user_id=user_id, kg=value, occurred_at=at, source_key="k")
 
 
-async def _spend(s: AsyncSession, user_id: int, value: Decimal, at: dt.datetime) -> int:
+async def _spend(s: Session, user_id: int, value: Decimal, at: dt.datetime) -> int:
     return await add_ledger(
         s,
         user_id=user_id,
@@ -235,7 +243,7 @@ async def test_a_value_with_three_decimal_places_is_refused(
     sessionmaker: Sessions,
     clock: FakeClock,
     kind: str,
-    add: Callable[[AsyncSession, int, Decimal, dt.datetime], Awaitable[int]],
+    add: Callable[[Session, int, Decimal, dt.datetime], Awaitable[int]],
 ) -> None:
     user_id = await _user(sessionmaker, clock)
 
@@ -508,7 +516,7 @@ async def test_journal_text_with_emoji_and_rare_han_round_trips(
             session, user_id=user_id, text=text, occurred_at=clock.now(), source_key="j"
         )
     async with sessionmaker.begin() as session:
-        entry = await session.get_one(JournalEntry, entry_id)
+        entry = await _get(session, JournalEntry, entry_id)
 
     assert entry.text == text
     assert max(len(ch.encode()) for ch in entry.text) == 4

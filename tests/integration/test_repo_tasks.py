@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
-from storage.models import Task
+from storage.models import TASKS
 from storage.records import TaskRecord
 from storage.repos import tasks
 from storage.repos.users import ensure_and_lock_user
 
-Sessions = async_sessionmaker[AsyncSession]
+Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 FRIDAY = dt.date(2026, 11, 27)
 
 
@@ -52,9 +53,9 @@ async def _close(
         await tasks.close_task(session, task.id, status=status, now=now)
 
 
-async def _row(sessionmaker: Sessions, task_id: int) -> Task:
+async def _row(sessionmaker: Sessions, task_id: int) -> Any:
     async with sessionmaker.begin() as session:
-        return (await session.execute(select(Task).where(Task.id == task_id))).scalar_one()
+        return (await session.execute(select(TASKS).where(TASKS.c.id == task_id))).one()
 
 
 async def _open(sessionmaker: Sessions, user_id: int) -> list[TaskRecord]:

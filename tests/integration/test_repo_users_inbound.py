@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.exc import StatementError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
 from storage.models import InboundMessage, User
@@ -25,7 +25,7 @@ from storage.repos.inbound import (
 )
 from storage.repos.users import ensure_and_lock_user
 
-Sessions = async_sessionmaker[AsyncSession]
+Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 SHANGHAI = dt.timezone(dt.timedelta(hours=8))
 ZONE = "Asia/Shanghai"
 

@@ -20,9 +20,10 @@ import pytest
 import sqlalchemy
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
+from storage.database import Session
 from storage.models import JournalEntry, User
 from storage.records import UserRecord
 from storage.repos.inbound import NewInbound, claim_message
@@ -30,7 +31,7 @@ from storage.repos.records import add_journal, add_water
 from storage.repos.users import ensure_and_lock_user
 from storage.retry import ATTEMPTS, is_retryable, retrying
 
-Sessions = async_sessionmaker[AsyncSession]
+Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 ON_MARIADB_ONLY = pytest.mark.parametrize(
     "database_url", [pytest.param("mariadb", marks=pytest.mark.mariadb)], indirect=True
 )
@@ -199,7 +200,7 @@ async def _users(sessionmaker: Sessions, clock: FakeClock, *names: str) -> list[
     return [(await _user(sessionmaker, clock, name)).id for name in names]
 
 
-async def _lock_user_row(session: AsyncSession, user_id: int) -> None:
+async def _lock_user_row(session: Session, user_id: int) -> None:
     await session.execute(select(User.id).where(User.id == user_id).with_for_update())
 
 
