@@ -136,6 +136,8 @@ def signed(value: Decimal, unit: str = "") -> str:
 def weight_recorded(value: Decimal, previous: Decimal | None) -> str:
     if previous is None:
         return f"记下了：体重 {kg(value)} kg。"
+    if value == previous:
+        return f"记下了：体重 {kg(value)} kg，和上次一样。"
     return f"记下了：体重 {kg(value)} kg，比上次{signed(value - previous, ' kg')}。"
 
 

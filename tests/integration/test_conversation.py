@@ -20,6 +20,7 @@ async def say(wecom: WeComSide, text: str, user: str = "alice") -> str:
 async def test_weight_is_compared_with_the_previous_one(wecom: WeComSide) -> None:
     assert await say(wecom, "体重 72.4") == "记下了：体重 72.4 kg。"
     assert await say(wecom, "145斤") == "记下了：体重 72.5 kg，比上次+0.1 kg。"
+    assert await say(wecom, "体重 72.5") == "记下了：体重 72.5 kg，和上次一样。"
 
 
 async def test_water_counts_per_local_day_and_never_goes_below_zero(
@@ -131,3 +132,11 @@ async def test_users_never_see_each_others_records(wecom: WeComSide) -> None:
     assert "支出 0.00 元" in alice_today
     assert "体重：还没记录" in await say(wecom, "今天", user="bob")
     assert await say(wecom, "撤销", user="bob") == "已撤销：记账 99 书。"
+
+
+async def test_a_check_in_time_is_clamped_to_the_freshness_window(
+    wecom: WeComSide, clock: FakeClock
+) -> None:
+    two_days_ago = wecom.now() - 2 * 86400
+    reply = await wecom.send_text("alice", "喝水", create_time=two_days_ago)
+    assert reply.text == "喝水 +1，今天第 1 杯。"  # counted today, not two days back
