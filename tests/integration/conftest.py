@@ -14,6 +14,7 @@ from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
 from storage.models import Base
+from storage.repos.users import ensure_and_lock_user
 from tests.conftest import TEST_SETTINGS
 
 
@@ -52,3 +53,15 @@ async def row_counts(engine: AsyncEngine) -> dict[str, int]:
             name: (await conn.execute(select(func.count()).select_from(table))).scalar_one()
             for name, table in Base.metadata.tables.items()
         }
+
+
+async def new_user(
+    engine: AsyncEngine,
+    clock: FakeClock,
+    wecom_user_id: str = "zhangsan",
+    zone: str = "Asia/Shanghai",
+) -> int:
+    """Create (or find) a user in a transaction of its own; its id."""
+    async with engine.begin() as session:
+        user = await ensure_and_lock_user(session, wecom_user_id, timezone=zone, now=clock.now())
+    return user.id

@@ -26,7 +26,7 @@ from storage.repos.records import (
     add_weight,
     delete_record,
 )
-from storage.repos.users import ensure_and_lock_user
+from tests.integration.conftest import new_user
 
 
 async def _get(session: Any, model: Any, row_id: int) -> Any:
@@ -39,14 +39,6 @@ Adder = Callable[[Session, int, str, dt.datetime], Awaitable[int]]
 SHANGHAI = dt.timezone(dt.timedelta(hours=8))
 HOUR = dt.timedelta(hours=1)
 DAY = dt.date(2026, 11, 25)
-
-
-async def _user(sessionmaker: Sessions, clock: FakeClock, wecom_user_id: str = "zhangsan") -> int:
-    async with sessionmaker.begin() as session:
-        user = await ensure_and_lock_user(
-            session, wecom_user_id, timezone="Asia/Shanghai", now=clock.now()
-        )
-    return user.id
 
 
 async def _weight(s: Session, user_id: int, key: str, at: dt.datetime) -> int:
@@ -110,7 +102,7 @@ async def _rows(sessionmaker: Sessions, kind: str) -> int:
 async def test_each_fact_is_inserted_and_a_second_insert_with_its_source_key_is_refused(
     sessionmaker: Sessions, clock: FakeClock, kind: str
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     add = ADDERS[kind]
     async with sessionmaker.begin() as session:
         first = await add(session, user_id, "msg-1", clock.now())
@@ -125,7 +117,7 @@ async def test_each_fact_is_inserted_and_a_second_insert_with_its_source_key_is_
 
 
 async def test_added_facts_keep_every_field(sessionmaker: Sessions, clock: FakeClock) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     at = clock.now()
     async with sessionmaker.begin() as session:
         weight_id = await _weight(session, user_id, "w", at)
@@ -174,7 +166,7 @@ async def test_added_facts_keep_every_field(sessionmaker: Sessions, clock: FakeC
 async def test_ten_cents_and_twenty_cents_sum_to_exactly_thirty_cents(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     at = clock.now()
     async with sessionmaker.begin() as session:
         for key, amount in (("a", "0.10"), ("b", "0.20")):
@@ -201,7 +193,7 @@ async def test_ten_cents_and_twenty_cents_sum_to_exactly_thirty_cents(
 async def test_a_money_amount_round_trips_exactly(
     sessionmaker: Sessions, clock: FakeClock, amount: str
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     async with sessionmaker.begin() as session:
         await add_ledger(
             session,
@@ -245,7 +237,7 @@ async def test_a_value_with_three_decimal_places_is_refused(
     kind: str,
     add: Callable[[Session, int, Decimal, dt.datetime], Awaitable[int]],
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
 
     with pytest.raises(StatementError, match="more than two decimal places") as refused:
         async with sessionmaker.begin() as session:
@@ -262,8 +254,8 @@ async def test_a_value_with_three_decimal_places_is_refused(
 async def test_delete_record_removes_only_the_given_users_record_once(
     sessionmaker: Sessions, clock: FakeClock, kind: str
 ) -> None:
-    owner = await _user(sessionmaker, clock)
-    stranger = await _user(sessionmaker, clock, "lisi")
+    owner = await new_user(sessionmaker, clock)
+    stranger = await new_user(sessionmaker, clock, "lisi")
     add = ADDERS[kind]
     async with sessionmaker.begin() as session:
         record_id = await add(session, owner, "mine", clock.now())
@@ -286,8 +278,8 @@ async def test_delete_record_removes_only_the_given_users_record_once(
 async def test_latest_weight_is_the_latest_by_time_not_by_insertion(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
-    other = await _user(sessionmaker, clock, "lisi")
+    user_id = await new_user(sessionmaker, clock)
+    other = await new_user(sessionmaker, clock, "lisi")
     at = clock.now()
     async with sessionmaker.begin() as session:
         empty = await reads.latest_weight(session, user_id)
@@ -308,7 +300,7 @@ async def test_latest_weight_is_the_latest_by_time_not_by_insertion(
 async def test_latest_weight_breaks_a_tie_in_time_by_the_later_record(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     at = clock.now()
     async with sessionmaker.begin() as session:
         for key, kg in (("first", "72.4"), ("correction", "72.3")):
@@ -325,8 +317,8 @@ async def test_latest_weight_breaks_a_tie_in_time_by_the_later_record(
 async def test_weights_between_is_half_open_per_user_and_in_time_order(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
-    other = await _user(sessionmaker, clock, "lisi")
+    user_id = await new_user(sessionmaker, clock)
+    other = await new_user(sessionmaker, clock, "lisi")
     # The range is a Shanghai day, given in +08:00: the repository compares instants.
     start = dt.datetime(2026, 11, 25, tzinfo=SHANGHAI)
     end = start + dt.timedelta(days=1)
@@ -364,8 +356,8 @@ async def test_weights_between_is_half_open_per_user_and_in_time_order(
 async def test_water_total_sums_corrections_in_a_half_open_range_per_user(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
-    other = await _user(sessionmaker, clock, "lisi")
+    user_id = await new_user(sessionmaker, clock)
+    other = await new_user(sessionmaker, clock, "lisi")
     start = clock.now()
     end = start + 2 * HOUR
     glasses = [("before", start - HOUR, 5), ("a", start, 1), ("b", start + HOUR, 2)]
@@ -386,8 +378,8 @@ async def test_water_total_sums_corrections_in_a_half_open_range_per_user(
 async def test_water_between_returns_the_users_checkins_in_the_range(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
-    other = await _user(sessionmaker, clock, "lisi")
+    user_id = await new_user(sessionmaker, clock)
+    other = await new_user(sessionmaker, clock, "lisi")
     start = clock.now()
     end = start + 2 * HOUR
     glasses = [("late", start + HOUR, 2), ("a", start, 1), ("before", start - HOUR, 5)]
@@ -410,8 +402,8 @@ async def test_water_between_returns_the_users_checkins_in_the_range(
 async def test_ledger_between_is_half_open_and_per_user(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
-    other = await _user(sessionmaker, clock, "lisi")
+    user_id = await new_user(sessionmaker, clock)
+    other = await new_user(sessionmaker, clock, "lisi")
     start = clock.now()
     end = start + HOUR
     entries = [
@@ -455,8 +447,8 @@ async def test_ledger_between_is_half_open_and_per_user(
 async def test_events_on_lists_the_days_scheduled_events_all_day_first_then_by_start(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
-    other = await _user(sessionmaker, clock, "lisi")
+    user_id = await new_user(sessionmaker, clock)
+    other = await new_user(sessionmaker, clock, "lisi")
     nine = dt.datetime(2026, 11, 25, 9, 0, tzinfo=SHANGHAI)
     plan = [
         ("afternoon", user_id, DAY, nine + 5 * HOUR),
@@ -508,7 +500,7 @@ async def test_events_on_lists_the_days_scheduled_events_all_day_first_then_by_s
 async def test_journal_text_with_emoji_and_rare_han_round_trips(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     # 4-byte UTF-8: emoji, a ZWJ sequence, a CJK Extension B character (U+20BB7).
     text = "今天跑了 5 公里 🏃‍♂️💪 吃了𠮷野家 🍜\n第二行"
     async with sessionmaker.begin() as session:

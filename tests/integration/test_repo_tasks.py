@@ -12,18 +12,10 @@ from scheduler.clock import FakeClock
 from storage.models import TASKS
 from storage.records import TaskRecord
 from storage.repos import tasks
-from storage.repos.users import ensure_and_lock_user
+from tests.integration.conftest import new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 FRIDAY = dt.date(2026, 11, 27)
-
-
-async def _user(sessionmaker: Sessions, clock: FakeClock, wecom_user_id: str = "zhangsan") -> int:
-    async with sessionmaker.begin() as session:
-        user = await ensure_and_lock_user(
-            session, wecom_user_id, timezone="Asia/Shanghai", now=clock.now()
-        )
-    return user.id
 
 
 async def _add(
@@ -69,7 +61,7 @@ async def _open(sessionmaker: Sessions, user_id: int) -> list[TaskRecord]:
 async def test_new_tasks_are_numbered_one_two_three(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
 
     added = [
         await _add(sessionmaker, clock, user_id, title) for title in ("交材料", "买菜", "跑步")
@@ -83,7 +75,7 @@ async def test_new_tasks_are_numbered_one_two_three(
 async def test_a_closed_task_releases_its_number_for_the_next_new_task(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     _, second, _ = [await _add(sessionmaker, clock, user_id, t) for t in ("a", "b", "c")]
 
     await _close(sessionmaker, second, clock.now())
@@ -96,8 +88,8 @@ async def test_a_closed_task_releases_its_number_for_the_next_new_task(
 async def test_each_user_numbers_their_tasks_from_one(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    zhang = await _user(sessionmaker, clock)
-    li = await _user(sessionmaker, clock, "lisi")
+    zhang = await new_user(sessionmaker, clock)
+    li = await new_user(sessionmaker, clock, "lisi")
     await _add(sessionmaker, clock, zhang, "a")
     await _add(sessionmaker, clock, zhang, "b")
 
@@ -112,8 +104,8 @@ async def test_each_user_numbers_their_tasks_from_one(
 async def test_find_open_by_number_finds_only_the_users_open_task(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    zhang = await _user(sessionmaker, clock)
-    li = await _user(sessionmaker, clock, "lisi")
+    zhang = await new_user(sessionmaker, clock)
+    li = await new_user(sessionmaker, clock, "lisi")
     first = await _add(sessionmaker, clock, zhang, "交材料")
     second = await _add(sessionmaker, clock, zhang, "买菜")
     await _close(sessionmaker, second, clock.now())
@@ -131,7 +123,7 @@ async def test_find_open_by_number_finds_only_the_users_open_task(
 async def test_an_exact_title_beats_titles_that_merely_contain_it(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     await _add(sessionmaker, clock, user_id, "买菜和水果")
     exact = await _add(sessionmaker, clock, user_id, "买菜")
 
@@ -144,8 +136,8 @@ async def test_an_exact_title_beats_titles_that_merely_contain_it(
 async def test_a_title_fragment_finds_every_open_task_containing_it(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    zhang = await _user(sessionmaker, clock)
-    li = await _user(sessionmaker, clock, "lisi")
+    zhang = await new_user(sessionmaker, clock)
+    li = await new_user(sessionmaker, clock, "lisi")
     undated = await _add(sessionmaker, clock, zhang, "给妈妈打电话")
     dated = await _add(sessionmaker, clock, zhang, "给房东打电话", FRIDAY)
     closed = await _add(sessionmaker, clock, zhang, "给老板打电话")
@@ -167,7 +159,7 @@ async def test_a_title_fragment_finds_every_open_task_containing_it(
 async def test_closing_a_task_sets_status_and_time_and_releases_its_number(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     task = await _add(sessionmaker, clock, user_id, "交材料")
     closed_at = clock.now() + dt.timedelta(hours=3, microseconds=42)
 
@@ -181,7 +173,7 @@ async def test_closing_a_task_sets_status_and_time_and_releases_its_number(
 async def test_closing_an_already_closed_task_changes_nothing(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     task = await _add(sessionmaker, clock, user_id, "交材料")
     await _close(sessionmaker, task, clock.now())
 
@@ -194,7 +186,7 @@ async def test_closing_an_already_closed_task_changes_nothing(
 async def test_a_reopened_task_gets_the_smallest_free_number(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     first, _, third = [await _add(sessionmaker, clock, user_id, t) for t in ("a", "b", "c")]
     await _close(sessionmaker, first, clock.now())
     await _close(sessionmaker, third, clock.now(), status=tasks.CANCELLED)
@@ -212,7 +204,7 @@ async def test_a_reopened_task_gets_the_smallest_free_number(
 async def test_reopening_an_open_task_keeps_its_number(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     await _add(sessionmaker, clock, user_id, "a")
     second = await _add(sessionmaker, clock, user_id, "b")
 
@@ -227,8 +219,8 @@ async def test_reopening_an_open_task_keeps_its_number(
 async def test_reopening_another_users_task_returns_nothing_and_leaves_it_closed(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    owner = await _user(sessionmaker, clock)
-    stranger = await _user(sessionmaker, clock, "lisi")
+    owner = await new_user(sessionmaker, clock)
+    stranger = await new_user(sessionmaker, clock, "lisi")
     task = await _add(sessionmaker, clock, owner, "交材料")
     await _close(sessionmaker, task, clock.now())
 
@@ -243,8 +235,8 @@ async def test_reopening_another_users_task_returns_nothing_and_leaves_it_closed
 async def test_delete_task_returns_what_it_deleted_once_and_only_for_its_owner(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    owner = await _user(sessionmaker, clock)
-    stranger = await _user(sessionmaker, clock, "lisi")
+    owner = await new_user(sessionmaker, clock)
+    stranger = await new_user(sessionmaker, clock, "lisi")
     task = await _add(sessionmaker, clock, owner, "交材料", FRIDAY, dt.time(9, 30))
 
     async with sessionmaker.begin() as session:
@@ -261,7 +253,7 @@ async def test_delete_task_returns_what_it_deleted_once_and_only_for_its_owner(
 async def test_a_deleted_tasks_number_is_free_again(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
+    user_id = await new_user(sessionmaker, clock)
     first = await _add(sessionmaker, clock, user_id, "a")
     await _add(sessionmaker, clock, user_id, "b")
     async with sessionmaker.begin() as session:
@@ -278,8 +270,8 @@ async def test_a_deleted_tasks_number_is_free_again(
 async def test_open_tasks_list_dated_ones_by_date_and_time_then_undated_by_number(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
-    other = await _user(sessionmaker, clock, "lisi")
+    user_id = await new_user(sessionmaker, clock)
+    other = await new_user(sessionmaker, clock, "lisi")
     thursday = FRIDAY - dt.timedelta(days=1)
     plan = [
         ("undated-1", None, None),
@@ -311,8 +303,8 @@ async def test_open_tasks_list_dated_ones_by_date_and_time_then_undated_by_numbe
 async def test_count_done_between_counts_done_tasks_closed_in_a_half_open_range(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user_id = await _user(sessionmaker, clock)
-    other = await _user(sessionmaker, clock, "lisi")
+    user_id = await new_user(sessionmaker, clock)
+    other = await new_user(sessionmaker, clock, "lisi")
     start = clock.now()
     end = start + dt.timedelta(days=7)
     closings = [
