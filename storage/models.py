@@ -109,6 +109,11 @@ class User(Base):
     wecom_user_id: Mapped[str] = mapped_column(String(64), unique=True)
     timezone: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    # The day the user wants reminders in (local wall-clock times), and the water habit.
+    wake_at: Mapped[dt.time] = mapped_column(Time, server_default="08:00:00")
+    sleep_at: Mapped[dt.time] = mapped_column(Time, server_default="22:00:00")
+    water_interval_minutes: Mapped[int] = mapped_column(Integer, server_default="120")
+    water_goal: Mapped[int] = mapped_column(Integer, server_default="8")
 
     __table_args__ = (TABLE_OPTIONS,)
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from storage.models import Base
+from storage.schema import metadata
 
-target_metadata = Base.metadata
+target_metadata = metadata
 
 
 def _run(connection: object) -> None:

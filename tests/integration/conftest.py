@@ -13,8 +13,8 @@ from bot.app import create_app
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
-from storage.models import Base
 from storage.repos.users import ensure_and_lock_user
+from storage.schema import metadata
 from tests.conftest import TEST_SETTINGS
 
 
@@ -51,7 +51,7 @@ async def row_counts(engine: AsyncEngine) -> dict[str, int]:
     async with engine.connect() as conn:
         return {
             name: (await conn.execute(select(func.count()).select_from(table))).scalar_one()
-            for name, table in Base.metadata.tables.items()
+            for name, table in metadata.tables.items()
         }
 
 

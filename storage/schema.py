@@ -1,0 +1,11 @@
+"""The whole schema: every model module imported, so `metadata` is complete.
+
+Alembic's environment and the schema tests read `metadata` from here.
+"""
+
+from __future__ import annotations
+
+from storage import delivery_models, models
+
+metadata = models.Base.metadata
+MODULES = (models, delivery_models)
