@@ -3,17 +3,20 @@
 `RedactingFilter` scrubs every configured secret value, and any `access_token=`,
 `corpsecret=` or `key=` value in a URL, from the message, its arguments and the
 formatted exception text, so neither a log line nor a traceback can carry one.
+The rules themselves live in `scheduler.redact`, shared with the delivery
+attempts' stored error texts.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import sys
 from collections.abc import Iterable
 
-REDACTED = "***"
-URL_SECRETS = re.compile(r"(?i)\b(access_token|corpsecret|secret|key|sendkey)=([^&\s\"']+)")
+from scheduler.redact import REDACTED, redact, secret_values
+
+__all__ = ["REDACTED", "KeyValueFormatter", "RedactingFilter", "configure_logging"]
+
 STANDARD_ATTRS = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
 
@@ -22,12 +25,10 @@ class RedactingFilter(logging.Filter):
 
     def __init__(self, secrets: Iterable[str]) -> None:
         super().__init__()
-        self.secrets = sorted({s for s in secrets if len(s) >= 4}, key=len, reverse=True)
+        self.secrets = secret_values(secrets)
 
     def redact(self, text: str) -> str:
-        for secret in self.secrets:
-            text = text.replace(secret, REDACTED)
-        return URL_SECRETS.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+        return redact(text, self.secrets)
 
     def filter(self, record: logging.LogRecord) -> bool:
         record.msg = self.redact(record.getMessage())

@@ -1,0 +1,80 @@
+"""The channel interface: one message to one explicit recipient, one tracked result.
+
+A channel is an adapter to a provider (the WeCom app API first; a WeCom group
+robot, WxPusher or ServerChan later). The scheduler hands it an `OutboundMessage`
+and records the returned `SendResult` as a `delivery_attempt`; a channel never
+raises for a provider or network failure, it classifies it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, Protocol
+
+from scheduler.redact import ERROR_MAX_CHARS
+
+__all__ = ["Channel", "ErrorClass", "OutboundMessage", "Outcome", "SendResult"]
+
+Outcome = Literal["accepted", "failed", "unknown", "retry"]
+"""accepted: the provider took it (not "delivered": there is no receipt).
+failed: it was not sent and will not be by retrying (see the error class).
+unknown: it may or may not have been sent; the rule's delivery policy decides.
+retry: it was not sent; try again later (after `retry_after` or a backoff)."""
+
+ErrorClass = Literal["none", "transient", "config", "permanent", "uncertain"]
+"""none: accepted. transient: retry later. config: the channel is misconfigured
+(credentials, trusted IP, permissions): fail, hold the channel, tell the admins.
+permanent: this recipient or this message can never succeed. uncertain: we cannot
+know whether the provider delivered it."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OutboundMessage:
+    """What to send.
+
+    Attributes:
+        text: the text as the recipient will read it.
+        dedup: ask the provider to drop an identical repeat (WeCom's
+            `enable_duplicate_check`); set for at-least-once rules that may resend.
+        card: a provider card payload (WeCom `template_card`); when given it is
+            sent instead of `text`.
+    """
+
+    text: str
+    dedup: bool = False
+    card: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SendResult:
+    """The outcome of one channel call, ready to be stored as a delivery attempt.
+
+    `error` is already redacted (no token, secret or key) and at most 500 characters;
+    `retry_after` is a lower bound in seconds for the next try, when the provider
+    hinted one; `provider_message_id` is kept only for accepted sends.
+    """
+
+    outcome: Outcome
+    error_class: ErrorClass
+    provider_code: int | None = None
+    provider_message_id: str | None = None
+    error: str = ""
+    retry_after: float | None = None
+    duration_ms: int = 0
+
+    def __post_init__(self) -> None:
+        if len(self.error) > ERROR_MAX_CHARS:
+            raise ValueError(f"error text longer than {ERROR_MAX_CHARS} characters")
+        if (self.outcome == "accepted") != (self.error_class == "none"):
+            raise ValueError("error_class 'none' goes with outcome 'accepted' only")
+
+
+class Channel(Protocol):
+    """A way to reach a person. Implementations classify, they never raise on failure."""
+
+    name: str
+
+    async def send(self, recipient: str, message: OutboundMessage) -> SendResult:
+        """Send `message` to exactly one `recipient` (a provider user id, never a
+        broadcast) and say what happened."""
+        ...

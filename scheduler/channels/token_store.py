@@ -1,0 +1,62 @@
+"""`TokenStore` on the database: tokens shared by every keeper process.
+
+`lock` opens a transaction and holds the app's token row locked while one process
+refreshes; `load` and `save` called inside it use that same transaction (found
+through a context variable), so the refresh is single-flight across processes and
+coroutines alike. Outside the lock, `load` reads in a short transaction of its own.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from scheduler.channels.wecom_token import CachedToken
+from storage.database import Database, Session
+from storage.repos import tokens
+
+_HELD: contextvars.ContextVar[Session | None] = contextvars.ContextVar("token_lock", default=None)
+
+
+class DatabaseTokenStore:
+    def __init__(self, database: Database) -> None:
+        self.database = database
+
+    @asynccontextmanager
+    async def lock(self, corp_id: str, agent_id: int) -> AsyncIterator[None]:
+        async with self.database.transaction() as session:
+            await tokens.lock_row(session, corp_id, agent_id)
+            held = _HELD.set(session)
+            try:
+                yield
+            finally:
+                _HELD.reset(held)
+
+    async def load(self, corp_id: str, agent_id: int) -> CachedToken | None:
+        session = _HELD.get()
+        if session is not None:
+            return _cached(await tokens.load(session, corp_id, agent_id))
+        async with self.database.transaction() as own:
+            return _cached(await tokens.load(own, corp_id, agent_id))
+
+    async def save(self, corp_id: str, agent_id: int, token: CachedToken) -> None:
+        session = _HELD.get()
+        if session is None:
+            raise RuntimeError("save the token inside lock()")
+        await tokens.save(
+            session,
+            corp_id,
+            agent_id,
+            token=token.value,
+            expires_at=token.expires_at,
+            refreshed_at=token.fetched_at,
+        )
+
+
+def _cached(row: tokens.TokenRow | None) -> CachedToken | None:
+    if row is None or row.expires_at is None or row.refreshed_at is None:
+        return None
+    return CachedToken(
+        value=row.access_token, expires_at=row.expires_at, fetched_at=row.refreshed_at
+    )

@@ -1,0 +1,291 @@
+"""The WeCom app channel: `message/send` to one explicit UserID, classified.
+
+A thin aiohttp shell around the pure parts: the token cache
+(`scheduler.channels.wecom_token`), the classifier table
+(`scheduler.channels.wecom_errors`) and redaction (`scheduler.redact`). It talks
+to `api_base` (the real `https://qyapi.weixin.qq.com` comes from the settings;
+tests pass the fake's loopback URL) and never raises for a network or provider
+failure: every call ends in a `SendResult`.
+
+Transport exceptions, and what they tell us about whether the POST left
+(`transport_signal`):
+
+| exception (aiohttp 3.10+) | when | signal |
+|---|---|---|
+| `ClientConnectorError` (refused, DNS, TLS, proxy) | opening the connection | connect_failed |
+| `ConnectionTimeoutError` (`connect`/`sock_connect`) | opening the connection | connect_failed |
+| `SocketTimeoutError` (`sock_read`), `TimeoutError` (`total`) | waiting for the answer | timeout_after_send |
+| `ServerDisconnectedError`, `ClientOSError`, payload/response errors | after connecting | reset_after_send |
+
+Only the first two prove nothing was written. Everything after the connection
+exists counts as "after the request was sent", even when the server closed before
+reading it: from this side the two cannot be told apart, and guessing "not sent"
+would risk a duplicate. A `total` timeout that fires while still connecting is
+also counted as after-send, which errs the same safe way; keep `connect_timeout`
+well under `total_timeout` so it is rare. aiohttp never retries a POST by itself,
+and its 15 s keep-alive limit closes idle connections before WeCom does, which
+keeps resets on stale pooled connections rare.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from types import TracebackType
+from typing import Any
+
+import aiohttp
+
+from scheduler.channels.base import OutboundMessage, SendResult
+from scheduler.channels.wecom_errors import (
+    Verdict,
+    classify,
+    classify_gettoken_reply,
+    classify_send_reply,
+    for_gettoken,
+    parse_body,
+)
+from scheduler.channels.wecom_token import FetchedToken, MemoryTokenStore, TokenCache, TokenStore
+from scheduler.redact import ERROR_MAX_CHARS, redact
+
+__all__ = [
+    "TokenUnavailable",
+    "WeComAppChannel",
+    "WeComAppConfig",
+    "message_payload",
+    "transport_signal",
+]
+
+logger = logging.getLogger(__name__)
+
+GETTOKEN_PATH = "/cgi-bin/gettoken"
+SEND_PATH = "/cgi-bin/message/send"
+DUPLICATE_CHECK_MAX_S = 4 * 3600  # documented maximum of duplicate_check_interval
+# A WeCom UserID: 1-64 of letters, digits and "_-@.", starting with a letter or digit.
+# This also refuses "@all" and "a|b": one explicit recipient per call.
+USER_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class WeComAppConfig:
+    """One self-built app. Timeouts in seconds; the secret never shows in a repr."""
+
+    api_base: str
+    corp_id: str
+    agent_id: int
+    secret: str = field(repr=False)
+    connect_timeout: float = 5.0
+    total_timeout: float = 15.0
+    duplicate_check_interval: int = 1800  # seconds, WeCom's default
+
+    def __post_init__(self) -> None:
+        if not 0 < self.connect_timeout <= self.total_timeout:
+            raise ValueError("need 0 < connect_timeout <= total_timeout")
+        if not 0 < self.duplicate_check_interval <= DUPLICATE_CHECK_MAX_S:
+            raise ValueError("duplicate_check_interval must be within 1..14400 seconds")
+
+
+class TokenUnavailable(Exception):
+    """gettoken failed; `verdict` says how (transient or config, never uncertain)."""
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__(verdict.rule.note)
+        self.verdict = verdict
+
+
+def transport_signal(exc: BaseException) -> str:
+    """The classifier signal for an aiohttp/timeout exception (see the module table)."""
+    if isinstance(exc, aiohttp.ClientConnectorError | aiohttp.ConnectionTimeoutError):
+        return "connect_failed"
+    if isinstance(exc, TimeoutError):  # sock_read and total; asyncio.TimeoutError is it too
+        return "timeout_after_send"
+    return "reset_after_send"
+
+
+def message_payload(
+    recipient: str, message: OutboundMessage, *, agent_id: int, duplicate_check_interval: int
+) -> dict[str, Any]:
+    """The message/send body: text (or a template card) to exactly `recipient`."""
+    body: dict[str, Any] = {"touser": recipient, "agentid": agent_id}
+    if message.card is not None:
+        body |= {"msgtype": "template_card", "template_card": message.card}
+    else:
+        body |= {"msgtype": "text", "text": {"content": message.text}}
+    if message.dedup:
+        body |= {"enable_duplicate_check": 1, "duplicate_check_interval": duplicate_check_interval}
+    return body
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class WeComAppChannel:
+    """`Channel` over WeCom's app message API.
+
+    Use as `async with WeComAppChannel(config) as channel:` (it owns a session), or
+    pass `session=` (then the caller closes it). `store` shares tokens between
+    processes (default: in memory); `now` and `monotonic` are the clocks.
+    """
+
+    name = "wecom_app"
+
+    def __init__(
+        self,
+        config: WeComAppConfig,
+        *,
+        session: aiohttp.ClientSession | None = None,
+        store: TokenStore | None = None,
+        now: Callable[[], datetime] = _utc_now,
+        monotonic: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.config = config
+        self._session, self._owns_session = session, session is None
+        self._monotonic = monotonic
+        self._timeout = aiohttp.ClientTimeout(
+            total=config.total_timeout,
+            connect=config.connect_timeout,
+            sock_connect=config.connect_timeout,
+        )
+        self.tokens = TokenCache(
+            config.corp_id,
+            config.agent_id,
+            store=store if store is not None else MemoryTokenStore(),
+            fetch=self.fetch_token,
+            now=now,
+        )
+
+    async def __aenter__(self) -> WeComAppChannel:
+        if self._session is None:
+            self._session = aiohttp.ClientSession()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.close()
+
+    async def close(self) -> None:
+        """Close the session if this channel opened it."""
+        if self._owns_session and self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def send(self, recipient: str, message: OutboundMessage) -> SendResult:
+        """Send `message` to the one UserID `recipient`; never raises for a failure.
+
+        A token rejected with 40014/42001/41001 is invalidated, refreshed and the
+        message resent at once, once; the result is the second answer's. The
+        duration covers all of it. `@all`, lists and malformed ids are refused
+        without a call (permanent). An error of the token store itself (the
+        database) propagates: nothing was sent, and the caller's finaliser records it.
+        """
+        started, used_tokens = self._monotonic(), []
+        if not USER_ID.fullmatch(recipient):
+            verdict = classify("recipient_refused", detail="touser must be one UserID")
+        else:
+            verdict, token = await self._send_once(recipient, message)
+            if verdict.rule.refresh_token and token is not None:
+                used_tokens.append(token)
+                logger.info("wecom token rejected; refreshing", extra=self._context(recipient))
+                self.tokens.invalidate(token)
+                verdict, token = await self._send_once(recipient, message)
+            used_tokens += [token] if token is not None else []
+        result = self._result(verdict, started, used_tokens)
+        self._log(recipient, result)
+        return result
+
+    async def fetch_token(self) -> FetchedToken:
+        """Call gettoken once; raises `TokenUnavailable` on any failure (the
+        `TokenCache` calls this, single-flight)."""
+        params = {"corpid": self.config.corp_id, "corpsecret": self.config.secret}
+        try:
+            status, body, retry_after = await self._call("GET", GETTOKEN_PATH, params)
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            verdict = classify(transport_signal(exc), detail=_describe(exc))
+            raise TokenUnavailable(for_gettoken(verdict)) from None
+        verdict = classify_gettoken_reply(status, body, retry_after=retry_after)
+        data = parse_body(body)
+        if verdict.rule.outcome != "accepted" or data is None:
+            raise TokenUnavailable(verdict)
+        logger.info("wecom token fetched", extra={"channel": self.name, **self._app()})
+        return FetchedToken(value=str(data["access_token"]), expires_in=float(data["expires_in"]))
+
+    async def _send_once(
+        self, recipient: str, message: OutboundMessage
+    ) -> tuple[Verdict, str | None]:
+        try:
+            token = await self.tokens.get()
+        except TokenUnavailable as exc:
+            return exc.verdict, None
+        payload = message_payload(
+            recipient,
+            message,
+            agent_id=self.config.agent_id,
+            duplicate_check_interval=self.config.duplicate_check_interval,
+        )
+        body = json.dumps(payload, ensure_ascii=False).encode()
+        try:
+            status, reply, retry_after = await self._call(
+                "POST", SEND_PATH, {"access_token": token}, body
+            )
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            return classify(transport_signal(exc), detail=_describe(exc)), token
+        return classify_send_reply(status, reply, recipient, retry_after=retry_after), token
+
+    async def _call(
+        self, method: str, path: str, params: dict[str, str], body: bytes | None = None
+    ) -> tuple[int, bytes, str | None]:
+        if self._session is None:
+            raise RuntimeError("use `async with WeComAppChannel(...)` or pass a session")
+        url = self.config.api_base.rstrip("/") + path
+        headers = {"Content-Type": "application/json; charset=utf-8"} if body is not None else None
+        async with self._session.request(
+            method, url, params=params, data=body, headers=headers, timeout=self._timeout
+        ) as response:
+            return response.status, await response.read(), response.headers.get("Retry-After")
+
+    def _result(self, verdict: Verdict, started: float, tokens: list[str]) -> SendResult:
+        rule = verdict.rule
+        error = "" if rule.outcome == "accepted" else f"{rule.note}; {verdict.detail}"
+        return SendResult(
+            outcome=rule.outcome,
+            error_class=rule.error_class,
+            provider_code=verdict.provider_code,
+            provider_message_id=verdict.message_id,
+            error=redact(error, [self.config.secret, *tokens], max_length=ERROR_MAX_CHARS),
+            retry_after=verdict.retry_after if rule.outcome == "retry" else None,
+            duration_ms=round((self._monotonic() - started) * 1000),
+        )
+
+    def _log(self, recipient: str, result: SendResult) -> None:
+        level = logging.INFO if result.outcome == "accepted" else logging.WARNING
+        if result.error_class == "config":
+            level = logging.ERROR  # the channel is held until an admin acts
+        extra = self._context(recipient) | {
+            "outcome": result.outcome,
+            "error_class": result.error_class,
+            "provider_code": result.provider_code,
+            "provider_message_id": result.provider_message_id,
+            "duration_ms": result.duration_ms,
+        }
+        logger.log(level, "wecom send %s: %s", result.outcome, result.error or "ok", extra=extra)
+
+    def _context(self, recipient: str) -> dict[str, Any]:
+        return {"channel": self.name, "recipient": recipient, **self._app()}
+
+    def _app(self) -> dict[str, Any]:
+        return {"corp_id": self.config.corp_id, "agent_id": self.config.agent_id}

@@ -1,0 +1,284 @@
+"""The WeCom app channel's error classifier: one table, pure functions, no I/O.
+
+Every way a call to WeCom can end is a *signal*: an errcode (an int) or a named
+event (a str). `TABLE` maps each signal to a `Rule` (outcome, error class, and
+whether to refresh the token). `classify_send_reply` and `classify_gettoken_reply`
+turn an HTTP reply into a signal; the client turns a transport exception into one
+(see `scheduler.channels.wecom_app`). Nothing else decides.
+
+Decisions where WeCom's documentation is silent:
+
+- HTTP 5xx, or a 2xx body that is not WeCom's JSON, after the POST was written:
+  **uncertain**. message/send is not idempotent and a gateway's 502/504 can come
+  after the backend already delivered; only the rule's delivery policy may decide
+  to resend (at-least-once, with `enable_duplicate_check`).
+- HTTP 429: transient, honouring `Retry-After`. Other HTTP 4xx: **config**. The API
+  answers every error with HTTP 200 and an errcode, so a 4xx comes from something in
+  between (a proxy, a wrong `api_base`): every message would fail until an admin
+  fixes the deployment.
+- An errcode we do not know: **permanent** failure, code kept. A non-zero errcode
+  means WeCom refused the call ("非0表示调用失败"), so nothing was delivered; the
+  documented retryable codes are few (-1 and the frequency limits, listed here), and
+  the rest of the global table are parameter and permission errors that a retry
+  cannot fix but would spend quota on. The stored code tells an admin which row to add.
+- A token error (40014/42001/41001) that survives one refresh: transient; the next
+  attempt fetches again. Only a config error holds the channel.
+- gettoken sends nothing, so its failures are never uncertain: see `for_gettoken`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from types import MappingProxyType
+from typing import Any, Final, Protocol
+
+from scheduler.channels.base import ErrorClass, Outcome
+
+__all__ = [
+    "BACKOFF_BASE_S",
+    "BACKOFF_CAP_S",
+    "TABLE",
+    "Rule",
+    "Uniform",
+    "Verdict",
+    "backoff",
+    "classify",
+    "classify_gettoken_reply",
+    "classify_send_reply",
+    "for_gettoken",
+    "parse_body",
+]
+
+Json = dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """What one signal means. `retry_after` is a minimum wait hint in seconds."""
+
+    outcome: Outcome
+    error_class: ErrorClass
+    note: str
+    refresh_token: bool = False
+    retry_after: float | None = None
+
+
+def _accepted(note: str) -> Rule:
+    return Rule("accepted", "none", note)
+
+
+def _transient(note: str, retry_after: float | None = None) -> Rule:
+    return Rule("retry", "transient", note, retry_after=retry_after)
+
+
+def _token(note: str) -> Rule:
+    return Rule("retry", "transient", note, refresh_token=True)
+
+
+def _config(note: str) -> Rule:
+    return Rule("failed", "config", note)
+
+
+def _permanent(note: str) -> Rule:
+    return Rule("failed", "permanent", note)
+
+
+def _uncertain(note: str) -> Rule:
+    return Rule("unknown", "uncertain", note)
+
+
+TABLE: Final[Mapping[int | str, Rule]] = MappingProxyType(
+    {
+        # -- WeCom answered with an errcode ------------------------------------------
+        0: _accepted("accepted by WeCom (not a receipt)"),
+        40014: _token("invalid access_token: refresh once, resend at once"),
+        42001: _token("access_token expired: refresh once, resend at once"),
+        41001: _token("access_token missing: refresh once, resend at once"),
+        -1: _transient("system busy"),
+        45009: _transient("api frequency limit", retry_after=60.0),  # per-minute windows
+        45033: _transient("api concurrency limit"),
+        40001: _config("invalid secret or credential"),
+        40013: _config("invalid corpid"),
+        40056: _config("invalid agentid"),
+        41004: _config("corpsecret missing"),
+        48002: _config("api forbidden for this app"),
+        50003: _config("app disabled"),
+        60011: _config("no privilege for this member (app visibility)"),
+        60020: _config("server IP not in the app's trusted IPs"),
+        301002: _config("access_token belongs to another app"),
+        81013: _permanent("recipient invalid: user & party & tag all invalid"),
+        46004: _permanent("recipient does not exist"),
+        60111: _permanent("recipient userid does not exist"),
+        40008: _permanent("invalid message type"),
+        44004: _permanent("empty content"),
+        45002: _permanent("content too long"),
+        47001: _permanent("request body not valid JSON"),
+        # -- derived from a reply ----------------------------------------------------
+        "recipient_rejected": _permanent("errcode 0 but recipient in invaliduser/unlicenseduser"),
+        "unknown_errcode": _permanent("errcode not in the table: kept for an admin"),
+        "bad_body": _uncertain("reply is not WeCom's JSON; it may have been processed"),
+        "http_5xx": _uncertain("HTTP 5xx after the request was sent"),
+        "http_429": _transient("HTTP 429 from a proxy"),
+        "http_4xx": _config("HTTP 4xx: a proxy or api_base refused the request"),
+        # -- transport (see wecom_app for the exception mapping) --------------------
+        "connect_failed": _transient("could not connect; nothing was sent"),
+        "timeout_after_send": _uncertain("timed out after the request was sent"),
+        "reset_after_send": _uncertain("connection lost after the request was sent"),
+        "recipient_refused": _permanent("not one explicit UserID (never @all)"),
+    }
+)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Verdict:
+    """A classified call: the signal, its rule, and what the reply carried.
+
+    `detail` is raw (errmsg or exception text); the caller redacts it.
+    """
+
+    signal: int | str
+    rule: Rule
+    provider_code: int | None = None
+    message_id: str | None = None
+    detail: str = ""
+    retry_after: float | None = None
+
+
+def classify(signal: int | str, *, detail: str = "", retry_after: float | None = None) -> Verdict:
+    """The verdict for a signal; an int missing from the table is `unknown_errcode`."""
+    rule = TABLE.get(signal) or TABLE["unknown_errcode"]
+    code = signal if isinstance(signal, int) else None
+    hint = retry_after if retry_after is not None else rule.retry_after
+    return Verdict(signal=signal, rule=rule, provider_code=code, detail=detail, retry_after=hint)
+
+
+def parse_body(body: bytes) -> Json | None:
+    """WeCom's JSON object with an int errcode, or None for anything else."""
+    try:
+        value = json.loads(body)
+    except ValueError:  # also UnicodeDecodeError
+        return None
+    if not isinstance(value, dict) or type(value.get("errcode")) is not int:
+        return None
+    return value
+
+
+def _http_signal(status: int) -> str | None:
+    if 200 <= status < 300:
+        return None
+    if status == 429:
+        return "http_429"
+    return "http_5xx" if status >= 500 else "http_4xx"
+
+
+def _retry_after(header: str | None) -> float | None:
+    """Retry-After in seconds; an HTTP date or nonsense is ignored (the backoff decides)."""
+    try:
+        seconds = float(header) if header is not None else None
+    except ValueError:
+        return None
+    return max(seconds, 0.0) if seconds is not None and math.isfinite(seconds) else None
+
+
+def _snippet(body: bytes, limit: int = 200) -> str:
+    """The start of a body that is not WeCom's JSON (a proxy's page), on one line."""
+    return " ".join(body[: limit * 4].decode("utf-8", "replace").split())[:limit]
+
+
+def _reply_verdict(status: int, body: bytes, retry_after: str | None) -> Verdict | Json:
+    """The verdict for a failed HTTP layer or a body that is not WeCom's; else the JSON."""
+    signal = _http_signal(status)
+    data = parse_body(body) if signal is None else None
+    if data is not None:
+        return data
+    snippet = _snippet(body)
+    detail = f"HTTP {status}: {snippet}" if snippet else f"HTTP {status}"
+    return classify(signal or "bad_body", detail=detail, retry_after=_retry_after(retry_after))
+
+
+def _listed(recipient: str, data: Json) -> bool:
+    """WeCom lists rejected user ids lower-cased, `|`-separated."""
+    listed = f"{data.get('invaliduser') or ''}|{data.get('unlicenseduser') or ''}"
+    return recipient.lower() in {u.strip().lower() for u in listed.split("|")}
+
+
+def classify_send_reply(
+    status: int, body: bytes, recipient: str, *, retry_after: str | None = None
+) -> Verdict:
+    """Classify message/send's reply for one recipient.
+
+    `retry_after` is the raw `Retry-After` header. An accepted verdict carries the
+    msgid; errcode 0 with the recipient listed in invaliduser/unlicenseduser is a
+    permanent failure for that recipient.
+    """
+    data = _reply_verdict(status, body, retry_after)
+    if isinstance(data, Verdict):
+        return data
+    code, errmsg = data["errcode"], str(data.get("errmsg", ""))
+    if code == 0 and _listed(recipient, data):
+        verdict = classify("recipient_rejected", detail=f"errcode 0: {errmsg}")
+        return replace(verdict, provider_code=0)
+    verdict = classify(code, detail=f"errcode {code}: {errmsg}")
+    msgid = data.get("msgid") if verdict.rule.outcome == "accepted" else None
+    return replace(verdict, message_id=str(msgid) if msgid else None)
+
+
+def classify_gettoken_reply(status: int, body: bytes, *, retry_after: str | None = None) -> Verdict:
+    """Classify gettoken's reply; accepted only with a token and a positive expires_in."""
+    data = _reply_verdict(status, body, retry_after)
+    if isinstance(data, Verdict):
+        return for_gettoken(data)
+    code = data["errcode"]
+    token, expires_in = data.get("access_token"), data.get("expires_in")
+    well_formed = isinstance(token, str) and token and type(expires_in) is int and expires_in > 0
+    if code == 0 and not well_formed:
+        return for_gettoken(classify("bad_body", detail="errcode 0 without a usable token"))
+    return for_gettoken(classify(code, detail=f"errcode {code}: {data.get('errmsg', '')}"))
+
+
+_GETTOKEN_RULES: Final[Mapping[ErrorClass, Rule]] = MappingProxyType(
+    {
+        "uncertain": _transient("gettoken failed; nothing was sent"),
+        "permanent": _config("gettoken refused; no message can be sent"),
+    }
+)
+
+
+def for_gettoken(verdict: Verdict) -> Verdict:
+    """The verdict as seen from gettoken, which sends nothing and is idempotent.
+
+    Uncertain becomes transient (no message can have left); permanent becomes config
+    (no token means no message to anyone); a token error becomes plain transient.
+    """
+    rule = _GETTOKEN_RULES.get(verdict.rule.error_class)
+    if rule is None and verdict.rule.refresh_token:
+        rule = _transient(verdict.rule.note)
+    return verdict if rule is None else replace(verdict, rule=rule)
+
+
+class Uniform(Protocol):
+    """The part of `random.Random` that `backoff` uses."""
+
+    def uniform(self, a: float, b: float) -> float: ...
+
+
+BACKOFF_BASE_S = 30.0
+BACKOFF_CAP_S = 3600.0
+
+
+def backoff(
+    attempt: int, *, base: float = BACKOFF_BASE_S, cap: float = BACKOFF_CAP_S, rng: Uniform
+) -> float:
+    """Seconds to wait before retry number `attempt` (1, 2, ...): "full jitter".
+
+    Uniform in [0, min(cap, base * 2**(attempt-1))], drawn from the injected `rng`
+    (anything with `uniform(a, b)`, e.g. `random.Random(seed)`), so concurrent
+    workers spread out instead of retrying in lockstep.
+    """
+    if attempt < 1:
+        raise ValueError("attempt counts from 1")
+    ceiling = cap if attempt > 64 else min(cap, base * 2 ** (attempt - 1))
+    return float(rng.uniform(0.0, ceiling))

@@ -1,0 +1,45 @@
+"""Redaction: no secret, token or key leaves in a log line or a stored error text.
+
+`redact` removes every configured secret value and any value of `access_token=`,
+`corpsecret=`, `secret=`, `key=` or `sendkey=` in a URL or query string (and the
+same names as JSON fields, as in `"access_token": "..."`), then cuts the text to
+a maximum length. Secret values shorter than 4 characters are ignored: no real
+secret is that short, and replacing, say, "tok" would shred ordinary words
+(including the very name "access_token").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+__all__ = ["ERROR_MAX_CHARS", "MIN_SECRET_CHARS", "REDACTED", "redact", "secret_values"]
+
+REDACTED = "***"
+ERROR_MAX_CHARS = 500  # a delivery attempt's stored error text
+MIN_SECRET_CHARS = 4
+_NAMES = r"access_token|corpsecret|secret|key|sendkey"
+URL_SECRETS = re.compile(rf"(?i)\b({_NAMES})=([^&\s\"']+)")
+JSON_SECRETS = re.compile(rf"(?i)(\"(?:{_NAMES})\"\s*:\s*\")([^\"]*)(\")")
+
+
+def secret_values(secrets: Iterable[str]) -> tuple[str, ...]:
+    """The values worth replacing, longest first (so a secret containing another
+    is replaced whole), without duplicates or too-short values."""
+    return tuple(sorted({s for s in secrets if len(s) >= MIN_SECRET_CHARS}, key=len, reverse=True))
+
+
+def redact(text: str, secrets: Iterable[str] = (), *, max_length: int | None = None) -> str:
+    """`text` with every secret value and URL/JSON credential replaced by `***`.
+
+    Redaction happens before cutting, so a cut can never leave the front half of
+    a secret behind. With `max_length`, the result is at most that many
+    characters (the last one an ellipsis when something was cut).
+    """
+    for secret in secret_values(secrets):
+        text = text.replace(secret, REDACTED)
+    text = URL_SECRETS.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
+    text = JSON_SECRETS.sub(lambda m: f"{m.group(1)}{REDACTED}{m.group(3)}", text)
+    if max_length is not None and len(text) > max_length:
+        text = text[: max_length - 1] + "…" if max_length > 0 else ""
+    return text
