@@ -19,7 +19,7 @@ from bot import callback, keys
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
 from bot.settings import Settings
-from handlers import general, records, tasks, views
+from handlers import general, records, tasks, views, water
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
@@ -27,7 +27,13 @@ from storage.engine import create_engine
 
 log = logging.getLogger(__name__)
 
-ROUTERS: list[Router] = [records.router, tasks.router, views.router, general.router]
+ROUTERS: list[Router] = [
+    records.router,
+    tasks.router,
+    views.router,
+    water.router,
+    general.router,
+]
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
 HEALTH_TIMEOUT_SECONDS = 2.0
 

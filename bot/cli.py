@@ -1,21 +1,26 @@
-"""The `keeper` command line: serve, migrate, chat.
+"""The `keeper` command line: serve, worker, tick, migrate, chat.
 
 Exit status 2 means "fix your configuration": a missing or malformed setting, or a
 database that is not migrated; the message names what to fix, never a secret.
-(`tick`, `worker` and `doctor` arrive with the delivery pipeline.)
+(`doctor` arrives with the admin tools.)
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import datetime as dt
 import logging
+import signal
 import sys
 from collections.abc import Sequence
 
 from aiohttp import web
 
+from bot.logs import configure_logging
 from bot.settings import Settings, SettingsError, load_database_url, load_settings
+from scheduler.clock import Clock
+from scheduler.tick import TickReport
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -37,6 +42,11 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", help="listen address (default KEEPER_HOST or 127.0.0.1)")
     serve.add_argument("--port", type=int, help="listen port (default KEEPER_PORT or 8080)")
     serve.set_defaults(run=_serve)
+    tick = sub.add_parser("tick", help="one scheduler pass, then exit")
+    tick.add_argument("--at", help="pretend it is this time (ISO 8601 with offset)")
+    tick.set_defaults(run=_tick)
+    worker = sub.add_parser("worker", help="run the scheduler loop")
+    worker.set_defaults(run=_worker)
     migrate = sub.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(run=_migrate)
     chat = sub.add_parser("chat", help="the terminal demo against a fake WeCom")
@@ -48,7 +58,6 @@ def _parser() -> argparse.ArgumentParser:
 
 def _serve(args: argparse.Namespace) -> int:
     from bot.app import create_app
-    from bot.logs import configure_logging
 
     settings = load_settings()
     configure_logging(settings.secrets())
@@ -73,6 +82,74 @@ async def _schema_is_current(settings: Settings) -> bool:
     engine = create_engine(settings.database_url)
     try:
         return await is_current(engine)
+    finally:
+        await engine.dispose()
+
+
+def _tick(args: argparse.Namespace) -> int:
+    from scheduler.clock import FakeClock, SystemClock
+
+    clock = SystemClock() if args.at is None else FakeClock(_parse_at(args.at))
+    settings = load_settings()
+    configure_logging(settings.secrets())
+    report = asyncio.run(_one_tick(settings, clock))
+    print(
+        f"keeper: tick materialised={report.materialised} expired={report.expired} "
+        f"recovered={report.recovered} claimed={report.claimed} "
+        + " ".join(f"{k}={v}" for k, v in sorted(report.outcomes.items()))
+    )
+    return 0
+
+
+def _parse_at(text: str) -> dt.datetime:
+    try:
+        when = dt.datetime.fromisoformat(text)
+    except ValueError:
+        raise SettingsError("--at must be an ISO 8601 time, e.g. 2026-12-01T08:00+08:00") from None
+    if when.tzinfo is None:
+        raise SettingsError("--at needs an offset, e.g. 2026-12-01T08:00+08:00")
+    return when
+
+
+async def _one_tick(settings: Settings, clock: Clock) -> TickReport:
+    from bot.scheduling import scheduler_for
+    from scheduler.tick import tick
+    from storage.database import Database
+    from storage.engine import create_engine
+
+    engine = create_engine(settings.database_url)
+    try:
+        async with scheduler_for(settings, Database(engine), clock) as scheduler:
+            return await tick(scheduler)
+    finally:
+        await engine.dispose()
+
+
+def _worker(args: argparse.Namespace) -> int:
+    settings = load_settings()
+    configure_logging(settings.secrets())
+    if not asyncio.run(_schema_is_current(settings)):
+        print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
+        return 2
+    asyncio.run(_work(settings))
+    return 0
+
+
+async def _work(settings: Settings) -> None:
+    from bot.scheduling import run_loop, scheduler_for
+    from scheduler.clock import SystemClock
+    from storage.database import Database
+    from storage.engine import create_engine
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+    engine = create_engine(settings.database_url)
+    try:
+        async with scheduler_for(settings, Database(engine), SystemClock()) as scheduler:
+            logging.getLogger("keeper").info("worker started", extra={"owner": scheduler.owner})
+            await run_loop(scheduler, stop)
     finally:
         await engine.dispose()
 

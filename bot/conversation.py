@@ -8,13 +8,14 @@ it commits or none of it does.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import logging
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.incoming import Incoming
-from handlers import texts
+from handlers import texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.parser import parse, parse_event_key
@@ -59,6 +60,8 @@ class Conversation:
                 source_key=msg.dedup_key,
             )
             outcome = await self._outcome(session, ctx, msg, message_id)
+            if notice := await water.notice_owed(session, user.id, now):
+                outcome = dataclasses.replace(outcome, reply=f"{outcome.reply}\n{notice}".strip())
             await inbound.save_outcome(
                 session, message_id, reply_text=outcome.reply, effect=outcome.effect
             )

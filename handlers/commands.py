@@ -127,6 +127,43 @@ class Help:
     """`帮助` (also `?`, `help`, `菜单`)."""
 
 
+WaterAction = Literal["enable", "pause", "resume", "close"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SwitchWater:
+    """`开启 喝水` / `暂停 喝水` / `恢复 喝水` / `关闭 喝水`: the water reminders."""
+
+    action: WaterAction
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetDayWindow:
+    """`设置 作息 08:00-22:00`: reminders only between waking and sleeping."""
+
+    wake: dt.time
+    sleep: dt.time
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetWaterInterval:
+    """`设置 喝水间隔 120`: minutes from a check-in to the next reminder (30-480)."""
+
+    minutes: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetWaterGoal:
+    """`设置 喝水目标 8`: glasses a day; once reached, reminders rest until tomorrow."""
+
+    glasses: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ShowReminders:
+    """`提醒`: the water plan's state and the next reminder time."""
+
+
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Welcome:
     """Not typed by users: the `subscribe` event (the app was added)."""
@@ -148,6 +185,11 @@ Command = (
     | Undo
     | Help
     | Welcome
+    | SwitchWater
+    | SetDayWindow
+    | SetWaterInterval
+    | SetWaterGoal
+    | ShowReminders
 )
 
 

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
-from handlers import texts
+from handlers import parse_reminders, texts
 from handlers.commands import (
     AddEvent,
     AddTask,
@@ -36,6 +36,7 @@ from handlers.commands import (
     RecordLedger,
     RecordWeight,
     ShowMonth,
+    ShowReminders,
     ShowTasks,
     ShowToday,
     ShowWeek,
@@ -65,6 +66,7 @@ _WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "任务": ShowTasks, "待办": ShowTasks, "任务列表": ShowTasks,
     "撤销": Undo, "撤回": Undo,
     "帮助": Help, "help": Help, "?": Help, "菜单": Help,
+    "提醒": ShowReminders,
 }  # fmt: skip
 _MENU_KEYS: dict[str, Callable[[], Command]] = {
     "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,
@@ -276,4 +278,6 @@ _KEYWORDS: dict[str, Callable[[_Body], Command]] = {
     "取消": _parse_cancel,
     "日程": _parse_event,
     "日记": _parse_journal,
+    **dict.fromkeys(parse_reminders.SWITCHES, parse_reminders.parse_switch),
+    "设置": parse_reminders.parse_setting,
 }

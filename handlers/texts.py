@@ -83,15 +83,17 @@ def invalid_time(said: str) -> str:
 
 # Commands of later releases: leading keyword -> the one line we answer for now.
 COMING_SOON = {
-    "提醒": "提醒功能还在路上，稍后开放。",
-    "设置": "设置功能还在路上，稍后开放。",
-    "暂停": "暂停和恢复提醒还在路上，稍后开放。",
-    "恢复": "暂停和恢复提醒还在路上，稍后开放。",
+    "提醒": "自定义提醒还在路上，稍后开放。现在可以发「提醒」看喝水提醒。",
     "免打扰": "免打扰还在路上，稍后开放。",
-    "关闭": "开关提醒还在路上，稍后开放。",
-    "开启": "开关提醒还在路上，稍后开放。",
     "管理": "管理功能还在路上，稍后开放。",
 }
+SWITCH_NEEDS_TARGET = "要{keyword}什么？比如：{keyword} 喝水"
+SWITCH_NOT_YET = "目前只能开关喝水提醒，比如：开启 喝水。晨报、晚报和自定义提醒还在路上。"
+SETTING_UNKNOWN = "可以设置：作息、喝水间隔、喝水目标。比如：设置 作息 08:00-22:00"
+WINDOW_HINT = "作息写成两个时间，比如：设置 作息 08:00-22:00"
+WINDOW_ORDER = "起床时间要早于睡觉时间，比如：设置 作息 08:00-22:00"
+INTERVAL_HINT = "喝水间隔写分钟数，30 到 480，比如：设置 喝水间隔 120"
+GOAL_HINT = "喝水目标写每天几杯，1 到 30，比如：设置 喝水目标 8"
 # --- end parse errors ---
 
 # --- replies ---
@@ -324,6 +326,64 @@ def month_view(
     if not by_category and not income:
         lines.append("本月还没有记账。发「记账 35 午饭」试试。")
     return "\n".join(lines)
+
+
+# Water reminders.
+
+WATER_STATE = {
+    "disabled": "未开启",
+    "scheduled": "开启",
+    "sending": "正在发送",
+    "awaiting_checkin": "等你回复「喝水」",
+    "paused": "已暂停",
+}
+
+
+def water_enabled(next_at: str) -> str:
+    return f"喝水提醒已开启，下次提醒 {next_at}。\n喝完回复「喝水」，我按你的节奏安排下一次。"
+
+
+def water_resumed(next_at: str) -> str:
+    return f"喝水提醒已恢复，下次提醒 {next_at}。"
+
+
+WATER_PAUSED = "喝水提醒已暂停。想继续就发「恢复 喝水」。"
+WATER_CLOSED = "喝水提醒已关闭，之前排好的也都取消了。想再开就发「开启 喝水」。"
+WATER_REFUSED = {
+    "already_enabled": "喝水提醒本来就开着。发「提醒」看下次时间。",
+    "not_paused": "喝水提醒没有暂停，不用恢复。",
+    "plan_disabled": "喝水提醒还没开启。发「开启 喝水」开启。",
+    "already_disabled": "喝水提醒本来就是关着的。",
+    "already_paused": "喝水提醒已经暂停了。想继续就发「恢复 喝水」。",
+}
+WATER_REFUSED_OTHER = "现在不能这样操作喝水提醒，发「提醒」看看它的状态。"
+WATER_NOTICE = {
+    "unknown": "（上一次喝水提醒没能确认是否送达，为免重复，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
+    "failed": "（上一次喝水提醒没发出去，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
+}
+
+
+def checkin_next(next_at: str) -> str:
+    return f"下次提醒 {next_at}。"
+
+
+def reminders_view(state: str, next_at: str | None, window: str, interval: int, goal: int) -> str:
+    line = f"喝水提醒：{WATER_STATE.get(state, state)}"
+    if next_at and state == "scheduled":
+        line += f"，下次 {next_at}"
+    return f"{line}\n作息 {window}，间隔 {interval} 分钟，目标每天 {goal} 杯。"
+
+
+def window_set(window: str) -> str:
+    return f"作息已设为 {window}，提醒只在这段时间里发。"
+
+
+def interval_set(minutes: int) -> str:
+    return f"喝水间隔已设为 {minutes} 分钟，从下一次喝水开始算。"
+
+
+def goal_set(glasses: int) -> str:
+    return f"喝水目标已设为每天 {glasses} 杯，达标后当天不再提醒。"
 
 
 # --- end replies ---

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import Boolean, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from storage.models import KEY_LENGTH, TABLE_OPTIONS, Base, UTCDateTime, _table, _user_fk
@@ -54,7 +54,11 @@ class WaterPlan(Base):
     )
     rule_id: Mapped[int] = mapped_column(ForeignKey("reminder_rules.id", ondelete="CASCADE"))
     state: Mapped[str] = mapped_column(String(24))
-    pause_notice_pending: Mapped[bool] = mapped_column(Boolean, default=False)
+    # A check-in that came while a reminder was being sent, replayed when it settles.
+    parked_request_key: Mapped[str | None] = mapped_column(String(KEY_LENGTH))
+    parked_next_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    # Why the plan paused itself (failed / unknown), until the user has been told.
+    pause_notice: Mapped[str | None] = mapped_column(String(16))
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
 
     __table_args__ = (TABLE_OPTIONS,)
@@ -124,6 +128,7 @@ class NotificationJob(Base):
         ),
         Index("ix_notification_jobs_claim", "status", "next_attempt_at"),
         Index("ix_notification_jobs_lease", "status", "lease_expires_at"),
+        Index("ix_notification_jobs_recipient", "recipient", "channel"),
         TABLE_OPTIONS,
     )
 

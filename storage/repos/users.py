@@ -34,3 +34,11 @@ _LOCK_USER = (
     .where(USERS.c.wecom_user_id == bindparam("wecom_user_id"))
     .with_for_update()
 )
+
+
+async def wecom_ids(session: Session, user_ids: set[int]) -> dict[int, str]:
+    """WeCom UserIDs by user id, for addressing jobs."""
+    if not user_ids:
+        return {}
+    stmt = select(USERS.c.id, USERS.c.wecom_user_id).where(USERS.c.id.in_(user_ids))
+    return {row.id: row.wecom_user_id for row in await session.execute(stmt)}

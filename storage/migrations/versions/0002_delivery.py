@@ -120,6 +120,9 @@ def upgrade() -> None:
         batch_op.create_index(
             "ix_notification_jobs_lease", ["status", "lease_expires_at"], unique=False
         )
+        batch_op.create_index(
+            "ix_notification_jobs_recipient", ["recipient", "channel"], unique=False
+        )
 
     op.create_table(
         "water_plans",
@@ -127,7 +130,9 @@ def upgrade() -> None:
         sa.Column("user_id", sa.Integer(), nullable=False),
         sa.Column("rule_id", sa.Integer(), nullable=False),
         sa.Column("state", sa.String(length=24), nullable=False),
-        sa.Column("pause_notice_pending", sa.Boolean(), nullable=False),
+        sa.Column("parked_request_key", sa.String(length=191), nullable=True),
+        sa.Column("parked_next_at", UTC_DATETIME, nullable=True),
+        sa.Column("pause_notice", sa.String(length=16), nullable=True),
         sa.Column("updated_at", UTC_DATETIME, nullable=False),
         sa.ForeignKeyConstraint(
             ["rule_id"],
@@ -249,6 +254,7 @@ def downgrade() -> None:
     op.drop_table("delivery_attempts")
     op.drop_table("water_plans")
     with op.batch_alter_table("notification_jobs", schema=None) as batch_op:
+        batch_op.drop_index("ix_notification_jobs_recipient")
         batch_op.drop_index("ix_notification_jobs_lease")
         batch_op.drop_index("ix_notification_jobs_claim")
 

@@ -1,0 +1,92 @@
+"""Composition of the scheduler: settings -> channels, kinds, `Scheduler`; the loop.
+
+`keeper tick` runs one pass; `keeper worker` (and `keeper serve` with
+KEEPER_SCHEDULER=on) runs `run_loop`, whose rhythm comes from an APScheduler interval
+trigger used purely as a calculator (APScheduler's job store is not involved: the
+database is the only source of truth). SIGTERM stops the loop after the tick in
+progress, so in-flight sends finish and are finalised.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dt
+import logging
+import os
+import socket
+from collections.abc import AsyncIterator
+
+import aiohttp
+from apscheduler.triggers.interval import IntervalTrigger
+
+from bot.settings import Settings
+from scheduler.channels.token_store import DatabaseTokenStore
+from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
+from scheduler.clock import Clock
+from scheduler.tick import Scheduler, TickReport, tick
+from scheduler.water_kind import WaterKind
+from storage.database import Database
+
+log = logging.getLogger(__name__)
+
+TICK_INTERVAL = dt.timedelta(seconds=30)
+SEND_TIMEOUT_S = 15.0
+
+
+def worker_name() -> str:
+    """Unique per process: the lease owner written on claimed jobs."""
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+@contextlib.asynccontextmanager
+async def scheduler_for(
+    settings: Settings, database: Database, clock: Clock, *, send_timeout: float = SEND_TIMEOUT_S
+) -> AsyncIterator[Scheduler]:
+    """A `Scheduler` with its WeCom channel open for the duration.
+
+    `send_timeout` bounds one API call; past it, a sent request counts as unknown.
+    """
+    config = WeComAppConfig(
+        api_base=settings.api_base,
+        corp_id=settings.corp_id,
+        agent_id=settings.agent_id,
+        secret=settings.secret,
+        connect_timeout=min(5.0, send_timeout),
+        total_timeout=send_timeout,
+    )
+    async with aiohttp.ClientSession() as http:
+        channel = WeComAppChannel(
+            config, session=http, store=DatabaseTokenStore(database), now=clock.now
+        )
+        yield Scheduler(
+            database=database,
+            kinds={"water": WaterKind()},
+            channels={channel.name: channel},
+            clock=clock,
+            owner=worker_name(),
+            secrets=settings.secrets(),
+        )
+
+
+async def run_loop(
+    scheduler: Scheduler, stop: asyncio.Event, *, interval: dt.timedelta = TICK_INTERVAL
+) -> None:
+    """Tick on the trigger's rhythm until `stop` is set; a failing tick is logged, not fatal."""
+    trigger = IntervalTrigger(seconds=interval.total_seconds(), timezone=dt.UTC)
+    previous: dt.datetime | None = None
+    while not stop.is_set():
+        now = scheduler.clock.now()
+        await _tick_safely(scheduler)
+        previous = trigger.get_next_fire_time(previous, now) or now + interval
+        wait = max(0.0, (previous - scheduler.clock.now()).total_seconds())
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=wait)
+
+
+async def _tick_safely(scheduler: Scheduler) -> TickReport | None:
+    try:
+        return await tick(scheduler)
+    except Exception:
+        log.exception("tick failed; the next one will try again")
+        return None

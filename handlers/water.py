@@ -1,0 +1,123 @@
+"""Handlers for the water reminders: switch them, tune them, see them.
+
+The plan itself is changed only through `scheduler.water_store` (its one writer);
+these handlers turn the user's words into its events and its answers into words.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from handlers import texts
+from handlers.commands import (
+    SetDayWindow,
+    SetWaterGoal,
+    SetWaterInterval,
+    ShowReminders,
+    SwitchWater,
+)
+from handlers.context import Context, Outcome
+from handlers.router import Router
+from scheduler import water_plan as wp
+from scheduler import water_store
+from scheduler.water_rule import format_next
+from storage.database import Session
+from storage.repos import rules, water
+
+router = Router("water")
+
+KINDS = {"enable": wp.EventKind.ENABLE, "resume": wp.EventKind.RESUME}
+
+
+@router.handles(SwitchWater)
+async def switch_water(session: Session, ctx: Context, cmd: SwitchWater) -> Outcome:
+    record = await water_store.ensure(session, ctx.user.id, ctx.now)
+    loaded = await water_store.load(session, record)
+    if cmd.action in KINDS:
+        next_at = await water_store.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now)
+        event = wp.Event(kind=KINDS[cmd.action], request_id=ctx.source_key, next_at=next_at)
+    else:
+        event = wp.PAUSE if cmd.action == "pause" else wp.CLOSE
+    result = await water_store.act(session, loaded, event, ctx.now)
+    if isinstance(result, wp.Refused):
+        return Outcome(
+            reply=texts.WATER_REFUSED.get(result.reason.value, texts.WATER_REFUSED_OTHER)
+        )
+    return Outcome(reply=_switched(cmd.action, event, ctx))
+
+
+def _switched(action: str, event: wp.Event, ctx: Context) -> str:
+    if action == "pause":
+        return texts.WATER_PAUSED
+    if action == "close":
+        return texts.WATER_CLOSED
+    assert event.next_at is not None
+    label = format_next(event.next_at, now_utc=ctx.now, tz=ctx.tz)
+    return texts.water_enabled(label) if action == "enable" else texts.water_resumed(label)
+
+
+async def check_in(session: Session, ctx: Context) -> str | None:
+    """A glass was recorded: the plan's check-in, and the "下次提醒" line if it is on."""
+    record = await water.plan_of(session, ctx.user.id)
+    if record is None:
+        return None
+    loaded = await water_store.load(session, record)
+    if loaded.plan.state is wp.PlanState.DISABLED:
+        return None
+    next_at = await water_store.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now)
+    event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=ctx.source_key, next_at=next_at)
+    result = await water_store.act(session, loaded, event, ctx.now)
+    if isinstance(result, wp.Refused):
+        return None
+    return texts.checkin_next(format_next(next_at, now_utc=ctx.now, tz=ctx.tz))
+
+
+@router.handles(ShowReminders)
+async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> Outcome:
+    habit = await water.habit(session, ctx.user.id)
+    record = await water.plan_of(session, ctx.user.id)
+    state, next_label = "disabled", None
+    if record is not None:
+        state = record.state
+        rule = await rules.get(session, record.rule_id)
+        if rule is not None and rule.next_fire_at is not None:
+            next_label = format_next(rule.next_fire_at, now_utc=ctx.now, tz=ctx.tz)
+    window = f"{_hm(habit.wake_at)}-{_hm(habit.sleep_at)}"
+    return Outcome(
+        reply=texts.reminders_view(state, next_label, window, habit.interval_minutes, habit.goal)
+    )
+
+
+@router.handles(SetDayWindow)
+async def set_day_window(session: Session, ctx: Context, cmd: SetDayWindow) -> Outcome:
+    await water.set_habit(session, ctx.user.id, wake_at=cmd.wake, sleep_at=cmd.sleep)
+    return Outcome(reply=texts.window_set(f"{_hm(cmd.wake)}-{_hm(cmd.sleep)}"))
+
+
+@router.handles(SetWaterInterval)
+async def set_water_interval(session: Session, ctx: Context, cmd: SetWaterInterval) -> Outcome:
+    await water.set_habit(session, ctx.user.id, water_interval_minutes=cmd.minutes)
+    return Outcome(reply=texts.interval_set(cmd.minutes))
+
+
+@router.handles(SetWaterGoal)
+async def set_water_goal(session: Session, ctx: Context, cmd: SetWaterGoal) -> Outcome:
+    await water.set_habit(session, ctx.user.id, water_goal=cmd.glasses)
+    return Outcome(reply=texts.goal_set(cmd.glasses))
+
+
+async def notice_owed(session: Session, user_id: int, now: dt.datetime) -> str | None:
+    """If the plan paused itself since the user last wrote, say so once."""
+    record = await water.plan_of(session, user_id)
+    if record is None or record.pause_notice is None:
+        return None
+    loaded = await water_store.load(session, record)
+    told, notice = wp.take_notice(loaded.plan)
+    if notice is None:
+        return None
+    await water_store.save(session, record, told, now)
+    return texts.WATER_NOTICE.get(notice.paused_because)
+
+
+def _hm(at: dt.time) -> str:
+    return f"{at.hour:02d}:{at.minute:02d}"

@@ -1,0 +1,64 @@
+"""What differs per rule kind, behind one small interface.
+
+The tick is the same for every kind of reminder; what a kind decides is: the job an
+occurrence becomes and when the rule fires next (`materialise`), whether the job is
+still worth sending and with what words, re-read from the business state at send
+time (`prepare`), and what the send's result means for that state (`settle`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Protocol
+
+from scheduler.channels.base import SendResult
+from storage.database import Session
+from storage.repos.jobs import JobRecord, NewJob
+from storage.repos.rules import RuleRecord
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Occurrence:
+    """A due rule's job, and the rule's next occurrence (None: until something sets it)."""
+
+    job: NewJob
+    next_fire_at: dt.datetime | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Send:
+    """Send this text for the job."""
+
+    text: str
+    dedup: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Skip:
+    """Do not send: the job ends `suppressed` or `cancelled`, with the reason."""
+
+    status: str
+    reason: str
+
+
+class Kind(Protocol):
+    """One rule kind's decisions; each call runs inside the caller's transaction."""
+
+    name: str
+
+    async def materialise(
+        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+    ) -> Occurrence: ...
+
+    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip: ...
+
+    async def settle(
+        self, session: Session, job: JobRecord, result: SendResult, status: str, now: dt.datetime
+    ) -> None:
+        """The job ended in `status` after `result` (or a lost lease): update the state."""
+        ...
+
+    async def expired(self, session: Session, job: JobRecord, now: dt.datetime) -> None:
+        """The job was too late to send (catch-up window passed)."""
+        ...

@@ -1,0 +1,104 @@
+"""What a send's result means for its job: one pure decision, tested as a table.
+
+The policy is data on the job: `at_most_once` jobs whose result is uncertain end
+`unknown` and are never resent; `at_least_once` jobs go back to `retry_wait` and are
+resent with the provider's duplicate check. Transient errors are retried with
+backoff up to `MAX_ATTEMPTS`; permanent and configuration errors fail at once.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from scheduler.channels.base import SendResult
+from scheduler.redact import redact
+from storage.repos.jobs import AttemptRecord, JobRecord
+
+MAX_ATTEMPTS = 5
+BACKOFF_BASE_S = 30.0
+BACKOFF_CAP_S = 15 * 60.0
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Decision:
+    status: str
+    next_attempt_at: dt.datetime | None = None
+    note: str = ""
+
+
+def decide(job: JobRecord, result: SendResult, now: dt.datetime) -> Decision:
+    """The job's next state after `result` (its `attempts` already counts this try)."""
+    if result.outcome == "accepted":
+        return Decision(status="accepted")
+    if result.outcome == "failed":
+        return Decision(status="failed", note=f"{result.error_class}: {result.provider_code}")
+    if result.outcome == "unknown":
+        if job.policy == "at_least_once" and job.attempts < MAX_ATTEMPTS:
+            return _retry(job, now, result, "uncertain; resend with duplicate check")
+        return Decision(status="unknown", note="uncertain result; not resent")
+    if job.attempts >= MAX_ATTEMPTS:
+        return Decision(status="failed", note="transient errors; attempts exhausted")
+    return _retry(job, now, result, "transient")
+
+
+def _retry(job: JobRecord, now: dt.datetime, result: SendResult, note: str) -> Decision:
+    delay = result.retry_after if result.retry_after is not None else backoff(job.id, job.attempts)
+    return Decision(
+        status="retry_wait", next_attempt_at=now + dt.timedelta(seconds=delay), note=note
+    )
+
+
+def backoff(job_id: int, attempt: int) -> float:
+    """Exponential backoff with full jitter, deterministic per (job, attempt)."""
+    ceiling = min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2 ** max(0, attempt - 1))
+    return random.Random(job_id * 1009 + attempt).uniform(ceiling / 2, ceiling)
+
+
+def job_status(job: JobRecord, result: SendResult, now: dt.datetime) -> str:
+    return decide(job, result, now).status
+
+
+def lease_lost(job: JobRecord) -> SendResult:
+    """What a job whose worker vanished mid-send counts as: an uncertain send."""
+    return SendResult(
+        outcome="unknown",
+        error_class="uncertain",
+        provider_code=None,
+        provider_message_id=None,
+        error="lease expired before the worker finished",
+        retry_after=None,
+        duration_ms=0,
+    )
+
+
+def crashed(exception_name: str) -> SendResult:
+    """The channel raised instead of returning: we cannot know whether it sent."""
+    return SendResult(
+        outcome="unknown",
+        error_class="uncertain",
+        provider_code=None,
+        provider_message_id=None,
+        error=f"channel raised {exception_name}",
+        retry_after=None,
+        duration_ms=0,
+    )
+
+
+def attempt(
+    job: JobRecord, result: SendResult, now: dt.datetime, secrets: Iterable[str]
+) -> AttemptRecord:
+    return AttemptRecord(
+        job_id=job.id,
+        attempt_no=job.attempts,
+        channel=job.channel,
+        started_at=now - dt.timedelta(milliseconds=result.duration_ms),
+        duration_ms=int(result.duration_ms),
+        outcome=result.outcome,
+        error_class=result.error_class,
+        provider_code=result.provider_code,
+        provider_message_id=result.provider_message_id,
+        error=redact(result.error, secrets)[:500],
+    )

@@ -1,0 +1,320 @@
+"""Notification jobs: materialise, claim, finalise, expire, recover.
+
+Every state change here is a conditional UPDATE naming the state it expects, so two
+workers (or a worker and the lease sweeper) can never both win: the loser's UPDATE
+matches no row and it learns it lost. Which transitions are allowed is decided by
+`scheduler.job_state`; this module only performs them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import Row, and_, func, select, update
+
+from storage.database import Session
+from storage.delivery_models import ATTEMPTS, JOBS, TICKS
+from storage.dialect import insert_into, insert_unless_exists
+
+CLAIMABLE = ("pending", "retry_wait")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NewJob:
+    user_id: int
+    rule_id: int
+    slot: dt.datetime
+    policy: str
+    priority: str
+    channel: str
+    recipient: str
+    payload_kind: str
+    payload_ref: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class JobRecord:
+    id: int
+    user_id: int
+    rule_id: int
+    slot: dt.datetime
+    status: str
+    policy: str
+    priority: str
+    channel: str
+    recipient: str
+    payload_kind: str
+    payload_ref: int | None
+    attempts: int
+    lease_owner: str | None
+
+
+def _record(row: Row[Any]) -> JobRecord:
+    return JobRecord(
+        id=row.id,
+        user_id=row.user_id,
+        rule_id=row.rule_id,
+        slot=row.scheduled_slot_utc,
+        status=row.status,
+        policy=row.policy,
+        priority=row.priority,
+        channel=row.channel,
+        recipient=row.recipient,
+        payload_kind=row.payload_kind,
+        payload_ref=row.payload_ref,
+        attempts=row.attempts,
+        lease_owner=row.lease_owner,
+    )
+
+
+async def materialise(session: Session, job: NewJob, *, now: dt.datetime) -> int | None:
+    """Insert the job for this (user, rule, slot) unless it exists. Its id, or None."""
+    values = {
+        "user_id": job.user_id,
+        "rule_id": job.rule_id,
+        "scheduled_slot_utc": job.slot,
+        "status": "pending",
+        "policy": job.policy,
+        "priority": job.priority,
+        "channel": job.channel,
+        "recipient": job.recipient,
+        "payload_kind": job.payload_kind,
+        "payload_ref": job.payload_ref,
+        "attempts": 0,
+        "next_attempt_at": job.slot,
+        "created_at": now,
+        "updated_at": now,
+        "outcome_note": "",
+    }
+    return await insert_unless_exists(session, JOBS, values)
+
+
+async def claim(
+    session: Session, *, now: dt.datetime, owner: str, lease: dt.timedelta, limit: int
+) -> list[JobRecord]:
+    """Flip up to `limit` due jobs to `processing` under `owner`'s lease; return them,
+    oldest first.
+
+    SQLite: one conditional `UPDATE ... RETURNING`; the transaction holds SQLite's
+    single write lock, so no other worker can pick the same rows. MySQL/MariaDB:
+    `SELECT ... FOR UPDATE SKIP LOCKED`, one status at a time so that each read walks
+    the (status, next_attempt_at) index and locks only the rows it returns (with
+    `status IN (...)` InnoDB sorts, locking every due row, and a concurrent claimer
+    finds nothing), then an UPDATE of exactly those ids. The caller runs this at READ
+    COMMITTED and retries deadlocks.
+    """
+    changes = {
+        "status": "processing",
+        "lease_owner": owner,
+        "lease_expires_at": now + lease,
+        "attempts": JOBS.c.attempts + 1,
+        "updated_at": now,
+    }
+    if session.dialect.name == "sqlite":
+        due = and_(JOBS.c.status.in_(CLAIMABLE), JOBS.c.next_attempt_at <= now)
+        ids = select(JOBS.c.id).where(due).order_by(*_OLDEST).limit(limit).scalar_subquery()
+        stmt = update(JOBS).where(JOBS.c.id.in_(ids), due).values(changes).returning(*JOBS.c)
+        claimed = sorted(await session.execute(stmt), key=lambda r: (r.next_attempt_at, r.id))
+        return [_record(r) for r in claimed]
+    picked: list[int] = []
+    for status in CLAIMABLE:
+        picked += await _lock_due(session, status, now, limit - len(picked))
+    if not picked:
+        return []
+    await session.execute(update(JOBS).where(JOBS.c.id.in_(picked)).values(changes))
+    rows = await session.execute(select(JOBS).where(JOBS.c.id.in_(picked)).order_by(*_OLDEST))
+    return [_record(r) for r in rows]
+
+
+_OLDEST = (JOBS.c.next_attempt_at, JOBS.c.id)
+
+
+async def _lock_due(session: Session, status: str, now: dt.datetime, limit: int) -> list[int]:
+    """Lock up to `limit` due jobs in `status` that no one else holds (MySQL/MariaDB)."""
+    if limit <= 0:
+        return []
+    stmt = (
+        select(JOBS.c.id)
+        .where(JOBS.c.status == status, JOBS.c.next_attempt_at <= now)
+        .order_by(*_OLDEST)
+        .limit(limit)
+        .with_for_update(skip_locked=True)
+    )
+    return list((await session.execute(stmt)).scalars())
+
+
+async def finalise(
+    session: Session,
+    job: JobRecord,
+    *,
+    status: str,
+    now: dt.datetime,
+    next_attempt_at: dt.datetime | None = None,
+    note: str = "",
+) -> bool:
+    """Move a job this worker claimed out of `processing`. False if the claim was lost.
+
+    The WHERE names the claim (status, owner, attempt number): a late worker whose
+    lease the sweeper already settled changes nothing, and vice versa.
+    """
+    values: dict[str, Any] = {
+        "status": status,
+        "lease_owner": None,
+        "lease_expires_at": None,
+        "updated_at": now,
+        "outcome_note": note[:200],
+    }
+    if next_attempt_at is not None:
+        values["next_attempt_at"] = next_attempt_at
+    if status not in ("retry_wait",):
+        values["finished_at"] = now
+    stmt = (
+        update(JOBS)
+        .where(
+            JOBS.c.id == job.id,
+            JOBS.c.status == "processing",
+            JOBS.c.lease_owner == job.lease_owner,
+            JOBS.c.attempts == job.attempts,
+        )
+        .values(values)
+    )
+    return bool((await session.execute(stmt)).rowcount)
+
+
+async def settle_waiting(
+    session: Session, job_ids: list[int], *, status: str, now: dt.datetime, note: str = ""
+) -> int:
+    """Suppress, cancel or expire jobs that are still waiting (pending or retry_wait)."""
+    if not job_ids:
+        return 0
+    stmt = (
+        update(JOBS)
+        .where(JOBS.c.id.in_(job_ids), JOBS.c.status.in_(CLAIMABLE))
+        .values(status=status, updated_at=now, finished_at=now, outcome_note=note[:200])
+    )
+    return int((await session.execute(stmt)).rowcount)
+
+
+async def cancel_pending_for_rule(
+    session: Session, rule_id: int, *, now: dt.datetime, note: str
+) -> int:
+    """Cancel every waiting job of a rule (the user closed or paused it)."""
+    stmt = (
+        update(JOBS)
+        .where(JOBS.c.rule_id == rule_id, JOBS.c.status.in_(CLAIMABLE))
+        .values(status="cancelled", updated_at=now, finished_at=now, outcome_note=note[:200])
+    )
+    return int((await session.execute(stmt)).rowcount)
+
+
+async def expire_older_than(
+    session: Session, *, priority: str, cutoff: dt.datetime, now: dt.datetime
+) -> list[JobRecord]:
+    """Expire waiting jobs of `priority` whose slot is before `cutoff`; return exactly
+    the jobs this call expired (a job a claimer holds is skipped, not reported)."""
+    stale = and_(
+        JOBS.c.status.in_(CLAIMABLE),
+        JOBS.c.priority == priority,
+        JOBS.c.scheduled_slot_utc < cutoff,
+    )
+    pick = select(JOBS).where(stale).order_by(JOBS.c.id)
+    if session.dialect.name != "sqlite":
+        pick = pick.with_for_update(skip_locked=True)
+    rows = [_record(r) for r in await session.execute(pick)]
+    if not rows:
+        return []
+    note = "catch-up window passed"
+    await settle_waiting(session, [r.id for r in rows], status="expired", now=now, note=note)
+    return [dataclasses.replace(r, status="expired") for r in rows]
+
+
+async def expired_leases(session: Session, *, now: dt.datetime, limit: int) -> list[JobRecord]:
+    """Jobs still `processing` whose lease ran out: their worker died or hung."""
+    stmt = (
+        select(JOBS)
+        .where(JOBS.c.status == "processing", JOBS.c.lease_expires_at < now)
+        .order_by(JOBS.c.lease_expires_at)
+        .limit(limit)
+    )
+    return [_record(r) for r in await session.execute(stmt)]
+
+
+async def get(session: Session, job_id: int) -> JobRecord | None:
+    row = (await session.execute(select(JOBS).where(JOBS.c.id == job_id))).first()
+    return None if row is None else _record(row)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AttemptRecord:
+    job_id: int
+    attempt_no: int
+    channel: str
+    started_at: dt.datetime
+    duration_ms: int
+    outcome: str
+    error_class: str
+    provider_code: int | None
+    provider_message_id: str | None
+    error: str
+
+
+async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
+    """Write one channel call's result (error already redacted by the caller)."""
+    values = {
+        "job_id": attempt.job_id,
+        "attempt_no": attempt.attempt_no,
+        "channel": attempt.channel,
+        "started_at": attempt.started_at,
+        "duration_ms": attempt.duration_ms,
+        "outcome": attempt.outcome,
+        "error_class": attempt.error_class,
+        "provider_code": attempt.provider_code,
+        "provider_message_id": attempt.provider_message_id,
+        "error": attempt.error[:500],
+        "settled": None,
+    }
+    await session.execute(insert_into(ATTEMPTS), values)
+
+
+async def accepted_sends_since(
+    session: Session, recipient: str, channel: str, since: dt.datetime
+) -> list[dt.datetime]:
+    """When this recipient's accepted sends on `channel` started, since `since`.
+
+    What the per-recipient budget is computed from, so it holds across processes.
+    """
+    stmt = (
+        select(ATTEMPTS.c.started_at)
+        .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
+        .where(
+            JOBS.c.recipient == recipient,
+            ATTEMPTS.c.channel == channel,
+            ATTEMPTS.c.outcome == "accepted",
+            ATTEMPTS.c.started_at >= since,
+        )
+    )
+    return list((await session.execute(stmt)).scalars())
+
+
+async def count_by_status(session: Session) -> dict[str, int]:
+    stmt = select(JOBS.c.status, func.count()).group_by(JOBS.c.status)
+    return {status: int(n) for status, n in await session.execute(stmt)}
+
+
+async def heartbeat(session: Session, *, worker: str, at: dt.datetime, duration_ms: int) -> None:
+    """Record that `worker` finished a tick (what /healthz reports)."""
+    values = {"worker": worker, "last_tick_at": at, "last_duration_ms": duration_ms}
+    changed = await session.execute(update(TICKS).where(TICKS.c.worker == worker).values(values))
+    if not changed.rowcount:
+        await insert_unless_exists(session, TICKS, values)
+
+
+async def last_tick(session: Session) -> dt.datetime | None:
+    """The most recent tick of any scheduler process."""
+    latest: dt.datetime | None = (
+        await session.execute(select(func.max(TICKS.c.last_tick_at)))
+    ).scalar_one_or_none()
+    return latest

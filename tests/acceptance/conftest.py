@@ -1,0 +1,67 @@
+"""A whole keeper: app + scheduler + fake WeCom API, on one clock and one database."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.app import create_app
+from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.wecom_side import WeComSide
+from bot.scheduling import scheduler_for
+from scheduler.clock import FakeClock
+from scheduler.tick import Scheduler, TickReport, tick
+from storage.database import Database
+from tests.conftest import TEST_SETTINGS
+
+
+@dataclass
+class Keeper:
+    wecom: WeComSide
+    api: FakeWeCom
+    scheduler: Scheduler
+    clock: FakeClock
+
+    async def say(self, text: str, user: str = "alice") -> str:
+        reply = await self.wecom.send_text(user, text)
+        assert reply.status == 200
+        return reply.text or ""
+
+    async def tick(self) -> TickReport:
+        return await tick(self.scheduler)
+
+    def sent_to(self, user: str = "alice") -> list[str]:
+        return [m.content for m in self.api.messages_to(user)]
+
+
+@pytest.fixture
+async def keeper(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Keeper]:
+    api = FakeWeCom(
+        corp_id=TEST_SETTINGS.corp_id,
+        secret=TEST_SETTINGS.secret,
+        agent_id=TEST_SETTINGS.agent_id,
+        clock=clock.now,
+    )
+    async with run_fake_wecom(api) as api_base:
+        settings = dataclasses.replace(TEST_SETTINGS, api_base=api_base)
+        app = create_app(settings, clock=clock, engine=engine)
+        async with TestClient(TestServer(app)) as client:
+            base = str(client.make_url("")).rstrip("/")
+            wecom = WeComSide(
+                base,
+                settings.token,
+                settings.aes_key,
+                settings.corp_id,
+                settings.agent_id,
+                clock.now,
+                session=client.session,
+            )
+            async with scheduler_for(
+                settings, Database(engine), clock, send_timeout=0.5
+            ) as scheduler:
+                yield Keeper(wecom=wecom, api=api, scheduler=scheduler, clock=clock)
