@@ -24,6 +24,7 @@ from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
 from storage.engine import create_engine
+from storage.repos import jobs
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +53,8 @@ def create_app(
     app[keys.CRYPTO] = WeComCrypto(settings.token, settings.aes_key, settings.corp_id)
     app[keys.STARTED_AT] = app[keys.CLOCK].now()
     app.cleanup_ctx.append(_database(engine))
+    if settings.scheduler_on:
+        app.cleanup_ctx.append(_scheduler_loop)
     app.router.add_get(callback.CALLBACK_PATH, callback.verify_url)
     app.router.add_post(callback.CALLBACK_PATH, callback.receive)
     app.router.add_get("/healthz", healthz)
@@ -80,18 +83,38 @@ def _database(
     return ctx
 
 
+async def _scheduler_loop(app: web.Application) -> AsyncIterator[None]:
+    """KEEPER_SCHEDULER=on: the scheduler loop runs in this process, stopped gracefully."""
+    from bot.scheduling import run_loop, scheduler_for
+
+    stop = asyncio.Event()
+    settings, clock = app[keys.SETTINGS], app[keys.CLOCK]
+
+    async def run() -> None:
+        async with scheduler_for(settings, app[keys.DATABASE], clock) as scheduler:
+            await run_loop(scheduler, stop)
+
+    task = asyncio.create_task(run())
+    yield
+    stop.set()
+    await task
+
+
 async def healthz(request: web.Request) -> web.Response:
-    """Database reachability (200 or 503), as JSON."""
+    """Database reachability (200 or 503) and the last scheduler tick's age, as JSON."""
+    body: dict[str, object] = {"database": "unreachable", "last_tick_age_seconds": None}
     try:
         async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
-            async with request.app[keys.ENGINE].connect() as conn:
-                await conn.execute(text("SELECT 1"))
-        database = "ok"
+            async with request.app[keys.DATABASE].transaction() as session:
+                await session.execute(text("SELECT 1"))
+                last = await jobs.last_tick(session)
+        body["database"] = "ok"
+        if last is not None:
+            age = request.app[keys.CLOCK].now() - last
+            body["last_tick_age_seconds"] = round(age.total_seconds(), 1)
     except Exception:
         log.warning("health check: database unreachable")
-        database = "unreachable"
-    status = 200 if database == "ok" else 503
-    return web.json_response({"database": database}, status=status)
+    return web.json_response(body, status=200 if body["database"] == "ok" else 503)
 
 
 @web.middleware

@@ -25,10 +25,14 @@ from aiohttp import web
 from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
+from bot.scheduling import scheduler_for
 from bot.settings import Settings
 from scheduler.clock import FakeClock, SystemClock
+from scheduler.tick import Scheduler, tick
+from storage.database import Database
 from storage.engine import create_engine
 from storage.migrate import upgrade
+from storage.repos import jobs, rules
 
 DEMO_CORP_ID = "wwkeeperdemo00001"
 DEMO_AGENT_ID = 1000002
@@ -75,10 +79,18 @@ async def run_chat(
             site = web.TCPSite(runner, "127.0.0.1", 0)
             await site.start()
             base = "http://{}:{}".format(*runner.addresses[0][:2])
-            async with WeComSide(
-                base, settings.token, settings.aes_key, settings.corp_id, DEMO_AGENT_ID, clock.now
-            ) as wecom:
-                session = _Session(wecom, clock, user, stdout)
+            async with (
+                WeComSide(
+                    base,
+                    settings.token,
+                    settings.aes_key,
+                    settings.corp_id,
+                    DEMO_AGENT_ID,
+                    clock.now,
+                ) as wecom,
+                scheduler_for(settings, Database(engine), clock) as scheduler,
+            ):
+                session = _Session(wecom, clock, user, stdout, _Reminders(scheduler, fake, user))
                 _banner(stdout, db_path, clock)
                 await session.loop(stdin, interactive=stdin.isatty())
         finally:
@@ -99,9 +111,41 @@ def _banner(out: TextIO, db_path: str, clock: FakeClock) -> None:
     print(f"现在是 {now:%Y-%m-%d %H:%M}（{DEMO_TZ.key}）。/help 看演示命令。", file=out)
 
 
+class _Reminders:
+    """Runs the scheduler as time passes and shows what the fake WeCom received."""
+
+    def __init__(self, scheduler: Scheduler, fake: FakeWeCom, user: str) -> None:
+        self.scheduler, self.fake, self.user = scheduler, fake, user
+        self.shown = 0
+
+    async def run_until(
+        self, clock: FakeClock, target: dt.datetime
+    ) -> list[tuple[dt.datetime, str]]:
+        """Move `clock` to `target`, stopping at every due time on the way to tick."""
+        while (due := await self._next_due()) is not None and due <= target:
+            clock.set(max(clock.now(), due))
+            await tick(self.scheduler)
+        clock.set(target)
+        await tick(self.scheduler)
+        return self.new_messages()
+
+    def new_messages(self) -> list[tuple[dt.datetime, str]]:
+        received = self.fake.messages_to(self.user)
+        fresh, self.shown = received[self.shown :], len(received)
+        return [(m.received_at, m.content) for m in fresh]
+
+    async def _next_due(self) -> dt.datetime | None:
+        async with self.scheduler.database.transaction() as session:
+            times = [await rules.next_fire_min(session), await jobs.next_waiting_at(session)]
+        return min((t for t in times if t is not None), default=None)
+
+
 class _Session:
-    def __init__(self, wecom: WeComSide, clock: FakeClock, user: str, out: TextIO) -> None:
+    def __init__(
+        self, wecom: WeComSide, clock: FakeClock, user: str, out: TextIO, reminders: _Reminders
+    ) -> None:
         self.wecom, self.clock, self.user, self.out = wecom, clock, user, out
+        self.reminders = reminders
         self.next_msg_id = secrets.randbits(40) << 20  # unique across runs on the same file
 
     async def loop(self, stdin: TextIO, *, interactive: bool) -> None:
@@ -126,7 +170,7 @@ class _Session:
 
     async def handle(self, line: str) -> None:
         if line.startswith("/"):
-            self._command(line)
+            await self._command(line)
             return
         self.next_msg_id += 1
         reply = await self.wecom.send_text(self.user, line, msg_id=self.next_msg_id)
@@ -137,27 +181,36 @@ class _Session:
         else:
             self._say("（没有回复）")
 
-    def _command(self, line: str) -> None:
+    async def _command(self, line: str) -> None:
         name, _, arg = line.partition(" ")
         if name == "/time" and arg.strip():
-            self._move_clock(arg.strip())
+            await self._move_clock(arg.strip())
         elif name == "/now":
             self._say(f"现在是 {self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}")
         else:
             self._say(CHAT_HELP)
 
-    def _move_clock(self, arg: str) -> None:
+    async def _move_clock(self, arg: str) -> None:
         step = STEP.match(arg)
         if step:
-            self.clock.advance(dt.timedelta(**{UNITS[step.group(2)]: int(step.group(1))}))
+            target = self.clock.now() + dt.timedelta(**{UNITS[step.group(2)]: int(step.group(1))})
         else:
             try:
                 when = dt.datetime.fromisoformat(arg)
             except ValueError:
                 self._say("看不懂这个时间。例：/time +2h 或 /time 2026-12-01T08:00")
                 return
-            self.clock.set(when if when.tzinfo else when.replace(tzinfo=DEMO_TZ))
+            target = when if when.tzinfo else when.replace(tzinfo=DEMO_TZ)
+        if target < self.clock.now():
+            self._say("时间只能往后拨。")
+            return
+        for at, text in await self.reminders.run_until(self.clock, target):
+            self._notify(at, text)
         self._say(f"时间拨到 {self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}")
+
+    def _notify(self, at: dt.datetime, text: str) -> None:
+        indented = text.replace("\n", "\n        ")
+        print(f"📨 {at.astimezone(DEMO_TZ):%H:%M} 提醒> {indented}", file=self.out)
 
     def _say(self, text: str) -> None:
         indented = text.replace("\n", "\n        ")

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from scheduler import outcomes
 from scheduler.channels.base import Channel, OutboundMessage, SendResult
+from scheduler.channels.budget import Defer, budget_decision
 from scheduler.clock import Clock
 from scheduler.job_state import CATCH_UP_WINDOWS
 from scheduler.kinds import Kind, Send, Skip
@@ -154,16 +155,48 @@ async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
 
 
 async def _deliver_group(s: Scheduler, group: list[JobRecord]) -> list[str]:
+    recipient, channel = group[0].recipient, group[0].channel
+    if (until := await retrying(lambda: _over_budget(s, recipient, channel))) is not None:
+        await retrying(lambda: _defer(s, group, until))
+        return ["deferred"] * len(group)
     sends = await retrying(lambda: _prepare(s, group))
     if not sends:
-        return [job.status for job in group]
-    recipient, channel = group[0].recipient, group[0].channel
+        return ["skipped"] * len(group)
     text = "\n\n".join(send.text for _, send in sends)
     message = OutboundMessage(text=text, dedup=any(send.dedup for _, send in sends))
     result = await _send(s, channel, recipient, message)
     await retrying(lambda: _settle(s, [job for job, _ in sends], result))
     now = s.clock.now()
     return [outcomes.job_status(job, result, now) for job, _ in sends]
+
+
+async def _over_budget(s: Scheduler, recipient: str, channel: str) -> dt.datetime | None:
+    """WeCom silently drops sends past 30/min or 1000/h per member: check first.
+
+    The count comes from the database, so it holds across processes.
+    """
+    now = s.clock.now()
+    async with s.database.transaction() as session:
+        sent = await jobs.accepted_sends_since(
+            session, recipient, channel, now - dt.timedelta(hours=1)
+        )
+    decision = budget_decision(sent, now)
+    return decision.until if isinstance(decision, Defer) else None
+
+
+async def _defer(s: Scheduler, group: list[JobRecord], until: dt.datetime) -> None:
+    """Put the claimed jobs back to wait for the budget; nothing was sent."""
+    now = s.clock.now()
+    async with s.database.transaction() as session:
+        for job in group:
+            await jobs.finalise(
+                session,
+                job,
+                status="retry_wait",
+                now=now,
+                next_attempt_at=until,
+                note="deferred: recipient budget",
+            )
 
 
 async def _prepare(s: Scheduler, group: list[JobRecord]) -> list[tuple[JobRecord, Send]]:

@@ -105,6 +105,9 @@ class FakeWeCom:
         users: known UserIDs (case-insensitive); None accepts everyone.
         unlicensed_users: known users without an API licence (`unlicenseduser`).
         clock: returns an aware "now"; token expiry and receipts use it.
+
+    `latency` (seconds, default 0) delays every message/send answer, as a distant
+    API would: a benchmark's senders then wait on the network, not on the fake.
     """
 
     def __init__(
@@ -126,6 +129,7 @@ class FakeWeCom:
         self.send_calls = 0
         self.duplicates_dropped = 0
         self.hanging = 0  # requests currently held by hang_next
+        self.latency = 0.0  # seconds before each message/send answer
         self._tokens: dict[str, datetime] = {}
         self._faults: dict[Route, deque[_Fault]] = {"gettoken": deque(), "send": deque()}
         self._release = asyncio.Event()
@@ -363,6 +367,8 @@ async def _send(request: web.Request) -> web.StreamResponse:
     fake = request.app[FAKE_WECOM_KEY]
     fake.send_calls += 1
     raw_body = await request.read()
+    if fake.latency > 0:
+        await asyncio.sleep(fake.latency)
     token = request.query.get("access_token", "")
     fault = fake.take_fault("send")
     if fault is None:

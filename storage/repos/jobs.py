@@ -318,3 +318,10 @@ async def last_tick(session: Session) -> dt.datetime | None:
         await session.execute(select(func.max(TICKS.c.last_tick_at)))
     ).scalar_one_or_none()
     return latest
+
+
+async def next_waiting_at(session: Session) -> dt.datetime | None:
+    """The earliest time a waiting job may be tried (for the demo's clock jumps)."""
+    stmt = select(func.min(JOBS.c.next_attempt_at)).where(JOBS.c.status.in_(CLAIMABLE))
+    earliest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
+    return earliest

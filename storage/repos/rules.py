@@ -118,3 +118,12 @@ async def set_status(session: Session, rule_id: int, status: str, *, now: dt.dat
     await session.execute(
         update(RULES).where(RULES.c.id == rule_id).values(status=status, updated_at=now)
     )
+
+
+async def next_fire_min(session: Session) -> dt.datetime | None:
+    """The earliest `next_fire_at` of any active rule (for the demo's clock jumps)."""
+    from sqlalchemy import func
+
+    stmt = select(func.min(RULES.c.next_fire_at)).where(RULES.c.status == "active")
+    earliest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
+    return earliest

@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from scheduler import messages
+from storage.repos import jobs, rules, users
 from tests.acceptance.conftest import Keeper
 
 HOUR = dt.timedelta(hours=1)
@@ -74,3 +75,74 @@ async def test_a_hanging_api_makes_the_send_unknown_pauses_the_plan_and_says_so(
     assert "提醒先暂停了" in reply
     assert "提醒先暂停了" not in await keeper.say("今天")  # said once
     assert "已暂停" in await keeper.say("提醒")
+
+
+async def test_the_health_check_reports_the_last_ticks_age(keeper: Keeper) -> None:
+    await keeper.tick()
+    keeper.clock.advance(dt.timedelta(seconds=42))
+    response = await keeper.wecom._require_session().get(
+        keeper.wecom.url.replace("/wecom/callback", "/healthz")
+    )
+    assert await response.json() == {"database": "ok", "last_tick_age_seconds": 42.0}
+
+
+async def test_a_recipient_over_wecoms_minute_budget_is_deferred_not_dropped(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("开启 喝水")
+    keeper.clock.advance(2 * HOUR)
+    await _fake_recent_sends(keeper, "alice", 25)
+    report = await keeper.tick()
+    assert report.outcomes == {"deferred": 1}
+    assert keeper.sent_to() == []
+    keeper.clock.advance(dt.timedelta(minutes=1))
+    await keeper.tick()
+    assert keeper.sent_to() == [messages.WATER_REMINDER]
+
+
+async def _fake_recent_sends(keeper: Keeper, user: str, count: int) -> None:
+    """Record `count` accepted sends to `user` in the last minute (another rule's)."""
+    database = keeper.scheduler.database
+    now = keeper.clock.now()
+    async with database.transaction() as session:
+        user_id = (await users.ensure_and_lock_user(session, user, timezone="UTC", now=now)).id
+        rule_id = await rules.create(
+            session,
+            user_id=user_id,
+            kind="water",
+            policy="at_most_once",
+            priority="low",
+            channel="wecom_app",
+            now=now,
+            status="disabled",
+        )
+        for i in range(count):
+            slot = now - dt.timedelta(seconds=50 - i)
+            new = jobs.NewJob(
+                user_id=user_id,
+                rule_id=rule_id,
+                slot=slot,
+                policy="at_most_once",
+                priority="low",
+                channel="wecom_app",
+                recipient=user,
+                payload_kind="water",
+            )
+            job_id = await jobs.materialise(session, new, now=now)
+            assert job_id is not None
+            await jobs.settle_waiting(session, [job_id], status="accepted", now=now)
+            await jobs.record_attempt(
+                session,
+                jobs.AttemptRecord(
+                    job_id=job_id,
+                    attempt_no=1,
+                    channel="wecom_app",
+                    started_at=slot,
+                    duration_ms=5,
+                    outcome="accepted",
+                    error_class="none",
+                    provider_code=0,
+                    provider_message_id=f"m{i}",
+                    error="",
+                ),
+            )

@@ -237,7 +237,7 @@ async def test_undo_reverses_the_last_record_and_then_the_one_before(
 async def test_the_health_check_reports_the_database(client: Client) -> None:
     response = await client.get("/healthz")
     assert response.status == 200
-    assert await response.json() == {"database": "ok"}
+    assert await response.json() == {"database": "ok", "last_tick_age_seconds": None}
 
 
 def _text(user: str, text: str, msg_id: int, side: WeComSide) -> str:
