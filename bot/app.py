@@ -19,7 +19,7 @@ from bot import callback, keys
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
 from bot.settings import Settings
-from handlers import general, records, tasks, views, water
+from handlers import admin, general, records, tasks, views, water
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
@@ -33,6 +33,7 @@ ROUTERS: list[Router] = [
     tasks.router,
     views.router,
     water.router,
+    admin.router,
     general.router,
 ]
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
@@ -75,6 +76,7 @@ def _database(
             dispatcher=Dispatcher(ROUTERS),
             default_tz=settings.timezone,
             max_age=dt.timedelta(seconds=settings.callback_window_seconds),
+            admins=settings.admins,
         )
         yield
         if given is None:

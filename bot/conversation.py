@@ -36,6 +36,7 @@ class Conversation:
     dispatcher: Dispatcher
     default_tz: ZoneInfo
     max_age: dt.timedelta
+    admins: frozenset[str] = frozenset()
 
     async def handle(self, msg: Incoming, *, now: dt.datetime) -> str:
         """Handle `msg` once and return the reply text ("" for no reply)."""
@@ -58,6 +59,7 @@ class Conversation:
                 now=now,
                 occurred_at=min(now, max(sent_at, now - self.max_age)),
                 source_key=msg.dedup_key,
+                is_admin=msg.from_user in self.admins,
             )
             outcome = await self._outcome(session, ctx, msg, message_id)
             if notice := await water.notice_owed(session, user.id, now):

@@ -165,6 +165,19 @@ class ShowReminders:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class AdminStatus:
+    """`管理 状态` (KEEPER_ADMINS only): per-channel delivery counts and the queue."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AdminSettle:
+    """`管理 对账 <job> 已收到|未收到`: settle an unknown send by hand."""
+
+    job_id: int
+    received: bool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Welcome:
     """Not typed by users: the `subscribe` event (the app was added)."""
 
@@ -190,6 +203,8 @@ Command = (
     | SetWaterInterval
     | SetWaterGoal
     | ShowReminders
+    | AdminStatus
+    | AdminSettle
 )
 
 

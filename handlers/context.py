@@ -23,6 +23,7 @@ class Context:
     now: dt.datetime
     occurred_at: dt.datetime
     source_key: str
+    is_admin: bool = False
 
     @property
     def today(self) -> dt.date:

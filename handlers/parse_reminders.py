@@ -12,6 +12,8 @@ from typing import Protocol
 
 from handlers import texts
 from handlers.commands import (
+    AdminSettle,
+    AdminStatus,
     Command,
     ParseError,
     SetDayWindow,
@@ -86,3 +88,16 @@ def _number(value: str, bounds: tuple[int, int], hint: str) -> int:
     if match is None or not bounds[0] <= int(match["n"]) <= bounds[1]:
         raise ParseError(hint)
     return int(match["n"])
+
+
+_SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到)")
+
+
+def parse_admin(body: Body) -> Command:
+    """`管理 状态` / `管理 对账 12 已收到` (whether the user may is the handler's call)."""
+    text = body.text.strip()
+    if text == "状态":
+        return AdminStatus()
+    if match := _SETTLE.fullmatch(text):
+        return AdminSettle(job_id=int(match["job"]), received=match["word"] == "已收到")
+    raise ParseError(texts.ADMIN_HINT)

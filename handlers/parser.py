@@ -280,4 +280,5 @@ _KEYWORDS: dict[str, Callable[[_Body], Command]] = {
     "日记": _parse_journal,
     **dict.fromkeys(parse_reminders.SWITCHES, parse_reminders.parse_switch),
     "设置": parse_reminders.parse_setting,
+    "管理": parse_reminders.parse_admin,
 }

@@ -21,6 +21,9 @@ HELP_TEXT = "\n".join(
         "日程 周四 14:00-15:00 复诊 提前15分钟 —— 加日程",
         "日记 今天感觉轻松了一些 —— 写日记",
         "今天 / 本周 / 本月 —— 看今天、这周、这个月",
+        "开启 喝水 / 暂停 喝水 / 恢复 喝水 / 关闭 喝水 —— 喝水提醒",
+        "设置 作息 08:00-22:00 / 设置 喝水间隔 120 / 设置 喝水目标 8",
+        "提醒 —— 看喝水提醒的状态和下次时间",
         "撤销 —— 撤回上一条记录",
     )
 )
@@ -85,7 +88,6 @@ def invalid_time(said: str) -> str:
 COMING_SOON = {
     "提醒": "自定义提醒还在路上，稍后开放。现在可以发「提醒」看喝水提醒。",
     "免打扰": "免打扰还在路上，稍后开放。",
-    "管理": "管理功能还在路上，稍后开放。",
 }
 SWITCH_NEEDS_TARGET = "要{keyword}什么？比如：{keyword} 喝水"
 SWITCH_NOT_YET = "目前只能开关喝水提醒，比如：开启 喝水。晨报、晚报和自定义提醒还在路上。"
@@ -93,6 +95,7 @@ SETTING_UNKNOWN = "可以设置：作息、喝水间隔、喝水目标。比如�
 WINDOW_HINT = "作息写成两个时间，比如：设置 作息 08:00-22:00"
 WINDOW_ORDER = "起床时间要早于睡觉时间，比如：设置 作息 08:00-22:00"
 INTERVAL_HINT = "喝水间隔写分钟数，30 到 480，比如：设置 喝水间隔 120"
+ADMIN_HINT = "管理命令：管理 状态 / 管理 对账 <任务号> 已收到|未收到。暂停和恢复全部发送还在路上。"
 GOAL_HINT = "喝水目标写每天几杯，1 到 30，比如：设置 喝水目标 8"
 # --- end parse errors ---
 
@@ -384,6 +387,39 @@ def interval_set(minutes: int) -> str:
 
 def goal_set(glasses: int) -> str:
     return f"喝水目标已设为每天 {glasses} 杯，达标后当天不再提醒。"
+
+
+# Admin.
+
+ADMIN_ONLY = "这是管理员命令，你没有权限。"
+
+
+def admin_channel(
+    channel: str,
+    accepted: int,
+    failed: int,
+    unknown: int,
+    retries: int,
+    last_success: str,
+    consecutive: int,
+    waiting: int,
+    oldest_age: str,
+) -> str:
+    return (
+        f"{channel}：送达 {accepted}，失败 {failed}，未知 {unknown}，重试 {retries}\n"
+        f"  最近成功 {last_success}，连续失败 {consecutive}，排队 {waiting}（最早等了 {oldest_age}）"
+    )
+
+
+ADMIN_NO_JOBS = "还没有任何发送记录。"
+
+
+def admin_settled(job_id: int, received: bool) -> str:
+    return f"已记录：任务 {job_id} {'已收到' if received else '未收到'}。"
+
+
+def admin_not_unknown(job_id: int) -> str:
+    return f"任务 {job_id} 不是「未知」状态，不需要对账。"
 
 
 # --- end replies ---

@@ -48,7 +48,7 @@ async def keeper(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Keeper]
         clock=clock.now,
     )
     async with run_fake_wecom(api) as api_base:
-        settings = dataclasses.replace(TEST_SETTINGS, api_base=api_base)
+        settings = dataclasses.replace(TEST_SETTINGS, api_base=api_base, admins=frozenset({"boss"}))
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             base = str(client.make_url("")).rstrip("/")

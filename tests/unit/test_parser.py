@@ -12,6 +12,8 @@ from handlers import texts
 from handlers.commands import (
     AddEvent,
     AddTask,
+    AdminSettle,
+    AdminStatus,
     CancelTask,
     CheckInWater,
     Command,
@@ -346,6 +348,9 @@ JOURNAL = [
 ]
 
 VIEWS = [
+    case("管理 状态", AdminStatus()),
+    case("管理 对账 12 已收到", AdminSettle(job_id=12, received=True)),
+    case("管理 对账 #7 未收到", AdminSettle(job_id=7, received=False)),
     case("提醒", ShowReminders()),
     case("开启 喝水", SwitchWater(action="enable")),
     case("开启喝水", SwitchWater(action="enable")),
@@ -499,7 +504,9 @@ ERRORS = [
     ("设置 喝水目标 很多", "1 到 30"),
     ("设置 主题 蓝", "可以设置"),
     ("免打扰 2小时", "还在路上"),
-    ("管理 状态", "管理功能还在路上"),
+    ("管理", "管理命令"),
+    ("管理 暂停 全部", "还在路上"),
+    ("管理 对账 12", "管理命令"),
 ]
 
 

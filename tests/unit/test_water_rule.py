@@ -189,7 +189,7 @@ _CHECKINS = st.one_of(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(
     checkin_at=_CHECKINS,
     tz=st.sampled_from([SHANGHAI, UTC, NEW_YORK]),

@@ -1,0 +1,93 @@
+"""Read models for the admin: per-channel delivery counts and the waiting queue."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import func, select, update
+
+from storage.database import Session
+from storage.delivery_models import ATTEMPTS, JOBS
+
+WAITING = ("pending", "retry_wait")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ChannelStats:
+    channel: str
+    accepted: int
+    failed: int
+    unknown: int
+    retries: int
+    last_success: dt.datetime | None
+    consecutive_failures: int
+    waiting: int
+    oldest_waiting: dt.datetime | None
+
+
+async def channel_stats(session: Session) -> list[ChannelStats]:
+    """One row per channel that has jobs."""
+    channels = (await session.execute(select(JOBS.c.channel).distinct())).scalars()
+    return [await _stats(session, channel) for channel in sorted(channels)]
+
+
+async def _stats(session: Session, channel: str) -> ChannelStats:
+    counted = await session.execute(
+        select(ATTEMPTS.c.outcome, func.count())
+        .where(ATTEMPTS.c.channel == channel)
+        .group_by(ATTEMPTS.c.outcome)
+    )
+    by_outcome: dict[str, int] = {str(outcome): int(n) for outcome, n in counted}
+    last_success = (
+        await session.execute(
+            select(func.max(ATTEMPTS.c.started_at)).where(
+                ATTEMPTS.c.channel == channel, ATTEMPTS.c.outcome == "accepted"
+            )
+        )
+    ).scalar_one_or_none()
+    since = select(func.count()).where(
+        ATTEMPTS.c.channel == channel, ATTEMPTS.c.outcome != "accepted"
+    )
+    if last_success is not None:
+        since = since.where(ATTEMPTS.c.started_at > last_success)
+    waiting = (
+        await session.execute(
+            select(func.count(), func.min(JOBS.c.next_attempt_at)).where(
+                JOBS.c.channel == channel, JOBS.c.status.in_(WAITING)
+            )
+        )
+    ).one()
+    return ChannelStats(
+        channel=channel,
+        accepted=by_outcome.get("accepted", 0),
+        failed=by_outcome.get("failed", 0),
+        unknown=by_outcome.get("unknown", 0),
+        retries=by_outcome.get("retry", 0),
+        last_success=last_success,
+        consecutive_failures=int((await session.execute(since)).scalar_one()),
+        waiting=int(waiting[0]),
+        oldest_waiting=waiting[1],
+    )
+
+
+async def settle_unknown(session: Session, job_id: int, *, received: bool, note: str) -> bool:
+    """Record an admin's word on an `unknown` job: its last attempt is marked
+    received or missing. False if there is no such unknown job."""
+    row = (
+        await session.execute(
+            select(JOBS.c.id).where(JOBS.c.id == job_id, JOBS.c.status == "unknown")
+        )
+    ).first()
+    if row is None:
+        return False
+    last = (
+        select(func.max(ATTEMPTS.c.attempt_no)).where(ATTEMPTS.c.job_id == job_id).scalar_subquery()
+    )
+    await session.execute(
+        update(ATTEMPTS)
+        .where(ATTEMPTS.c.job_id == job_id, ATTEMPTS.c.attempt_no == last)
+        .values(settled="received" if received else "missing")
+    )
+    await session.execute(update(JOBS).where(JOBS.c.id == job_id).values(outcome_note=note[:200]))
+    return True

@@ -1,0 +1,43 @@
+"""管理 状态 and 管理 对账: what an admin sees, and what others are told."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from handlers import texts
+from storage.delivery_models import ATTEMPTS
+from tests.acceptance.conftest import Keeper
+
+HOUR = dt.timedelta(hours=1)
+
+
+async def test_only_admins_get_the_status(keeper: Keeper) -> None:
+    assert await keeper.say("管理 状态", user="alice") == texts.ADMIN_ONLY
+    assert await keeper.say("管理 状态", user="boss") == texts.ADMIN_NO_JOBS
+
+
+async def test_the_status_counts_sends_per_channel(keeper: Keeper) -> None:
+    await keeper.say("开启 喝水")
+    keeper.clock.advance(2 * HOUR)
+    await keeper.tick()
+    status = await keeper.say("管理 状态", user="boss")
+    assert status.startswith("wecom_app：送达 1，失败 0，未知 0，重试 0")
+    assert "连续失败 0，排队 0" in status
+
+
+async def test_an_admin_settles_an_unknown_send_and_it_is_recorded(keeper: Keeper) -> None:
+    await keeper.say("开启 喝水")
+    keeper.api.hang_next(delivered=True)
+    keeper.clock.advance(2 * HOUR)
+    await keeper.tick()
+    assert "未知 1" in await keeper.say("管理 状态", user="boss")
+    async with keeper.scheduler.database.transaction() as session:
+        job_id = (await session.execute(ATTEMPTS.select())).one().job_id
+    assert await keeper.say(f"管理 对账 {job_id} 已收到", user="boss") == texts.admin_settled(
+        job_id, True
+    )
+    assert (await keeper.say(f"管理 对账 {job_id} 已收到", user="alice")).startswith(
+        texts.ADMIN_ONLY
+    )
+    async with keeper.scheduler.database.transaction() as session:
+        assert (await session.execute(ATTEMPTS.select())).one().settled == "received"
