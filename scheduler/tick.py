@@ -33,6 +33,7 @@ LEASE = dt.timedelta(minutes=2)
 BATCH = 100
 MATERIALISE_BATCH = 500
 SEND_CONCURRENCY = 16
+CONFIG_HOLD = dt.timedelta(minutes=10)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -48,6 +49,8 @@ class Scheduler:
     lease: dt.timedelta = LEASE
     batch: int = BATCH
     concurrency: int = SEND_CONCURRENCY
+    holds: dict[str, dt.datetime] = field(default_factory=dict)
+    """Channels held after a configuration error, until when (this process only)."""
 
 
 @dataclass(kw_only=True, slots=True)
@@ -156,8 +159,11 @@ async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
 
 async def _deliver_group(s: Scheduler, group: list[JobRecord]) -> list[str]:
     recipient, channel = group[0].recipient, group[0].channel
+    if (held := s.holds.get(channel)) is not None and held > s.clock.now():
+        await retrying(lambda: _defer(s, group, held, "deferred: channel held"))
+        return ["held"] * len(group)
     if (until := await retrying(lambda: _over_budget(s, recipient, channel))) is not None:
-        await retrying(lambda: _defer(s, group, until))
+        await retrying(lambda: _defer(s, group, until, "deferred: recipient budget"))
         return ["deferred"] * len(group)
     sends = await retrying(lambda: _prepare(s, group))
     if not sends:
@@ -165,6 +171,8 @@ async def _deliver_group(s: Scheduler, group: list[JobRecord]) -> list[str]:
     text = "\n\n".join(send.text for _, send in sends)
     message = OutboundMessage(text=text, dedup=any(send.dedup for _, send in sends))
     result = await _send(s, channel, recipient, message)
+    if result.error_class == "config":
+        _hold(s, channel)
     await retrying(lambda: _settle(s, [job for job, _ in sends], result))
     now = s.clock.now()
     return [outcomes.job_status(job, result, now) for job, _ in sends]
@@ -184,8 +192,8 @@ async def _over_budget(s: Scheduler, recipient: str, channel: str) -> dt.datetim
     return decision.until if isinstance(decision, Defer) else None
 
 
-async def _defer(s: Scheduler, group: list[JobRecord], until: dt.datetime) -> None:
-    """Put the claimed jobs back to wait for the budget; nothing was sent."""
+async def _defer(s: Scheduler, group: list[JobRecord], until: dt.datetime, note: str) -> None:
+    """Put the claimed jobs back to wait until `until`; nothing was sent."""
     now = s.clock.now()
     async with s.database.transaction() as session:
         for job in group:
@@ -195,8 +203,16 @@ async def _defer(s: Scheduler, group: list[JobRecord], until: dt.datetime) -> No
                 status="retry_wait",
                 now=now,
                 next_attempt_at=until,
-                note="deferred: recipient budget",
+                note=note,
             )
+
+
+def _hold(s: Scheduler, channel: str) -> None:
+    """A configuration error (untrusted IP, bad secret, no permission) will not heal by
+    retrying: stop using the channel for a while and say so loudly; 管理 状态 shows
+    the failures."""
+    s.holds[channel] = s.clock.now() + CONFIG_HOLD
+    log.error("channel held after a configuration error", extra={"channel": channel})
 
 
 async def _prepare(s: Scheduler, group: list[JobRecord]) -> list[tuple[JobRecord, Send]]:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
+
+import pytest
 
 from scheduler import messages
-from storage.repos import jobs, rules, users
+from storage.repos import jobs, rules, users, water
 from tests.acceptance.conftest import Keeper
 
 HOUR = dt.timedelta(hours=1)
@@ -146,3 +149,82 @@ async def _fake_recent_sends(keeper: Keeper, user: str, count: int) -> None:
                     error="",
                 ),
             )
+
+
+async def _plan_state(keeper: Keeper, user: str = "alice") -> str:
+    async with keeper.scheduler.database.transaction() as session:
+        user_id = (
+            await users.ensure_and_lock_user(session, user, timezone="UTC", now=keeper.clock.now())
+        ).id
+        plan = await water.plan_of(session, user_id)
+    assert plan is not None
+    return plan.state
+
+
+@pytest.mark.parametrize(
+    ("fault", "job_status", "plan_state", "delivered"),
+    [
+        (lambda api: None, "accepted", "awaiting_checkin", 1),
+        (lambda api: api.fail_next(60020), "failed", "paused", 0),  # untrusted IP: config
+        (lambda api: api.fail_next(81013), "failed", "paused", 0),  # nobody can receive it
+        (lambda api: api.fail_next(-1), "retry_wait", "sending", 0),  # busy: retried later
+        (lambda api: api.fail_next(45009), "retry_wait", "sending", 0),  # frequency limit
+        (lambda api: api.status_next(502), "unknown", "paused", 0),  # a gateway, after the POST
+        (lambda api: api.reset_next(delivered=True), "unknown", "paused", 1),
+        (lambda api: api.reset_next(delivered=False), "unknown", "paused", 0),
+        (lambda api: api.hang_next(delivered=True), "unknown", "paused", 1),
+        (lambda api: api.expire_tokens(), "accepted", "awaiting_checkin", 1),  # refreshed once
+    ],
+    ids=[
+        "ok",
+        "60020",
+        "81013",
+        "-1",
+        "45009",
+        "502",
+        "reset-after",
+        "reset-before",
+        "hang",
+        "token-expired",
+    ],
+)
+async def test_each_api_outcome_ends_the_job_and_plan_as_its_class_says(
+    keeper: Keeper, fault: Any, job_status: str, plan_state: str, delivered: int
+) -> None:
+    await keeper.say("开启 喝水")
+    await keeper.tick()  # fetches a token (nothing due yet), so expire_tokens bites later
+    fault(keeper.api)
+    keeper.clock.advance(2 * HOUR)
+    report = await keeper.tick()
+    assert report.outcomes == {job_status: 1}
+    assert await _plan_state(keeper) == plan_state
+    assert len(keeper.sent_to()) == delivered
+
+
+async def test_a_recipient_unknown_to_wecom_fails_permanently_and_is_not_retried(
+    keeper: Keeper,
+) -> None:
+    keeper.api.users = {"bob"}  # alice is not a member WeCom knows
+    await keeper.say("开启 喝水")
+    keeper.clock.advance(2 * HOUR)
+    assert (await keeper.tick()).outcomes == {"failed": 1}
+    keeper.clock.advance(2 * HOUR)
+    assert (await keeper.tick()).claimed == 0
+    assert await _plan_state(keeper) == "paused"
+
+
+async def test_a_configuration_error_holds_the_channel_for_everyone_for_a_while(
+    keeper: Keeper,
+) -> None:
+    minutes = dt.timedelta(minutes=1)
+    await keeper.say("开启 喝水", user="alice")  # due 12:00
+    keeper.clock.advance(5 * minutes)
+    await keeper.say("开启 喝水", user="bob")  # due 12:05
+    keeper.api.fail_next(60020)  # untrusted IP: nothing will work until the admin fixes it
+    keeper.clock.advance(115 * minutes)
+    assert (await keeper.tick()).outcomes == {"failed": 1}  # alice's, at 12:00
+    keeper.clock.advance(5 * minutes)
+    assert (await keeper.tick()).outcomes == {"held": 1}  # bob's waits, nothing is sent
+    keeper.clock.advance(5 * minutes)
+    assert (await keeper.tick()).outcomes == {"accepted": 1}
+    assert len(keeper.sent_to("bob")) == 1
