@@ -42,7 +42,7 @@ async def check_in_water(session: Session, ctx: Context, cmd: CheckInWater) -> O
     end = ctx.local_midnight(ctx.today + dt.timedelta(days=1))
     today_total = max(0, await reads.water_total(session, ctx.user.id, start, end))
     reply = texts.water_recorded(cmd.glasses, today_total)
-    if cmd.glasses > 0 and (next_line := await water.check_in(session, ctx)):
+    if cmd.glasses > 0 and (next_line := await water.check_in(session, ctx, today_total)):
         reply += "\n" + next_line
     return Outcome(reply=reply, effect=Effect(kind="water", record_id=record_id))
 

@@ -366,8 +366,10 @@ WATER_NOTICE = {
 }
 
 
-def checkin_next(next_at: str) -> str:
-    return f"下次提醒 {next_at}。"
+def checkin_next(next_at: str, today_total: int, goal: int) -> str:
+    if today_total >= goal:
+        return f"今天的 {goal} 杯目标达成 🎉 下次提醒 {next_at}。"
+    return f"目标 {goal} 杯，还差 {goal - today_total} 杯。下次提醒 {next_at}。"
 
 
 def reminders_view(state: str, next_at: str | None, window: str, interval: int, goal: int) -> str:

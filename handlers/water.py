@@ -56,8 +56,9 @@ def _switched(action: str, event: wp.Event, ctx: Context) -> str:
     return texts.water_enabled(label) if action == "enable" else texts.water_resumed(label)
 
 
-async def check_in(session: Session, ctx: Context) -> str | None:
-    """A glass was recorded: the plan's check-in, and the "下次提醒" line if it is on."""
+async def check_in(session: Session, ctx: Context, today_total: int) -> str | None:
+    """A glass was recorded: the plan's check-in, and the line about the goal and the
+    next reminder if the plan is on."""
     record = await water.plan_of(session, ctx.user.id)
     if record is None:
         return None
@@ -69,7 +70,8 @@ async def check_in(session: Session, ctx: Context) -> str | None:
     result = await water_store.act(session, loaded, event, ctx.now)
     if isinstance(result, wp.Refused):
         return None
-    return texts.checkin_next(format_next(next_at, now_utc=ctx.now, tz=ctx.tz))
+    goal = (await water.habit(session, ctx.user.id)).goal
+    return texts.checkin_next(format_next(next_at, now_utc=ctx.now, tz=ctx.tz), today_total, goal)
 
 
 @router.handles(ShowReminders)

@@ -33,7 +33,7 @@ async def test_after_a_reminder_the_plan_waits_for_a_check_in(keeper: Keeper) ->
     assert len(keeper.sent_to()) == 1
     assert "等你回复「喝水」" in await keeper.say("提醒")
     reply = await keeper.say("喝水")
-    assert reply == "喝水 +1，今天第 1 杯。\n下次提醒 19:00。"
+    assert reply == "喝水 +1，今天第 1 杯。\n目标 8 杯，还差 7 杯。下次提醒 19:00。"
     keeper.clock.advance(2 * HOUR)
     await keeper.tick()
     assert len(keeper.sent_to()) == 2
@@ -228,3 +228,11 @@ async def test_a_configuration_error_holds_the_channel_for_everyone_for_a_while(
     keeper.clock.advance(5 * minutes)
     assert (await keeper.tick()).outcomes == {"accepted": 1}
     assert len(keeper.sent_to("bob")) == 1
+
+
+async def test_reaching_the_goal_rests_the_reminders_until_tomorrow(keeper: Keeper) -> None:
+    await keeper.say("设置 喝水目标 2")
+    await keeper.say("开启 喝水")
+    assert await keeper.say("喝水") == "喝水 +1，今天第 1 杯。\n目标 2 杯，还差 1 杯。下次提醒 12:00。"
+    reply = await keeper.say("喝水")
+    assert reply == "喝水 +1，今天第 2 杯。\n今天的 2 杯目标达成 🎉 下次提醒 明天 08:00。"
