@@ -1,0 +1,109 @@
+"""`keeper worker` as a process: it sends what is due and stops cleanly on SIGTERM."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import datetime as dt
+import os
+import signal
+import sys
+from pathlib import Path
+from zoneinfo import ZoneInfo
+
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.app import create_app
+from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.wecom_side import WeComSide
+from bot.settings import Settings
+from scheduler.clock import FakeClock, SystemClock
+from storage.delivery_models import JOBS
+from storage.engine import create_engine
+from storage.migrate import upgrade
+from tests.conftest import TEST_SETTINGS
+
+KEEPER = str(Path(sys.executable).parent / "keeper")
+POLL_S = 0.05  # the worker is another process: its progress can only be observed
+POLLS = 400  # at most 20 s
+
+
+async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(tmp_path: Path) -> None:
+    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    engine = create_engine(db_url)
+    await upgrade(engine)
+    # The worker reads the real clock, so the plan is made two hours ago by it, for a
+    # user whose local time is now about noon (well inside the 08:00-22:00 day).
+    real_now = SystemClock().now()
+    clock = FakeClock(real_now - dt.timedelta(hours=2, minutes=1))
+    zone = _noon_zone(real_now)
+    api = FakeWeCom(
+        corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
+    )
+    async with run_fake_wecom(api) as api_base:
+        settings = dataclasses.replace(TEST_SETTINGS, api_base=api_base, timezone=zone)
+        await _enable_water(settings, clock, engine)
+        proc = await asyncio.create_subprocess_exec(
+            KEEPER,
+            "worker",
+            env=_env(db_url, api_base),
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            for _ in range(POLLS):
+                if api.messages_to("alice"):
+                    break
+                await asyncio.sleep(POLL_S)
+            proc.send_signal(signal.SIGTERM)
+            code = await asyncio.wait_for(proc.wait(), timeout=20)
+        finally:
+            if proc.returncode is None:
+                proc.kill()
+                await proc.wait()
+    async with engine.connect() as conn:
+        statuses = list((await conn.execute(select(JOBS.c.status))).scalars())
+    await engine.dispose()
+    assert code == 0
+    assert len(api.messages_to("alice")) == 1
+    assert statuses == ["accepted"]
+
+
+async def _enable_water(settings: Settings, clock: FakeClock, engine: AsyncEngine) -> None:
+    app = create_app(settings, clock=clock, engine=engine)
+    async with TestClient(TestServer(app)) as client:
+        s = TEST_SETTINGS
+        wecom = WeComSide(
+            str(client.make_url("")).rstrip("/"),
+            s.token,
+            s.aes_key,
+            s.corp_id,
+            s.agent_id,
+            clock.now,
+            session=client.session,
+        )
+        reply = await wecom.send_text("alice", "开启 喝水")
+        assert "喝水提醒已开启" in (reply.text or "")
+
+
+def _noon_zone(now: dt.datetime) -> ZoneInfo:
+    """A fixed-offset zone in which `now` is between 11:00 and 13:00."""
+    offset = 12 - now.hour  # -11 .. +12 hours, all of which Etc/GMT zones cover
+    return ZoneInfo("Etc/GMT" if offset == 0 else f"Etc/GMT{-offset:+d}")
+
+
+def _env(db_url: str, api_base: str) -> dict[str, str]:
+    s = TEST_SETTINGS
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
+    env.update(
+        KEEPER_DATABASE_URL=db_url,
+        WECOM_CORP_ID=s.corp_id,
+        WECOM_AGENT_ID=str(s.agent_id),
+        WECOM_SECRET=s.secret,
+        WECOM_TOKEN=s.token,
+        WECOM_AES_KEY=s.aes_key,
+        WECOM_API_BASE=api_base,
+    )
+    return env
