@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import os
 import socket
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,8 +12,8 @@ import aiohttp
 import pytest
 
 from bot.sandbox.wecom_side import WeComSide
+from tests.acceptance.processes import KEEPER, run_keeper
 
-KEEPER = str(Path(sys.executable).parent / "keeper")
 SECRETS = {
     "WECOM_SECRET": "cli-secret-value-000001",
     "WECOM_TOKEN": "CliTokenValue77",
@@ -38,18 +37,7 @@ def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
 async def _run(
     args: list[str], env: dict[str, str], cwd: Path, stdin: bytes = b""
 ) -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        KEEPER,
-        *args,
-        env=env,
-        cwd=cwd,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(proc.communicate(stdin), timeout=120)
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
+    return await run_keeper(args, env, cwd=cwd, stdin=stdin)
 
 
 async def test_serve_without_the_aes_key_exits_2_naming_it(tmp_path: Path) -> None:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import datetime as dt
-import os
-import sys
 from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
@@ -18,38 +15,8 @@ from scheduler import messages
 from scheduler.clock import FakeClock
 from storage.engine import create_engine
 from storage.migrate import upgrade
+from tests.acceptance.processes import keeper_env, run_keeper
 from tests.conftest import TEST_SETTINGS
-
-KEEPER = str(Path(sys.executable).parent / "keeper")
-
-
-async def _keeper(args: list[str], env: dict[str, str], stdin: bytes = b"") -> tuple[int, str, str]:
-    proc = await asyncio.create_subprocess_exec(
-        KEEPER,
-        *args,
-        env=env,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-    )
-    out, err = await asyncio.wait_for(proc.communicate(stdin), timeout=120)
-    assert proc.returncode is not None
-    return proc.returncode, out.decode(), err.decode()
-
-
-def _env(db_url: str, api_base: str) -> dict[str, str]:
-    s = TEST_SETTINGS
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
-    env.update(
-        KEEPER_DATABASE_URL=db_url,
-        WECOM_CORP_ID=s.corp_id,
-        WECOM_AGENT_ID=str(s.agent_id),
-        WECOM_SECRET=s.secret,
-        WECOM_TOKEN=s.token,
-        WECOM_AES_KEY=s.aes_key,
-        WECOM_API_BASE=api_base,
-    )
-    return env
 
 
 async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
@@ -79,8 +46,8 @@ async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
             assert "下次提醒 12:00" in ((await wecom.send_text("alice", "开启 喝水")).text or "")
         await engine.dispose()
         at = (clock.now() + dt.timedelta(hours=2, minutes=1)).isoformat()
-        first = await _keeper(["tick", "--at", at], _env(db_url, api_base))
-        second = await _keeper(["tick", "--at", at], _env(db_url, api_base))
+        first = await run_keeper(["tick", "--at", at], keeper_env(db_url, api_base))
+        second = await run_keeper(["tick", "--at", at], keeper_env(db_url, api_base))
     assert first[0] == 0, first[2]
     assert "accepted=1" in first[1]
     assert second[0] == 0, second[2]
@@ -96,10 +63,10 @@ async def test_the_demo_shows_a_reminder_arriving_and_a_check_in_scheduling_the_
     script = (
         "/time 2030-01-01T09:00\n开启 喝水\n/time 2030-01-01T11:30\n喝水\n/time 2030-01-01T14:00\n"
     )
-    code, out, err = await _keeper(
+    code, out, err = await run_keeper(
         ["chat", "--db", str(tmp_path / "demo.db")],
-        _env("sqlite+aiosqlite:///unused.db", ""),
-        script.encode(),
+        keeper_env("sqlite+aiosqlite:///unused.db", ""),
+        stdin=script.encode(),
     )
     assert code == 0, err
     assert "下次提醒 11:00" in out

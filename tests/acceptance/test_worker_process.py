@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-import os
 import signal
-import sys
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
@@ -23,9 +21,9 @@ from scheduler.clock import FakeClock, SystemClock
 from storage.delivery_models import JOBS
 from storage.engine import create_engine
 from storage.migrate import upgrade
+from tests.acceptance.processes import KEEPER, keeper_env
 from tests.conftest import TEST_SETTINGS
 
-KEEPER = str(Path(sys.executable).parent / "keeper")
 POLL_S = 0.05  # the worker is another process: its progress can only be observed
 POLLS = 400  # at most 20 s
 
@@ -48,7 +46,7 @@ async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(tmp_path: 
         proc = await asyncio.create_subprocess_exec(
             KEEPER,
             "worker",
-            env=_env(db_url, api_base),
+            env=keeper_env(db_url, api_base),
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
         )
@@ -92,18 +90,3 @@ def _noon_zone(now: dt.datetime) -> ZoneInfo:
     """A fixed-offset zone in which `now` is between 11:00 and 13:00."""
     offset = 12 - now.hour  # -11 .. +12 hours, all of which Etc/GMT zones cover
     return ZoneInfo("Etc/GMT" if offset == 0 else f"Etc/GMT{-offset:+d}")
-
-
-def _env(db_url: str, api_base: str) -> dict[str, str]:
-    s = TEST_SETTINGS
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
-    env.update(
-        KEEPER_DATABASE_URL=db_url,
-        WECOM_CORP_ID=s.corp_id,
-        WECOM_AGENT_ID=str(s.agent_id),
-        WECOM_SECRET=s.secret,
-        WECOM_TOKEN=s.token,
-        WECOM_AES_KEY=s.aes_key,
-        WECOM_API_BASE=api_base,
-    )
-    return env

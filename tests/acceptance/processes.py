@@ -1,0 +1,47 @@
+"""Running `keeper` as a real process from a test."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+from tests.conftest import TEST_SETTINGS
+
+KEEPER = str(Path(sys.executable).parent / "keeper")
+
+
+async def run_keeper(
+    args: list[str], env: dict[str, str], *, cwd: Path | None = None, stdin: bytes = b""
+) -> tuple[int, str, str]:
+    """Run `keeper <args>` to completion (bounded); exit status, stdout, stderr."""
+    proc = await asyncio.create_subprocess_exec(
+        KEEPER,
+        *args,
+        env=env,
+        cwd=cwd,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    out, err = await asyncio.wait_for(proc.communicate(stdin), timeout=120)
+    assert proc.returncode is not None
+    return proc.returncode, out.decode(), err.decode()
+
+
+def keeper_env(db_url: str, api_base: str, **extra: str) -> dict[str, str]:
+    """The process environment for TEST_SETTINGS on `db_url`, talking to `api_base`."""
+    s = TEST_SETTINGS
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
+    env.update(
+        KEEPER_DATABASE_URL=db_url,
+        WECOM_CORP_ID=s.corp_id,
+        WECOM_AGENT_ID=str(s.agent_id),
+        WECOM_SECRET=s.secret,
+        WECOM_TOKEN=s.token,
+        WECOM_AES_KEY=s.aes_key,
+        WECOM_API_BASE=api_base,
+    )
+    env.update(extra)
+    return env
