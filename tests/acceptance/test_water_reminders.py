@@ -233,6 +233,8 @@ async def test_a_configuration_error_holds_the_channel_for_everyone_for_a_while(
 async def test_reaching_the_goal_rests_the_reminders_until_tomorrow(keeper: Keeper) -> None:
     await keeper.say("设置 喝水目标 2")
     await keeper.say("开启 喝水")
-    assert await keeper.say("喝水") == "喝水 +1，今天第 1 杯。\n目标 2 杯，还差 1 杯。下次提醒 12:00。"
+    assert (
+        await keeper.say("喝水") == "喝水 +1，今天第 1 杯。\n目标 2 杯，还差 1 杯。下次提醒 12:00。"
+    )
     reply = await keeper.say("喝水")
     assert reply == "喝水 +1，今天第 2 杯。\n今天的 2 杯目标达成 🎉 下次提醒 明天 08:00。"
