@@ -140,71 +140,107 @@ async def claim_batch(s: Scheduler, now: dt.datetime) -> list[JobRecord]:
     return await retrying(unit)
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Ready:
+    """One message to send: a recipient's jobs that are still worth it, merged."""
+
+    recipient: str
+    channel: str
+    jobs: list[JobRecord]
+    message: OutboundMessage
+
+
 async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
-    """Send a user's claimed jobs as one message per (recipient, channel), concurrently."""
+    """Send the claimed jobs, one message per (recipient, channel), and finalise them.
+
+    The whole batch is prepared in one transaction and finalised in another, so a
+    batch of 100 costs two commits, not two per job; the sends happen in between,
+    outside any transaction, `s.concurrency` at a time.
+    """
     groups: dict[tuple[str, str], list[JobRecord]] = {}
     for job in claimed:
         groups.setdefault((job.recipient, job.channel), []).append(job)
-    gate = asyncio.Semaphore(s.concurrency)
     counts: dict[str, int] = {}
+    ready = await retrying(lambda: _prepare_batch(s, groups, counts))
+    gate = asyncio.Semaphore(s.concurrency)
 
-    async def one(group: list[JobRecord]) -> None:
+    async def send(item: _Ready) -> SendResult:
         async with gate:
-            for status in await _deliver_group(s, group):
-                counts[status] = counts.get(status, 0) + 1
+            return await _send(s, item.channel, item.recipient, item.message)
 
-    await asyncio.gather(*(one(g) for g in groups.values()))
+    results = await asyncio.gather(*(send(item) for item in ready))
+    await retrying(lambda: _settle_batch(s, list(zip(ready, results, strict=True))))
+    now = s.clock.now()
+    for item, result in zip(ready, results, strict=True):
+        for job in item.jobs:
+            status = outcomes.job_status(job, result, now)
+            counts[status] = counts.get(status, 0) + 1
     return counts
 
 
-async def _deliver_group(s: Scheduler, group: list[JobRecord]) -> list[str]:
-    recipient, channel = group[0].recipient, group[0].channel
-    if (held := s.holds.get(channel)) is not None and held > s.clock.now():
-        await retrying(lambda: _defer(s, group, held, "deferred: channel held"))
-        return ["held"] * len(group)
-    if (until := await retrying(lambda: _over_budget(s, recipient, channel))) is not None:
-        await retrying(lambda: _defer(s, group, until, "deferred: recipient budget"))
-        return ["deferred"] * len(group)
-    sends = await retrying(lambda: _prepare(s, group))
-    if not sends:
-        return ["skipped"] * len(group)
-    text = "\n\n".join(send.text for _, send in sends)
-    message = OutboundMessage(text=text, dedup=any(send.dedup for _, send in sends))
-    result = await _send(s, channel, recipient, message)
-    if result.error_class == "config":
-        _hold(s, channel)
-    await retrying(lambda: _settle(s, [job for job, _ in sends], result))
+async def _prepare_batch(
+    s: Scheduler, groups: dict[tuple[str, str], list[JobRecord]], counts: dict[str, int]
+) -> list[_Ready]:
+    """Hold, defer, skip or ready each group, re-reading the business state."""
+    counts.clear()
     now = s.clock.now()
-    return [outcomes.job_status(job, result, now) for job, _ in sends]
+    ready: list[_Ready] = []
+    async with s.database.transaction() as session:
+        for (recipient, channel), group in groups.items():
+            held = _held_until(s, channel, now)
+            wait = held or await _over_budget(session, recipient, channel, now)
+            if wait is not None:
+                await _defer(session, group, wait, now)
+                key = "held" if held else "deferred"
+                counts[key] = counts.get(key, 0) + len(group)
+                continue
+            sends = await _prepare(s, session, group, now)
+            if skipped := len(group) - len(sends):
+                counts["skipped"] = counts.get("skipped", 0) + skipped
+            if sends:
+                text = "\n\n".join(send.text for _, send in sends)
+                message = OutboundMessage(text=text, dedup=any(send.dedup for _, send in sends))
+                ready.append(
+                    _Ready(
+                        recipient=recipient,
+                        channel=channel,
+                        jobs=[j for j, _ in sends],
+                        message=message,
+                    )
+                )
+    return ready
 
 
-async def _over_budget(s: Scheduler, recipient: str, channel: str) -> dt.datetime | None:
+def _held_until(s: Scheduler, channel: str, now: dt.datetime) -> dt.datetime | None:
+    held = s.holds.get(channel)
+    return held if held is not None and held > now else None
+
+
+async def _over_budget(
+    session: Session, recipient: str, channel: str, now: dt.datetime
+) -> dt.datetime | None:
     """WeCom silently drops sends past 30/min or 1000/h per member: check first.
 
     The count comes from the database, so it holds across processes.
     """
-    now = s.clock.now()
-    async with s.database.transaction() as session:
-        sent = await jobs.accepted_sends_since(
-            session, recipient, channel, now - dt.timedelta(hours=1)
-        )
+    sent = await jobs.accepted_sends_since(session, recipient, channel, now - dt.timedelta(hours=1))
     decision = budget_decision(sent, now)
     return decision.until if isinstance(decision, Defer) else None
 
 
-async def _defer(s: Scheduler, group: list[JobRecord], until: dt.datetime, note: str) -> None:
-    """Put the claimed jobs back to wait until `until`; nothing was sent."""
-    now = s.clock.now()
-    async with s.database.transaction() as session:
-        for job in group:
-            await jobs.finalise(
-                session,
-                job,
-                status="retry_wait",
-                now=now,
-                next_attempt_at=until,
-                note=note,
-            )
+async def _defer(
+    session: Session, group: list[JobRecord], until: dt.datetime, now: dt.datetime
+) -> None:
+    """Put claimed jobs back to wait until `until`; nothing was sent."""
+    for job in group:
+        await jobs.finalise(
+            session,
+            job,
+            status="retry_wait",
+            now=now,
+            next_attempt_at=until,
+            note="deferred: channel held or recipient budget",
+        )
 
 
 def _hold(s: Scheduler, channel: str) -> None:
@@ -215,20 +251,29 @@ def _hold(s: Scheduler, channel: str) -> None:
     log.error("channel held after a configuration error", extra={"channel": channel})
 
 
-async def _prepare(s: Scheduler, group: list[JobRecord]) -> list[tuple[JobRecord, Send]]:
+async def _prepare(
+    s: Scheduler, session: Session, group: list[JobRecord], now: dt.datetime
+) -> list[tuple[JobRecord, Send]]:
     """Re-read the business state; finish what is no longer worth sending."""
-    now = s.clock.now()
     sends: list[tuple[JobRecord, Send]] = []
-    async with s.database.transaction() as session:
-        for job in group:
-            decision = await s.kinds[job.payload_kind].prepare(session, job, now)
-            if isinstance(decision, Skip):
-                await jobs.finalise(
-                    session, job, status=decision.status, now=now, note=decision.reason
-                )
-            else:
-                sends.append((job, decision))
+    for job in group:
+        decision = await s.kinds[job.payload_kind].prepare(session, job, now)
+        if isinstance(decision, Skip):
+            await jobs.finalise(session, job, status=decision.status, now=now, note=decision.reason)
+        else:
+            sends.append((job, decision))
     return sends
+
+
+async def _settle_batch(s: Scheduler, sent: list[tuple[_Ready, SendResult]]) -> None:
+    now = s.clock.now()
+    async with s.database.transaction() as session:
+        for item, result in sent:
+            if result.error_class == "config":
+                _hold(s, item.channel)
+            for job in item.jobs:
+                await jobs.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
+                await _finish(s, session, job, result, now)
 
 
 async def _send(s: Scheduler, channel: str, recipient: str, message: OutboundMessage) -> SendResult:
@@ -238,14 +283,6 @@ async def _send(s: Scheduler, channel: str, recipient: str, message: OutboundMes
     except Exception as exc:  # a bug or an unmapped error: we cannot know if it left
         log.exception("channel raised", extra={"channel": channel})
         return outcomes.crashed(type(exc).__name__)
-
-
-async def _settle(s: Scheduler, sent: list[JobRecord], result: SendResult) -> None:
-    now = s.clock.now()
-    async with s.database.transaction() as session:
-        for job in sent:
-            await jobs.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
-            await _finish(s, session, job, result, now)
 
 
 async def _finish(

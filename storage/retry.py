@@ -17,6 +17,10 @@ T = TypeVar("T")
 RETRYABLE_MYSQL_CODES = {1205, 1213}
 ATTEMPTS = 4
 BACKOFF_SECONDS = 0.02
+LOCKED_PATIENCE_SECONDS = 10.0
+"""How long to keep retrying while another process holds SQLite's write lock. Each
+try already waits `storage.inline_sqlite`'s short busy timeout on the loop; between
+tries the loop is free. Deadlocks keep the small `ATTEMPTS` budget."""
 
 
 def is_retryable(exc: BaseException) -> bool:
@@ -48,12 +52,29 @@ def _retryable_itself(exc: BaseException) -> bool:
 
 
 async def retrying(unit: Callable[[], Awaitable[T]], *, attempts: int = ATTEMPTS) -> T:
-    """Run `unit` (which opens and commits its own transaction), retrying on conflicts."""
-    for attempt in range(1, attempts + 1):
+    """Run `unit` (which opens and commits its own transaction), retrying on conflicts.
+
+    A deadlock or lock-wait timeout is retried up to `attempts` times; SQLite's
+    "database is locked" (another process is writing) for up to
+    `LOCKED_PATIENCE_SECONDS` in all.
+    """
+    attempt, waited = 0, 0.0
+    while True:
+        attempt += 1
         try:
             return await unit()
         except DBAPIError as exc:
-            if attempt == attempts or not is_retryable(exc):
+            if not is_retryable(exc):
                 raise
-            await asyncio.sleep(BACKOFF_SECONDS * attempt)
-    raise AssertionError("unreachable")
+            locked = _sqlite_locked(exc)
+            if (locked and waited >= LOCKED_PATIENCE_SECONDS) or (
+                not locked and attempt >= attempts
+            ):
+                raise
+            pause = min(0.1, BACKOFF_SECONDS * attempt)
+            waited += pause + (0.1 if locked else 0.0)  # each locked try also waited ~0.1 s
+            await asyncio.sleep(pause)
+
+
+def _sqlite_locked(exc: DBAPIError) -> bool:
+    return isinstance(exc, OperationalError) and "database is locked" in str(exc.orig)
