@@ -231,6 +231,9 @@ class WeComAppChannel:
             token = await self.tokens.get()
         except TokenUnavailable as exc:
             return exc.verdict, None
+        except Exception as exc:  # the token store (a database) failed: nothing was sent
+            logger.warning("token store unavailable", extra={"channel": self.name, **self._app()})
+            return classify("connect_failed", detail=f"token store: {type(exc).__name__}"), None
         payload = message_payload(
             recipient,
             message,

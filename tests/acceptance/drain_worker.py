@@ -8,7 +8,8 @@ its job's text is "job <id>" and it has no business state, so thousands of due j
 be inserted in bulk (`seed_plain_jobs`) and every message names its job. The loop ticks
 back to back while it finds work; with `--until-empty` it stops once a tick found
 nothing and no job is pending, waiting for a retry or in flight. It also stops at the
-deadline or on SIGTERM (after the tick in progress). It prints one JSON line: what its
+deadline or on SIGTERM (after the tick in progress). As in `keeper worker`, a tick that
+fails is logged and the loop goes on; the failures are counted. It prints one JSON line: what its
 ticks did, and the statements, commits and connection checkouts the database saw
 (SQLAlchemy events), for `bench/scheduler.py`.
 
@@ -48,6 +49,9 @@ from storage.engine import create_engine
 from storage.models import USERS
 from storage.repos.jobs import JobRecord, NewJob, count_by_status
 from storage.repos.rules import RuleRecord
+from storage.retry import retrying
+
+log = logging.getLogger(__name__)
 
 PLAIN = "plain"
 UNFINISHED = ("pending", "retry_wait", "processing")
@@ -186,11 +190,15 @@ class Totals:
     expired: int = 0
     recovered: int = 0
     claimed: int = 0
+    failed_ticks: int = 0
     outcomes: Counter[str] = dataclasses.field(default_factory=Counter)
 
-    def add(self, report: TickReport) -> bool:
-        """Count one tick; True when it found work."""
+    def add(self, report: TickReport | None) -> bool:
+        """Count one tick (None: it failed); True when it found work."""
         self.ticks += 1
+        if report is None:
+            self.failed_ticks += 1
+            return True  # try again at once, as after work
         self.materialised += report.materialised
         self.expired += report.expired
         self.recovered += report.recovered
@@ -219,12 +227,21 @@ async def drain(
     while not stop.is_set():
         if time.monotonic() >= deadline:
             return totals, "deadline"
-        if totals.add(await tick(scheduler)):
+        if totals.add(await _tick_safely(scheduler)):
             continue
-        if until_empty and await _nothing_left(scheduler.database):
+        if until_empty and await retrying(lambda: _nothing_left(scheduler.database)):
             return totals, "empty"
         await asyncio.sleep(IDLE_S)  # others still hold jobs that may come back
     return totals, "signal"
+
+
+async def _tick_safely(scheduler: Scheduler) -> TickReport | None:
+    """A tick; one that fails is logged and counted, not fatal (as in `keeper worker`)."""
+    try:
+        return await tick(scheduler)
+    except Exception:
+        log.exception("tick failed; the next one will try again")
+        return None
 
 
 async def _nothing_left(database: Database) -> bool:
@@ -284,6 +301,7 @@ def _figures(
         "expired": totals.expired,
         "recovered": totals.recovered,
         "claimed": totals.claimed,
+        "failed_ticks": totals.failed_ticks,
         "outcomes": dict(totals.outcomes),
         "sends": sends,
         "statements": calls["before_cursor_execute"],
