@@ -61,8 +61,15 @@ def no_secret_in_any_log_line() -> Iterator[None]:
 
 
 def _secret_values() -> list[tuple[str, str]]:
+    from bot.sandbox.fake_wecom import ISSUED_TOKENS
+
     s = TEST_SETTINGS
-    return [("WECOM_SECRET", s.secret), ("WECOM_TOKEN", s.token), ("WECOM_AES_KEY", s.aes_key)]
+    configured = [
+        ("WECOM_SECRET", s.secret),
+        ("WECOM_TOKEN", s.token),
+        ("WECOM_AES_KEY", s.aes_key),
+    ]
+    return configured + [("access_token", token) for token in ISSUED_TOKENS]
 
 
 async def _server_reachable(url: str) -> str | None:

@@ -40,6 +40,8 @@ Route = Literal["gettoken", "send"]
 Json = dict[str, Any]
 
 TOKEN_TTL = timedelta(seconds=7200)  # gettoken's documented expires_in
+ISSUED_TOKENS: list[str] = []
+"""Every access token any fake issued in this process: the tests scan logs for them."""
 DUPLICATE_WINDOW_DEFAULT_S = 1800  # enable_duplicate_check's documented default...
 DUPLICATE_WINDOW_MAX_S = 4 * 3600  # ...and maximum
 CONTENT_MAX_BYTES = 2048  # text/markdown content limit; WeCom cuts longer text
@@ -204,6 +206,7 @@ class FakeWeCom:
         token = next((t for t, exp in self._tokens.items() if exp > now), None)
         if token is None:
             token = secrets.token_urlsafe(48)
+            ISSUED_TOKENS.append(token)
             self._tokens[token] = now + TOKEN_TTL
         expires_in = int((self._tokens[token] - now).total_seconds())
         return {"errcode": 0, "errmsg": "ok", "access_token": token, "expires_in": expires_in}
