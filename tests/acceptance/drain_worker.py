@@ -8,10 +8,10 @@ its job's text is "job <id>" and it has no business state, so thousands of due j
 be inserted in bulk (`seed_plain_jobs`) and every message names its job. The loop ticks
 back to back while it finds work; with `--until-empty` it stops once a tick found
 nothing and no job is pending, waiting for a retry or in flight. It also stops at the
-deadline or on SIGTERM (after the tick in progress). As in `keeper worker`, a tick that
-fails is logged and the loop goes on; the failures are counted. It prints one JSON line: what its
-ticks did, and the statements, commits and connection checkouts the database saw
-(SQLAlchemy events), for `bench/scheduler.py`.
+deadline or on SIGTERM (after the tick in progress). As in `keeper worker`, a tick
+that fails is logged and the loop goes on. It prints one JSON line: what its ticks did
+(failures counted), and the statements, commits and connection checkouts the database
+saw (SQLAlchemy events), for `bench/scheduler.py`.
 
 With `--go-on-stdin` it prints `{"ready": owner}` once built and waits for a line on
 stdin first, so that a test can start several workers and release them together.
