@@ -126,6 +126,11 @@ async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
             for job in await jobs.expired_leases(session, now=now, limit=s.batch):
                 result = outcomes.lease_lost(job)
                 if await _finish(s, session, job, result, now):
+                    # The dead worker wrote no attempt: record what is known, so the
+                    # admin's counts and 管理 对账 see this unknown send too.
+                    await jobs.record_attempt(
+                        session, outcomes.attempt(job, result, now, s.secrets)
+                    )
                     recovered += 1
         return recovered
 

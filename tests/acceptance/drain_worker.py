@@ -7,7 +7,7 @@ environment, `bot.scheduling.scheduler_for`), plus one test-only rule kind, `pla
 its job's text is "job <id>" and it has no business state, so thousands of due jobs can
 be inserted in bulk (`seed_plain_jobs`) and every message names its job. The loop ticks
 back to back while it finds work; with `--until-empty` it stops once a tick found
-nothing and no job is pending, waiting for a retry or in flight. It also stops at the
+nothing and no job is pending, in flight, or waiting for a retry due by now. It also stops at the
 deadline or on SIGTERM (after the tick in progress). As in `keeper worker`, a tick
 that fails is logged and the loop goes on. It prints one JSON line: what its ticks did
 (failures counted), and the statements, commits and connection checkouts the database
@@ -32,7 +32,7 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import event, func, select
+from sqlalchemy import and_, event, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.logs import configure_logging
@@ -47,14 +47,13 @@ from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into
 from storage.engine import create_engine
 from storage.models import USERS
-from storage.repos.jobs import JobRecord, NewJob, count_by_status
+from storage.repos.jobs import JobRecord, NewJob
 from storage.repos.rules import RuleRecord
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
 
 PLAIN = "plain"
-UNFINISHED = ("pending", "retry_wait", "processing")
 SEED_CHUNK = 5000
 IDLE_S = 0.05  # between ticks that found nothing while other workers finish
 
@@ -229,7 +228,7 @@ async def drain(
             return totals, "deadline"
         if totals.add(await _tick_safely(scheduler)):
             continue
-        if until_empty and await retrying(lambda: _nothing_left(scheduler.database)):
+        if until_empty and await retrying(lambda: _nothing_left(scheduler)):
             return totals, "empty"
         await asyncio.sleep(IDLE_S)  # others still hold jobs that may come back
     return totals, "signal"
@@ -244,10 +243,17 @@ async def _tick_safely(scheduler: Scheduler) -> TickReport | None:
         return None
 
 
-async def _nothing_left(database: Database) -> bool:
-    async with database.transaction() as session:
-        counts = await count_by_status(session)
-    return not any(counts.get(status) for status in UNFINISHED)
+async def _nothing_left(scheduler: Scheduler) -> bool:
+    """No job is pending or in flight, and none waits for a retry due by now (with a
+    fixed clock, a later retry would never come: it shows in the statuses instead)."""
+    now = scheduler.clock.now()
+    waiting = or_(
+        JOBS.c.status.in_(("pending", "processing")),
+        and_(JOBS.c.status == "retry_wait", JOBS.c.next_attempt_at <= now),
+    )
+    async with scheduler.database.transaction() as session:
+        left = (await session.execute(select(func.count()).where(waiting))).scalar_one()
+    return left == 0
 
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:

@@ -5,7 +5,9 @@ from __future__ import annotations
 import datetime as dt
 
 from handlers import texts
+from scheduler.tick import materialise_due
 from storage.delivery_models import ATTEMPTS
+from storage.repos import jobs
 from tests.acceptance.conftest import Keeper
 
 HOUR = dt.timedelta(hours=1)
@@ -41,3 +43,23 @@ async def test_an_admin_settles_an_unknown_send_and_it_is_recorded(keeper: Keepe
     )
     async with keeper.scheduler.database.transaction() as session:
         assert (await session.execute(ATTEMPTS.select())).one().settled == "received"
+
+
+async def test_a_send_the_lease_sweeper_settles_is_counted_and_can_be_settled(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("开启 喝水")
+    keeper.clock.advance(2 * HOUR)
+    scheduler = keeper.scheduler
+    await materialise_due(scheduler, keeper.clock.now())
+    async with scheduler.database.transaction() as session:  # a worker claims, then dies
+        (job,) = await jobs.claim(
+            session, now=keeper.clock.now(), owner="dead", lease=scheduler.lease, limit=10
+        )
+    keeper.clock.advance(scheduler.lease + dt.timedelta(minutes=1))
+    assert (await keeper.tick()).recovered == 1
+    assert "未知 1" in await keeper.say("管理 状态", user="boss")
+    assert await keeper.say(f"管理 对账 {job.id} 未收到", user="boss") == texts.admin_settled(
+        job.id, False
+    )
+    assert keeper.sent_to() == []
