@@ -65,12 +65,13 @@ async def check_in(session: Session, ctx: Context, today_total: int) -> str | No
     loaded = await water_store.load(session, record)
     if loaded.plan.state is wp.PlanState.DISABLED:
         return None
-    next_at = await water_store.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now)
+    habit = await water.habit(session, ctx.user.id)
+    next_at = await water_store.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now, habit)
     event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=ctx.source_key, next_at=next_at)
     result = await water_store.act(session, loaded, event, ctx.now)
     if isinstance(result, wp.Refused):
         return None
-    goal = (await water.habit(session, ctx.user.id)).goal
+    goal = habit.goal
     return texts.checkin_next(format_next(next_at, now_utc=ctx.now, tz=ctx.tz), today_total, goal)
 
 

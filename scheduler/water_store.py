@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 from scheduler import water_plan as wp
 from scheduler.water_rule import next_reminder
 from storage.database import Session
-from storage.repos import jobs, rules, water
+from storage.repos import jobs, reads, rules, water
 from storage.repos.water import Habit, PlanRecord
 
 WATER = "water"
@@ -133,11 +133,11 @@ async def _move(
 
 
 async def next_time(
-    session: Session, user_id: int, at: dt.datetime, now: dt.datetime
+    session: Session, user_id: int, at: dt.datetime, now: dt.datetime, habit: Habit | None = None
 ) -> dt.datetime:
     """When the next reminder is due after a check-in at `at` (the pure rule, with the
     user's window, interval, goal and today's glasses)."""
-    habit = await water.habit(session, user_id)
+    habit = habit or await water.habit(session, user_id)
     tz = ZoneInfo(habit.timezone)
     return next_reminder(
         checkin_at=at,
@@ -152,8 +152,6 @@ async def next_time(
 async def _goal_reached(
     session: Session, user_id: int, habit: Habit, tz: ZoneInfo, now: dt.datetime
 ) -> bool:
-    from storage.repos import reads
-
     today = now.astimezone(tz).date()
     start = dt.datetime.combine(today, dt.time(), tz)
     glasses = await reads.water_total(session, user_id, start, start + dt.timedelta(days=1))

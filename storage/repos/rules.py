@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import Row, select, update
+from sqlalchemy import Row, func, select, update
 
 from storage.database import Session
 from storage.delivery_models import RULES
@@ -122,8 +122,6 @@ async def set_status(session: Session, rule_id: int, status: str, *, now: dt.dat
 
 async def next_fire_min(session: Session) -> dt.datetime | None:
     """The earliest `next_fire_at` of any active rule (for the demo's clock jumps)."""
-    from sqlalchemy import func
-
     stmt = select(func.min(RULES.c.next_fire_at)).where(RULES.c.status == "active")
     earliest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
     return earliest

@@ -57,13 +57,6 @@ async def plan_of(session: Session, user_id: int) -> PlanRecord | None:
     )
 
 
-async def plan_by_id(session: Session, plan_id: int) -> PlanRecord | None:
-    row = (
-        await session.execute(select(WATER_PLANS.c.user_id).where(WATER_PLANS.c.id == plan_id))
-    ).first()
-    return None if row is None else await plan_of(session, row.user_id)
-
-
 async def create_plan(session: Session, *, user_id: int, rule_id: int, now: dt.datetime) -> int:
     values = {
         "user_id": user_id,
