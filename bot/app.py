@@ -19,7 +19,7 @@ from bot import callback, keys
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
 from bot.settings import Settings
-from handlers import admin, general, records, tasks, views, water
+from handlers import admin, events, general, records, reminders, tasks, views, water
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
@@ -30,7 +30,9 @@ log = logging.getLogger(__name__)
 
 ROUTERS: list[Router] = [
     records.router,
+    events.router,
     tasks.router,
+    reminders.router,
     views.router,
     water.router,
     admin.router,

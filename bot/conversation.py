@@ -18,11 +18,12 @@ from bot.incoming import Incoming
 from handlers import texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
-from handlers.parser import parse, parse_event_key
+from handlers.parser import parse, parse_card_key, parse_event_key
 from handlers.router import Dispatcher
+from scheduler import cards, messages, reminder_store
 from storage.database import Database, Session
 from storage.records import UserRecord
-from storage.repos import inbound, users
+from storage.repos import inbound, jobs, users
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -61,9 +62,19 @@ class Conversation:
                 source_key=msg.dedup_key,
                 is_admin=msg.from_user in self.admins,
             )
+            if user.defaults_version < reminder_store.DEFAULTS_VERSION:
+                await reminder_store.ensure_defaults(session, user.id, ctx.tz, now)
             outcome = await self._outcome(session, ctx, msg, message_id)
-            if notice := await water.notice_owed(session, user.id, now):
-                outcome = dataclasses.replace(outcome, reply=f"{outcome.reply}\n{notice}".strip())
+            if msg.event == CARD_EVENT and msg.response_code:
+                await _grey_out_card(session, ctx, msg)
+            for notice in (
+                await water.notice_owed(session, user.id, now),
+                await _missed_notice(session, ctx),
+            ):
+                if notice:
+                    outcome = dataclasses.replace(
+                        outcome, reply=f"{outcome.reply}\n{notice}".strip()
+                    )
             await inbound.save_outcome(
                 session, message_id, reply_text=outcome.reply, effect=outcome.effect
             )
@@ -85,13 +96,16 @@ class Conversation:
     ) -> Command | None:
         """The command a message means; None when it asks for no answer."""
         if msg.msg_type == "text":
-            return parse(msg.content, today=ctx.today)
+            local = ctx.now.astimezone(ctx.tz).replace(tzinfo=None)
+            return parse(msg.content, today=ctx.today, now_local=local)
         if msg.msg_type != "event":
             raise ParseError(texts.NOT_TEXT)
         if msg.event == "subscribe":
             return Welcome()
         if msg.event == "click":
             return parse_event_key(msg.content, today=ctx.today)
+        if msg.event == CARD_EVENT:
+            return parse_card_key(msg.content)
         if msg.event == "enter_agent":
             # Opening the app shows today's page once a day; later visits stay quiet.
             since = ctx.local_midnight(ctx.today)
@@ -100,6 +114,44 @@ class Conversation:
             )
             return None if seen else ShowToday()
         return None  # other events (location, view, unsubscribe, ...) need no answer
+
+
+CARD_EVENT = "template_card_event"
+
+
+async def _grey_out_card(session: Session, ctx: Context, msg: Incoming) -> None:
+    """The clicked card's buttons become one greyed-out label (sent by the tick)."""
+    action = cards.parse_key(msg.content)
+    if action is None:
+        return
+    await reminder_store.queue_card_update(
+        session,
+        ctx.user.id,
+        recipient=msg.from_user,
+        response_code=msg.response_code,
+        button_text=cards.replace_name(action),
+        now=ctx.now,
+    )
+
+
+async def _missed_notice(session: Session, ctx: Context) -> str | None:
+    """Once after an outage: which reminders expired unsent (they are not sent late)."""
+    since = ctx.user.missed_since
+    if since is None:
+        return None
+    await users.update_user(session, ctx.user.id, missed_since=None)
+    missed = await jobs.missed_since(session, ctx.user.id, since)
+    if not missed:
+        return None
+    labels = [
+        m.label if m.kind in reminder_store.DIGESTS else f"{_hm(m.slot, ctx)} {m.label}"
+        for m in missed
+    ]
+    return texts.missed_line(messages.missed_summary(labels))
+
+
+def _hm(at: dt.datetime, ctx: Context) -> str:
+    return at.astimezone(ctx.tz).strftime("%H:%M")
 
 
 def _new_inbound(

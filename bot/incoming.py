@@ -2,9 +2,16 @@
 
 wechatpy does the parsing; this module adds what it lacks: a total function (any
 malformed input raises `MalformedMessage`, nothing else), the idempotency key
-(MsgId for messages; FromUserName + CreateTime + Event + EventKey for events, which
-carry no MsgId), and support for events wechatpy 1.8 does not know
+(MsgId for messages; FromUserName + CreateTime + Event + EventKey (+ TaskId) for
+events, which carry no MsgId), and support for events wechatpy 1.8 does not know
 (`template_card_event` comes back as `UnknownMessage`; we read its raw fields).
+
+A template card click (模板卡片事件推送, https://developer.work.weixin.qq.com/document/path/90240)
+carries EventKey (the clicked button's key), TaskId (the card's task_id), CardType
+and ResponseCode ("用于调用更新卡片接口的ResponseCode，72小时内有效，且只能使用一次").
+The ResponseCode stays out of the dedup key: a retry of the callback must find the
+first record whatever WeCom puts there, while a click on another card differs by
+TaskId (unique per card and app).
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from dataclasses import dataclass
 from wechatpy.enterprise import parse_message
 
 KEY_LIMIT = 191  # the dedup_key column's length
+CARD_EVENTS = frozenset({"template_card_event", "template_card_menu_event"})
 
 
 class MalformedMessage(Exception):
@@ -23,12 +31,16 @@ class MalformedMessage(Exception):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Incoming:
+    """One inbound message or event, as plain values."""
+
     dedup_key: str
     from_user: str
     msg_type: str  # "text", "event", "image", ...
     event: str  # lower-case event name, "" for non-events
-    content: str  # the text, or the event key
+    content: str  # the text, or the event key (a card click: the button's key)
     create_time: int  # WeCom's CreateTime, Unix seconds
+    card_task_id: str = ""  # a card click: the card's TaskId
+    response_code: str = ""  # a card click: single-use code for update_template_card
 
 
 def read_message(xml: str) -> Incoming:
@@ -49,6 +61,7 @@ def _from_fields(data: dict[str, object]) -> Incoming:
         raise MalformedMessage("message without a valid sender or type")
     event = _text(data, "Event").lower() if msg_type == "event" else ""
     content = _text(data, "Content") if msg_type == "text" else _text(data, "EventKey")
+    card = event in CARD_EVENTS
     return Incoming(
         dedup_key=_dedup_key(data, from_user, msg_type, event, create_time),
         from_user=from_user,
@@ -56,6 +69,8 @@ def _from_fields(data: dict[str, object]) -> Incoming:
         event=event,
         content=content,
         create_time=create_time,
+        card_task_id=_text(data, "TaskId") if card else "",
+        response_code=_text(data, "ResponseCode") if card else "",
     )
 
 
@@ -65,7 +80,9 @@ def _dedup_key(
     if msg_type != "event" and _text(data, "MsgId"):
         key = f"msg:{_text(data, 'MsgId')}"
     else:
-        extra = _text(data, "EventKey") + _text(data, "TaskId") + _text(data, "Content")
+        extra = _text(data, "EventKey") + _text(data, "Content")
+        if task_id := _text(data, "TaskId"):  # "#" is not allowed in a TaskId: unambiguous
+            extra += f"#{task_id}"
         key = f"evt:{from_user}:{create_time}:{event or msg_type}:{extra}"
     if len(key) > KEY_LIMIT:
         key = "sha256:" + hashlib.sha256(key.encode()).hexdigest()

@@ -21,9 +21,12 @@ import aiohttp
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.settings import Settings
+from scheduler import reminder_store as store
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
+from scheduler.kinds import Kind
+from scheduler.reminder_kinds import CardUpdateKind, OneOffKind, RecurringKind
 from scheduler.tick import Scheduler, TickReport, tick
 from scheduler.water_kind import WaterKind
 from storage.database import Database
@@ -61,12 +64,26 @@ async def scheduler_for(
         )
         yield Scheduler(
             database=database,
-            kinds={"water": WaterKind()},
+            kinds=all_kinds(),
             channels={channel.name: channel},
             clock=clock,
             owner=worker_name(),
             secrets=settings.secrets(),
         )
+
+
+def all_kinds() -> dict[str, Kind]:
+    """Every rule kind the tick knows, by the name stored on rules and jobs."""
+    kinds: list[Kind] = [
+        WaterKind(),
+        RecurringKind(store.MORNING),
+        RecurringKind(store.EVENING),
+        RecurringKind(store.CUSTOM),
+        OneOffKind(store.EVENT),
+        OneOffKind(store.TASK),
+        CardUpdateKind(),
+    ]
+    return {kind.name: kind for kind in kinds}
 
 
 async def run_loop(

@@ -1,4 +1,5 @@
-"""Admin commands (KEEPER_ADMINS only): delivery status and settling unknown sends.
+"""Admin commands (KEEPER_ADMINS only): delivery status, settling unknown sends, and
+holding every send (管理 暂停 全部).
 
 Every admin command, allowed or refused, leaves an audit line in the log.
 """
@@ -9,11 +10,11 @@ import datetime as dt
 import logging
 
 from handlers import texts
-from handlers.commands import AdminSettle, AdminStatus
+from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from storage.database import Session
-from storage.repos import admin
+from storage.repos import admin, flags, jobs, rules, users
 
 router = Router("admin")
 audit = logging.getLogger("keeper.audit")
@@ -32,9 +33,41 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
         return _refused(ctx, "status")
     audit.info("admin status", extra={"user": ctx.user.wecom_user_id})
     stats = await admin.channel_stats(session)
+    lines = [await _overview(session, ctx), *_channel_lines(stats, ctx)]
     if not stats:
-        return Outcome(reply=texts.ADMIN_NO_JOBS)
-    lines = [
+        lines.append(texts.ADMIN_NO_JOBS)
+    by_kind = await jobs.count_by_kind(session)
+    lines.append(texts.admin_jobs(_counts(by_kind)))
+    return Outcome(reply="\n".join(line for line in lines if line))
+
+
+async def _overview(session: Session, ctx: Context) -> str:
+    """Users, rules by kind (active of all), the next due job, whether sends are held."""
+    rule_counts = await rules.count_by_kind(session)
+    kinds = sorted({kind for kind, _ in rule_counts})
+    summary = "，".join(
+        f"{texts.RULE_KIND_NAMES.get(k, k)} "
+        f"{rule_counts.get((k, 'active'), 0)}/{sum(n for (kk, _), n in rule_counts.items() if kk == k)}"
+        for k in kinds
+    )
+    upcoming = await jobs.next_pending(session)
+    next_job = None
+    if upcoming is not None:
+        kind = texts.RULE_KIND_NAMES.get(upcoming.payload_kind, upcoming.payload_kind)
+        next_job = f"#{upcoming.id} {kind} {_when(upcoming.slot, ctx)}"
+    held = await flags.get(session, flags.SENDS_PAUSED) == "on"
+    return texts.admin_overview(await users.count(session), summary, next_job, held)
+
+
+def _counts(by_kind: dict[tuple[str, str], int]) -> str:
+    return "；".join(
+        f"{texts.RULE_KIND_NAMES.get(kind, kind)} {status} {n}"
+        for (kind, status), n in sorted(by_kind.items())
+    )
+
+
+def _channel_lines(stats: list[admin.ChannelStats], ctx: Context) -> list[str]:
+    return [
         texts.admin_channel(
             s.channel,
             s.accepted,
@@ -48,7 +81,17 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
         )
         for s in stats
     ]
-    return Outcome(reply="\n".join(lines))
+
+
+@router.handles(AdminHoldAll)
+async def hold_all(session: Session, ctx: Context, cmd: AdminHoldAll) -> Outcome:
+    """Hold or release every send; waiting jobs expire by the catch-up rules meanwhile."""
+    word = "hold all" if cmd.hold else "release all"
+    if not ctx.is_admin:
+        return _refused(ctx, word)
+    await flags.put(session, flags.SENDS_PAUSED, "on" if cmd.hold else "off", now=ctx.now)
+    audit.warning(f"admin {word}", extra={"user": ctx.user.wecom_user_id})
+    return Outcome(reply=texts.admin_hold(cmd.hold))
 
 
 @router.handles(AdminSettle)

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from scheduler.schedule import Schedule
+
 LedgerDirection = Literal["expense", "income"]
 
 
@@ -55,10 +57,12 @@ class AddTask:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class TaskRef:
-    """Which task a state command means: its short number or (part of) its title."""
+    """Which task a state command means: its short number, (part of) its title, or
+    its row id (from a card button, which must not follow a reused number)."""
 
     number: int | None = None
     title: str | None = None
+    task_id: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -161,7 +165,108 @@ class SetWaterGoal:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ShowReminders:
-    """`提醒`: the water plan's state and the next reminder time."""
+    """`提醒`: every rule of the user with its number, state and next time."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AddReminder:
+    """`提醒 每天 22:00 吃药`: a reminder in the user's words; `重要` -> at least once."""
+
+    title: str
+    schedule: Schedule
+    important: bool = False
+
+
+RuleVerb = Literal["delete", "pause", "resume"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ChangeRule:
+    """`删除 提醒 3` / `暂停 提醒 3` / `恢复 提醒 3`: one rule by its number in 提醒."""
+
+    verb: RuleVerb
+    number: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SwitchAllReminders:
+    """`关闭 提醒` (every rule off in one step) / `开启 提醒` (those back on)."""
+
+    on: bool
+
+
+DigestKind = Literal["digest_morning", "digest_evening"]
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetDigest:
+    """`设置 晨报 07:30` (at) / `开启 晨报` (on, same time) / `关闭 晚报` (off)."""
+
+    kind: DigestKind
+    on: bool
+    at: dt.time | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetQuiet:
+    """`免打扰 2小时` (minutes) / `免打扰 到 明天 8:00` (until, local wall clock)."""
+
+    minutes: int | None = None
+    until_local: dt.datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EndQuiet:
+    """`取消免打扰`."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetCards:
+    """`设置 卡片 开|关`: reminders as WeCom cards with buttons, or plain text."""
+
+    on: bool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ShowEvents:
+    """`日程` alone: upcoming events with their numbers."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CancelEvent:
+    """`取消日程 2`: cancel an upcoming event and its reminder."""
+
+    number: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class EditEvent:
+    """`改日程 2 周五 15:00` / `改日程 2 明天 9:00-10:00 复查 提前1小时`.
+
+    Only what is given changes: a time without a day keeps the day, a day without a
+    time keeps the time, no title keeps the title.
+    """
+
+    number: int
+    day: dt.date | None = None
+    start: dt.time | None = None
+    end: dt.time | None = None
+    title: str | None = None
+    remind_minutes_before: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PostponeTask:
+    """`明天再说 3` (or the card button): the task moves to tomorrow, same time."""
+
+    ref: TaskRef
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SnoozeWater:
+    """`稍后` (or the card button): remind about water again in `minutes`."""
+
+    minutes: int = 30
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -175,6 +280,13 @@ class AdminSettle:
 
     job_id: int
     received: bool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AdminHoldAll:
+    """`管理 暂停 全部` / `管理 恢复 全部`: hold or release every send of every user."""
+
+    hold: bool
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -205,6 +317,19 @@ Command = (
     | ShowReminders
     | AdminStatus
     | AdminSettle
+    | AdminHoldAll
+    | AddReminder
+    | ChangeRule
+    | SwitchAllReminders
+    | SetDigest
+    | SetQuiet
+    | EndQuiet
+    | SetCards
+    | ShowEvents
+    | CancelEvent
+    | EditEvent
+    | PostponeTask
+    | SnoozeWater
 )
 
 

@@ -1,4 +1,5 @@
-"""Parsing the reminder commands: 开启/暂停/恢复/关闭 喝水, 设置 ..., 提醒.
+"""Parsing the reminder commands: 开启/暂停/恢复/关闭 喝水|晨报|晚报|提醒 [N], 设置 ...,
+删除 提醒 N, 免打扰, and 管理.
 
 Split from `handlers.parser` to keep each module about one thing; the keyword
 table there routes these words here. Pure and total like the rest of the parser.
@@ -12,16 +13,25 @@ from typing import Protocol
 
 from handlers import texts
 from handlers.commands import (
+    AdminHoldAll,
     AdminSettle,
     AdminStatus,
+    ChangeRule,
     Command,
+    DigestKind,
     ParseError,
+    RuleVerb,
+    SetCards,
     SetDayWindow,
+    SetDigest,
+    SetQuiet,
     SetWaterGoal,
     SetWaterInterval,
+    SwitchAllReminders,
     SwitchWater,
     WaterAction,
 )
+from handlers.dates import match_when
 
 SWITCHES: dict[str, WaterAction] = {
     "开启": "enable",
@@ -36,6 +46,22 @@ _WINDOW = re.compile(
     r"(?P<wh>[0-9]{1,2})[:：](?P<wm>[0-9]{2})\s*(?:-|~|到|至)\s*(?P<sh>[0-9]{1,2})[:：](?P<sm>[0-9]{2})"
 )
 _NUMBER = re.compile(r"(?P<n>[0-9]{1,4})\s*(?:分钟|分|杯|min)?")
+DIGESTS: dict[str, DigestKind] = {
+    "晨报": "digest_morning", "早报": "digest_morning",
+    "晚报": "digest_evening", "晚间回顾": "digest_evening",
+}  # fmt: skip
+_RULE = re.compile(r"提醒\s*#?(?P<n>[0-9]{1,4})?")
+_RULE_VERBS: dict[str, RuleVerb] = {"暂停": "pause", "关闭": "pause", "恢复": "resume"}
+_RULE_VERBS |= {"开启": "resume", "删除": "delete"}
+_TIME = re.compile(r"(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})")
+MAX_QUIET_MINUTES = 7 * 24 * 60
+_QUIET_FOR = re.compile(
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|半|一|两|二|三)?\s*(?P<half>个半)?\s*"
+    r"(?P<unit>分钟|分|个小时|小时|个钟头|钟头|h|min|天)",
+    re.IGNORECASE,
+)
+_QUIET_UNITS = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
+_QUIET_UNTIL = re.compile(r"(?:到|至|直到)\s*")
 
 
 class Body(Protocol):
@@ -45,21 +71,94 @@ class Body(Protocol):
     @property
     def text(self) -> str: ...
 
+    @property
+    def today(self) -> dt.date: ...
+
+    @property
+    def now_local(self) -> dt.datetime: ...
+
 
 def parse_switch(body: Body) -> Command:
-    """`开启 喝水`; other targets (晚报, 提醒 ...) arrive with the next release."""
+    """`开启 喝水` / `关闭 晚报` / `关闭 提醒` (all) / `暂停 提醒 3` (one)."""
     target = body.text.strip()
+    on = body.keyword in ("开启", "恢复")
     if target in WATER_TARGETS:
         return SwitchWater(action=SWITCHES[body.keyword])
+    if target in DIGESTS:
+        return SetDigest(kind=DIGESTS[target], on=on)
+    if match := _RULE.fullmatch(target):
+        if match["n"] is None:
+            return SwitchAllReminders(on=on)
+        return ChangeRule(verb=_RULE_VERBS[body.keyword], number=_rule_number(match["n"]))
     if not target:
         raise ParseError(texts.SWITCH_NEEDS_TARGET.format(keyword=body.keyword))
-    raise ParseError(texts.SWITCH_NOT_YET)
+    raise ParseError(texts.SWITCH_UNKNOWN_TARGET)
+
+
+def parse_delete(body: Body) -> Command:
+    """`删除 提醒 3` (the number from 「提醒」)."""
+    match = _RULE.fullmatch(body.text.strip())
+    if match is None or match["n"] is None:
+        raise ParseError(texts.DELETE_HINT)
+    return ChangeRule(verb="delete", number=_rule_number(match["n"]))
+
+
+def _rule_number(text: str) -> int:
+    number = int(text)
+    if number < 1:
+        raise ParseError(texts.RULE_NUMBER_INVALID)
+    return number
+
+
+def parse_quiet(body: Body) -> Command:
+    """`免打扰 2小时` / `免打扰 半小时` / `免打扰 到 明天 8:00` / `免打扰 到 22:00`."""
+    text = body.text.strip()
+    if not text:
+        raise ParseError(texts.QUIET_HINT)
+    if until := _QUIET_UNTIL.match(text):
+        return SetQuiet(until_local=_quiet_until(text[until.end() :], body))
+    match = _QUIET_FOR.fullmatch(text)
+    if match is None:
+        raise ParseError(texts.QUIET_HINT)
+    minutes = _quiet_minutes(match)
+    if not 1 <= minutes <= MAX_QUIET_MINUTES:
+        raise ParseError(texts.QUIET_TOO_LONG)
+    return SetQuiet(minutes=minutes)
+
+
+def _quiet_minutes(match: re.Match[str]) -> int:
+    words = {None: 1.0, "半": 0.5, "一": 1.0, "两": 2.0, "二": 2.0, "三": 3.0}
+    count = words[match["n"]] if match["n"] in words else float(match["n"])
+    count += 0.5 if match["half"] else 0.0
+    return round(count * _QUIET_UNITS.get(match["unit"].lower(), 1))
+
+
+def _quiet_until(text: str, body: Body) -> dt.datetime:
+    """A local wall-clock end: the day given, else today, or tomorrow if it has passed."""
+    when = match_when(text, body.now_local.date())
+    if when.start is None or when.rest.strip() or when.end is not None:
+        raise ParseError(texts.QUIET_HINT)
+    day = when.day or body.now_local.date()
+    until = dt.datetime.combine(day, when.start)
+    if until <= body.now_local and when.day is None:
+        until += dt.timedelta(days=1)
+    if until <= body.now_local:
+        raise ParseError(texts.QUIET_IN_THE_PAST)
+    if until - body.now_local > dt.timedelta(minutes=MAX_QUIET_MINUTES):
+        raise ParseError(texts.QUIET_TOO_LONG)
+    return until
 
 
 def parse_setting(body: Body) -> Command:
-    """`设置 作息 08:00-22:00` / `设置 喝水间隔 120` / `设置 喝水目标 8`."""
-    name, _, value = body.text.partition(" ")
-    value = value.strip()
+    """`设置 作息 08:00-22:00` / `设置 喝水间隔 120` / `设置 喝水目标 8` /
+    `设置 晨报 07:30` / `设置 晚报 21:00` / `设置 卡片 开`."""
+    name, value = _setting_parts(body.text)
+    if name in DIGESTS:
+        return SetDigest(kind=DIGESTS[name], on=True, at=_clock_time(value))
+    if name == "卡片":
+        if value not in _ON_OFF:
+            raise ParseError(texts.CARDS_HINT)
+        return SetCards(on=_ON_OFF[value])
     if name == "作息":
         return _day_window(value)
     if name == "喝水间隔":
@@ -67,6 +166,27 @@ def parse_setting(body: Body) -> Command:
     if name == "喝水目标":
         return SetWaterGoal(glasses=_number(value, GOAL_RANGE, texts.GOAL_HINT))
     raise ParseError(texts.SETTING_UNKNOWN)
+
+
+_ON_OFF = {"开": True, "开启": True, "打开": True, "on": True}
+_ON_OFF |= {"关": False, "关闭": False, "off": False}
+_SETTING_NAMES = ("作息", "喝水间隔", "喝水目标", *DIGESTS, "卡片")
+
+
+def _setting_parts(text: str) -> tuple[str, str]:
+    """`晨报 07:30` or `晨报07:30`: the setting's name and its value."""
+    for name in _SETTING_NAMES:
+        if text.startswith(name):
+            return name, text[len(name) :].strip()
+    name, _, value = text.partition(" ")
+    return name, value.strip()
+
+
+def _clock_time(value: str) -> dt.time:
+    match = _TIME.fullmatch(value)
+    if match is None or int(match["h"]) > 23 or int(match["m"]) > 59:
+        raise ParseError(texts.DIGEST_TIME_HINT)
+    return dt.time(int(match["h"]), int(match["m"]))
 
 
 def _day_window(value: str) -> SetDayWindow:
@@ -94,10 +214,13 @@ _SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未�
 
 
 def parse_admin(body: Body) -> Command:
-    """`管理 状态` / `管理 对账 12 已收到` (whether the user may is the handler's call)."""
-    text = body.text.strip()
+    """`管理 状态` / `管理 对账 12 已收到` / `管理 暂停 全部` / `管理 恢复 全部`
+    (whether the user may is the handler's call)."""
+    text = " ".join(body.text.split())
     if text == "状态":
         return AdminStatus()
+    if text in ("暂停 全部", "暂停全部", "恢复 全部", "恢复全部"):
+        return AdminHoldAll(hold=text.startswith("暂停"))
     if match := _SETTLE.fullmatch(text):
         return AdminSettle(job_id=int(match["job"]), received=match["word"] == "已收到")
     raise ParseError(texts.ADMIN_HINT)

@@ -9,9 +9,8 @@ How a message is read, in order:
 3. Whole-message words (`今天`, `本周`, `任务`, `撤销`, `帮助` ...) -> a view or action.
 4. A leading command keyword (`体重`, `记账`, `任务`, `日程` ...) -> that keyword's
    small parse function, given the rest of the message.
-5. Keywords of features not released yet -> a one-line "coming soon" ParseError.
-6. A weight with its unit (`72.4kg`, `145斤`); a bare number is refused as ambiguous.
-7. Anything else -> ParseError("没看懂这句。" + help).
+5. A weight with its unit (`72.4kg`, `145斤`); a bare number is refused as ambiguous.
+6. Anything else -> ParseError("没看懂这句。" + help).
 """
 
 from __future__ import annotations
@@ -26,20 +25,26 @@ from handlers import parse_reminders, texts
 from handlers.commands import (
     AddEvent,
     AddTask,
+    CancelEvent,
     CancelTask,
     CheckInWater,
     Command,
     CompleteTask,
+    EditEvent,
+    EndQuiet,
     Help,
     LedgerDirection,
     ParseError,
+    PostponeTask,
     RecordLedger,
     RecordWeight,
+    ShowEvents,
     ShowMonth,
     ShowReminders,
     ShowTasks,
     ShowToday,
     ShowWeek,
+    SnoozeWater,
     TaskRef,
     Undo,
     WriteJournal,
@@ -54,6 +59,8 @@ from handlers.numbers import (
     strip_separators,
     words,
 )
+from handlers.parse_custom import parse_custom_reminder
+from scheduler import cards
 
 MAX_LENGTH = 2000
 MAX_REMIND_MINUTES = 24 * 60
@@ -66,7 +73,10 @@ _WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "任务": ShowTasks, "待办": ShowTasks, "任务列表": ShowTasks,
     "撤销": Undo, "撤回": Undo,
     "帮助": Help, "help": Help, "?": Help, "菜单": Help,
-    "提醒": ShowReminders,
+    "提醒": ShowReminders, "提醒列表": ShowReminders,
+    "日程": ShowEvents, "日程列表": ShowEvents,
+    "取消免打扰": EndQuiet, "结束免打扰": EndQuiet,
+    "稍后": SnoozeWater, "稍后提醒": SnoozeWater, "等会儿": SnoozeWater,
 }  # fmt: skip
 _MENU_KEYS: dict[str, Callable[[], Command]] = {
     "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,
@@ -95,14 +105,18 @@ class _Body:
     text: str  # normalised, outer separators stripped
     raw: str  # as typed, outer whitespace stripped (the journal keeps this)
     today: dt.date
+    now_local: dt.datetime  # naive local wall clock (reminders: 30分钟后, 到 8:00)
 
 
-def parse(text: str, *, today: dt.date) -> Command:
+def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) -> Command:
     """Read one message. Returns a Command or raises ParseError, for any string.
 
     `today` is the user's local date; relative days (明天, 周五, 1号) resolve against
-    it. ParseError.message is the Chinese reply saying how to write it instead.
+    it. `now_local` is the user's naive wall-clock time (for `提醒 30分钟后 ...` and
+    `免打扰 到 8:00`); without it the day is taken to start now (00:00 of `today`).
+    ParseError.message is the Chinese reply saying how to write it instead.
     """
+    local = now_local if now_local is not None else dt.datetime.combine(today, dt.time())
     if len(text) > MAX_LENGTH:
         raise ParseError(texts.TOO_LONG)
     normal = normalise(text)
@@ -116,7 +130,7 @@ def parse(text: str, *, today: dt.date) -> Command:
         if normal.startswith(keyword, start):
             after = start + len(keyword)
             body_text = strip_separators(normal[after:].rstrip().rstrip("。!"))
-            return parse_body(_Body(keyword, body_text, text[after:].strip(), today))
+            return parse_body(_Body(keyword, body_text, text[after:].strip(), today, local))
     return _parse_keywordless(whole)
 
 
@@ -127,11 +141,20 @@ def parse_event_key(key: str, *, today: dt.date) -> Command:
     return parse(key, today=today)
 
 
+def parse_card_key(key: str) -> Command:
+    """A template card button (`scheduler.cards` keys) -> the command its words mean:
+    喝了 = 喝水, 稍后 = 稍后, 完成 = 完成 <task>, 明天再说 = 明天再说 <task>."""
+    action = cards.parse_key(key)
+    if action is None:
+        raise ParseError(texts.CARD_UNKNOWN)
+    if action.kind == "water":
+        return CheckInWater(glasses=1) if action.action == "done" else SnoozeWater()
+    ref = TaskRef(task_id=action.task_id)
+    return CompleteTask(ref=ref) if action.action == "done" else PostponeTask(ref=ref)
+
+
 def _parse_keywordless(whole: str) -> Command:
-    """Coming-soon keywords, a weight with its unit, or the help answer."""
-    for keyword, message in texts.COMING_SOON.items():
-        if whole.startswith(keyword):
-            raise ParseError(message)
+    """A weight with its unit, or the help answer."""
     kg = parse_weight(whole, unit_required=True)
     if kg is not None:
         return RecordWeight(kg=kg)
@@ -260,6 +283,54 @@ def _parse_event(body: _Body) -> Command:
     )
 
 
+_EVENT_NUMBER = re.compile(r"#?(?P<n>[0-9]{1,5})(?:号|项)?(?![0-9:：点])")
+
+
+def _event_number(body: _Body, hint: str) -> tuple[int, str]:
+    match = _EVENT_NUMBER.match(body.text)
+    if match is None or int(match["n"]) < 1:
+        raise ParseError(hint)
+    return int(match["n"]), strip_separators(body.text[match.end() :])
+
+
+def _parse_cancel_event(body: _Body) -> Command:
+    """`取消日程 2` (the number from 「日程」)."""
+    number, rest = _event_number(body, texts.CANCEL_EVENT_HINT)
+    if rest:
+        raise ParseError(texts.CANCEL_EVENT_HINT)
+    return CancelEvent(number=number)
+
+
+def _parse_edit_event(body: _Body) -> Command:
+    """`改日程 2 周五 15:00` / `改日程 2 16:00-17:00` / `改日程 2 复查 提前1小时`."""
+    number, rest = _event_number(body, texts.EDIT_EVENT_HINT)
+    when = match_when(rest, body.today)
+    if when.start is not None and when.end is not None and when.end <= when.start:
+        raise ParseError(texts.EVENT_END_BEFORE_START)
+    remind, title = _remind_minutes(when.rest)
+    title = " ".join(strip_separators(title).split())
+    if when.day is None and when.start is None and remind is None and not title:
+        raise ParseError(texts.EDIT_EVENT_HINT)
+    return EditEvent(
+        number=number,
+        day=when.day,
+        start=when.start,
+        end=when.end,
+        title=title or None,
+        remind_minutes_before=remind,
+    )
+
+
+def _parse_postpone(body: _Body) -> Command:
+    """`明天再说 3`: the task moves to tomorrow."""
+    return PostponeTask(ref=_task_ref(body, "明天再说"))
+
+
+def _parse_reminder(body: _Body) -> Command:
+    """`提醒 每天 22:00 吃药` (`提醒` alone lists them: a whole-message word)."""
+    return parse_custom_reminder(body.text, now_local=body.now_local)
+
+
 def _parse_journal(body: _Body) -> Command:
     """`日记 ……`: the text exactly as typed, only outer whitespace (and a `:`) removed."""
     text = body.raw.lstrip(" \t\r\n:：,，\u3000").strip()
@@ -269,6 +340,14 @@ def _parse_journal(body: _Body) -> Command:
 
 
 _KEYWORDS: dict[str, Callable[[_Body], Command]] = {
+    # Longer keywords first: `取消日程 2` is not `取消` (a task) + "日程 2".
+    "取消日程": _parse_cancel_event,
+    "改日程": _parse_edit_event,
+    "修改日程": _parse_edit_event,
+    "明天再说": _parse_postpone,
+    "免打扰": parse_reminders.parse_quiet,
+    "删除": parse_reminders.parse_delete,
+    "提醒": _parse_reminder,
     "体重": _parse_weight,
     "喝水": _parse_water,
     **dict.fromkeys(_LEDGER_DIRECTIONS, _parse_ledger),

@@ -1,11 +1,11 @@
-"""Handlers for facts: weight, water, money, journal, calendar events."""
+"""Handlers for facts: weight, water, money, journal."""
 
 from __future__ import annotations
 
 import datetime as dt
 
 from handlers import texts, water
-from handlers.commands import AddEvent, CheckInWater, RecordLedger, RecordWeight, WriteJournal
+from handlers.commands import CheckInWater, RecordLedger, RecordWeight, WriteJournal
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from storage.database import Session
@@ -75,27 +75,3 @@ async def write_journal(session: Session, ctx: Context, cmd: WriteJournal) -> Ou
     return Outcome(
         reply=texts.journal_saved(len(cmd.text)), effect=Effect(kind="journal", record_id=record_id)
     )
-
-
-@router.handles(AddEvent)
-async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
-    starts_at = ctx.local(cmd.day, cmd.start) if cmd.start else None
-    ends_at = ctx.local(cmd.day, cmd.end) if cmd.start and cmd.end else None
-    record_id = await records.add_event(
-        session,
-        user_id=ctx.user.id,
-        title=cmd.title,
-        day=cmd.day,
-        starts_at=starts_at,
-        ends_at=ends_at,
-        remind_minutes_before=cmd.remind_minutes_before,
-        now=ctx.now,
-        source_key=ctx.source_key,
-    )
-    reply = texts.event_added(
-        texts.day_label(cmd.day, ctx.today),
-        texts.event_span(cmd.start, cmd.end),
-        cmd.title,
-        cmd.remind_minutes_before,
-    )
-    return Outcome(reply=reply, effect=Effect(kind="event", record_id=record_id))

@@ -1,11 +1,20 @@
-"""Handlers for tasks: add, complete, cancel, list."""
+"""Handlers for tasks: add, complete, cancel, postpone, list.
+
+A task with a due time gets a reminder 30 minutes before (`reminder_store`). Completing
+it leaves the reminder alone: the tick re-checks the task at send time and suppresses
+it, so `撤销` of a 完成 brings the reminder back with the task.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
+
 from handlers import texts
-from handlers.commands import AddTask, CancelTask, CompleteTask, ShowTasks, TaskRef
+from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, ShowTasks, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import reminder_store
+from scheduler.water_rule import format_next
 from storage.database import Session
 from storage.records import Effect, TaskRecord
 from storage.repos import tasks
@@ -26,8 +35,10 @@ async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
     )
     due = texts.task_due_label(cmd.due_date, cmd.due_time, ctx.today)
     assert task.number is not None
+    remind_at = await reminder_store.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
+    remind = format_next(remind_at, now_utc=ctx.now, tz=ctx.tz) if remind_at else None
     return Outcome(
-        reply=texts.task_added(task.number, task.title, due),
+        reply=texts.task_added(task.number, task.title, due, remind),
         effect=Effect(kind="task_add", record_id=task.id),
     )
 
@@ -58,6 +69,12 @@ async def _close(session: Session, ctx: Context, ref: TaskRef, *, done: bool) ->
 
 async def _resolve(session: Session, user_id: int, ref: TaskRef) -> TaskRecord | str:
     """The one open task `ref` names, or the reply explaining why there is none."""
+    if ref.task_id is not None:  # a card button: the row itself, if it is still open
+        task = await tasks.get(session, ref.task_id)
+        mine = task is not None and await tasks.owner_of(session, ref.task_id) == user_id
+        if task is None or not mine or task.status != tasks.OPEN:
+            return texts.TASK_ALREADY_CLOSED
+        return task
     if ref.number is not None:
         task = await tasks.find_open_by_number(session, user_id, ref.number)
         return task or texts.task_not_found(ref.number, None)
@@ -68,6 +85,21 @@ async def _resolve(session: Session, user_id: int, ref: TaskRef) -> TaskRecord |
     if not matches:
         return texts.task_not_found(None, title)
     return texts.task_ambiguous(title, [(t.number, t.title) for t in matches])
+
+
+@router.handles(PostponeTask)
+async def postpone_task(session: Session, ctx: Context, cmd: PostponeTask) -> Outcome:
+    """明天再说: due tomorrow (same time), and its reminder moves with it."""
+    found = await _resolve(session, ctx.user.id, cmd.ref)
+    if isinstance(found, str):
+        return Outcome(reply=found)
+    tomorrow = ctx.today + dt.timedelta(days=1)
+    await tasks.set_due(session, found.id, due_date=tomorrow)
+    moved = await tasks.get(session, found.id)
+    assert moved is not None
+    await reminder_store.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
+    due = texts.task_due_label(tomorrow, moved.due_time, ctx.today) or ""
+    return Outcome(reply=texts.task_postponed(moved.number, moved.title, due))
 
 
 @router.handles(ShowTasks)

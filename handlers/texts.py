@@ -21,9 +21,14 @@ HELP_TEXT = "\n".join(
         "日程 周四 14:00-15:00 复诊 提前15分钟 —— 加日程",
         "日记 今天感觉轻松了一些 —— 写日记",
         "今天 / 本周 / 本月 —— 看今天、这周、这个月",
-        "开启 喝水 / 暂停 喝水 / 恢复 喝水 / 关闭 喝水 —— 喝水提醒",
+        "日程 —— 看日程；取消日程 2 / 改日程 2 周五 15:00",
+        "开启 喝水 / 暂停 喝水 / 恢复 喝水 / 关闭 喝水 —— 喝水提醒；稍后 —— 30 分钟后再提醒",
         "设置 作息 08:00-22:00 / 设置 喝水间隔 120 / 设置 喝水目标 8",
-        "提醒 —— 看喝水提醒的状态和下次时间",
+        "设置 晨报 08:00 / 设置 晚报 21:30 / 关闭 晨报 / 关闭 晚报",
+        "提醒 每天 22:00 吃药 / 提醒 明天 9:00 交材料 / 提醒 工作日 18:00 打卡（加「重要」必达）",
+        "提醒 —— 看所有提醒；删除 提醒 3 / 暂停 提醒 3 / 恢复 提醒 3",
+        "免打扰 2小时 / 免打扰 到 明天 8:00 / 取消免打扰；关闭 提醒 / 开启 提醒 —— 全部关掉或打开",
+        "明天再说 3 —— 待办改到明天；设置 卡片 开 —— 提醒带按钮",
         "撤销 —— 撤回上一条记录",
     )
 )
@@ -84,19 +89,41 @@ def invalid_time(said: str) -> str:
     return f"时间「{said}」不对，要在 0:00 到 23:59 之间，比如：14:30 或 下午3点"
 
 
-# Commands of later releases: leading keyword -> the one line we answer for now.
-COMING_SOON = {
-    "提醒": "自定义提醒还在路上，稍后开放。现在可以发「提醒」看喝水提醒。",
-    "免打扰": "免打扰还在路上，稍后开放。",
-}
 SWITCH_NEEDS_TARGET = "要{keyword}什么？比如：{keyword} 喝水"
-SWITCH_NOT_YET = "目前只能开关喝水提醒，比如：开启 喝水。晨报、晚报和自定义提醒还在路上。"
-SETTING_UNKNOWN = "可以设置：作息、喝水间隔、喝水目标。比如：设置 作息 08:00-22:00"
+SWITCH_UNKNOWN_TARGET = (
+    "可以开关的有：喝水、晨报、晚报、提醒（全部）或 提醒 3（一条）。比如：关闭 晚报"
+)
+SETTING_UNKNOWN = "可以设置：作息、喝水间隔、喝水目标、晨报、晚报、卡片。比如：设置 晨报 07:30"
+DIGEST_TIME_HINT = "时间写成 HH:MM，比如：设置 晨报 07:30"
+CARDS_HINT = "写成：设置 卡片 开 或 设置 卡片 关"
+DELETE_HINT = "删除提醒要写编号，比如：删除 提醒 3。发「提醒」看编号。"
+RULE_NUMBER_INVALID = "提醒编号从 1 开始，发「提醒」看编号。"
+QUIET_HINT = "免打扰写成：免打扰 2小时、免打扰 30分钟 或 免打扰 到 明天 8:00"
+QUIET_TOO_LONG = "免打扰最长 7 天。想长期不收提醒，发「关闭 提醒」。"
+QUIET_IN_THE_PAST = "这个时间已经过了，免打扰要设到以后，比如：免打扰 到 明天 8:00"
+CANCEL_EVENT_HINT = "取消日程要写编号，比如：取消日程 2。发「日程」看编号。"
+EDIT_EVENT_HINT = "改日程写编号和新的时间或名称，比如：改日程 2 周五 15:00。发「日程」看编号。"
+CARD_UNKNOWN = "这个按钮已经失效了。发「帮助」看看怎么用。"
 WINDOW_HINT = "作息写成两个时间，比如：设置 作息 08:00-22:00"
 WINDOW_ORDER = "起床时间要早于睡觉时间，比如：设置 作息 08:00-22:00"
 INTERVAL_HINT = "喝水间隔写分钟数，30 到 480，比如：设置 喝水间隔 120"
-ADMIN_HINT = "管理命令：管理 状态 / 管理 对账 <任务号> 已收到|未收到。暂停和恢复全部发送还在路上。"
+ADMIN_HINT = (
+    "管理命令：管理 状态 / 管理 对账 <任务号> 已收到|未收到 / 管理 暂停 全部 / 管理 恢复 全部"
+)
 GOAL_HINT = "喝水目标写每天几杯，1 到 30，比如：设置 喝水目标 8"
+# Custom reminders (handlers/parse_custom.py).
+REMINDER_EXAMPLES = "比如：提醒 每天 22:00 吃药、提醒 明天 9:00 交材料、提醒 每周一 09:00 写周报"
+NEEDS_WHEN = "什么时候提醒？时间写在前面，" + REMINDER_EXAMPLES
+NEEDS_TITLE = "提醒做什么？把事情写在时间后面，比如：提醒 每天 22:00 吃药"
+TITLE_TOO_LONG = "提醒的事情最多 100 个字，写短一点吧。"
+IN_THE_PAST = "这个时间已经过了，换个以后的时间吧，比如：提醒 明天 9:00 交材料"
+UNKNOWN_REPEAT = (
+    "没看懂怎么重复。可以写：每天、每晚、每周一、每周一三五、工作日、周末、"
+    "每月1号、每月最后一天、每年3月8日"
+)
+WEEKDAY_MISSING = "每周几？比如：提醒 每周一 09:00 写周报，或 提醒 每周一三五 7:00 健身"
+INVALID_MONTH_DAY = "每月的日子要在 1 到 31 号之间，月底可以写：每月最后一天"
+LATER_OUT_OF_RANGE = "「多久以后」要在 1 分钟到 365 天之间，比如：提醒 30分钟后 关火"
 # --- end parse errors ---
 
 # --- replies ---
@@ -162,9 +189,10 @@ def journal_saved(length: int) -> str:
     return f"日记已保存，{length} 字。"
 
 
-def task_added(number: int, title: str, due: str | None) -> str:
+def task_added(number: int, title: str, due: str | None, remind_at: str | None = None) -> str:
     when = f"，{due}" if due else ""
-    return f"已添加待办 {number}：{title}{when}。\n做完回复「完成 {number}」。"
+    remind = f"{remind_at} 提醒你；" if remind_at else ""
+    return f"已添加待办 {number}：{title}{when}。\n{remind}做完回复「完成 {number}」。"
 
 
 def task_due_label(day: dt.date | None, at: dt.time | None, today: dt.date) -> str | None:
@@ -179,6 +207,9 @@ def task_closed(title: str, done: bool, open_left: int) -> str:
     return f"{head}\n还有 {open_left} 项待办。" if open_left else f"{head}\n待办清空了。"
 
 
+TASK_ALREADY_CLOSED = "这项待办已经完成或取消了。"
+
+
 def task_not_found(number: int | None, title: str | None) -> str:
     what = f"编号 {number} " if number is not None else f"「{title}」"
     return f"没有找到{what}的待办。发「任务」看看列表。"
@@ -189,9 +220,9 @@ def task_ambiguous(title: str, candidates: list[tuple[int | None, str]]) -> str:
     return f"有 {len(candidates)} 项待办都含「{title}」：{listed}。\n请用编号，比如：完成 {candidates[0][0]}"
 
 
-def event_added(day: str, span: str, title: str, remind: int | None) -> str:
-    reply = f"已加入日程：{day} {span} {title}。"
-    return reply + (f"\n提前 {remind} 分钟提醒。" if remind else "")
+def event_added(number: int, day: str, span: str, title: str, remind_at: str | None) -> str:
+    reply = f"已加入日程 {number}：{day} {span} {title}。"
+    return reply + (f"\n{remind_at} 提醒你。" if remind_at else "")
 
 
 def event_span(start: dt.time | None, end: dt.time | None) -> str:
@@ -422,6 +453,143 @@ def admin_settled(job_id: int, received: bool) -> str:
 
 def admin_not_unknown(job_id: int) -> str:
     return f"任务 {job_id} 不是「未知」状态，不需要对账。"
+
+
+def admin_hold(hold: bool) -> str:
+    if hold:
+        return "已暂停全部发送：提醒先排队，超过补发时限的会过期。发「管理 恢复 全部」恢复。"
+    return "已恢复发送。"
+
+
+def admin_overview(users: int, rules: str, next_job: str | None, held: bool) -> str:
+    lines = [f"用户 {users}；规则 {rules or '无'}"]
+    lines.append(f"下一条待发：{next_job}" if next_job else "没有排队的发送。")
+    if held:
+        lines.append("⏸ 全部发送已暂停（管理 恢复 全部）")
+    return "\n".join(lines)
+
+
+def admin_jobs(counts: str) -> str:
+    return f"按类型：{counts}" if counts else ""
+
+
+# Reminders (提醒), digests, quiet time, cards.
+
+RULE_KIND_NAMES = {
+    "water": "喝水",
+    "digest_morning": "晨报",
+    "digest_evening": "晚报",
+    "event_reminder": "日程",
+    "task_due": "待办",
+    "custom": "提醒",
+}
+RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
+NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"
+RULES_FOOTER = "删除 提醒 N / 暂停 提醒 N / 恢复 提醒 N；关闭 提醒 全部关掉"
+
+
+def rule_line(number: int, kind: str, label: str, state: str, next_at: str | None) -> str:
+    what = RULE_KIND_NAMES.get(kind, kind)
+    name = f"{what} {label}" if label and kind not in ("digest_morning", "digest_evening") else what
+    when = f"，下次 {next_at}" if next_at else ""
+    return f"{number}. {name}（{state}{when}）"
+
+
+def reminder_added(number: int, title: str, when: str, next_at: str, important: bool) -> str:
+    must = "，重要：没确认送达会再发" if important else ""
+    return f"好的，提醒 {number}：{when} {title}{must}。\n下次 {next_at}。"
+
+
+REMINDER_HAS_NO_TIME = "这个提醒以后不会再响了，没有保存。"
+
+
+def rule_not_found(number: int) -> str:
+    return f"没有编号 {number} 的提醒。发「提醒」看看列表。"
+
+
+def rule_changed(number: int, verb: str, next_at: str | None) -> str:
+    if verb == "delete":
+        return f"提醒 {number} 已删除。"
+    if verb == "pause":
+        return f"提醒 {number} 已暂停。发「恢复 提醒 {number}」继续。"
+    if next_at is None:
+        return f"提醒 {number} 已经没有下一次了。"
+    return f"提醒 {number} 已恢复，下次 {next_at}。"
+
+
+RULE_ALREADY = {"pause": "这条提醒已经暂停了。", "resume": "这条提醒本来就开着。"}
+WATER_RULE_DELETE = "喝水提醒不能删除，发「关闭 喝水」关掉。"
+DIGEST_RULE_DELETE = "晨报、晚报不能删除，发「关闭 晨报」或「关闭 晚报」关掉。"
+
+
+def all_switched(on: bool, count: int) -> str:
+    if on:
+        return f"已打开 {count} 条提醒。" if count else "没有被关掉的提醒。"
+    if not count:
+        return "没有开着的提醒。"
+    return f"已关闭全部 {count} 条提醒，什么都不会再发。\n想打开就发「开启 提醒」。"
+
+
+def digest_set(kind: str, at: str | None) -> str:
+    name = RULE_KIND_NAMES[kind]
+    if at is None:
+        return f"{name}已关闭。想再收就发「开启 {name}」。"
+    return f"{name}时间：每天 {at}。没有内容的日子不发。"
+
+
+def quiet_set(until: str) -> str:
+    return f"好的，免打扰到 {until}。这期间喝水提醒顺延，晨晚报不发，日程提醒照常。"
+
+
+QUIET_ENDED = "免打扰已取消。"
+QUIET_NOT_SET = "现在没有免打扰。"
+
+
+def cards_set(on: bool) -> str:
+    if on:
+        return "好的，提醒会带按钮（喝了/稍后、完成/明天再说）。微信插件里看不到按钮，可发「设置 卡片 关」。"
+    return "好的，提醒改回文字。"
+
+
+def snoozed(at: str) -> str:
+    return f"好的，{at} 再提醒你喝水。"
+
+
+SNOOZE_OFF = "喝水提醒没开着。发「开启 喝水」打开。"
+
+
+def task_postponed(number: int | None, title: str, due: str) -> str:
+    return f"待办 {number} {title} 改到 {due}。"
+
+
+# Events list / cancel / edit.
+
+NO_EVENTS = "接下来没有日程。加一个：日程 周四 14:00 复诊"
+
+
+def events_list(lines: list[str]) -> str:
+    return "接下来的日程：\n" + "\n".join(lines) + "\n取消日程 N / 改日程 N 周五 15:00"
+
+
+def event_line(number: int | None, day: str, span: str, title: str) -> str:
+    return f"{number}. {day} {span} {title}"
+
+
+def event_not_found(number: int) -> str:
+    return f"没有编号 {number} 的日程。发「日程」看看列表。"
+
+
+def event_cancelled(title: str) -> str:
+    return f"已取消日程：{title}，它的提醒也取消了。"
+
+
+def event_changed(day: str, span: str, title: str, remind_at: str | None) -> str:
+    tail = f"\n{remind_at} 提醒你。" if remind_at else ""
+    return f"日程已改为：{day} {span} {title}。{tail}"
+
+
+def missed_line(summary: str) -> str:
+    return f"（{summary}）"
 
 
 # --- end replies ---

@@ -13,7 +13,7 @@ from handlers.commands import (
     SetDayWindow,
     SetWaterGoal,
     SetWaterInterval,
-    ShowReminders,
+    SnoozeWater,
     SwitchWater,
 )
 from handlers.context import Context, Outcome
@@ -22,7 +22,7 @@ from scheduler import water_plan as wp
 from scheduler import water_store
 from scheduler.water_rule import format_next
 from storage.database import Session
-from storage.repos import rules, water
+from storage.repos import water
 
 router = Router("water")
 
@@ -75,20 +75,21 @@ async def check_in(session: Session, ctx: Context, today_total: int) -> str | No
     return texts.checkin_next(format_next(next_at, now_utc=ctx.now, tz=ctx.tz), today_total, goal)
 
 
-@router.handles(ShowReminders)
-async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> Outcome:
-    habit = await water.habit(session, ctx.user.id)
+@router.handles(SnoozeWater)
+async def snooze(session: Session, ctx: Context, cmd: SnoozeWater) -> Outcome:
+    """稍后 (or the card's button): one more reminder in `cmd.minutes`, like a check-in
+    without a glass (the message is the grant's request, so the plan stays one grant)."""
     record = await water.plan_of(session, ctx.user.id)
-    state, next_label = "disabled", None
-    if record is not None:
-        state = record.state
-        rule = await rules.get(session, record.rule_id)
-        if rule is not None and rule.next_fire_at is not None:
-            next_label = format_next(rule.next_fire_at, now_utc=ctx.now, tz=ctx.tz)
-    window = f"{_hm(habit.wake_at)}-{_hm(habit.sleep_at)}"
-    return Outcome(
-        reply=texts.reminders_view(state, next_label, window, habit.interval_minutes, habit.goal)
-    )
+    if record is None:
+        return Outcome(reply=texts.SNOOZE_OFF)
+    loaded = await water_store.load(session, record)
+    at = ctx.now + dt.timedelta(minutes=cmd.minutes)
+    event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=ctx.source_key, next_at=at)
+    if loaded.plan.state is wp.PlanState.DISABLED or isinstance(
+        await water_store.act(session, loaded, event, ctx.now), wp.Refused
+    ):
+        return Outcome(reply=texts.SNOOZE_OFF)
+    return Outcome(reply=texts.snoozed(format_next(at, now_utc=ctx.now, tz=ctx.tz)))
 
 
 @router.handles(SetDayWindow)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from scheduler.channels.base import SendResult
 from storage.database import Session
@@ -20,18 +20,29 @@ from storage.repos.rules import RuleRecord
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Occurrence:
-    """A due rule's job, and the rule's next occurrence (None: until something sets it)."""
+    """A due rule's job, and the rule's next occurrence (None: until something sets it).
+
+    `done`: the rule was a one-off and has fired; it leaves the user's list.
+    """
 
     job: NewJob
     next_fire_at: dt.datetime | None
+    done: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Send:
-    """Send this text for the job."""
+    """Send this text for the job.
+
+    `card`: the same notification as a WeCom template card, used when the user turned
+    cards on and the job leaves alone (a merged message is always text).
+    `update`: not a message but a card update (response code, new button text).
+    """
 
     text: str
     dedup: bool = False
+    card: dict[str, Any] | None = None
+    update: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -10,21 +10,22 @@ overwrite each other. Which state follows which outcome is `scheduler.outcomes`.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from scheduler import outcomes
+from scheduler import messages, outcomes, quiet
 from scheduler.channels.base import Channel, OutboundMessage, SendResult
 from scheduler.channels.budget import Defer, budget_decision
 from scheduler.clock import Clock
 from scheduler.job_state import CATCH_UP_WINDOWS
 from scheduler.kinds import Kind, Send, Skip
 from storage.database import Database, Session
-from storage.repos import jobs, rules, users
-from storage.repos.jobs import JobRecord
+from storage.repos import flags, jobs, rules, users
+from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -34,6 +35,11 @@ BATCH = 100
 MATERIALISE_BATCH = 500
 SEND_CONCURRENCY = 16
 CONFIG_HOLD = dt.timedelta(minutes=10)
+MERGE_WINDOW = dt.timedelta(minutes=5)
+"""A user's jobs due within this window of a claimed one leave with it, as one message."""
+CATCH_UP_SLOTS = 48
+"""At most this many past occurrences of one rule are materialised in one pass (after
+an outage they expire at once and are reported; more waits for the next pass)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -87,16 +93,30 @@ async def materialise_due(s: Scheduler, now: dt.datetime) -> int:
             due = await rules.due(session, now=now, limit=MATERIALISE_BATCH)
             recipients = await users.wecom_ids(session, {r.user_id for r in due})
             for rule in due:
-                occurrence = await s.kinds[rule.kind].materialise(
-                    session, rule, recipients[rule.user_id], now
-                )
-                made += await jobs.materialise(session, occurrence.job, now=now) is not None
-                await rules.set_next_fire(
-                    session, rule.id, occurrence.next_fire_at, now=now, expected=rule.next_fire_at
-                )
+                made += await _materialise_rule(s, session, rule, recipients[rule.user_id], now)
         return made
 
     return await retrying(unit)
+
+
+async def _materialise_rule(
+    s: Scheduler, session: Session, rule: rules.RuleRecord, recipient: str, now: dt.datetime
+) -> int:
+    """Every occurrence of the rule up to `now` (bounded), each as one job."""
+    made = 0
+    for _ in range(CATCH_UP_SLOTS):
+        occurrence = await s.kinds[rule.kind].materialise(session, rule, recipient, now)
+        made += await jobs.materialise(session, occurrence.job, now=now) is not None
+        moved = await rules.set_next_fire(
+            session, rule.id, occurrence.next_fire_at, now=now, expected=rule.next_fire_at
+        )
+        if occurrence.done and moved:
+            await rules.set_status(session, rule.id, "done", now=now)
+        following = occurrence.next_fire_at
+        if not moved or occurrence.done or following is None or following > now:
+            break
+        rule = dataclasses.replace(rule, next_fire_at=following)
+    return made
 
 
 async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
@@ -111,10 +131,16 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
                 )
                 for job in gone:
                     await s.kinds[job.payload_kind].expired(session, job, now)
+                told = {job.user_id for job in gone if job.payload_kind not in _UNTOLD}
+                await users.mark_missed(session, told, since=now)
                 expired += len(gone)
         return expired
 
     return await retrying(unit)
+
+
+_UNTOLD = frozenset({"water", "card_update"})
+"""Expired kinds the user is not told about: a late water reminder just moves the plan."""
 
 
 async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
@@ -138,21 +164,44 @@ async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
 
 
 async def claim_batch(s: Scheduler, now: dt.datetime) -> list[JobRecord]:
+    """Claim due jobs, and the same users' jobs due within `MERGE_WINDOW` to merge.
+
+    While an admin holds every send (管理 暂停 全部) nothing is claimed: jobs wait,
+    and expire by the catch-up rules if the hold outlasts their window.
+    """
+
     async def unit() -> list[JobRecord]:
         async with s.database.transaction() as session:
-            return await jobs.claim(session, now=now, owner=s.owner, lease=s.lease, limit=s.batch)
+            if await flags.get(session, flags.SENDS_PAUSED) == "on":
+                return []
+            claimed = await jobs.claim(
+                session, now=now, owner=s.owner, lease=s.lease, limit=s.batch
+            )
+            companions = await jobs.claim_companions(
+                session,
+                {job.recipient for job in claimed},
+                until=now + MERGE_WINDOW,
+                now=now,
+                owner=s.owner,
+                lease=s.lease,
+            )
+            return claimed + companions
 
     return await retrying(unit)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class _Ready:
-    """One message to send: a recipient's jobs that are still worth it, merged."""
+    """One message to send: a recipient's jobs that are still worth it, merged.
+
+    With `update` set it is not a message but a card update (response code, text).
+    """
 
     recipient: str
     channel: str
     jobs: list[JobRecord]
     message: OutboundMessage
+    update: tuple[str, str] | None = None
 
 
 async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
@@ -171,7 +220,7 @@ async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
 
     async def send(item: _Ready) -> SendResult:
         async with gate:
-            return await _send(s, item.channel, item.recipient, item.message)
+            return await _send(s, item)
 
     results = await asyncio.gather(*(send(item) for item in ready))
     await retrying(lambda: _settle_batch(s, list(zip(ready, results, strict=True))))
@@ -199,21 +248,50 @@ async def _prepare_batch(
                 key = "held" if held else "deferred"
                 counts[key] = counts.get(key, 0) + len(group)
                 continue
-            sends = await _prepare(s, session, group, now)
+            prefs = await users.prefs(session, group[0].user_id)
+            sends = await _prepare(s, session, group, prefs.quiet_until, now)
             if skipped := len(group) - len(sends):
                 counts["skipped"] = counts.get("skipped", 0) + skipped
-            if sends:
-                text = "\n\n".join(send.text for _, send in sends)
-                message = OutboundMessage(text=text, dedup=any(send.dedup for _, send in sends))
-                ready.append(
-                    _Ready(
-                        recipient=recipient,
-                        channel=channel,
-                        jobs=[j for j, _ in sends],
-                        message=message,
-                    )
-                )
+            ready += _compose(recipient, channel, sends, cards=prefs.cards, now=now)
     return ready
+
+
+def _compose(
+    recipient: str,
+    channel: str,
+    sends: list[tuple[JobRecord, Send]],
+    *,
+    cards: bool,
+    now: dt.datetime,
+) -> list[_Ready]:
+    """Card updates alone; the rest as one message (a card when it is one job)."""
+    ready = [
+        _Ready(
+            recipient=recipient,
+            channel=channel,
+            jobs=[job],
+            message=OutboundMessage(text=send.text),
+            update=send.update,
+        )
+        for job, send in sends
+        if send.update is not None
+    ]
+    notes = [(job, send) for job, send in sends if send.update is None]
+    if not notes:
+        return ready
+    parts = [_with_late_note(job, send.text, now) for job, send in notes]
+    card = notes[0][1].card if cards and len(notes) == 1 else None
+    message = OutboundMessage(
+        text=messages.merged(parts), dedup=any(send.dedup for _, send in notes), card=card
+    )
+    jobs_sent = [job for job, _ in notes]
+    return [*ready, _Ready(recipient=recipient, channel=channel, jobs=jobs_sent, message=message)]
+
+
+def _with_late_note(job: JobRecord, text: str, now: dt.datetime) -> str:
+    """A reminder sent well after its time says how late it is (after an outage)."""
+    note = messages.late_note(job.slot, now)
+    return text if note is None else f"{text}{note}"
 
 
 def _held_until(s: Scheduler, channel: str, now: dt.datetime) -> dt.datetime | None:
@@ -245,6 +323,7 @@ async def _defer(
             now=now,
             next_attempt_at=until,
             note="deferred: channel held or recipient budget",
+            refund_attempt=True,  # nothing was tried: a long throttle must not fail it
         )
 
 
@@ -257,17 +336,56 @@ def _hold(s: Scheduler, channel: str) -> None:
 
 
 async def _prepare(
-    s: Scheduler, session: Session, group: list[JobRecord], now: dt.datetime
+    s: Scheduler,
+    session: Session,
+    group: list[JobRecord],
+    quiet_until: dt.datetime | None,
+    now: dt.datetime,
 ) -> list[tuple[JobRecord, Send]]:
-    """Re-read the business state; finish what is no longer worth sending."""
+    """Re-read the business state; finish what is no longer worth sending now."""
     sends: list[tuple[JobRecord, Send]] = []
     for job in group:
-        decision = await s.kinds[job.payload_kind].prepare(session, job, now)
+        decision = await _quiet_or_prepare(s, session, job, quiet_until, now)
         if isinstance(decision, Skip):
             await jobs.finalise(session, job, status=decision.status, now=now, note=decision.reason)
         else:
             sends.append((job, decision))
     return sends
+
+
+async def _quiet_or_prepare(
+    s: Scheduler,
+    session: Session,
+    job: JobRecord,
+    quiet_until: dt.datetime | None,
+    now: dt.datetime,
+) -> Send | Skip:
+    """Quiet time first (`scheduler.quiet`): suppressed, or moved to its end as a new
+    job of the same rule (this one ends `suppressed`, saying where it went)."""
+    if job.payload_kind == "card_update":  # the user's own click: never held back
+        return await s.kinds[job.payload_kind].prepare(session, job, now)
+    decision = quiet.during_quiet(job.payload_kind, job.priority, quiet_until, now)
+    if decision == "suppress":
+        return Skip(status="suppressed", reason="quiet time")
+    if isinstance(decision, quiet.Move):
+        await jobs.materialise(session, _moved(job, decision.until), now=now)
+        return Skip(status="suppressed", reason=f"quiet time: moved to {decision.until:%H:%M}Z")
+    return await s.kinds[job.payload_kind].prepare(session, job, now)
+
+
+def _moved(job: JobRecord, until: dt.datetime) -> NewJob:
+    return NewJob(
+        user_id=job.user_id,
+        rule_id=job.rule_id,
+        slot=until,
+        policy=job.policy,
+        priority=job.priority,
+        channel=job.channel,
+        recipient=job.recipient,
+        payload_kind=job.payload_kind,
+        payload_ref=job.payload_ref,
+        payload=job.payload,
+    )
 
 
 async def _settle_batch(s: Scheduler, sent: list[tuple[_Ready, SendResult]]) -> None:
@@ -281,12 +399,19 @@ async def _settle_batch(s: Scheduler, sent: list[tuple[_Ready, SendResult]]) -> 
                 await _finish(s, session, job, result, now)
 
 
-async def _send(s: Scheduler, channel: str, recipient: str, message: OutboundMessage) -> SendResult:
+async def _send(s: Scheduler, item: _Ready) -> SendResult:
     """The channel call, outside any transaction; never raises."""
+    channel = s.channels[item.channel]
     try:
-        return await s.channels[channel].send(recipient, message)
+        if item.update is None:
+            return await channel.send(item.recipient, item.message)
+        update_card = getattr(channel, "update_card", None)  # a `CardUpdater`, if it is one
+        if update_card is None:
+            return outcomes.crashed("channel cannot update cards")
+        result: SendResult = await update_card(item.recipient, *item.update)
+        return result
     except Exception as exc:  # a bug or an unmapped error: we cannot know if it left
-        log.exception("channel raised", extra={"channel": channel})
+        log.exception("channel raised", extra={"channel": item.channel})
         return outcomes.crashed(type(exc).__name__)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scheduler import messages, water_store
+from scheduler import cards, messages, water_store
 from scheduler import water_plan as wp
 from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip
@@ -48,12 +48,12 @@ class WaterKind:
         if loaded.plan.state is wp.PlanState.SENDING and await self._is_retry_of(
             session, loaded, job
         ):
-            return Send(text=messages.WATER_REMINDER)
+            return _reminder(job)
         result = await water_store.act(session, loaded, wp.CLAIM, now, job_id=job.id)
         if isinstance(result, wp.Refused):
             status = "cancelled" if loaded.plan.state in _OFF else "suppressed"
             return Skip(status=status, reason=f"plan: {result.reason.value}")
-        return Send(text=messages.WATER_REMINDER)
+        return _reminder(job)
 
     async def settle(
         self, session: Session, job: JobRecord, result: SendResult, status: str, now: dt.datetime
@@ -83,3 +83,10 @@ class WaterKind:
 
 
 _OFF = (wp.PlanState.DISABLED, wp.PlanState.PAUSED)
+
+
+def _reminder(job: JobRecord) -> Send:
+    """The reminder as text, and as a card with 喝了 / 稍后 for users who chose cards."""
+    task_id = cards.card_task_id("water", job.id, job.attempts)
+    card = cards.water_card(messages.water_reminder(cards=True), task_id)
+    return Send(text=messages.WATER_REMINDER, card=card)

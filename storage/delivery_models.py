@@ -34,12 +34,19 @@ class ReminderRule(Base):
     channel: Mapped[str] = mapped_column(String(32))
     next_fire_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     spec: Mapped[str] = mapped_column(Text, default="")  # the schedule, per kind
+    # The user's short number for the rule while it is listed (删除 提醒 3).
+    number: Mapped[int | None] = mapped_column(Integer)
+    # The task or calendar event an event_reminder / task_due rule belongs to.
+    ref_id: Mapped[int | None] = mapped_column(Integer)
+    # What the reminder says (a custom reminder's words); never journal text or amounts.
+    label: Mapped[str] = mapped_column(String(200), default="")
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
 
     __table_args__ = (
         Index("ix_reminder_rules_due", "status", "next_fire_at"),
         Index("ix_reminder_rules_user_kind", "user_id", "kind"),
+        Index("ix_reminder_rules_ref", "kind", "ref_id"),
         TABLE_OPTIONS,
     )
 
@@ -113,6 +120,8 @@ class NotificationJob(Base):
     recipient: Mapped[str] = mapped_column(String(64))
     payload_kind: Mapped[str] = mapped_column(String(32))
     payload_ref: Mapped[int | None] = mapped_column(Integer)
+    # Small per-job data a kind needs at send time (a card update's response code).
+    payload: Mapped[str] = mapped_column(String(255), default="")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     lease_owner: Mapped[str | None] = mapped_column(String(64))
@@ -182,7 +191,19 @@ class SchedulerTick(Base):
     __table_args__ = (TABLE_OPTIONS,)
 
 
+class SystemFlag(Base):
+    """A switch for the whole installation, e.g. 管理 暂停 全部 (`sends_paused`)."""
+
+    __tablename__ = "system_flags"
+    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(String(64))
+    updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (TABLE_OPTIONS,)
+
+
 RULES = _table(ReminderRule)
+FLAGS = _table(SystemFlag)
 WATER_PLANS = _table(WaterPlan)
 WATER_GRANTS = _table(WaterGrant)
 WATER_ACTIONS = _table(WaterAction)

@@ -114,6 +114,17 @@ class User(Base):
     sleep_at: Mapped[dt.time] = mapped_column(Time, server_default="22:00:00")
     water_interval_minutes: Mapped[int] = mapped_column(Integer, server_default="120")
     water_goal: Mapped[int] = mapped_column(Integer, server_default="8")
+    # Quiet time (免打扰): low-priority notifications wait or are dropped until then.
+    quiet_until: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    # Reminders as WeCom template cards with buttons (设置 卡片 开); 0 = plain text.
+    cards: Mapped[int] = mapped_column(Integer, server_default="0")
+    # Which set of default rules (the digests) this user has been given; bumping
+    # `users.DEFAULTS_VERSION` gives existing users new defaults on their next message
+    # without an extra query on every message.
+    defaults_version: Mapped[int] = mapped_column(Integer, server_default="0")
+    # Set when reminders of this user expired unsent (an outage); the next message
+    # tells them once which, then clears it.
+    missed_since: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
     __table_args__ = (TABLE_OPTIONS,)
 
@@ -229,6 +240,8 @@ class CalendarEvent(Base):
     starts_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     ends_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     remind_minutes_before: Mapped[int | None] = mapped_column(Integer)
+    # Short number shown while the event is upcoming (取消日程 2); reused after it passes.
+    number: Mapped[int | None] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(16))
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     source_key: Mapped[str] = mapped_column(String(KEY_LENGTH), unique=True)

@@ -12,6 +12,10 @@ class UserRecord:
     id: int
     wecom_user_id: str
     timezone: str
+    quiet_until: dt.datetime | None = None
+    cards: bool = False
+    defaults_version: int = 0
+    missed_since: dt.datetime | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -55,6 +59,8 @@ class EventRecord:
     starts_at: dt.datetime | None
     ends_at: dt.datetime | None
     status: str
+    number: int | None = None
+    remind_minutes_before: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -1,10 +1,12 @@
 """A fake of WeCom's server-side message API, for tests and `keeper chat`.
 
-It serves the two endpoints keeper calls, on loopback, the way the WeCom
+It serves the endpoints keeper calls, on loopback, the way the WeCom
 documentation describes them:
 
 - `GET /cgi-bin/gettoken?corpid=&corpsecret=` ("获取access_token"),
 - `POST /cgi-bin/message/send?access_token=` ("发送应用消息"),
+- `POST /cgi-bin/message/update_template_card?access_token=` ("更新模版卡片消息",
+  https://developer.work.weixin.qq.com/document/path/94888),
 
 records what it received, and can be told to misbehave (an errcode, a hang, a
 reset connection, an HTTP error page) so that delivery code can be tested
@@ -23,12 +25,14 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from http import HTTPStatus
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from aiohttp import web
 
 __all__ = [
     "FAKE_WECOM_KEY",
+    "RESPONSE_CODE_TTL",
+    "CardUpdate",
     "FakeWeCom",
     "ReceivedMessage",
     "create_fake_wecom_app",
@@ -36,7 +40,7 @@ __all__ = [
 ]
 
 Clock = Callable[[], datetime]
-Route = Literal["gettoken", "send"]
+Route = Literal["gettoken", "send", "update_card"]
 Json = dict[str, Any]
 
 TOKEN_TTL = timedelta(seconds=7200)  # gettoken's documented expires_in
@@ -46,6 +50,7 @@ DUPLICATE_WINDOW_DEFAULT_S = 1800  # enable_duplicate_check's documented default
 DUPLICATE_WINDOW_MAX_S = 4 * 3600  # ...and maximum
 CONTENT_MAX_BYTES = 2048  # text/markdown content limit; WeCom cuts longer text
 INTERACTIVE_CARDS = frozenset({"button_interaction", "vote_interaction", "multiple_interaction"})
+RESPONSE_CODE_TTL = timedelta(hours=72)  # documented: a response_code lives 72 hours
 
 ERRMSGS = {
     -1: "system busy",
@@ -54,14 +59,17 @@ ERRMSGS = {
     40013: "invalid corpid",
     40014: "invalid access_token",
     40056: "invalid agentid",
+    40058: "invalid parameter",
     41001: "access_token missing",
     42001: "access_token expired",
     44004: "empty content",
     45009: "api freq out of limit",
+    42022: "code has been used, it can only be used once",
     47001: "data format error",
     48002: "api forbidden",
     60020: "not allow to access from your ip",
     81013: "user & party & tag all invalid",
+    82001: "user & party & tag all empty",
     301002: "not allow operate another agent with this accesstoken",
 }
 
@@ -90,6 +98,31 @@ class ReceivedMessage:
     msgid: str
     received_at: datetime
     payload: Json  # the request body as sent
+    response_code: str | None = None  # interactive cards only: good for one update
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CardUpdate:
+    """One accepted update_template_card, for one recipient's copy of the card."""
+
+    recipient: str
+    response_code: str
+    replace_name: str  # button.replace_name; "" when a whole new card was sent
+    card: Json | None  # the replacement template_card, if one was sent
+    task_id: str  # the updated card's task_id
+    msgid: str  # the updated card's message
+    received_at: datetime
+
+
+@dataclass(kw_only=True, slots=True)
+class _IssuedCode:
+    """A response_code the fake handed out: whose card it updates, until when."""
+
+    recipients: frozenset[str]  # lower-cased
+    task_id: str
+    msgid: str
+    expires_at: datetime
+    used: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -127,16 +160,20 @@ class FakeWeCom:
         self.unlicensed_users = {u.lower() for u in unlicensed_users}
         self.clock = clock
         self.messages: list[ReceivedMessage] = []
+        self.card_updates: list[CardUpdate] = []
         self.gettoken_calls = 0
         self.send_calls = 0
+        self.update_calls = 0
         self.duplicates_dropped = 0
         self.hanging = 0  # requests currently held by hang_next
         self.latency = 0.0  # seconds before each message/send answer
         self._tokens: dict[str, datetime] = {}
-        self._faults: dict[Route, deque[_Fault]] = {"gettoken": deque(), "send": deque()}
+        self._faults: dict[Route, deque[_Fault]] = {r: deque() for r in get_args(Route)}
         self._release = asyncio.Event()
         self._recent: dict[str, tuple[datetime, str]] = {}
         self._seq = 0
+        self._codes: dict[str, _IssuedCode] = {}
+        self._send_codes: dict[str, str] = {}  # msgid -> the code message/send answered
 
     # -- switches -----------------------------------------------------------------
 
@@ -147,8 +184,8 @@ class FakeWeCom:
     def hang_next(self, times: int = 1, *, on: Route = "send", delivered: bool = False) -> None:
         """Never answer the next calls (until `release_hung` or shutdown).
 
-        With `delivered=True` the message is recorded first: the sender cannot
-        know, which is exactly the "unknown" outcome.
+        With `delivered=True` the message (or card update) is recorded first: the
+        sender cannot know, which is exactly the "unknown" outcome.
         """
         self._queue(on, times, _Fault(kind="hang", delivered=delivered))
 
@@ -173,6 +210,24 @@ class FakeWeCom:
     def messages_to(self, user: str) -> list[ReceivedMessage]:
         """Messages accepted for one recipient, oldest first."""
         return [m for m in self.messages if m.recipient.lower() == user.lower()]
+
+    def card_updates_to(self, user: str) -> list[CardUpdate]:
+        """Card updates accepted for one recipient's cards, oldest first."""
+        return [u for u in self.card_updates if u.recipient.lower() == user.lower()]
+
+    def issue_click_code(self, message: ReceivedMessage) -> str:
+        """The ResponseCode WeCom puts in the callback when `message`'s recipient
+        clicks a button: a fresh code, good for one update of that card, 72 hours.
+
+        Raises:
+            ValueError: `message` is not an interactive card.
+        """
+        if message.response_code is None:
+            raise ValueError("only interactive template cards can be clicked")
+        issued = self._codes[message.response_code]
+        return self._issue_code(
+            frozenset({message.recipient.lower()}), issued.task_id, issued.msgid
+        )
 
     def _queue(self, route: Route, times: int, fault: _Fault) -> None:
         self._faults[route].extend([fault] * times)
@@ -245,9 +300,8 @@ class FakeWeCom:
             msgid = self._record(payload, content, valid)
             self._remember(payload, valid, msgid)
         body: Json = {"errcode": 0, "errmsg": "ok", **lists, "msgid": msgid}
-        card = payload.get("template_card")
-        if isinstance(card, dict) and card.get("card_type") in INTERACTIVE_CARDS:
-            body["response_code"] = f"fake-response-code-{self._seq}"  # documented: these only
+        if msgid in self._send_codes:  # documented: interactive cards only
+            body["response_code"] = self._send_codes[msgid]
         return body
 
     def _split_recipients(self, touser: str) -> tuple[list[str], list[str], list[str]]:
@@ -285,6 +339,7 @@ class FakeWeCom:
         self._seq += 1
         msgid = f"fakemsgid{self._seq:06d}"
         msgtype, now = str(payload["msgtype"]), self.clock()
+        code = self._card_code(payload, recipients, msgid)
         for user in recipients:
             self.messages.append(
                 ReceivedMessage(
@@ -294,9 +349,78 @@ class FakeWeCom:
                     msgid=msgid,
                     received_at=now,
                     payload=payload,
+                    response_code=code,
                 )
             )
         return msgid
+
+    def _card_code(self, payload: Json, recipients: list[str], msgid: str) -> str | None:
+        """message/send's response_code: for an interactive card only, one per message."""
+        card = payload.get("template_card")
+        if not isinstance(card, dict) or card.get("card_type") not in INTERACTIVE_CARDS:
+            return None
+        users = frozenset(u.lower() for u in recipients)
+        code = self._issue_code(users, str(card.get("task_id", "")), msgid)
+        self._send_codes[msgid] = code
+        return code
+
+    def _issue_code(self, recipients: frozenset[str], task_id: str, msgid: str) -> str:
+        code = f"fake-response-code-{len(self._codes) + 1:06d}"
+        expires_at = self.clock() + RESPONSE_CODE_TTL
+        self._codes[code] = _IssuedCode(
+            recipients=recipients, task_id=task_id, msgid=msgid, expires_at=expires_at
+        )
+        return code
+
+    # -- message/update_template_card ---------------------------------------------
+
+    def update_card(self, token: str, raw_body: bytes) -> Json:
+        """Documented update_template_card: spend a response_code on its card.
+
+        Accepted: a code this fake issued (message/send's answer or a click, see
+        `issue_click_code`), unused, under 72 hours old, for `userids` that received
+        that card; the others are listed lower-cased in `invaliduser`, a JSON array
+        here (message/send has a `|` string). Where the docs are silent we assume:
+        a reused code -> 42022 (global table: "code已经被使用过。只能使用一次"); an
+        unknown or expired code, or no response_code/button -> 40058 ("不合法的参数");
+        no userids -> 82001; no listed user received the card -> errcode 0 with all
+        of them in `invaliduser`, and the code is not spent.
+        """
+        payload = _json_object(raw_body)
+        code = self.token_error(token) or _update_error(payload, self.agent_id)
+        if code or payload is None:
+            return error_body(code)
+        response_code = str(payload["response_code"])
+        issued = self._codes.get(response_code)
+        if issued is None:
+            return error_body(40058)
+        if issued.used:
+            return error_body(42022)
+        if self.clock() >= issued.expires_at:
+            return error_body(40058)
+        return self._apply_update(payload, response_code, issued)
+
+    def _apply_update(self, payload: Json, response_code: str, issued: _IssuedCode) -> Json:
+        users = [str(u) for u in payload["userids"]]
+        valid = [u for u in users if u.lower() in issued.recipients]
+        invalid = [u.lower() for u in users if u.lower() not in issued.recipients]
+        if valid:
+            issued.used = True
+            replace_name, card = _replacement(payload) or ("", None)
+            now = self.clock()
+            self.card_updates.extend(
+                CardUpdate(
+                    recipient=user,
+                    response_code=response_code,
+                    replace_name=replace_name,
+                    card=card,
+                    task_id=issued.task_id,
+                    msgid=issued.msgid,
+                    received_at=now,
+                )
+                for user in valid
+            )
+        return {"errcode": 0, "errmsg": "ok", "invaliduser": invalid}
 
 
 def _json_object(raw_body: bytes) -> Json | None:
@@ -326,6 +450,34 @@ def _payload_error(payload: Json | None, agent_id: int) -> int:
     if payload.get("msgtype") not in ("text", "markdown", "template_card"):
         return 40008
     return 44004 if _content_of(payload) is None else 0
+
+
+def _update_error(payload: Json | None, agent_id: int) -> int:
+    """0, or the errcode for an update_template_card body we cannot act on."""
+    if payload is None:
+        return 47001
+    if code := _agent_error(payload, agent_id):
+        return code
+    userids = payload.get("userids", [])
+    if not isinstance(userids, list) or not all(isinstance(u, str) for u in userids):
+        return 40058
+    if not userids:
+        return 82001
+    response_code = payload.get("response_code")
+    if not isinstance(response_code, str) or not response_code:
+        return 40058
+    return 40058 if _replacement(payload) is None else 0
+
+
+def _replacement(payload: Json) -> tuple[str, Json | None] | None:
+    """(button.replace_name, None) or ("", template_card); None when neither is usable."""
+    button, card = payload.get("button"), payload.get("template_card")
+    name = button.get("replace_name") if isinstance(button, dict) else None
+    if isinstance(name, str) and name:
+        return name, None
+    if isinstance(card, dict) and card:
+        return "", card
+    return None
 
 
 def _content_of(payload: Json) -> str | None:
@@ -369,15 +521,32 @@ async def _gettoken(request: web.Request) -> web.StreamResponse:
 async def _send(request: web.Request) -> web.StreamResponse:
     fake = request.app[FAKE_WECOM_KEY]
     fake.send_calls += 1
+    return await _api_call(request, "send", fake.send, latency=fake.latency)
+
+
+async def _update_card(request: web.Request) -> web.StreamResponse:
+    fake = request.app[FAKE_WECOM_KEY]
+    fake.update_calls += 1
+    return await _api_call(request, "update_card", fake.update_card)
+
+
+async def _api_call(
+    request: web.Request,
+    route: Route,
+    handle: Callable[[str, bytes], Json],
+    *,
+    latency: float = 0.0,
+) -> web.StreamResponse:
+    """Answer a POST API call, or misbehave as the next queued fault for `route` says."""
     raw_body = await request.read()
-    if fake.latency > 0:
-        await asyncio.sleep(fake.latency)
+    if latency > 0:
+        await asyncio.sleep(latency)
     token = request.query.get("access_token", "")
-    fault = fake.take_fault("send")
+    fault = request.app[FAKE_WECOM_KEY].take_fault(route)
     if fault is None:
-        return web.json_response(fake.send(token, raw_body))
+        return web.json_response(handle(token, raw_body))
     if fault.delivered:
-        fake.send(token, raw_body)
+        handle(token, raw_body)
     return await _misbehave(request, fault)
 
 
@@ -412,6 +581,7 @@ def create_fake_wecom_app(fake: FakeWeCom) -> web.Application:
     app[FAKE_WECOM_KEY] = fake
     app.router.add_get("/cgi-bin/gettoken", _gettoken)
     app.router.add_post("/cgi-bin/message/send", _send)
+    app.router.add_post("/cgi-bin/message/update_template_card", _update_card)
     app.on_shutdown.append(_release_on_shutdown)
     return app
 

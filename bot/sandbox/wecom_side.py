@@ -287,11 +287,26 @@ class WeComSide:
         return await self.send_event(user, "click", event_key=key)
 
     async def template_card_event(
-        self, user: str, *, event_key: str, task_id: str, card_type: str = "button_interaction"
+        self,
+        user: str,
+        *,
+        event_key: str,
+        task_id: str,
+        response_code: str = "fake-code",
+        card_type: str = "button_interaction",
+        create_time: int | None = None,
     ) -> Reply:
-        """`template_card_event`: the user pressed a button on a template card."""
-        extra = [("TaskId", task_id), ("CardType", card_type), ("ResponseCode", "fake-code")]
-        return await self.send_event(user, "template_card_event", event_key=event_key, extra=extra)
+        """`template_card_event`: the user pressed the button `event_key` on the card
+        `task_id`; pass the same create_time (and fields) to retry one.
+
+        Fields in the documented order (EventKey, TaskId, CardType, ResponseCode,
+        AgentID). `response_code` is what WeCom hands over for one
+        update_template_card call: with the fake API, `FakeWeCom.issue_click_code`.
+        """
+        extra = [("TaskId", task_id), ("CardType", card_type), ("ResponseCode", response_code)]
+        return await self.send_event(
+            user, "template_card_event", event_key=event_key, extra=extra, create_time=create_time
+        )
 
     # -- the wire ---------------------------------------------------------------
 

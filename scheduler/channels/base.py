@@ -13,7 +13,7 @@ from typing import Any, Literal, Protocol
 
 from scheduler.redact import ERROR_MAX_CHARS
 
-__all__ = ["Channel", "ErrorClass", "OutboundMessage", "Outcome", "SendResult"]
+__all__ = ["CardUpdater", "Channel", "ErrorClass", "OutboundMessage", "Outcome", "SendResult"]
 
 Outcome = Literal["accepted", "failed", "unknown", "retry"]
 """accepted: the provider took it (not "delivered": there is no receipt).
@@ -77,4 +77,20 @@ class Channel(Protocol):
     async def send(self, recipient: str, message: OutboundMessage) -> SendResult:
         """Send `message` to exactly one `recipient` (a provider user id, never a
         broadcast) and say what happened."""
+        ...
+
+
+class CardUpdater(Protocol):
+    """A channel that can grey out the button of an interactive card it sent.
+
+    Classified exactly like `Channel.send`: it never raises for a provider or
+    network failure. On WeCom a `response_code` is single-use and expires (72 h),
+    so a refused code is a permanent failure: nothing to retry.
+    """
+
+    async def update_card(
+        self, recipient: str, response_code: str, replace_name: str
+    ) -> SendResult:
+        """Replace the clicked card's buttons, for `recipient` only, by one greyed-out
+        button labelled `replace_name`, consuming `response_code`."""
         ...

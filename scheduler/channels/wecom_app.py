@@ -1,4 +1,5 @@
-"""The WeCom app channel: `message/send` to one explicit UserID, classified.
+"""The WeCom app channel: `message/send` to one explicit UserID, classified; and
+`message/update_template_card` to grey out a clicked card's buttons (`CardUpdater`).
 
 A thin aiohttp shell around the pure parts: the token cache
 (`scheduler.channels.wecom_token`), the classifier table
@@ -34,10 +35,10 @@ import logging
 import re
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from types import TracebackType
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 
@@ -57,14 +58,17 @@ __all__ = [
     "TokenUnavailable",
     "WeComAppChannel",
     "WeComAppConfig",
+    "classify_update_reply",
     "message_payload",
     "transport_signal",
+    "update_card_payload",
 ]
 
 logger = logging.getLogger(__name__)
 
 GETTOKEN_PATH = "/cgi-bin/gettoken"
 SEND_PATH = "/cgi-bin/message/send"
+UPDATE_CARD_PATH = "/cgi-bin/message/update_template_card"
 DUPLICATE_CHECK_MAX_S = 4 * 3600  # documented maximum of duplicate_check_interval
 # A WeCom UserID: 1-64 of letters, digits and "_-@.", starting with a letter or digit.
 # This also refuses "@all" and "a|b": one explicit recipient per call.
@@ -119,6 +123,58 @@ def message_payload(
     if message.dedup:
         body |= {"enable_duplicate_check": 1, "duplicate_check_interval": duplicate_check_interval}
     return body
+
+
+def update_card_payload(
+    recipient: str, response_code: str, replace_name: str, *, agent_id: int
+) -> dict[str, Any]:
+    """The update_template_card body that greys out `recipient`'s buttons.
+
+    Documented shape: `userids` (a list), `agentid`, `response_code` and
+    `button.replace_name`; only the listed user's card changes (no `atall`).
+    """
+    return {
+        "userids": [recipient],
+        "agentid": agent_id,
+        "response_code": response_code,
+        "button": {"replace_name": replace_name},
+    }
+
+
+def classify_update_reply(
+    status: int, body: bytes, recipient: str, *, retry_after: str | None = None
+) -> Verdict:
+    """Classify update_template_card's reply like message/send's.
+
+    Its `invaliduser` is a JSON array ("返回的列表都统一转为小写") where message/send
+    has a `|`-separated string; it is joined first so one table decides both.
+    """
+    data = parse_body(body) if 200 <= status < 300 else None
+    invalid = data.get("invaliduser") if data is not None else None
+    if data is not None and isinstance(invalid, list):
+        joined = "|".join(str(user) for user in invalid)
+        body = json.dumps({**data, "invaliduser": joined}, ensure_ascii=False).encode()
+    verdict = classify_send_reply(status, body, recipient, retry_after=retry_after)
+    return replace(verdict, message_id=None)  # an update creates no message
+
+
+class _Classifier(Protocol):
+    def __call__(
+        self, status: int, body: bytes, recipient: str, *, retry_after: str | None = None
+    ) -> Verdict: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Operation:
+    """One message API endpoint: its name in logs, its path, its reply classifier."""
+
+    name: str
+    path: str
+    classify: _Classifier
+
+
+SEND = _Operation("send", SEND_PATH, classify_send_reply)
+UPDATE_CARD = _Operation("update_card", UPDATE_CARD_PATH, classify_update_reply)
 
 
 def _describe(exc: BaseException) -> str:
@@ -193,20 +249,32 @@ class WeComAppChannel:
         without a call (permanent). An error of the token store itself (the
         database) propagates: nothing was sent, and the caller's finaliser records it.
         """
-        started, used_tokens = self._monotonic(), []
-        if not USER_ID.fullmatch(recipient):
-            verdict = classify("recipient_refused", detail="touser must be one UserID")
-        else:
-            verdict, token = await self._send_once(recipient, message)
-            if verdict.rule.refresh_token and token is not None:
-                used_tokens.append(token)
-                logger.info("wecom token rejected; refreshing", extra=self._context(recipient))
-                self.tokens.invalidate(token)
-                verdict, token = await self._send_once(recipient, message)
-            used_tokens += [token] if token is not None else []
-        result = self._result(verdict, started, used_tokens)
-        self._log(recipient, result)
-        return result
+        payload = message_payload(
+            recipient,
+            message,
+            agent_id=self.config.agent_id,
+            duplicate_check_interval=self.config.duplicate_check_interval,
+        )
+        return await self._post(SEND, recipient, payload)
+
+    async def update_card(
+        self, recipient: str, response_code: str, replace_name: str
+    ) -> SendResult:
+        """Grey out the buttons of a card `recipient` clicked (`update_template_card`).
+
+        WeCom: `response_code` comes from message/send's answer or from the click's
+        callback; each is good for one call within 72 hours. The answer lists
+        `invaliduser` as a JSON array (message/send: a `|` string); errcode 0 with the
+        recipient in it is a permanent failure, like send. A reused, unknown or
+        expired code is refused with an errcode (42022 "code已经被使用过" in WeCom's
+        global table; the update page names none), which the classifier files as
+        permanent: nothing a retry could fix. Token refresh, transport
+        classification, redaction and logging are exactly those of `send`.
+        """
+        payload = update_card_payload(
+            recipient, response_code, replace_name, agent_id=self.config.agent_id
+        )
+        return await self._post(UPDATE_CARD, recipient, payload)
 
     async def fetch_token(self) -> FetchedToken:
         """Call gettoken once; raises `TokenUnavailable` on any failure (the
@@ -224,8 +292,26 @@ class WeComAppChannel:
         logger.info("wecom token fetched", extra={"channel": self.name, **self._app()})
         return FetchedToken(value=str(data["access_token"]), expires_in=float(data["expires_in"]))
 
-    async def _send_once(
-        self, recipient: str, message: OutboundMessage
+    async def _post(self, op: _Operation, recipient: str, payload: dict[str, Any]) -> SendResult:
+        """One classified API call with the refresh-once rule (see `send`)."""
+        started, used_tokens = self._monotonic(), []
+        if not USER_ID.fullmatch(recipient):
+            verdict = classify("recipient_refused", detail="touser must be one UserID")
+        else:
+            body = json.dumps(payload, ensure_ascii=False).encode()
+            verdict, token = await self._post_once(op, recipient, body)
+            if verdict.rule.refresh_token and token is not None:
+                used_tokens.append(token)
+                logger.info("wecom token rejected; refreshing", extra=self._context(recipient))
+                self.tokens.invalidate(token)
+                verdict, token = await self._post_once(op, recipient, body)
+            used_tokens += [token] if token is not None else []
+        result = self._result(verdict, started, used_tokens)
+        self._log(op.name, recipient, result)
+        return result
+
+    async def _post_once(
+        self, op: _Operation, recipient: str, body: bytes
     ) -> tuple[Verdict, str | None]:
         try:
             token = await self.tokens.get()
@@ -234,20 +320,13 @@ class WeComAppChannel:
         except Exception as exc:  # the token store (a database) failed: nothing was sent
             logger.warning("token store unavailable", extra={"channel": self.name, **self._app()})
             return classify("connect_failed", detail=f"token store: {type(exc).__name__}"), None
-        payload = message_payload(
-            recipient,
-            message,
-            agent_id=self.config.agent_id,
-            duplicate_check_interval=self.config.duplicate_check_interval,
-        )
-        body = json.dumps(payload, ensure_ascii=False).encode()
         try:
             status, reply, retry_after = await self._call(
-                "POST", SEND_PATH, {"access_token": token}, body
+                "POST", op.path, {"access_token": token}, body
             )
         except (aiohttp.ClientError, TimeoutError) as exc:
             return classify(transport_signal(exc), detail=_describe(exc)), token
-        return classify_send_reply(status, reply, recipient, retry_after=retry_after), token
+        return op.classify(status, reply, recipient, retry_after=retry_after), token
 
     async def _call(
         self, method: str, path: str, params: dict[str, str], body: bytes | None = None
@@ -274,7 +353,7 @@ class WeComAppChannel:
             duration_ms=round((self._monotonic() - started) * 1000),
         )
 
-    def _log(self, recipient: str, result: SendResult) -> None:
+    def _log(self, operation: str, recipient: str, result: SendResult) -> None:
         level = logging.INFO if result.outcome == "accepted" else logging.WARNING
         if result.error_class == "config":
             level = logging.ERROR  # the channel is held until an admin acts
@@ -285,7 +364,8 @@ class WeComAppChannel:
             "provider_message_id": result.provider_message_id,
             "duration_ms": result.duration_ms,
         }
-        logger.log(level, "wecom send %s: %s", result.outcome, result.error or "ok", extra=extra)
+        outcome, error = result.outcome, result.error or "ok"
+        logger.log(level, "wecom %s %s: %s", operation, outcome, error, extra=extra)
 
     def _context(self, recipient: str) -> dict[str, Any]:
         return {"channel": self.name, "recipient": recipient, **self._app()}

@@ -16,7 +16,7 @@ from typing import Any
 from sqlalchemy import Row, and_, func, select, update
 
 from storage.database import Session
-from storage.delivery_models import ATTEMPTS, JOBS, TICKS
+from storage.delivery_models import ATTEMPTS, JOBS, RULES, TICKS
 from storage.dialect import insert_into, insert_unless_exists
 
 CLAIMABLE = ("pending", "retry_wait")
@@ -33,6 +33,7 @@ class NewJob:
     recipient: str
     payload_kind: str
     payload_ref: int | None = None
+    payload: str = ""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -50,6 +51,7 @@ class JobRecord:
     payload_ref: int | None
     attempts: int
     lease_owner: str | None
+    payload: str = ""
 
 
 def _record(row: Row[Any]) -> JobRecord:
@@ -67,6 +69,7 @@ def _record(row: Row[Any]) -> JobRecord:
         payload_ref=row.payload_ref,
         attempts=row.attempts,
         lease_owner=row.lease_owner,
+        payload=row.payload,
     )
 
 
@@ -83,6 +86,7 @@ async def materialise(session: Session, job: NewJob, *, now: dt.datetime) -> int
         "recipient": job.recipient,
         "payload_kind": job.payload_kind,
         "payload_ref": job.payload_ref,
+        "payload": job.payload[:255],
         "attempts": 0,
         "next_attempt_at": job.slot,
         "created_at": now,
@@ -132,6 +136,47 @@ async def claim(
 _OLDEST = (JOBS.c.next_attempt_at, JOBS.c.id)
 
 
+async def claim_companions(
+    session: Session,
+    recipients: set[str],
+    *,
+    until: dt.datetime,
+    now: dt.datetime,
+    owner: str,
+    lease: dt.timedelta,
+) -> list[JobRecord]:
+    """Also claim these recipients' jobs that fall due before `until` (the merge window),
+    so a user's reminders a few minutes apart leave as one message.
+
+    Same safety as `claim`: a conditional UPDATE on SQLite, SKIP LOCKED elsewhere.
+    """
+    if not recipients:
+        return []
+    soon = and_(
+        JOBS.c.recipient.in_(recipients),
+        JOBS.c.status == "pending",
+        JOBS.c.next_attempt_at > now,
+        JOBS.c.next_attempt_at <= until,
+    )
+    changes = {
+        "status": "processing",
+        "lease_owner": owner,
+        "lease_expires_at": now + lease,
+        "attempts": JOBS.c.attempts + 1,
+        "updated_at": now,
+    }
+    if session.dialect.name == "sqlite":
+        stmt = update(JOBS).where(soon).values(changes).returning(*JOBS.c)
+        return [_record(r) for r in sorted(await session.execute(stmt), key=lambda r: r.id)]
+    pick = select(JOBS.c.id).where(soon).order_by(JOBS.c.id).with_for_update(skip_locked=True)
+    picked = list((await session.execute(pick)).scalars())
+    if not picked:
+        return []
+    await session.execute(update(JOBS).where(JOBS.c.id.in_(picked)).values(changes))
+    rows = await session.execute(select(JOBS).where(JOBS.c.id.in_(picked)).order_by(JOBS.c.id))
+    return [_record(r) for r in rows]
+
+
 async def _lock_due(session: Session, status: str, now: dt.datetime, limit: int) -> list[int]:
     """Lock up to `limit` due jobs in `status` that no one else holds (MySQL/MariaDB)."""
     if limit <= 0:
@@ -154,11 +199,13 @@ async def finalise(
     now: dt.datetime,
     next_attempt_at: dt.datetime | None = None,
     note: str = "",
+    refund_attempt: bool = False,
 ) -> bool:
     """Move a job this worker claimed out of `processing`. False if the claim was lost.
 
     The WHERE names the claim (status, owner, attempt number): a late worker whose
     lease the sweeper already settled changes nothing, and vice versa.
+    `refund_attempt`: nothing was tried (a deferral), so the claim's count is undone.
     """
     values: dict[str, Any] = {
         "status": status,
@@ -169,6 +216,8 @@ async def finalise(
     }
     if next_attempt_at is not None:
         values["next_attempt_at"] = next_attempt_at
+    if refund_attempt:
+        values["attempts"] = JOBS.c.attempts - 1
     if status not in ("retry_wait",):
         values["finished_at"] = now
     stmt = (
@@ -325,3 +374,51 @@ async def next_waiting_at(session: Session) -> dt.datetime | None:
     stmt = select(func.min(JOBS.c.next_attempt_at)).where(JOBS.c.status.in_(CLAIMABLE))
     earliest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
     return earliest
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Missed:
+    """A job that expired unsent: what to tell the user about it."""
+
+    kind: str
+    slot: dt.datetime
+    label: str
+
+
+async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
+    """The user's jobs (water aside) that expired at or after `since`, oldest first."""
+    stmt = (
+        select(JOBS.c.payload_kind, JOBS.c.scheduled_slot_utc, RULES.c.label)
+        .join(RULES, RULES.c.id == JOBS.c.rule_id)
+        .where(
+            JOBS.c.user_id == user_id,
+            JOBS.c.status == "expired",
+            JOBS.c.finished_at >= since,
+            JOBS.c.payload_kind != "water",
+        )
+        .order_by(JOBS.c.scheduled_slot_utc, JOBS.c.id)
+    )
+    return [
+        Missed(kind=kind, slot=slot, label=label)
+        for kind, slot, label in await session.execute(stmt)
+    ]
+
+
+async def next_pending(session: Session) -> JobRecord | None:
+    """The waiting job due soonest (for 管理 状态)."""
+    stmt = (
+        select(JOBS)
+        .where(JOBS.c.status.in_(CLAIMABLE))
+        .order_by(JOBS.c.next_attempt_at, JOBS.c.id)
+        .limit(1)
+    )
+    row = (await session.execute(stmt)).first()
+    return None if row is None else _record(row)
+
+
+async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
+    """Jobs per (payload kind, status): every sent or suppressed occurrence counted."""
+    stmt = select(JOBS.c.payload_kind, JOBS.c.status, func.count()).group_by(
+        JOBS.c.payload_kind, JOBS.c.status
+    )
+    return {(kind, status): int(n) for kind, status, n in await session.execute(stmt)}

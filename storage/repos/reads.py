@@ -7,8 +7,9 @@ is tested as tables and the SQL stays obvious. Ranges are half-open [start, end)
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, func, select
 
 from storage.database import Session
 from storage.models import EVENTS, LEDGER, MEASUREMENTS, WATER_CHECKINS
@@ -93,14 +94,27 @@ async def events_on(session: Session, user_id: int, day: dt.date) -> list[EventR
         )
         .order_by(EVENTS.c.starts_at.is_not(None), EVENTS.c.starts_at, EVENTS.c.id)
     )
-    return [
-        EventRecord(
-            id=e.id,
-            title=e.title,
-            day=e.day,
-            starts_at=e.starts_at,
-            ends_at=e.ends_at,
-            status=e.status,
-        )
-        for e in await session.execute(stmt)
-    ]
+    return [event_record(e) for e in await session.execute(stmt)]
+
+
+def event_record(row: Row[Any]) -> EventRecord:
+    return EventRecord(
+        id=row.id,
+        title=row.title,
+        day=row.day,
+        starts_at=row.starts_at,
+        ends_at=row.ends_at,
+        status=row.status,
+        number=row.number,
+        remind_minutes_before=row.remind_minutes_before,
+    )
+
+
+async def weighed_since(session: Session, user_id: int, since: dt.datetime) -> bool:
+    """Whether any weight was recorded at or after `since`."""
+    stmt = select(MEASUREMENTS.c.id).where(
+        MEASUREMENTS.c.user_id == user_id,
+        MEASUREMENTS.c.kind == "weight",
+        MEASUREMENTS.c.occurred_at >= since,
+    )
+    return (await session.execute(stmt.limit(1))).first() is not None

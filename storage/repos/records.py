@@ -106,6 +106,7 @@ async def add_event(
     remind_minutes_before: int | None,
     now: dt.datetime,
     source_key: str,
+    number: int | None = None,
 ) -> int:
     return await _insert(
         session,
@@ -116,6 +117,7 @@ async def add_event(
         starts_at=starts_at,
         ends_at=ends_at,
         remind_minutes_before=remind_minutes_before,
+        number=number,
         status="scheduled",
         created_at=now,
         source_key=source_key,

@@ -1,4 +1,11 @@
-"""Reminder rules: the due scan and the moving of `next_fire_at`."""
+"""Reminder rules: the due scan, the moving of `next_fire_at`, and the user's list.
+
+Statuses: `active` (fires), `paused` (the user paused this one), `off` (turned off
+with every other rule by 关闭 提醒; 开启 提醒 brings back exactly these), `done` (a
+one-off that fired) and `deleted`. Only `active` rules are scanned. A listed rule has
+a short `number`, the smallest free among the user's rules, released when the rule
+is done or deleted, like task numbers.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +31,13 @@ class RuleRecord:
     channel: str
     next_fire_at: dt.datetime | None
     spec: str
+    number: int | None = None
+    ref_id: int | None = None
+    label: str = ""
+
+
+LISTED = ("active", "paused", "off")
+"""Statuses that keep a rule in the user's list (and its number)."""
 
 
 def _record(row: Row[Any]) -> RuleRecord:
@@ -37,6 +51,9 @@ def _record(row: Row[Any]) -> RuleRecord:
         channel=row.channel,
         next_fire_at=row.next_fire_at,
         spec=row.spec,
+        number=row.number,
+        ref_id=row.ref_id,
+        label=row.label,
     )
 
 
@@ -52,8 +69,15 @@ async def create(
     next_fire_at: dt.datetime | None = None,
     status: str = "active",
     spec: str = "",
+    ref_id: int | None = None,
+    label: str = "",
+    listed: bool = True,
 ) -> int:
+    """Create a rule (a listed one gets the user's smallest free number); its id."""
     values = {
+        "number": await _free_number(session, user_id) if listed else None,
+        "ref_id": ref_id,
+        "label": label[:200],
         "user_id": user_id,
         "kind": kind,
         "status": status,
@@ -68,6 +92,15 @@ async def create(
     return await insert_returning_id(session, insert_into(RULES), values)
 
 
+async def _free_number(session: Session, user_id: int) -> int:
+    stmt = select(RULES.c.number).where(RULES.c.user_id == user_id, RULES.c.number.is_not(None))
+    taken = set((await session.execute(stmt)).scalars())
+    number = 1
+    while number in taken:
+        number += 1
+    return number
+
+
 async def get(session: Session, rule_id: int) -> RuleRecord | None:
     row = (await session.execute(select(RULES).where(RULES.c.id == rule_id))).first()
     return None if row is None else _record(row)
@@ -78,6 +111,37 @@ async def of_user(session: Session, user_id: int, kind: str | None = None) -> li
     if kind is not None:
         stmt = stmt.where(RULES.c.kind == kind)
     return [_record(r) for r in await session.execute(stmt)]
+
+
+async def listed(session: Session, user_id: int) -> list[RuleRecord]:
+    """The rules the user sees in 提醒, by number."""
+    stmt = (
+        select(RULES)
+        .where(
+            RULES.c.user_id == user_id,
+            RULES.c.status.in_(LISTED),
+            RULES.c.number.is_not(None),
+        )
+        .order_by(RULES.c.number)
+    )
+    return [_record(r) for r in await session.execute(stmt)]
+
+
+async def by_number(session: Session, user_id: int, number: int) -> RuleRecord | None:
+    stmt = select(RULES).where(
+        RULES.c.user_id == user_id, RULES.c.number == number, RULES.c.status.in_(LISTED)
+    )
+    row = (await session.execute(stmt)).first()
+    return None if row is None else _record(row)
+
+
+async def of_ref(session: Session, kind: str, ref_id: int) -> RuleRecord | None:
+    """The listed rule of `kind` that belongs to a task or event, if any."""
+    stmt = select(RULES).where(
+        RULES.c.kind == kind, RULES.c.ref_id == ref_id, RULES.c.status.in_(LISTED)
+    )
+    row = (await session.execute(stmt)).first()
+    return None if row is None else _record(row)
 
 
 async def due(session: Session, *, now: dt.datetime, limit: int) -> list[RuleRecord]:
@@ -115,9 +179,39 @@ async def set_next_fire(
 
 
 async def set_status(session: Session, rule_id: int, status: str, *, now: dt.datetime) -> None:
+    """Change the status; `done` and `deleted` release the short number."""
+    values: dict[str, Any] = {"status": status, "updated_at": now}
+    if status not in LISTED:
+        values |= {"number": None, "next_fire_at": None}
+    await session.execute(update(RULES).where(RULES.c.id == rule_id).values(values))
+
+
+async def change(session: Session, rule_id: int, *, now: dt.datetime, **values: Any) -> None:
+    """Update a rule's schedule fields (`next_fire_at`, `spec`, `label`, `policy` ...)."""
     await session.execute(
-        update(RULES).where(RULES.c.id == rule_id).values(status=status, updated_at=now)
+        update(RULES).where(RULES.c.id == rule_id).values(updated_at=now, **values)
     )
+
+
+async def set_status_for_user(
+    session: Session, user_id: int, *, from_status: str, to_status: str, now: dt.datetime
+) -> list[RuleRecord]:
+    """Move every rule of the user in `from_status` to `to_status`; return them (before)."""
+    stmt = select(RULES).where(RULES.c.user_id == user_id, RULES.c.status == from_status)
+    found = [_record(r) for r in await session.execute(stmt)]
+    if found:
+        await session.execute(
+            update(RULES)
+            .where(RULES.c.id.in_([r.id for r in found]), RULES.c.status == from_status)
+            .values(status=to_status, updated_at=now)
+        )
+    return found
+
+
+async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
+    """How many rules per (kind, status), for 管理 状态."""
+    stmt = select(RULES.c.kind, RULES.c.status, func.count()).group_by(RULES.c.kind, RULES.c.status)
+    return {(kind, status): int(n) for kind, status, n in await session.execute(stmt)}
 
 
 async def next_fire_min(session: Session) -> dt.datetime | None:

@@ -147,3 +147,21 @@ async def count_done_between(
         )
     )
     return int((await session.execute(stmt)).scalar_one())
+
+
+async def get(session: Session, task_id: int) -> TaskRecord | None:
+    row = (await session.execute(select(TASKS).where(TASKS.c.id == task_id))).first()
+    return None if row is None else _record(row)
+
+
+async def owner_of(session: Session, task_id: int) -> int | None:
+    stmt = select(TASKS.c.user_id).where(TASKS.c.id == task_id)
+    owner: int | None = (await session.execute(stmt)).scalar_one_or_none()
+    return owner
+
+
+async def set_due(session: Session, task_id: int, *, due_date: dt.date | None) -> None:
+    """Move an open task to another day (明天再说); its time of day stays."""
+    await session.execute(
+        update(TASKS).where(TASKS.c.id == task_id, TASKS.c.status == OPEN).values(due_date=due_date)
+    )

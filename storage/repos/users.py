@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, func, select, update
 
 from storage.database import Session
 from storage.dialect import insert_unless_exists
@@ -26,11 +27,26 @@ async def ensure_and_lock_user(
         values = {"wecom_user_id": wecom_user_id, "timezone": timezone, "created_at": now}
         await insert_unless_exists(session, USERS, values)
         row = (await session.execute(_LOCK_USER, {"wecom_user_id": wecom_user_id})).one()
-    return UserRecord(id=row.id, wecom_user_id=wecom_user_id, timezone=row.timezone)
+    return UserRecord(
+        id=row.id,
+        wecom_user_id=wecom_user_id,
+        timezone=row.timezone,
+        quiet_until=row.quiet_until,
+        cards=bool(row.cards),
+        defaults_version=row.defaults_version,
+        missed_since=row.missed_since,
+    )
 
 
 _LOCK_USER = (
-    select(USERS.c.id, USERS.c.timezone)
+    select(
+        USERS.c.id,
+        USERS.c.timezone,
+        USERS.c.quiet_until,
+        USERS.c.cards,
+        USERS.c.defaults_version,
+        USERS.c.missed_since,
+    )
     .where(USERS.c.wecom_user_id == bindparam("wecom_user_id"))
     .with_for_update()
 )
@@ -42,3 +58,37 @@ async def wecom_ids(session: Session, user_ids: set[int]) -> dict[int, str]:
         return {}
     stmt = select(USERS.c.id, USERS.c.wecom_user_id).where(USERS.c.id.in_(user_ids))
     return {row.id: row.wecom_user_id for row in await session.execute(stmt)}
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Prefs:
+    """What the scheduler needs to know about a recipient at send time."""
+
+    timezone: str
+    quiet_until: dt.datetime | None
+    cards: bool
+
+
+async def prefs(session: Session, user_id: int) -> Prefs:
+    stmt = select(USERS.c.timezone, USERS.c.quiet_until, USERS.c.cards).where(USERS.c.id == user_id)
+    row = (await session.execute(stmt)).one()
+    return Prefs(timezone=row.timezone, quiet_until=row.quiet_until, cards=bool(row.cards))
+
+
+async def update_user(session: Session, user_id: int, **values: object) -> None:
+    """Set preference columns (`quiet_until`, `cards`, `defaults_version`, `missed_since`)."""
+    await session.execute(update(USERS).where(USERS.c.id == user_id).values(**values))
+
+
+async def mark_missed(session: Session, user_ids: set[int], *, since: dt.datetime) -> None:
+    """Remember that reminders of these users expired unsent (unless already noted)."""
+    if user_ids:
+        await session.execute(
+            update(USERS)
+            .where(USERS.c.id.in_(user_ids), USERS.c.missed_since.is_(None))
+            .values(missed_since=since)
+        )
+
+
+async def count(session: Session) -> int:
+    return int((await session.execute(select(func.count()).select_from(USERS))).scalar_one())

@@ -208,9 +208,19 @@ async def test_a_menu_click_runs_the_same_command(wecom: WeComSide) -> None:
 async def test_an_unknown_event_is_recorded_without_a_reply(
     wecom: WeComSide, engine: AsyncEngine
 ) -> None:
-    reply = await wecom.template_card_event("erin", event_key="button_done", task_id="t1")
+    reply = await wecom.send_event("erin", "LOCATION")
     assert (reply.status, reply.text) == (200, None)
     assert (await row_counts(engine))["inbound_messages"] == 1
+
+
+async def test_a_foreign_card_button_is_answered_plainly_and_changes_nothing_else(
+    wecom: WeComSide, engine: AsyncEngine
+) -> None:
+    reply = await wecom.template_card_event("erin", event_key="button_done", task_id="t1")
+    assert (reply.status, reply.text) == (200, "这个按钮已经失效了。发「帮助」看看怎么用。")
+    counts = await row_counts(engine)
+    assert counts["inbound_messages"] == 1
+    assert counts["notification_jobs"] == 0
 
 
 async def test_a_long_reply_is_cut_to_2048_bytes_on_a_character_boundary(wecom: WeComSide) -> None:

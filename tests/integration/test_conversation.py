@@ -70,13 +70,13 @@ async def test_an_event_is_stored_in_utc_and_shown_in_local_time(
     wecom: WeComSide, engine: AsyncEngine
 ) -> None:
     reply = await say(wecom, "日程 今天 14:00-15:00 复诊 提前15分钟")
-    assert reply == "已加入日程：今天 14:00-15:00 复诊。\n提前 15 分钟提醒。"
+    assert reply == "已加入日程 1：今天 14:00-15:00 复诊。\n13:45 提醒你。"
     assert "14:00-15:00 复诊" in await say(wecom, "今天")
     assert (await row_counts(engine))["calendar_events"] == 1
 
 
 async def test_an_all_day_event_says_so(wecom: WeComSide) -> None:
-    assert await say(wecom, "日程 明天 体检") == "已加入日程：明天 全天 体检。"
+    assert await say(wecom, "日程 明天 体检") == "已加入日程 1：明天 全天 体检。"
 
 
 async def test_today_shows_overdue_tasks_first_and_counts_the_rest(

@@ -319,6 +319,191 @@ async def test_without_duplicate_check_a_repeat_is_delivered_again(
     assert fake.send_calls == 2
 
 
+# -- message/update_template_card --------------------------------------------------
+
+
+def button_card(touser: str, task_id: str = "keeper-water-1-1") -> dict[str, Any]:
+    card = {
+        "card_type": "button_interaction",
+        "main_title": {"title": "喝水提醒"},
+        "task_id": task_id,
+        "button_list": [{"text": "喝了", "style": 1, "key": "keeper:water:done"}],
+    }
+    return {"touser": touser, "msgtype": "template_card", "agentid": AGENT_ID} | {
+        "template_card": card
+    }
+
+
+def grey_out(userids: list[str], response_code: str, **extra: Any) -> dict[str, Any]:
+    body = {"userids": userids, "agentid": AGENT_ID, "response_code": response_code}
+    return body | {"button": {"replace_name": "已喝 💧"}} | extra
+
+
+async def update(
+    http: aiohttp.ClientSession, base_url: str, token: str, body: dict[str, Any] | bytes
+) -> dict[str, Any]:
+    url = f"{base_url}/cgi-bin/message/update_template_card"
+    kwargs: dict[str, Any] = {"data": body} if isinstance(body, bytes) else {"json": body}
+    async with http.post(url, params={"access_token": token}, **kwargs) as response:
+        assert response.status == 200
+        result: dict[str, Any] = await response.json()
+        return result
+
+
+async def sent_card(
+    http: aiohttp.ClientSession, base_url: str, token: str, touser: str = "LiSi"
+) -> str:
+    result = await send(http, base_url, token, button_card(touser))
+    assert result["errcode"] == 0
+    return str(result["response_code"])
+
+
+async def test_an_interactive_card_records_its_response_code(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom
+) -> None:
+    token = await token_for(http, base_url)
+    code = await sent_card(http, base_url, token, "ZhangSan|LiSi")
+    assert [m.response_code for m in fake.messages] == [code, code]
+    await send(http, base_url, token, text("LiSi"))
+    assert fake.messages[-1].response_code is None
+
+
+async def test_a_response_code_updates_the_card_once(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom, clock: FakeClock
+) -> None:
+    token = await token_for(http, base_url)
+    code = await sent_card(http, base_url, token)
+    result = await update(http, base_url, token, grey_out(["LiSi"], code))
+    assert result == {"errcode": 0, "errmsg": "ok", "invaliduser": []}
+    [card_update] = fake.card_updates_to("lisi")
+    assert (card_update.recipient, card_update.response_code) == ("LiSi", code)
+    assert (card_update.replace_name, card_update.card) == ("已喝 💧", None)
+    assert (card_update.task_id, card_update.msgid) == ("keeper-water-1-1", fake.messages[0].msgid)
+    assert card_update.received_at == clock.now
+    again = await update(http, base_url, token, grey_out(["LiSi"], code))
+    assert again["errcode"] == 42022  # assumed: the global table's "code已经被使用过"
+    assert len(fake.card_updates) == 1
+    assert fake.update_calls == 2
+
+
+async def test_a_click_hands_out_a_second_code_for_the_same_card(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom
+) -> None:
+    token = await token_for(http, base_url)
+    send_code = await sent_card(http, base_url, token)
+    click_code = fake.issue_click_code(fake.messages[0])
+    assert click_code != send_code
+    assert (await update(http, base_url, token, grey_out(["LiSi"], click_code)))["errcode"] == 0
+    assert (await update(http, base_url, token, grey_out(["LiSi"], send_code)))["errcode"] == 0
+    assert [u.response_code for u in fake.card_updates] == [click_code, send_code]
+
+
+async def test_only_interactive_cards_can_be_clicked(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom
+) -> None:
+    await send(http, base_url, await token_for(http, base_url), text("LiSi"))
+    with pytest.raises(ValueError, match="interactive"):
+        fake.issue_click_code(fake.messages[0])
+
+
+async def test_an_unknown_response_code_is_refused(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom
+) -> None:
+    token = await token_for(http, base_url)
+    result = await update(http, base_url, token, grey_out(["LiSi"], "never-issued"))
+    assert result["errcode"] == 40058  # assumed: "不合法的参数"
+    assert fake.card_updates == []
+
+
+async def test_a_response_code_expires_after_72_hours(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom, clock: FakeClock
+) -> None:
+    token = await token_for(http, base_url)
+    early, late = await sent_card(http, base_url, token), await sent_card(http, base_url, token)
+    clock.advance(hours=72, seconds=-1)
+    token = await token_for(http, base_url)  # the first token expired meanwhile
+    assert (await update(http, base_url, token, grey_out(["LiSi"], early)))["errcode"] == 0
+    clock.advance(seconds=1)
+    assert (await update(http, base_url, token, grey_out(["LiSi"], late)))["errcode"] == 40058
+    assert len(fake.card_updates) == 1
+
+
+async def test_a_user_who_did_not_receive_the_card_is_listed_and_the_code_kept(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom
+) -> None:
+    token = await token_for(http, base_url)
+    code = await sent_card(http, base_url, token, "LiSi")
+    result = await update(http, base_url, token, grey_out(["ZhangSan", "Ghost"], code))
+    assert (result["errcode"], result["invaliduser"]) == (0, ["zhangsan", "ghost"])
+    assert fake.card_updates == []
+    mixed = await update(http, base_url, token, grey_out(["ZhangSan", "LiSi"], code))
+    assert (mixed["errcode"], mixed["invaliduser"]) == (0, ["zhangsan"])
+    assert [u.recipient for u in fake.card_updates] == ["LiSi"]
+
+
+async def test_a_whole_new_card_may_replace_the_old_one(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom
+) -> None:
+    token = await token_for(http, base_url)
+    code = await sent_card(http, base_url, token)
+    card = {"card_type": "text_notice", "main_title": {"title": "已喝"}}
+    body = {"userids": ["LiSi"], "agentid": AGENT_ID, "response_code": code, "template_card": card}
+    assert (await update(http, base_url, token, body))["errcode"] == 0
+    assert (fake.card_updates[0].replace_name, fake.card_updates[0].card) == ("", card)
+
+
+@pytest.mark.parametrize(
+    ("body", "errcode"),
+    [
+        (b"{not json", 47001),
+        (grey_out(["LiSi"], "CODE", agentid=1000099), 301002),
+        (grey_out(["LiSi"], "CODE", agentid="x"), 40056),
+        (grey_out([], "CODE"), 82001),
+        (grey_out(["LiSi"], "CODE") | {"userids": "LiSi"}, 40058),
+        (grey_out(["LiSi"], ""), 40058),
+        (grey_out(["LiSi"], "CODE", button={"replace_name": ""}), 40058),
+        (grey_out(["LiSi"], "CODE", button=None), 40058),
+    ],
+    ids=["not-json", "other-agent", "bad-agentid", "no-userids", "userids-not-a-list",
+         "no-response-code", "empty-replace-name", "no-button"],
+)  # fmt: skip
+async def test_a_bad_update_gets_an_errcode_and_spends_nothing(
+    http: aiohttp.ClientSession,
+    base_url: str,
+    fake: FakeWeCom,
+    body: dict[str, Any] | bytes,
+    errcode: int,
+) -> None:
+    token = await token_for(http, base_url)
+    code = await sent_card(http, base_url, token)
+    if isinstance(body, dict) and body["response_code"] == "CODE":
+        body = body | {"response_code": code}
+    assert (await update(http, base_url, token, body))["errcode"] == errcode
+    assert (await update(http, base_url, token, grey_out(["LiSi"], code)))["errcode"] == 0
+
+
+@pytest.mark.parametrize(("token", "errcode"), [("", 41001), ("no-such-token", 40014)])
+async def test_an_update_checks_the_token_like_send(
+    http: aiohttp.ClientSession, base_url: str, token: str, errcode: int
+) -> None:
+    code = await sent_card(http, base_url, await token_for(http, base_url))
+    assert (await update(http, base_url, token, grey_out(["LiSi"], code)))["errcode"] == errcode
+
+
+async def test_faults_can_target_the_update_route_alone(
+    http: aiohttp.ClientSession, base_url: str, fake: FakeWeCom
+) -> None:
+    token = await token_for(http, base_url)
+    code = await sent_card(http, base_url, token)
+    fake.fail_next(-1, on="update_card")
+    assert (await update(http, base_url, token, grey_out(["LiSi"], code)))["errcode"] == -1
+    fake.reset_next(on="update_card", delivered=True)
+    with pytest.raises(aiohttp.ServerDisconnectedError):
+        await update(http, base_url, token, grey_out(["LiSi"], code))
+    assert len(fake.card_updates) == 1  # applied before the connection dropped
+    assert (await update(http, base_url, token, grey_out(["LiSi"], code)))["errcode"] == 42022
+
+
 # -- faults ---------------------------------------------------------------------------
 
 
@@ -533,6 +718,28 @@ async def test_events_arrive_with_their_fields_and_an_empty_reply_is_none(
         "done:3",
         "task-3",
     )
+
+
+async def test_a_card_click_carries_its_response_code_and_can_be_retried(
+    side: WeComSide, seen: list[BaseMessage]
+) -> None:
+    for _ in range(2):
+        await side.template_card_event(
+            "LiSi",
+            event_key="keeper:water:done",
+            task_id="keeper-water-1-1",
+            response_code="fake-response-code-000002",
+            create_time=1700000000,
+        )
+    first, retry = (m._data for m in seen)
+    assert first == retry
+    assert [first[f] for f in ("EventKey", "TaskId", "CardType", "ResponseCode", "CreateTime")] == [
+        "keeper:water:done",
+        "keeper-water-1-1",
+        "button_interaction",
+        "fake-response-code-000002",
+        "1700000000",
+    ]
 
 
 async def test_a_reply_signed_with_another_token_is_refused(

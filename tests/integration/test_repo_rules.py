@@ -80,6 +80,7 @@ async def test_a_created_rule_reads_back_with_everything_it_was_given(
         channel="wecom_app",
         next_fire_at=fire_at,
         spec='{"every": "day"}',
+        number=1,
     )
     assert missing is None
     assert (row.created_at, row.updated_at) == (clock.now(), clock.now())

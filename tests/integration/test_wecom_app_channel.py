@@ -7,6 +7,7 @@ hang tests, which is the behaviour under test.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -19,12 +20,16 @@ import pytest
 from aiohttp import web
 
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from scheduler.cards import CardAction, replace_name, water_card
 from scheduler.channels import OutboundMessage, SendResult
+from scheduler.channels.base import CardUpdater
 from scheduler.channels.wecom_app import (
     WeComAppChannel,
     WeComAppConfig,
+    classify_update_reply,
     message_payload,
     transport_signal,
+    update_card_payload,
 )
 from scheduler.channels.wecom_token import CachedToken, MemoryTokenStore
 from scheduler.clock import FakeClock
@@ -397,6 +402,147 @@ def test_the_payload_names_one_recipient_and_the_app() -> None:
         "msgtype": "text",
         "text": {"content": HI.text},
     }
+
+
+# -- update_template_card ------------------------------------------------------------
+
+DRANK = replace_name(CardAction(kind="water", action="done"))
+
+
+async def card_code(channel: WeComAppChannel, fake: FakeWeCom, user: str = "ZhangSan") -> str:
+    """Send `user` a water card; the response_code of their copy."""
+    card = OutboundMessage(text="该喝水了", card=water_card("该喝水了", "keeper-water-5-1"))
+    expect(await channel.send(user, card), "accepted", "none", 0)
+    code = fake.messages_to(user)[-1].response_code
+    assert code is not None
+    return code
+
+
+def test_the_wecom_channel_is_a_card_updater(channel: WeComAppChannel) -> None:
+    updater: CardUpdater = channel
+    assert updater is channel
+
+
+async def test_a_clicked_card_is_greyed_out_for_its_recipient(
+    channel: WeComAppChannel, fake: FakeWeCom
+) -> None:
+    code = await card_code(channel, fake)
+    result = await channel.update_card("ZhangSan", code, DRANK)
+    expect(result, "accepted", "none", 0)
+    assert (result.provider_message_id, result.retry_after) == (None, None)
+    [card_update] = fake.card_updates
+    assert (card_update.recipient, card_update.replace_name) == ("ZhangSan", "已喝 💧")
+    assert card_update.task_id == "keeper-water-5-1"
+
+
+async def test_the_code_from_a_click_callback_works_too(
+    channel: WeComAppChannel, fake: FakeWeCom
+) -> None:
+    await card_code(channel, fake)
+    click_code = fake.issue_click_code(fake.messages_to("ZhangSan")[-1])
+    expect(await channel.update_card("ZhangSan", click_code, DRANK), "accepted", "none", 0)
+
+
+async def test_a_reused_response_code_is_a_permanent_failure(
+    channel: WeComAppChannel, fake: FakeWeCom
+) -> None:
+    code = await card_code(channel, fake)
+    expect(await channel.update_card("ZhangSan", code, DRANK), "accepted", "none", 0)
+    result = await channel.update_card("ZhangSan", code, DRANK)
+    expect(result, "failed", "permanent", 42022)
+    assert "errcode 42022" in result.error
+    assert len(fake.card_updates) == 1
+
+
+async def test_an_expired_or_unknown_response_code_is_a_permanent_failure(
+    channel: WeComAppChannel, fake: FakeWeCom, clock: FakeClock
+) -> None:
+    code = await card_code(channel, fake)
+    expect(
+        await channel.update_card("ZhangSan", "no-such-code", DRANK), "failed", "permanent", 40058
+    )
+    clock.advance(timedelta(hours=72))
+    expect(await channel.update_card("ZhangSan", code, DRANK), "failed", "permanent", 40058)
+    assert fake.card_updates == []
+
+
+async def test_a_recipient_who_never_got_the_card_is_a_permanent_failure(
+    channel: WeComAppChannel, fake: FakeWeCom
+) -> None:
+    code = await card_code(channel, fake, "ZhangSan")
+    result = await channel.update_card("LiSi", code, DRANK)
+    expect(result, "failed", "permanent", 0)  # errcode 0, but LiSi is in invaliduser
+    assert fake.card_updates == []
+
+
+async def test_an_expired_token_is_refreshed_once_for_an_update_too(
+    channel: WeComAppChannel, fake: FakeWeCom
+) -> None:
+    code = await card_code(channel, fake)
+    fake.expire_tokens()
+    expect(await channel.update_card("ZhangSan", code, DRANK), "accepted", "none", 0)
+    assert (fake.gettoken_calls, fake.update_calls, len(fake.card_updates)) == (2, 2, 1)
+
+
+async def test_a_hung_update_is_unknown(make_channel: MakeChannel, fake: FakeWeCom) -> None:
+    channel = await make_channel(connect_timeout=0.3, total_timeout=0.3)
+    code = await card_code(channel, fake)
+    fake.hang_next(on="update_card", delivered=True)
+    result = await channel.update_card("ZhangSan", code, DRANK)
+    expect(result, "unknown", "uncertain", None)
+    assert len(fake.card_updates) == 1  # WeCom may well have applied it
+
+
+@pytest.mark.parametrize(
+    ("fault", "outcome", "error_class"),
+    [
+        (lambda f: f.fail_next(-1, on="update_card"), "retry", "transient"),
+        (lambda f: f.fail_next(60020, on="update_card"), "failed", "config"),
+        (lambda f: f.status_next(502, on="update_card"), "unknown", "uncertain"),
+        (lambda f: f.reset_next(on="update_card"), "unknown", "uncertain"),
+    ],
+    ids=["busy", "untrusted-ip", "502", "reset"],
+)
+async def test_an_update_is_classified_like_a_send(
+    channel: WeComAppChannel,
+    fake: FakeWeCom,
+    fault: Callable[[FakeWeCom], None],
+    outcome: str,
+    error_class: str,
+) -> None:
+    code = await card_code(channel, fake)
+    fault(fake)
+    result = await channel.update_card("ZhangSan", code, DRANK)
+    assert (result.outcome, result.error_class) == (outcome, error_class)
+    assert fake.update_calls == 1  # never resent by itself
+
+
+@pytest.mark.parametrize("recipient", ["@all", "ZhangSan|LiSi", ""])
+async def test_an_update_for_anything_but_one_user_is_refused_without_a_call(
+    channel: WeComAppChannel, fake: FakeWeCom, recipient: str
+) -> None:
+    expect(await channel.update_card(recipient, "code", DRANK), "failed", "permanent", None)
+    assert (fake.gettoken_calls, fake.update_calls) == (0, 0)
+
+
+def test_the_update_payload_names_one_user_the_app_and_the_label() -> None:
+    assert update_card_payload("LiSi", "rc-1", "已完成", agent_id=7) == {
+        "userids": ["LiSi"],
+        "agentid": 7,
+        "response_code": "rc-1",
+        "button": {"replace_name": "已完成"},
+    }
+
+
+@pytest.mark.parametrize(
+    ("invaliduser", "outcome"),
+    [([], "accepted"), (["zhangsan"], "failed"), (["lisi"], "accepted"), ("zhangsan", "failed")],
+)
+def test_the_update_reply_lists_invalid_users_as_an_array(
+    invaliduser: list[str] | str, outcome: str
+) -> None:
+    body = json.dumps({"errcode": 0, "errmsg": "ok", "invaliduser": invaliduser}).encode()
+    assert classify_update_reply(200, body, "ZhangSan").rule.outcome == outcome
 
 
 # -- secrets -------------------------------------------------------------------------

@@ -1,0 +1,128 @@
+"""Handlers for calendar events: add, list, cancel, change; each keeps its reminder
+in step through `scheduler.reminder_store` (a changed event moves its pending
+reminder, a cancelled one cancels it)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+from handlers import texts
+from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
+from handlers.context import Context, Outcome
+from handlers.router import Router
+from scheduler import reminder_store
+from scheduler.water_rule import format_next
+from storage.database import Session
+from storage.records import Effect, EventRecord
+from storage.repos import events, records
+
+router = Router("events")
+
+
+@router.handles(AddEvent)
+async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
+    starts_at = ctx.local(cmd.day, cmd.start) if cmd.start else None
+    ends_at = ctx.local(cmd.day, cmd.end) if cmd.start and cmd.end else None
+    number = await events.free_number(session, ctx.user.id, ctx.today)
+    record_id = await records.add_event(
+        session,
+        user_id=ctx.user.id,
+        title=cmd.title,
+        day=cmd.day,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        remind_minutes_before=cmd.remind_minutes_before,
+        now=ctx.now,
+        source_key=ctx.source_key,
+        number=number,
+    )
+    event = await events.get(session, record_id)
+    assert event is not None
+    remind_at = await reminder_store.schedule_event(session, ctx.user.id, event, ctx.now)
+    reply = texts.event_added(
+        number,
+        texts.day_label(cmd.day, ctx.today),
+        texts.event_span(cmd.start, cmd.end),
+        cmd.title,
+        _label(remind_at, ctx),
+    )
+    return Outcome(reply=reply, effect=Effect(kind="event", record_id=record_id))
+
+
+@router.handles(ShowEvents)
+async def show_events(session: Session, ctx: Context, cmd: ShowEvents) -> Outcome:
+    upcoming = await events.upcoming(session, ctx.user.id, ctx.today)
+    if not upcoming:
+        return Outcome(reply=texts.NO_EVENTS)
+    lines = [
+        texts.event_line(e.number, texts.day_label(e.day, ctx.today), _span(e, ctx), e.title)
+        for e in upcoming[:20]
+    ]
+    return Outcome(reply=texts.events_list(lines))
+
+
+@router.handles(CancelEvent)
+async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outcome:
+    event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
+    if event is None:
+        return Outcome(reply=texts.event_not_found(cmd.number))
+    await events.change(session, event.id, ctx.user.id, status=events.CANCELLED, number=None)
+    await reminder_store.cancel_for(session, reminder_store.EVENT, event.id, ctx.now)
+    return Outcome(reply=texts.event_cancelled(event.title))
+
+
+@router.handles(EditEvent)
+async def edit_event(session: Session, ctx: Context, cmd: EditEvent) -> Outcome:
+    event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
+    if event is None:
+        return Outcome(reply=texts.event_not_found(cmd.number))
+    changed = _edited(event, cmd, ctx)
+    await events.change(
+        session,
+        event.id,
+        ctx.user.id,
+        title=changed.title,
+        day=changed.day,
+        starts_at=changed.starts_at,
+        ends_at=changed.ends_at,
+        remind_minutes_before=changed.remind_minutes_before,
+    )
+    remind_at = await reminder_store.schedule_event(session, ctx.user.id, changed, ctx.now)
+    day = texts.day_label(changed.day, ctx.today)
+    reply = texts.event_changed(day, _span(changed, ctx), changed.title, _label(remind_at, ctx))
+    return Outcome(reply=reply)
+
+
+def _edited(event: EventRecord, cmd: EditEvent, ctx: Context) -> EventRecord:
+    """The event with only what the command gave replaced (a new start moves the end
+    with it, keeping the length, unless a new end was given)."""
+    day = cmd.day or event.day
+    old_start = event.starts_at.astimezone(ctx.tz).time() if event.starts_at else None
+    start = cmd.start or old_start
+    starts_at = ctx.local(day, start) if start else None
+    ends_at = ctx.local(day, cmd.end) if cmd.end and start else None
+    if ends_at is None and event.ends_at and event.starts_at and starts_at:
+        ends_at = starts_at + (event.ends_at - event.starts_at)
+    return dataclasses.replace(
+        event,
+        title=cmd.title or event.title,
+        day=day,
+        starts_at=starts_at,
+        ends_at=ends_at,
+        remind_minutes_before=(
+            cmd.remind_minutes_before
+            if cmd.remind_minutes_before is not None
+            else event.remind_minutes_before
+        ),
+    )
+
+
+def _span(event: EventRecord, ctx: Context) -> str:
+    start = event.starts_at.astimezone(ctx.tz).time() if event.starts_at else None
+    end = event.ends_at.astimezone(ctx.tz).time() if event.ends_at else None
+    return texts.event_span(start, end)
+
+
+def _label(at: dt.datetime | None, ctx: Context) -> str | None:
+    return None if at is None else format_next(at, now_utc=ctx.now, tz=ctx.tz)

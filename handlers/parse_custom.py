@@ -1,0 +1,323 @@
+"""`提醒 <when> <what>`: a custom reminder in plain Chinese -> `AddReminder` (pure, total).
+
+The text is what follows the keyword, already normalised. The time rule comes first,
+the title after it; `重要` anywhere (as its own word, or in brackets: `【重要】`) marks
+the reminder important and is left out of the title (`重要会议` stays a title). A
+leading `我` (`提醒我明天9点交材料`) and a leading `提醒我` / `叫我` in the title are
+dropped. Titles hold at most 100 characters.
+
+Recurring rules (APScheduler cron fields, see `scheduler.schedule`):
+- 每天 / 每日 / 天天; 每早 / 每晚 (also 每个晚上): daily, the latter with 早上 / 晚上.
+- 工作日 / 每个工作日 (Mon-Fri); 周末 / 每周末 (Sat and Sun).
+- 每周X / 每星期X / 每礼拜X / 每个星期X, several days (每周一三五, 每周一、三、五,
+  每周一和周三) and ranges (每周一至周五, 每周1-5). Without 每, only a list or a range
+  is recurring (周一到周五); a single 周五 is the next Friday, once.
+- 每月N号 (also 每月十五号, 每月1号和15号), 每月最后一天 / 每月底, 每月初 (the 1st).
+  每月31号 fires only in months that have a 31st.
+- 每年M月D日 / 每年M-D; 每年2月29日 fires only in leap years.
+
+One-offs (a naive local datetime):
+- Every day word of `handlers.dates` (今天, 明天, 后天, 周五, 下周一, 12-01, 12月1日,
+  2027-01-05, 1号 ...), and 今早 / 今晚 / 明早 / 明晚; N天后 (a day, like 明天).
+- N分钟后 / N小时后 / 半小时后 / 1个半小时后 / 2h后: that long after `now_local`,
+  to the second, on the wall clock (so a DST change in between moves it by the change).
+- A time alone (下午3点, 22:30): today, or tomorrow when today's has passed.
+- Any other one-off at or before `now_local` is refused (texts.IN_THE_PAST).
+
+Times are those of `handlers.dates.match_time`. A period word says the time when no
+clock time follows (每天早上 -> 08:00, 明晚 -> 20:00, see `PERIOD_TIMES`); with no time
+at all a reminder fires at 09:00 (`DEFAULT_TIME`): `每月1号 交房租` is 09:00 on the 1st.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from handlers import texts
+from handlers.commands import AddReminder, ParseError
+from handlers.dates import add_days, make_date, match_day, match_time
+from handlers.numbers import is_separator, small_int, strip_separators
+from scheduler.schedule import Schedule
+
+MAX_TITLE = 100
+DEFAULT_TIME = dt.time(9, 0)
+PERIOD_TIMES = {
+    "早上": dt.time(8), "早晨": dt.time(8), "上午": dt.time(9), "中午": dt.time(12),
+    "下午": dt.time(15), "傍晚": dt.time(18), "晚上": dt.time(20),
+}  # fmt: skip
+"""What a period word alone means (`每天早上 跑步`); 凌晨 alone is not a time."""
+LATER_RANGE = (dt.timedelta(minutes=1), dt.timedelta(days=365))
+
+_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_WEEKDAYS |= {str(number): number - 1 for number in range(1, 8)}
+_CRON_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WORKDAYS = frozenset(range(5))
+_SHORT_PERIODS = {"早": "早上", "晚": "晚上"}
+_SECONDS = {"分钟": 60, "分": 60, "min": 60, "小时": 3600, "钟头": 3600, "h": 3600, "天": 86400}
+
+_NUM = r"(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?![0-9])"
+_JOIN = r"(?:[、,/]|和|及|与)"
+_IMPORTANT = re.compile(r"[(\[【]\s*重要\s*[)\]】]|(?<![^\s,;:、])重要(?:!+|(?![^\s,;:、]))")
+_TITLE_LEAD = re.compile(r"(?:提醒我|叫我)")
+_DAILY = re.compile(r"(?:每天|每日|天天)的?|每个?(?P<p>[早晚])上?")
+_WORKDAY_RULE = re.compile(r"(?:每个?)?工作日的?")
+_WEEKEND_RULE = re.compile(r"(?:每个?)?周末的?")
+_WEEKLY = re.compile(
+    r"(?P<every>每个?)?(?:周|星期|礼拜)"
+    rf"(?P<days>[一二三四五六日天](?:(?:{_JOIN}|到|至|-|~)?(?:周|星期|礼拜)?[一二三四五六日天])*"
+    r"|[1-7](?:(?:[、,/和]|到|至|-|~)(?:周|星期|礼拜)?[1-7])*(?![0-9]))"
+)
+_WEEKDAY_TOKEN = re.compile(
+    r"(?P<to>到|至|-|~)?(?:[^一二三四五六日天1-7])*?(?P<day>[一二三四五六日天1-7])"
+)
+_BARE_WEEKLY = re.compile(r"每个?(?:周|星期|礼拜)")
+_MONTHLY = re.compile(
+    r"每个?月的?(?:(?P<last>最后一天|月底|底|末)|(?P<first>月初|初)"
+    rf"|(?P<days>(?:{_NUM}(?:[号日]{_JOIN}?|{_JOIN}))*{_NUM}[号日]))"
+)
+_YEARLY = re.compile(
+    rf"每年的?(?P<m>{_NUM})(?:月(?P<d>{_NUM})[日号]?|[-/](?P<dd>[0-9]{{1,2}})(?![0-9]))"
+)
+_TODAY_PERIOD = re.compile(r"(?P<day>[今明])(?P<p>[早晚])上?")
+_LATER = re.compile(
+    r"(?:(?P<n>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*个?(?P<half>半)?|(?P<only_half>半)个?)"
+    r"\s*(?P<unit>分钟|分|小时|钟头|天|min|h)\s*(?:以后|之后|后)",
+    re.IGNORECASE,
+)
+_PERIOD_WORD = re.compile("凌晨|早上|早晨|上午|中午|下午|傍晚|晚上")
+_NUMBER_IN = re.compile(_NUM)
+
+Fields = tuple[tuple[str, str], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Rule:
+    """A recurring day rule at the start of the text: its cron day fields (empty for
+    every day), the period word it implies (每晚 -> 晚上), and where it ended."""
+
+    fields: Fields
+    period: str | None
+    end: int
+
+
+def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
+    """Read `<when> <what>` (the text after `提醒`, normalised) into an AddReminder.
+
+    `now_local` is the user's naive wall-clock time now: relative words resolve
+    against it and one-offs must lie after it. Raises ParseError with the Chinese
+    answer for any text it cannot read; a non-naive `now_local` is a caller bug
+    (ValueError).
+    """
+    if now_local.tzinfo is not None:
+        raise ValueError("now_local is the user's naive wall-clock time")
+    body, important = _take_important(text)
+    if body.startswith("我"):
+        body = strip_separators(body[1:])
+    schedule, end = _match_schedule(body, now_local)
+    return AddReminder(title=_title(body[end:]), schedule=schedule, important=important)
+
+
+def _take_important(text: str) -> tuple[str, bool]:
+    """The text without its `重要` marks, and whether there was one."""
+    body, count = _IMPORTANT.subn(" ", text)
+    return strip_separators(body), count > 0
+
+
+def _title(rest: str) -> str:
+    """What is left after the time rule, tidied; ParseError when empty or too long."""
+    title = strip_separators(rest)
+    if lead := _TITLE_LEAD.match(title):
+        title = strip_separators(title[lead.end() :])
+    title = " ".join(title.split())
+    if not title:
+        raise ParseError(texts.NEEDS_TITLE)
+    if len(title) > MAX_TITLE:
+        raise ParseError(texts.TITLE_TOO_LONG)
+    return title
+
+
+def _match_schedule(text: str, now: dt.datetime) -> tuple[Schedule, int]:
+    """The time rule at the start of `text` and where it ended; tried from the most
+    specific shape (每...) to the loosest (a bare time)."""
+    if (rule := _match_rule(text)) is not None:
+        clock, end = _match_clock(text, rule.end, rule.period)
+        return _every(rule.fields, DEFAULT_TIME if clock is None else clock), end
+    if (later := _match_later(text, now)) is not None:
+        return Schedule(once_at=later[0]), later[1]
+    if (day := _match_date(text, now.date())) is not None:
+        date, period, end = day
+        clock, end = _match_clock(text, end, period)
+        at = dt.datetime.combine(date, DEFAULT_TIME if clock is None else clock)
+        return _once(at, now), end
+    clock, end = _match_clock(text, 0, None)
+    if clock is None:
+        raise ParseError(texts.UNKNOWN_REPEAT if text.startswith("每") else texts.NEEDS_WHEN)
+    return _once(_today_or_tomorrow(clock, now), now), end
+
+
+def _every(fields: Fields, clock: dt.time) -> Schedule:
+    return Schedule(cron=(*fields, ("hour", str(clock.hour)), ("minute", str(clock.minute))))
+
+
+def _once(at: dt.datetime, now: dt.datetime) -> Schedule:
+    """A one-off at `at`, refused when it is not in the future."""
+    if at <= now:
+        raise ParseError(texts.IN_THE_PAST)
+    return Schedule(once_at=at)
+
+
+def _today_or_tomorrow(clock: dt.time, now: dt.datetime) -> dt.datetime:
+    """A bare time means the next time the clock shows it: today, else tomorrow."""
+    at = dt.datetime.combine(now.date(), clock)
+    return at if at > now else dt.datetime.combine(add_days(now.date(), 1), clock)
+
+
+def _skip_separators(text: str, pos: int) -> int:
+    while pos < len(text) and is_separator(text[pos]):
+        pos += 1
+    return pos
+
+
+def _match_clock(text: str, pos: int, period: str | None) -> tuple[dt.time | None, int]:
+    """A time at `pos` (`22:00`, `晚上10点半`, or a period word alone) and where it
+    ended. `period` is one the day word implied (每晚, 明早): it applies to a time
+    that has no period word of its own, and stands for the time when none follows."""
+    pos = _skip_separators(text, pos)
+    said = _PERIOD_WORD.match(text, pos)
+    if period is not None and said is None:
+        found = match_time(period + text[pos:])
+        if found is not None:
+            return found.time, pos + found.end - len(period)
+        return PERIOD_TIMES[period], pos
+    found = match_time(text, pos)
+    if found is not None:
+        return found.time, found.end
+    if said is not None and said[0] in PERIOD_TIMES:
+        return PERIOD_TIMES[said[0]], said.end()
+    return None, pos
+
+
+def _match_rule(text: str) -> _Rule | None:
+    """A recurring day rule at the start of `text`, or None when it is not one."""
+    for match_rule in (_match_daily, _match_weekdays, _match_monthly, _match_yearly):
+        if (rule := match_rule(text)) is not None:
+            return rule
+    if _BARE_WEEKLY.match(text):
+        raise ParseError(texts.WEEKDAY_MISSING)
+    return None
+
+
+def _match_daily(text: str) -> _Rule | None:
+    """每天 / 每日 / 天天 / 每早 / 每晚 (也 每个晚上)."""
+    if (match := _DAILY.match(text)) is None:
+        return None
+    return _Rule((), _SHORT_PERIODS.get(match["p"] or ""), match.end())
+
+
+def _match_weekdays(text: str) -> _Rule | None:
+    """工作日, 周末, 每周X, 每周一三五, 周一到周五 (a lone 周五 is a one-off)."""
+    if match := _WORKDAY_RULE.match(text):
+        return _Rule(_weekday_fields(_WORKDAYS), None, match.end())
+    if match := _WEEKEND_RULE.match(text):
+        return _Rule(_weekday_fields(frozenset({5, 6})), None, match.end())
+    match = _WEEKLY.match(text)
+    if match is None:
+        return None
+    if not match["every"] and len(match["days"]) == 1:
+        return None
+    return _Rule(_weekday_fields(_weekdays(match["days"])), None, match.end())
+
+
+def _weekdays(said: str) -> frozenset[int]:
+    """`一三五` -> {0, 2, 4}; `一至五` and `1-5` are ranges (`五到一` wraps the weekend)."""
+    chosen: set[int] = set()
+    previous: int | None = None
+    for token in _WEEKDAY_TOKEN.finditer(said):
+        day = _WEEKDAYS[token["day"]]
+        if token["to"] and previous is not None:
+            chosen.update((previous + step) % 7 for step in range((day - previous) % 7))
+        chosen.add(day)
+        previous = day
+    return frozenset(chosen)
+
+
+def _weekday_fields(days: frozenset[int]) -> Fields:
+    """Cron `day_of_week`: `mon-fri` for workdays, names otherwise, none for all seven."""
+    if len(days) == 7:
+        return ()
+    if days == _WORKDAYS:
+        return (("day_of_week", "mon-fri"),)
+    return (("day_of_week", ",".join(_CRON_WEEKDAYS[day] for day in sorted(days))),)
+
+
+def _match_monthly(text: str) -> _Rule | None:
+    """每月1号, 每月十五号, 每月1号和15号, 每月最后一天 / 每月底, 每月初."""
+    if (match := _MONTHLY.match(text)) is None:
+        return None
+    if match["last"]:
+        return _Rule((("day", "last"),), None, match.end())
+    if match["first"]:
+        return _Rule((("day", "1"),), None, match.end())
+    days = sorted({_month_day(said) for said in _NUMBER_IN.findall(match["days"])})
+    return _Rule((("day", ",".join(map(str, days))),), None, match.end())
+
+
+def _month_day(said: str) -> int:
+    day = small_int(said)
+    if day is None or not 1 <= day <= 31:
+        raise ParseError(texts.INVALID_MONTH_DAY)
+    return day
+
+
+def _match_yearly(text: str) -> _Rule | None:
+    """每年3月8日 / 每年三月八日 / 每年3-8; the day must exist in a leap year."""
+    if (match := _YEARLY.match(text)) is None:
+        return None
+    month, day = small_int(match["m"]), small_int(match["d"] or match["dd"])
+    if month is None or day is None:
+        raise ParseError(texts.UNKNOWN_REPEAT)
+    make_date(2000, month, day)  # 2000 is a leap year: 2月29日 exists, 2月30日 does not
+    return _Rule((("month", str(month)), ("day", str(day))), None, match.end())
+
+
+def _match_later(text: str, now: dt.datetime) -> tuple[dt.datetime, int] | None:
+    """`30分钟后`, `2小时后`, `1个半小时后`: that moment (N天后 is a day: `_match_date`)."""
+    match = _LATER.match(text)
+    if match is None or _whole_days(match) is not None:
+        return None
+    unit = _SECONDS[match["unit"].lower()]
+    count = small_int(match["n"]) if match["n"] else 0
+    if count is None:
+        raise ParseError(texts.LATER_OUT_OF_RANGE)
+    half = unit // 2 if match["half"] or match["only_half"] else 0
+    later = dt.timedelta(seconds=count * unit + half)
+    if not LATER_RANGE[0] <= later <= LATER_RANGE[1]:
+        raise ParseError(texts.LATER_OUT_OF_RANGE)
+    try:
+        return (now + later).replace(microsecond=0), match.end()
+    except OverflowError:
+        raise ParseError(texts.LATER_OUT_OF_RANGE) from None
+
+
+def _whole_days(match: re.Match[str]) -> int | None:
+    """N in `N天后`, or None when the unit is not whole days."""
+    if match["unit"] != "天" or match["half"] or match["only_half"]:
+        return None
+    return small_int(match["n"]) if match["n"] else None
+
+
+def _match_date(text: str, today: dt.date) -> tuple[dt.date, str | None, int] | None:
+    """A one-off day (今晚, 3天后, or any `handlers.dates` day), its implied period
+    word, and where it ended."""
+    if match := _TODAY_PERIOD.match(text):
+        tomorrow = match["day"] == "明"
+        return add_days(today, int(tomorrow)), _SHORT_PERIODS[match["p"]], match.end()
+    if (match := _LATER.match(text)) and (days := _whole_days(match)) is not None:
+        if not 1 <= days <= LATER_RANGE[1].days:
+            raise ParseError(texts.LATER_OUT_OF_RANGE)
+        return add_days(today, days), None, match.end()
+    if found := match_day(text, today):
+        return found[0], None, found[1]
+    return None

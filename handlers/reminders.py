@@ -1,0 +1,200 @@
+"""Handlers for the user's reminders as a whole: the list (提醒), custom reminders,
+one rule by number, all at once (关闭 提醒 / 开启 提醒), digests, quiet time, cards.
+
+Rules change only through `scheduler.reminder_store` (water's through
+`scheduler.water_store`); these handlers turn words into those calls and back.
+
+Decisions: 暂停/恢复/删除 提醒 N on the water rule act on the water plan (删除 is
+refused: 关闭 喝水 turns it off); digests cannot be deleted, only switched off.
+关闭 提醒 pauses the water plan too and 开启 提醒 resumes it.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from handlers import texts
+from handlers.commands import (
+    AddReminder,
+    ChangeRule,
+    EndQuiet,
+    SetCards,
+    SetDigest,
+    SetQuiet,
+    ShowReminders,
+    SwitchAllReminders,
+)
+from handlers.context import Context, Outcome
+from handlers.router import Router
+from scheduler import quiet, reminder_store, water_store
+from scheduler import water_plan as wp
+from scheduler.schedule import Schedule, describe, next_after
+from scheduler.water_rule import format_next
+from storage.database import Session
+from storage.repos import rules, users, water
+from storage.repos.rules import RuleRecord
+
+router = Router("reminders")
+
+
+@router.handles(ShowReminders)
+async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> Outcome:
+    await reminder_store.ensure_defaults(session, ctx.user.id, ctx.tz, ctx.now)
+    lines = [await _line(session, ctx, rule) for rule in await rules.listed(session, ctx.user.id)]
+    if ctx.user.quiet_until and ctx.user.quiet_until > ctx.now:
+        lines.append(f"免打扰到 {_when(ctx.user.quiet_until, ctx)}（取消免打扰）")
+    if not lines:
+        return Outcome(reply=texts.NO_RULES)
+    return Outcome(reply="你的提醒：\n" + "\n".join(lines) + "\n" + texts.RULES_FOOTER)
+
+
+async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
+    assert rule.number is not None
+    state = texts.RULE_STATE_NAMES.get(rule.status, rule.status)
+    label = rule.label
+    if rule.kind == water_store.WATER:
+        plan = await water.plan_of(session, ctx.user.id)
+        state = texts.WATER_STATE.get(plan.state if plan else "disabled", state)
+        label = ""
+    elif rule.kind in reminder_store.DIGESTS:
+        label = rule.spec
+    elif rule.kind == reminder_store.CUSTOM:
+        label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
+        label += "（重要）" if rule.policy == "at_least_once" else ""
+    active = rule.status == "active" and rule.next_fire_at is not None
+    next_at = _when(rule.next_fire_at, ctx) if active and rule.next_fire_at else None
+    return texts.rule_line(rule.number, rule.kind, label, state, next_at)
+
+
+@router.handles(AddReminder)
+async def add_reminder(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
+    if next_after(cmd.schedule, ctx.now, ctx.tz) is None:
+        return Outcome(reply=texts.REMINDER_HAS_NO_TIME)
+    rule = await reminder_store.add_custom(
+        session,
+        ctx.user.id,
+        title=cmd.title,
+        schedule=cmd.schedule,
+        important=cmd.important,
+        tz=ctx.tz,
+        now=ctx.now,
+    )
+    assert rule.number is not None
+    assert rule.next_fire_at is not None
+    reply = texts.reminder_added(
+        rule.number,
+        cmd.title,
+        describe(cmd.schedule),
+        format_next(rule.next_fire_at, now_utc=ctx.now, tz=ctx.tz),
+        cmd.important,
+    )
+    return Outcome(reply=reply)
+
+
+@router.handles(ChangeRule)
+async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcome:
+    rule = await rules.by_number(session, ctx.user.id, cmd.number)
+    if rule is None:
+        return Outcome(reply=texts.rule_not_found(cmd.number))
+    if rule.kind == water_store.WATER:
+        return await _water_rule(session, ctx, cmd)
+    if cmd.verb == "delete":
+        if rule.kind in reminder_store.DIGESTS:
+            return Outcome(reply=texts.DIGEST_RULE_DELETE)
+        await reminder_store.delete(session, rule, ctx.now)
+        return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))
+    if (cmd.verb == "pause") == (rule.status != "active"):
+        return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
+    if cmd.verb == "pause":
+        await reminder_store.pause(session, rule, ctx.now)
+        return Outcome(reply=texts.rule_changed(cmd.number, "pause", None))
+    resumed = await reminder_store.resume(session, rule, ctx.tz, ctx.now)
+    found = await rules.get(session, rule.id)
+    next_at = found.next_fire_at if resumed and found else None
+    return Outcome(reply=texts.rule_changed(cmd.number, "resume", _when(next_at, ctx)))
+
+
+async def _water_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcome:
+    if cmd.verb == "delete":
+        return Outcome(reply=texts.WATER_RULE_DELETE)
+    event = await _water_switch(session, ctx, on=cmd.verb == "resume")
+    if event is None:
+        return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
+    if cmd.verb == "pause":
+        return Outcome(reply=texts.WATER_PAUSED)
+    return Outcome(reply=texts.water_resumed(_when(event.next_at, ctx) or ""))
+
+
+async def _water_switch(session: Session, ctx: Context, *, on: bool) -> wp.Event | None:
+    """Pause or resume the water plan; the event applied, or None if it was refused."""
+    record = await water.plan_of(session, ctx.user.id)
+    if record is None:
+        return None
+    loaded = await water_store.load(session, record)
+    event = wp.PAUSE
+    if on:
+        next_at = await water_store.next_time(session, ctx.user.id, ctx.now, ctx.now)
+        event = wp.Event(kind=wp.EventKind.RESUME, request_id=ctx.source_key, next_at=next_at)
+    result = await water_store.act(session, loaded, event, ctx.now)
+    return None if isinstance(result, wp.Refused) else event
+
+
+@router.handles(SwitchAllReminders)
+async def switch_all(session: Session, ctx: Context, cmd: SwitchAllReminders) -> Outcome:
+    """关闭 提醒: every active rule `off` (and the water plan paused); 开启 提醒: back."""
+    from_status, to_status = ("off", "active") if cmd.on else ("active", "off")
+    found = [
+        r
+        for r in await rules.of_user(session, ctx.user.id)
+        if r.status == from_status and r.kind not in (water_store.WATER, reminder_store.CARD_UPDATE)
+    ]
+    count = 0
+    for rule in found:
+        if cmd.on:
+            count += await reminder_store.resume(session, rule, ctx.tz, ctx.now)
+        else:
+            await reminder_store.pause(session, rule, ctx.now, to=to_status)
+            count += 1
+    count += await _water_switch(session, ctx, on=cmd.on) is not None
+    return Outcome(reply=texts.all_switched(cmd.on, count))
+
+
+@router.handles(SetDigest)
+async def set_digest(session: Session, ctx: Context, cmd: SetDigest) -> Outcome:
+    at = None
+    if cmd.on:
+        current = await rules.of_user(session, ctx.user.id, cmd.kind)
+        default = reminder_store.DEFAULT_DIGEST_TIMES[cmd.kind]
+        at = cmd.at or (reminder_store.digest_time(current[0]) if current else default)
+    await reminder_store.set_digest(session, ctx.user.id, cmd.kind, at, ctx.tz, ctx.now)
+    return Outcome(reply=texts.digest_set(cmd.kind, at.strftime("%H:%M") if at else None))
+
+
+@router.handles(SetQuiet)
+async def set_quiet(session: Session, ctx: Context, cmd: SetQuiet) -> Outcome:
+    try:
+        until = quiet.quiet_end(
+            ctx.now, minutes=cmd.minutes, until_local=cmd.until_local, tz=ctx.tz
+        )
+    except ValueError:
+        return Outcome(reply=texts.QUIET_IN_THE_PAST)
+    await users.update_user(session, ctx.user.id, quiet_until=until)
+    return Outcome(reply=texts.quiet_set(_when(until, ctx) or ""))
+
+
+@router.handles(EndQuiet)
+async def end_quiet(session: Session, ctx: Context, cmd: EndQuiet) -> Outcome:
+    if ctx.user.quiet_until is None or ctx.user.quiet_until <= ctx.now:
+        return Outcome(reply=texts.QUIET_NOT_SET)
+    await users.update_user(session, ctx.user.id, quiet_until=None)
+    return Outcome(reply=texts.QUIET_ENDED)
+
+
+@router.handles(SetCards)
+async def set_cards(session: Session, ctx: Context, cmd: SetCards) -> Outcome:
+    await users.update_user(session, ctx.user.id, cards=int(cmd.on))
+    return Outcome(reply=texts.cards_set(cmd.on))
+
+
+def _when(at: dt.datetime | None, ctx: Context) -> str | None:
+    return None if at is None else format_next(at, now_utc=ctx.now, tz=ctx.tz)

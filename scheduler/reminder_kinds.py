@@ -1,0 +1,203 @@
+"""Digests, event, task and custom reminders, and card updates, as rule kinds.
+
+Each kind re-reads the business state at send time (`prepare`): a cancelled or moved
+event, a task done meanwhile, a digest with nothing to say, a deleted rule: nothing is
+sent and the job ends `cancelled` or `suppressed` with the reason. The words come
+from `scheduler.messages` and `scheduler.digests` (pure).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from scheduler import cards, digests, messages
+from scheduler import reminder_store as store
+from scheduler.channels.base import SendResult
+from scheduler.kinds import Occurrence, Send, Skip
+from scheduler.schedule import Schedule, next_after
+from storage.database import Session
+from storage.repos import events, reads, rules, tasks, users
+from storage.repos.jobs import JobRecord, NewJob
+from storage.repos.rules import RuleRecord
+
+TRACKS_WEIGHT = dt.timedelta(days=30)
+"""The evening nudge goes only to someone who recorded a weight this recently."""
+
+
+def _job(rule: RuleRecord, recipient: str, slot: dt.datetime, ref: int | None) -> NewJob:
+    return NewJob(
+        user_id=rule.user_id,
+        rule_id=rule.id,
+        slot=slot,
+        policy=rule.policy,
+        priority=rule.priority,
+        channel=rule.channel,
+        recipient=recipient,
+        payload_kind=rule.kind,
+        payload_ref=ref,
+    )
+
+
+async def _tz(session: Session, user_id: int) -> ZoneInfo:
+    return ZoneInfo((await users.prefs(session, user_id)).timezone)
+
+
+async def _rule_gone(session: Session, job: JobRecord) -> Skip | None:
+    rule = await rules.get(session, job.rule_id)
+    if rule is None or rule.status in ("paused", "off", "deleted"):
+        return Skip(status="cancelled", reason="rule switched off")
+    return None
+
+
+class _NoSettle:
+    async def settle(
+        self, session: Session, job: JobRecord, result: SendResult, status: str, now: dt.datetime
+    ) -> None:
+        """Nothing to update: the rule already moved on when the job was made."""
+
+    async def expired(self, session: Session, job: JobRecord, now: dt.datetime) -> None:
+        """Told to the user on their next message (see `jobs.missed_since`)."""
+
+
+class RecurringKind(_NoSettle):
+    """Digests and custom reminders: fire on a schedule, the next slot after this one."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    async def materialise(
+        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+    ) -> Occurrence:
+        assert rule.next_fire_at is not None
+        slot = rule.next_fire_at
+        schedule = (
+            store.digest_schedule(store.digest_time(rule))
+            if rule.kind in store.DIGESTS
+            else Schedule.from_json(rule.spec)
+        )
+        following = next_after(schedule, slot, await _tz(session, rule.user_id))
+        return Occurrence(
+            job=_job(rule, recipient, slot, None), next_fire_at=following, done=following is None
+        )
+
+    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+        if skip := await _rule_gone(session, job):
+            return skip
+        if self.name == store.CUSTOM:
+            rule = await rules.get(session, job.rule_id)
+            assert rule is not None
+            return Send(text=messages.custom_reminder(rule.label), dedup=_dedup(job))
+        text = await self._digest(session, job, now)
+        if text is None:
+            return Skip(status="suppressed", reason="nothing to say")
+        return Send(text=text)
+
+    async def _digest(self, session: Session, job: JobRecord, now: dt.datetime) -> str | None:
+        tz = await _tz(session, job.user_id)
+        local = now.astimezone(tz)
+        facts = await day_facts(session, job.user_id, local.date(), tz, now)
+        if self.name == store.MORNING:
+            return digests.morning(facts)
+        return digests.evening(facts, local.time())
+
+
+async def day_facts(
+    session: Session, user_id: int, today: dt.date, tz: ZoneInfo, now: dt.datetime
+) -> digests.DayFacts:
+    """What a digest is composed from: titles and times only, never amounts or notes."""
+    midnight = dt.datetime.combine(today, dt.time(), tz).astimezone(dt.UTC)
+    open_tasks = tuple(
+        digests.DigestTask(number=t.number, title=t.title, due_date=t.due_date, due_time=t.due_time)
+        for t in await tasks.open_tasks(session, user_id)
+    )
+    todays = tuple(
+        digests.DigestEvent(
+            title=e.title,
+            day=e.day,
+            start=e.starts_at.astimezone(tz).time() if e.starts_at else None,
+        )
+        for e in await reads.events_on(session, user_id, today)
+    )
+    return digests.DayFacts(
+        today=today,
+        open_tasks=open_tasks,
+        events=todays,
+        weight_today=await reads.weighed_since(session, user_id, midnight),
+        tracks_weight=await reads.weighed_since(session, user_id, now - TRACKS_WEIGHT),
+    )
+
+
+def _dedup(job: JobRecord) -> bool:
+    return job.policy == "at_least_once"
+
+
+class OneOffKind(_NoSettle):
+    """Event and task reminders: one job, then the rule is done."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    async def materialise(
+        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+    ) -> Occurrence:
+        assert rule.next_fire_at is not None
+        job = _job(rule, recipient, rule.next_fire_at, rule.ref_id)
+        return Occurrence(job=job, next_fire_at=None, done=True)
+
+    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+        if job.payload_ref is None:
+            return Skip(status="cancelled", reason="no subject")
+        if self.name == store.EVENT:
+            return await self._event(session, job, now)
+        return await self._task(session, job, now)
+
+    async def _event(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+        assert job.payload_ref is not None
+        event = await events.get(session, job.payload_ref)
+        if event is None or event.status != "scheduled" or event.starts_at is None:
+            return Skip(status="cancelled", reason="event cancelled")
+        at = store.event_reminder_at(event)
+        if at is None or event.starts_at <= now or (at > job.slot and at > now):
+            return Skip(status="suppressed", reason="event moved or started")
+        tz = await _tz(session, job.user_id)
+        minutes = round((event.starts_at - now).total_seconds() / 60)
+        text = messages.event_reminder(event.title, event.starts_at.astimezone(tz), minutes)
+        return Send(text=text, dedup=_dedup(job))
+
+    async def _task(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+        assert job.payload_ref is not None
+        task = await tasks.get(session, job.payload_ref)
+        if task is None or task.status != "open":
+            return Skip(status="suppressed", reason="task no longer open")
+        tz = await _tz(session, job.user_id)
+        at = store.task_reminder_at(task, tz)
+        if at is None or (at > job.slot and at > now):
+            return Skip(status="suppressed", reason="task moved")
+        due = at + dt.timedelta(minutes=store.TASK_LEAD_MINUTES)
+        text = messages.task_reminder(task.number, task.title, due.astimezone(tz), cards=False)
+        card_text = messages.task_reminder(task.number, task.title, due.astimezone(tz), cards=True)
+        card_id = cards.card_task_id("task", job.id, job.attempts)
+        card = cards.task_card(card_text, card_id, task.id)
+        return Send(text=text, dedup=_dedup(job), card=card)
+
+
+class CardUpdateKind(_NoSettle):
+    """A clicked card's buttons replaced by what was done (update_template_card).
+
+    Jobs are made by the conversation, not by a rule's schedule; `payload` holds
+    "<response_code>\\n<button text>".
+    """
+
+    name = store.CARD_UPDATE
+
+    async def materialise(
+        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+    ) -> Occurrence:
+        raise RuntimeError("card updates are never scheduled by a rule")
+
+    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+        code, _, name = job.payload.partition("\n")
+        if not code or not name:
+            return Skip(status="cancelled", reason="no response code")
+        return Send(text=name, update=(code, name))

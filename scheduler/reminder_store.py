@@ -1,0 +1,277 @@
+"""The one writer of every rule except water's: digests, event, task and custom reminders.
+
+Handlers turn the user's words into these calls; the tick's kinds read what they
+wrote. A rule's `next_fire_at` is always computed here, from pure calculators
+(`scheduler.schedule`, the event's or task's own time), never by the caller.
+
+Decisions:
+- Digests are on by default for every user (08:00 and 21:30 local); they are created
+  on the user's first message after this version (`DEFAULTS_VERSION`).
+- Event reminders are `at_least_once` and high priority (DESIGN §6); a reminder whose
+  time has passed while the event is still ahead fires at once; a started event gets
+  none. Task reminders (tasks with a due time) are 30 minutes before, likewise.
+- Custom reminders are `at_most_once`, normal priority; `重要` makes them
+  `at_least_once`, high priority (so quiet time lets them through too).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from zoneinfo import ZoneInfo
+
+from scheduler.schedule import Schedule, next_after
+from storage.database import Session
+from storage.records import EventRecord, TaskRecord
+from storage.repos import jobs, rules, users
+from storage.repos.rules import RuleRecord
+
+EVENT, TASK, CUSTOM = "event_reminder", "task_due", "custom"
+MORNING, EVENING = "digest_morning", "digest_evening"
+CARD_UPDATE = "card_update"
+DIGESTS = (MORNING, EVENING)
+DEFAULT_DIGEST_TIMES = {MORNING: dt.time(8, 0), EVENING: dt.time(21, 30)}
+DEFAULTS_VERSION = 1
+EVENT_LEAD_MINUTES = 30
+TASK_LEAD_MINUTES = 30
+CHANNEL = "wecom_app"
+
+
+def digest_schedule(at: dt.time) -> Schedule:
+    return Schedule(cron=(("hour", str(at.hour)), ("minute", str(at.minute))))
+
+
+def digest_time(rule: RuleRecord) -> dt.time:
+    """A digest rule's local time, stored as HH:MM in its spec."""
+    return dt.time.fromisoformat(rule.spec)
+
+
+async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.datetime) -> None:
+    """Give the user the default digests once (idempotent by kind)."""
+    have = {r.kind for r in await rules.of_user(session, user_id)}
+    for kind in DIGESTS:
+        if kind not in have:
+            at = DEFAULT_DIGEST_TIMES[kind]
+            await rules.create(
+                session,
+                user_id=user_id,
+                kind=kind,
+                policy="at_most_once",
+                priority="normal",
+                channel=CHANNEL,
+                now=now,
+                next_fire_at=next_after(digest_schedule(at), now, tz),
+                spec=at.strftime("%H:%M"),
+                label="晨报" if kind == MORNING else "晚报",
+            )
+    await users.update_user(session, user_id, defaults_version=DEFAULTS_VERSION)
+
+
+async def set_digest(
+    session: Session, user_id: int, kind: str, at: dt.time | None, tz: ZoneInfo, now: dt.datetime
+) -> RuleRecord:
+    """Move a digest to `at` (and turn it on), or turn it off (`at` None)."""
+    await ensure_defaults(session, user_id, tz, now)
+    rule = next(r for r in await rules.of_user(session, user_id, kind) if r.status != "deleted")
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="digest changed")
+    if at is None:
+        await rules.change(session, rule.id, now=now, status="paused", next_fire_at=None)
+    else:
+        await rules.change(
+            session,
+            rule.id,
+            now=now,
+            status="active",
+            spec=at.strftime("%H:%M"),
+            next_fire_at=next_after(digest_schedule(at), now, tz),
+        )
+    found = await rules.get(session, rule.id)
+    assert found is not None
+    return found
+
+
+def event_reminder_at(event: EventRecord) -> dt.datetime | None:
+    """When an event is reminded: N minutes before its start; None for all-day events."""
+    if event.starts_at is None:
+        return None
+    lead = event.remind_minutes_before
+    return event.starts_at - dt.timedelta(minutes=EVENT_LEAD_MINUTES if lead is None else lead)
+
+
+async def schedule_event(
+    session: Session, user_id: int, event: EventRecord, now: dt.datetime
+) -> dt.datetime | None:
+    """Create or move the event's reminder (a changed event moves it); its time, or None."""
+    at = event_reminder_at(event)
+    if event.status != "scheduled" or at is None or event.starts_at is None:
+        await cancel_for(session, EVENT, event.id, now)
+        return None
+    return await _one_off(
+        session, user_id, EVENT, event.id, event.title, max(at, now), event.starts_at, now
+    )
+
+
+def task_reminder_at(task: TaskRecord, tz: ZoneInfo) -> dt.datetime | None:
+    """A task with a due date and time is reminded 30 minutes before; others never."""
+    if task.due_date is None or task.due_time is None:
+        return None
+    due = dt.datetime.combine(task.due_date, task.due_time, tz).astimezone(dt.UTC)
+    return due - dt.timedelta(minutes=TASK_LEAD_MINUTES)
+
+
+async def schedule_task(
+    session: Session, user_id: int, task: TaskRecord, tz: ZoneInfo, now: dt.datetime
+) -> dt.datetime | None:
+    """Create or move the task's reminder; its time, or None (no time, or already due)."""
+    at = task_reminder_at(task, tz)
+    if task.status != "open" or at is None:
+        await cancel_for(session, TASK, task.id, now)
+        return None
+    due = at + dt.timedelta(minutes=TASK_LEAD_MINUTES)
+    return await _one_off(session, user_id, TASK, task.id, task.title, max(at, now), due, now)
+
+
+async def _one_off(
+    session: Session,
+    user_id: int,
+    kind: str,
+    ref_id: int,
+    label: str,
+    at: dt.datetime,
+    deadline: dt.datetime,
+    now: dt.datetime,
+) -> dt.datetime | None:
+    """The rule of a thing that happens once: fires at `at`, pointless after `deadline`."""
+    rule = await rules.of_ref(session, kind, ref_id)
+    if rule is not None:
+        await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="moved")
+    if deadline <= now:
+        if rule is not None:
+            await rules.set_status(session, rule.id, "done", now=now)
+        return None
+    if rule is None:
+        await rules.create(
+            session,
+            user_id=user_id,
+            kind=kind,
+            policy="at_least_once",
+            priority="high",
+            channel=CHANNEL,
+            now=now,
+            next_fire_at=at,
+            ref_id=ref_id,
+            label=label,
+        )
+    else:
+        status = rule.status if rule.status != "active" else "active"
+        await rules.change(session, rule.id, now=now, next_fire_at=at, label=label, status=status)
+    return at
+
+
+async def cancel_for(session: Session, kind: str, ref_id: int, now: dt.datetime) -> None:
+    """The thing is gone (cancelled, deleted): its reminder leaves the list."""
+    rule = await rules.of_ref(session, kind, ref_id)
+    if rule is not None:
+        await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="cancelled")
+        await rules.set_status(session, rule.id, "deleted", now=now)
+
+
+async def add_custom(
+    session: Session,
+    user_id: int,
+    *,
+    title: str,
+    schedule: Schedule,
+    important: bool,
+    tz: ZoneInfo,
+    now: dt.datetime,
+) -> RuleRecord:
+    """A reminder in the user's words; the caller checked that it has a next time."""
+    rule_id = await rules.create(
+        session,
+        user_id=user_id,
+        kind=CUSTOM,
+        policy="at_least_once" if important else "at_most_once",
+        priority="high" if important else "normal",
+        channel=CHANNEL,
+        now=now,
+        next_fire_at=next_after(schedule, now, tz),
+        spec=schedule.to_json(),
+        label=title,
+    )
+    found = await rules.get(session, rule_id)
+    assert found is not None
+    return found
+
+
+async def next_fire(
+    session: Session, rule: RuleRecord, tz: ZoneInfo, now: dt.datetime
+) -> dt.datetime | None:
+    """When a rule that is switched back on fires next, from its own schedule."""
+    if rule.kind in DIGESTS:
+        return next_after(digest_schedule(digest_time(rule)), now, tz)
+    if rule.kind == CUSTOM:
+        return next_after(Schedule.from_json(rule.spec), now, tz)
+    return rule.next_fire_at if rule.next_fire_at and rule.next_fire_at > now else None
+
+
+async def pause(
+    session: Session, rule: RuleRecord, now: dt.datetime, *, to: str = "paused"
+) -> None:
+    """Stop a rule (not water's: that is the plan's); nothing of it is sent meanwhile."""
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=f"rule {to}")
+    keep = rule.next_fire_at if rule.kind in (EVENT, TASK) else None
+    await rules.change(session, rule.id, now=now, status=to, next_fire_at=keep)
+
+
+async def resume(session: Session, rule: RuleRecord, tz: ZoneInfo, now: dt.datetime) -> bool:
+    """Switch a paused rule back on. False when it has nothing left to fire (then done)."""
+    at = await next_fire(session, rule, tz, now)
+    if at is None:
+        await rules.set_status(session, rule.id, "done", now=now)
+        return False
+    await rules.change(session, rule.id, now=now, status="active", next_fire_at=at)
+    return True
+
+
+async def delete(session: Session, rule: RuleRecord, now: dt.datetime) -> None:
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
+    await rules.set_status(session, rule.id, "deleted", now=now)
+
+
+async def queue_card_update(
+    session: Session,
+    user_id: int,
+    *,
+    recipient: str,
+    response_code: str,
+    button_text: str,
+    now: dt.datetime,
+) -> None:
+    """After a card click, grey out its buttons: a tracked job of the user's (unlisted)
+    card_update rule, sent by the next tick, never from inside the callback."""
+    found = await rules.of_user(session, user_id, CARD_UPDATE)
+    rule_id = found[0].id if found else None
+    if rule_id is None:
+        rule_id = await rules.create(
+            session,
+            user_id=user_id,
+            kind=CARD_UPDATE,
+            policy="at_most_once",
+            priority="high",
+            channel=CHANNEL,
+            now=now,
+            status="internal",
+            listed=False,
+        )
+    job = jobs.NewJob(
+        user_id=user_id,
+        rule_id=rule_id,
+        slot=now,
+        policy="at_most_once",
+        priority="high",
+        channel=CHANNEL,
+        recipient=recipient,
+        payload_kind=CARD_UPDATE,
+        payload=f"{response_code}\n{button_text}",
+    )
+    await jobs.materialise(session, job, now=now)
