@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+from scheduler.rule_state import can_transition
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
 from storage.records import EventRecord, TaskRecord
@@ -74,13 +75,13 @@ async def set_digest(
     rule = next(r for r in await rules.of_user(session, user_id, kind) if r.status != "deleted")
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="digest changed")
     if at is None:
-        await rules.change(session, rule.id, now=now, status="paused", next_fire_at=None)
+        await _move(session, rule, "paused", now, next_fire_at=None)
     else:
-        await rules.change(
+        await _move(
             session,
-            rule.id,
-            now=now,
-            status="active",
+            rule,
+            "active",
+            now,
             spec=at.strftime("%H:%M"),
             next_fire_at=next_after(digest_schedule(at), now, tz),
         )
@@ -146,7 +147,7 @@ async def _one_off(
         await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="moved")
     if deadline <= now:
         if rule is not None:
-            await rules.set_status(session, rule.id, "done", now=now)
+            await _move(session, rule, "done", now)
         return None
     if rule is None:
         await rules.create(
@@ -161,9 +162,8 @@ async def _one_off(
             ref_id=ref_id,
             label=label,
         )
-    else:
-        status = rule.status if rule.status != "active" else "active"
-        await rules.change(session, rule.id, now=now, next_fire_at=at, label=label, status=status)
+    else:  # a paused reminder stays paused; it only gets the new time
+        await rules.change(session, rule.id, now=now, next_fire_at=at, label=label)
     return at
 
 
@@ -172,7 +172,7 @@ async def cancel_for(session: Session, kind: str, ref_id: int, now: dt.datetime)
     rule = await rules.of_ref(session, kind, ref_id)
     if rule is not None:
         await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="cancelled")
-        await rules.set_status(session, rule.id, "deleted", now=now)
+        await _move(session, rule, "deleted", now)
 
 
 async def add_custom(
@@ -220,22 +220,34 @@ async def pause(
     """Stop a rule (not water's: that is the plan's); nothing of it is sent meanwhile."""
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=f"rule {to}")
     keep = rule.next_fire_at if rule.kind in (EVENT, TASK) else None
-    await rules.change(session, rule.id, now=now, status=to, next_fire_at=keep)
+    await _move(session, rule, to, now, next_fire_at=keep)
 
 
 async def resume(session: Session, rule: RuleRecord, tz: ZoneInfo, now: dt.datetime) -> bool:
     """Switch a paused rule back on. False when it has nothing left to fire (then done)."""
     at = await next_fire(session, rule, tz, now)
     if at is None:
-        await rules.set_status(session, rule.id, "done", now=now)
+        await _move(session, rule, "done", now)
         return False
-    await rules.change(session, rule.id, now=now, status="active", next_fire_at=at)
+    await _move(session, rule, "active", now, next_fire_at=at)
     return True
 
 
 async def delete(session: Session, rule: RuleRecord, now: dt.datetime) -> None:
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
-    await rules.set_status(session, rule.id, "deleted", now=now)
+    await _move(session, rule, "deleted", now)
+
+
+async def _move(
+    session: Session, rule: RuleRecord, to: str, now: dt.datetime, **values: object
+) -> None:
+    """Change a rule's status as `scheduler.rule_state` allows (staying is allowed)."""
+    if rule.status != to and not can_transition(rule.status, to):
+        raise RuntimeError(f"rule {rule.id}: {rule.status} -> {to} is not a rule transition")
+    if to in ("done", "deleted"):
+        await rules.set_status(session, rule.id, to, now=now)
+    else:
+        await rules.change(session, rule.id, now=now, status=to, **values)
 
 
 async def queue_card_update(

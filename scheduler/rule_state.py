@@ -1,0 +1,50 @@
+"""A reminder rule's life, in one table (pure).
+
+`active` fires on its schedule; `paused` (暂停 提醒 N, 关闭 晨报) and `off` (关闭 提醒,
+which 开启 提醒 undoes, leaving individually paused rules paused) do not; `done`
+(a one-off that fired, or whose moment passed) and `deleted` are final and release
+the rule's short number. `internal` rules (the card-update carrier) are never listed
+and never change. The water rule stays `active`: its on/off is the water plan's.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class RuleStatus(StrEnum):
+    ACTIVE = "active"
+    PAUSED = "paused"
+    OFF = "off"
+    DONE = "done"
+    DELETED = "deleted"
+    INTERNAL = "internal"
+
+
+_ON, _PAUSED, _OFF = RuleStatus.ACTIVE, RuleStatus.PAUSED, RuleStatus.OFF
+_DONE, _DELETED = RuleStatus.DONE, RuleStatus.DELETED
+
+TRANSITIONS: dict[RuleStatus, frozenset[RuleStatus]] = {
+    _ON: frozenset({_PAUSED, _OFF, _DONE, _DELETED}),
+    _PAUSED: frozenset({_ON, _DONE, _DELETED}),  # resumed; done when nothing is left
+    _OFF: frozenset({_ON, _PAUSED, _DONE, _DELETED}),  # 开启 提醒, or 关闭 晨报 meanwhile
+    _DONE: frozenset(),
+    _DELETED: frozenset(),
+    RuleStatus.INTERNAL: frozenset(),
+}
+"""Every allowed status change (a status never "moves" to itself)."""
+
+LISTED: frozenset[RuleStatus] = frozenset({_ON, _PAUSED, _OFF})
+"""Statuses that keep the rule (and its number) in the user's 提醒 list."""
+
+FIRES: frozenset[RuleStatus] = frozenset({_ON})
+"""Only these are scanned by the tick."""
+
+
+def can_transition(current: str, new: str) -> bool:
+    """Whether a rule may go from `current` to `new`.
+
+    Raises:
+        ValueError: either is not a rule status.
+    """
+    return RuleStatus(new) in TRANSITIONS[RuleStatus(current)]
