@@ -37,10 +37,12 @@ from storage.repos import jobs, rules
 DEMO_CORP_ID = "wwkeeperdemo00001"
 DEMO_AGENT_ID = 1000002
 DEMO_TZ = ZoneInfo("Asia/Shanghai")
+CLOCK_TIME = re.compile(r"(?P<h>[01]?[0-9]|2[0-3]):(?P<m>[0-5][0-9])")
 STEP = re.compile(r"^\+?(\d{1,4})\s*([mhd])$")
 UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 CHAT_HELP = """演示命令：
   /time +2h   时间往后拨（m 分钟、h 小时、d 天）
+  /time 14:10   拨到下一个 14:10（今天或明天）
   /time 2026-12-01T08:00   跳到某个时刻（本地时间）
   /now        现在几点
   /quit       退出（或 Ctrl-D）
@@ -61,10 +63,21 @@ def demo_settings(db_path: str) -> Settings:
 
 
 async def run_chat(
-    *, db_path: str, user: str, stdin: TextIO = sys.stdin, stdout: TextIO = sys.stdout
+    *,
+    db_path: str,
+    user: str,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+    start: dt.datetime | None = None,
 ) -> int:
-    """Run the demo until end of input or `/quit`. Returns the exit status."""
-    clock = FakeClock(SystemClock().now().replace(second=0, microsecond=0))
+    """Run the demo until end of input or `/quit`. Returns the exit status.
+
+    `start` (local wall clock, or aware) sets the demo clock, so a script replays the
+    same day every time; by default the clock starts now.
+    """
+    if start is not None and start.tzinfo is None:
+        start = start.replace(tzinfo=DEMO_TZ)
+    clock = FakeClock(start or SystemClock().now().replace(second=0, microsecond=0))
     settings = demo_settings(db_path)
     fake = FakeWeCom(
         corp_id=settings.corp_id, secret=settings.secret, agent_id=DEMO_AGENT_ID, clock=clock.now
@@ -132,12 +145,23 @@ class _Reminders:
     def new_messages(self) -> list[tuple[dt.datetime, str]]:
         received = self.fake.messages_to(self.user)
         fresh, self.shown = received[self.shown :], len(received)
-        return [(m.received_at, m.content) for m in fresh]
+        return [(m.received_at, _readable(m.msgtype, m.payload, m.content)) for m in fresh]
 
     async def _next_due(self) -> dt.datetime | None:
         async with self.scheduler.database.transaction() as session:
             times = [await rules.next_fire_min(session), await jobs.next_waiting_at(session)]
         return min((t for t in times if t is not None), default=None)
+
+
+def _readable(msgtype: str, payload: dict[str, object], content: str) -> str:
+    """A card as a phone would show it: its text and its buttons."""
+    card = payload.get("template_card")
+    if msgtype != "template_card" or not isinstance(card, dict):
+        return content
+    title = card.get("main_title", {}).get("desc", "") or card.get("main_title", {}).get("title", "")
+    sub = card.get("sub_title_text", "")
+    buttons = " ".join(f"[{b.get('text', '')}]" for b in card.get("button_list", []))
+    return "\n".join(part for part in (title, sub, buttons) if part)
 
 
 class _Session:
@@ -194,6 +218,8 @@ class _Session:
         step = STEP.match(arg)
         if step:
             target = self.clock.now() + dt.timedelta(**{UNITS[step.group(2)]: int(step.group(1))})
+        elif clock := CLOCK_TIME.fullmatch(arg):
+            target = self._next_local(int(clock["h"]), int(clock["m"]))
         else:
             try:
                 when = dt.datetime.fromisoformat(arg)
@@ -207,6 +233,12 @@ class _Session:
         for at, text in await self.reminders.run_until(self.clock, target):
             self._notify(at, text)
         self._say(f"时间拨到 {self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}")
+
+    def _next_local(self, hour: int, minute: int) -> dt.datetime:
+        """`/time 14:10`: the next time the local clock shows 14:10 (today or tomorrow)."""
+        now = self.clock.now().astimezone(DEMO_TZ)
+        target = now.replace(hour=hour % 24, minute=minute % 60, second=0, microsecond=0)
+        return target if target > now else target + dt.timedelta(days=1)
 
     def _notify(self, at: dt.datetime, text: str) -> None:
         indented = text.replace("\n", "\n        ")

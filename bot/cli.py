@@ -52,6 +52,12 @@ def _parser() -> argparse.ArgumentParser:
     chat = sub.add_parser("chat", help="the terminal demo against a fake WeCom")
     chat.add_argument("--db", default="keeper-demo.db", help="SQLite file (default %(default)s)")
     chat.add_argument("--user", default="demo", help="the WeCom UserID you chat as")
+    chat.add_argument(
+        "--start",
+        type=dt.datetime.fromisoformat,
+        default=None,
+        help="the demo clock's start, local time (e.g. 2026-12-01T07:30); default now",
+    )
     chat.set_defaults(run=_chat)
     return parser
 
@@ -173,7 +179,7 @@ def _migrate(args: argparse.Namespace) -> int:
 def _chat(args: argparse.Namespace) -> int:
     from bot.chat import run_chat
 
-    return asyncio.run(run_chat(db_path=args.db, user=args.user))
+    return asyncio.run(run_chat(db_path=args.db, user=args.user, start=args.start))
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ from scheduler import water_plan as wp
 from scheduler.schedule import Schedule, describe, next_after
 from scheduler.water_rule import format_next
 from storage.database import Session
-from storage.repos import rules, users, water
+from storage.repos import rules, tasks, users, water
 from storage.repos.rules import RuleRecord
 
 router = Router("reminders")
@@ -40,12 +40,25 @@ router = Router("reminders")
 @router.handles(ShowReminders)
 async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> Outcome:
     await reminder_store.ensure_defaults(session, ctx.user.id, ctx.tz, ctx.now)
-    lines = [await _line(session, ctx, rule) for rule in await rules.listed(session, ctx.user.id)]
+    lines = [
+        await _line(session, ctx, rule)
+        for rule in await rules.listed(session, ctx.user.id)
+        if await _still_relevant(session, rule)
+    ]
     if ctx.user.quiet_until and ctx.user.quiet_until > ctx.now:
         lines.append(f"免打扰到 {_when(ctx.user.quiet_until, ctx)}（取消免打扰）")
     if not lines:
         return Outcome(reply=texts.NO_RULES)
     return Outcome(reply="你的提醒：\n" + "\n".join(lines) + "\n" + texts.RULES_FOOTER)
+
+
+async def _still_relevant(session: Session, rule: RuleRecord) -> bool:
+    """A done task's reminder waits to be suppressed at send time (so 撤销 can bring it
+    back); it is not worth a line in the list meanwhile."""
+    if rule.kind != reminder_store.TASK or rule.ref_id is None:
+        return True
+    task = await tasks.get(session, rule.ref_id)
+    return task is not None and task.status == tasks.OPEN
 
 
 async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:

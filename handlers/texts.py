@@ -490,7 +490,7 @@ RULES_FOOTER = "删除 提醒 N / 暂停 提醒 N / 恢复 提醒 N；关闭 提
 
 def rule_line(number: int, kind: str, label: str, state: str, next_at: str | None) -> str:
     what = RULE_KIND_NAMES.get(kind, kind)
-    name = f"{what} {label}" if label and kind not in ("digest_morning", "digest_evening") else what
+    name = f"{what} {label}" if label else what
     when = f"，下次 {next_at}" if next_at else ""
     return f"{number}. {name}（{state}{when}）"
 

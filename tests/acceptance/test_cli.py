@@ -144,3 +144,76 @@ async def test_a_served_run_logs_no_secret(served: tuple[str, asyncio.subprocess
     assert logs  # the run did log
     for value in SECRETS.values():
         assert value not in logs
+
+
+DAY_SCRIPT = Path(__file__).parents[2] / "examples" / "a-day.txt"
+
+
+async def test_a_scripted_day_sends_exactly_the_reminders_a_person_expects(
+    tmp_path: Path,
+) -> None:
+    """README's day: records, an event, a custom reminder, quiet time, a task done
+    before its reminder. Every 📨 line is listed; nothing else may arrive."""
+    args = ["chat", "--db", str(tmp_path / "demo.db"), "--start", "2026-12-01T07:30"]
+    code, out, err = await _run(args, _env(tmp_path), tmp_path, DAY_SCRIPT.read_bytes())
+    assert code == 0, err
+    arrived = [line.split("提醒> ", 1) for line in out.splitlines() if line.startswith("📨")]
+    assert [(when.removeprefix("📨 ").strip(), text) for when, text in arrived] == [
+        ("08:00", "早上好，今天的安排："),  # the morning digest
+        ("09:30", "该喝水了 💧"),  # two hours after 开启 喝水
+        ("12:00", "该喝水了 💧"),  # 11:31 fell in quiet time: moved to its end
+        ("13:30", "⏰ 30 分钟后：14:00 复诊"),  # the event, 30 minutes before
+        ("14:05", "该喝水了 💧"),
+        ("21:00", "⏰ 提醒：吃药"),  # the custom reminder; 交材料 was done before 14:30
+        ("21:30", "今天还没完成的："),  # the evening: 买菜 is open, the weight is recorded
+    ]
+    assert "35" not in "".join(text for _, text in arrived)  # never an amount
+    assert "没睡好" not in out.split("日记已保存")[1]  # never the journal
+
+
+ISSUE_PHRASES = {  # phrase -> a word its reply must contain
+    "设置 晨报 07:30": "每天 07:30",
+    "设置 晚报 21:00": "每天 21:00",
+    "关闭 晨报": "晨报已关闭",
+    "关闭 晚报": "晚报已关闭",
+    "日程 明天 14:00 复诊": "13:30 提醒你",
+    "日程 后天 9:30 开会 提前15分钟": "09:15 提醒你",
+    "改日程 1 明天 15:00": "14:30 提醒你",
+    "取消日程 2": "已取消日程",
+    "任务 明天 15:00 交材料": "14:30 提醒你",
+    "明天再说 1": "改到",
+    "提醒 每天 22:00 吃药": "每天 22:00 吃药",
+    "提醒 明天 9:00 交材料": "交材料",
+    "提醒 每周一 09:00 写周报": "每周一 09:00 写周报",
+    "提醒 工作日 18:00 下班打卡": "工作日 18:00 下班打卡",
+    "提醒 每月1号 交房租": "每月1号 09:00 交房租",
+    "提醒 重要 每天 8:00 吃药": "重要",
+    "提醒": "你的提醒",
+    "暂停 提醒 3": "已暂停",
+    "恢复 提醒 3": "已恢复",
+    "删除 提醒 3": "已删除",
+    "免打扰 2小时": "免打扰到",
+    "免打扰 到 明天 8:00": "免打扰到 明天 08:00",
+    "取消免打扰": "免打扰已取消",
+    "关闭 提醒": "开启 提醒",
+    "开启 提醒": "已打开",
+    "设置 卡片 开": "按钮",
+    "设置 卡片 关": "文字",
+    "开启 喝水": "喝水提醒已开启",
+    "稍后": "再提醒你喝水",
+    "管理 暂停 全部": "管理员命令",  # the demo user is no admin: refused, politely
+    "帮助": "免打扰 2小时",
+}
+
+
+async def test_every_phrase_of_the_reminders_issue_works_in_keeper_chat(tmp_path: Path) -> None:
+    script = "\n".join(ISSUE_PHRASES) + "\n"
+    args = ["chat", "--db", str(tmp_path / "demo.db"), "--start", "2026-12-01T10:00"]
+    code, out, err = await _run(args, _env(tmp_path), tmp_path, script.encode())
+    assert code == 0, err
+    replies = out.split("你> ")[1:]
+    assert len(replies) == len(ISSUE_PHRASES)
+    for (phrase, expected), reply in zip(ISSUE_PHRASES.items(), replies, strict=True):
+        assert reply.startswith(phrase), reply
+        assert expected in reply, (phrase, reply)
+        assert "没看懂" not in reply, (phrase, reply)
