@@ -158,7 +158,8 @@ def _readable(msgtype: str, payload: dict[str, object], content: str) -> str:
     card = payload.get("template_card")
     if msgtype != "template_card" or not isinstance(card, dict):
         return content
-    title = card.get("main_title", {}).get("desc", "") or card.get("main_title", {}).get("title", "")
+    main = card.get("main_title", {})
+    title = main.get("desc", "") or main.get("title", "")
     sub = card.get("sub_title_text", "")
     buttons = " ".join(f"[{b.get('text', '')}]" for b in card.get("button_list", []))
     return "\n".join(part for part in (title, sub, buttons) if part)
