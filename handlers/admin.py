@@ -74,6 +74,7 @@ def _channel_lines(stats: list[admin.ChannelStats], ctx: Context) -> list[str]:
             s.failed,
             s.unknown,
             s.retries,
+            s.not_sent,
             _when(s.last_success, ctx),
             s.consecutive_failures,
             s.waiting,

@@ -433,13 +433,14 @@ def admin_channel(
     failed: int,
     unknown: int,
     retries: int,
+    not_sent: int,
     last_success: str,
     consecutive: int,
     waiting: int,
     oldest_age: str,
 ) -> str:
     return (
-        f"{channel}：送达 {accepted}，失败 {failed}，未知 {unknown}，重试 {retries}\n"
+        f"{channel}：已发出 {accepted}，失败 {failed}，未知 {unknown}，重试 {retries}，未发 {not_sent}\n"
         f"  最近成功 {last_success}，连续失败 {consecutive}，排队 {waiting}（最早等了 {oldest_age}）"
     )
 
@@ -496,7 +497,7 @@ def rule_line(number: int, kind: str, label: str, state: str, next_at: str | Non
 
 
 def reminder_added(number: int, title: str, when: str, next_at: str, important: bool) -> str:
-    must = "，重要：没确认送达会再发" if important else ""
+    must = "（重要：发送结果不确定时会再发一次）" if important else ""
     return f"好的，提醒 {number}：{when} {title}{must}。\n下次 {next_at}。"
 
 

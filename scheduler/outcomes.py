@@ -102,3 +102,20 @@ def attempt(
         provider_message_id=result.provider_message_id,
         error=redact(result.error, secrets)[:500],
     )
+
+
+def not_sent(job: JobRecord, status: str, reason: str, now: dt.datetime) -> AttemptRecord:
+    """The record of a job finished without a channel call (suppressed, cancelled):
+    the attempts table shows every occurrence, sent or not, and why."""
+    return AttemptRecord(
+        job_id=job.id,
+        attempt_no=job.attempts,
+        channel=job.channel,
+        started_at=now,
+        duration_ms=0,
+        outcome=status,
+        error_class="none",
+        provider_code=None,
+        provider_message_id=None,
+        error=reason[:500],
+    )

@@ -85,24 +85,37 @@ async def tick(s: Scheduler) -> TickReport:
 
 
 async def materialise_due(s: Scheduler, now: dt.datetime) -> int:
-    """Turn due rules into jobs (insert-or-ignore) and move their `next_fire_at`."""
+    """Turn rules due by `now + MERGE_WINDOW` into jobs (insert-or-ignore) and move
+    their `next_fire_at`.
+
+    Why the look-ahead: `claim_batch` can only merge jobs that exist, so without it a
+    user's 09:00 and 09:03 reminders left as two messages. An early job is harmless:
+    it waits for its slot, and every kind re-reads the business state at send time.
+    """
+    horizon = now + MERGE_WINDOW
 
     async def unit() -> int:
         made = 0
         async with s.database.transaction() as session:
-            due = await rules.due(session, now=now, limit=MATERIALISE_BATCH)
+            due = await rules.due(session, now=horizon, limit=MATERIALISE_BATCH)
             recipients = await users.wecom_ids(session, {r.user_id for r in due})
             for rule in due:
-                made += await _materialise_rule(s, session, rule, recipients[rule.user_id], now)
+                recipient = recipients[rule.user_id]
+                made += await _materialise_rule(s, session, rule, recipient, now, horizon)
         return made
 
     return await retrying(unit)
 
 
 async def _materialise_rule(
-    s: Scheduler, session: Session, rule: rules.RuleRecord, recipient: str, now: dt.datetime
+    s: Scheduler,
+    session: Session,
+    rule: rules.RuleRecord,
+    recipient: str,
+    now: dt.datetime,
+    horizon: dt.datetime,
 ) -> int:
-    """Every occurrence of the rule up to `now` (bounded), each as one job."""
+    """Every occurrence of the rule up to `horizon` (bounded), each as one job."""
     made = 0
     for _ in range(CATCH_UP_SLOTS):
         occurrence = await s.kinds[rule.kind].materialise(session, rule, recipient, now)
@@ -113,7 +126,7 @@ async def _materialise_rule(
         if occurrence.done and moved:
             await rules.set_status(session, rule.id, "done", now=now)
         following = occurrence.next_fire_at
-        if not moved or occurrence.done or following is None or following > now:
+        if not moved or occurrence.done or following is None or following > horizon:
             break
         rule = dataclasses.replace(rule, next_fire_at=following)
     return made
@@ -347,7 +360,12 @@ async def _prepare(
     for job in group:
         decision = await _quiet_or_prepare(s, session, job, quiet_until, now)
         if isinstance(decision, Skip):
-            await jobs.finalise(session, job, status=decision.status, now=now, note=decision.reason)
+            if await jobs.finalise(
+                session, job, status=decision.status, now=now, note=decision.reason
+            ):
+                await jobs.record_attempt(
+                    session, outcomes.not_sent(job, decision.status, decision.reason, now)
+                )
         else:
             sends.append((job, decision))
     return sends

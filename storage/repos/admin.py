@@ -11,6 +11,8 @@ from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 
 WAITING = ("pending", "retry_wait")
+FAILURES = ("failed", "unknown", "retry")
+"""Attempt outcomes that count as a failed try (suppressed/cancelled jobs tried nothing)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -20,6 +22,7 @@ class ChannelStats:
     failed: int
     unknown: int
     retries: int
+    not_sent: int
     last_success: dt.datetime | None
     consecutive_failures: int
     waiting: int
@@ -47,7 +50,7 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
         )
     ).scalar_one_or_none()
     since = select(func.count()).where(
-        ATTEMPTS.c.channel == channel, ATTEMPTS.c.outcome != "accepted"
+        ATTEMPTS.c.channel == channel, ATTEMPTS.c.outcome.in_(FAILURES)
     )
     if last_success is not None:
         since = since.where(ATTEMPTS.c.started_at > last_success)
@@ -64,6 +67,7 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
         failed=by_outcome.get("failed", 0),
         unknown=by_outcome.get("unknown", 0),
         retries=by_outcome.get("retry", 0),
+        not_sent=by_outcome.get("suppressed", 0) + by_outcome.get("cancelled", 0),
         last_success=last_success,
         consecutive_failures=int((await session.execute(since)).scalar_one()),
         waiting=int(waiting[0]),

@@ -25,7 +25,7 @@ async def test_the_status_counts_sends_per_channel(keeper: Keeper) -> None:
     keeper.clock.advance(2 * HOUR)
     await keeper.tick()
     status = await keeper.say("管理 状态", user="boss")
-    assert "\nwecom_app：送达 1，失败 0，未知 0，重试 0" in status
+    assert "\nwecom_app：已发出 1，失败 0，未知 0，重试 0，未发 0" in status
     assert "连续失败 0，排队 0" in status
 
 
