@@ -68,7 +68,8 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     if rule.kind == water_store.WATER:
         plan = await water.plan_of(session, ctx.user.id)
         state = texts.WATER_STATE.get(plan.state if plan else "disabled", state)
-        label = ""
+        habit = await water.habit(session, ctx.user.id)
+        label = texts.water_habit(habit.wake_at, habit.sleep_at, habit.interval_minutes, habit.goal)
     elif rule.kind in reminder_store.DIGESTS:
         label = rule.spec
     elif rule.kind == reminder_store.CUSTOM:

@@ -403,11 +403,9 @@ def checkin_next(next_at: str, today_total: int, goal: int) -> str:
     return f"目标 {goal} 杯，还差 {goal - today_total} 杯。下次提醒 {next_at}。"
 
 
-def reminders_view(state: str, next_at: str | None, window: str, interval: int, goal: int) -> str:
-    line = f"喝水提醒：{WATER_STATE.get(state, state)}"
-    if next_at and state == "scheduled":
-        line += f"，下次 {next_at}"
-    return f"{line}\n作息 {window}，间隔 {interval} 分钟，目标每天 {goal} 杯。"
+def water_habit(wake: dt.time, sleep: dt.time, interval: int, goal: int) -> str:
+    """The water settings in one phrase, for the 提醒 list."""
+    return f"作息 {hm(wake)}-{hm(sleep)}，每 {interval} 分钟，目标 {goal} 杯"
 
 
 def window_set(window: str) -> str:
