@@ -144,16 +144,12 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
                 )
                 for job in gone:
                     await s.kinds[job.payload_kind].expired(session, job, now)
-                told = {job.user_id for job in gone if job.payload_kind not in _UNTOLD}
+                told = {job.user_id for job in gone if job.payload_kind not in jobs.UNTOLD}
                 await users.mark_missed(session, told, since=now)
                 expired += len(gone)
         return expired
 
     return await retrying(unit)
-
-
-_UNTOLD = frozenset({"water", "card_update"})
-"""Expired kinds the user is not told about: a late water reminder just moves the plan."""
 
 
 async def recover_leases(s: Scheduler, now: dt.datetime) -> int:

@@ -195,7 +195,8 @@ class SystemFlag(Base):
     """A switch for the whole installation, e.g. 管理 暂停 全部 (`sends_paused`)."""
 
     __tablename__ = "system_flags"
-    name: Mapped[str] = mapped_column(String(64), primary_key=True)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
     value: Mapped[str] = mapped_column(String(64))
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
 

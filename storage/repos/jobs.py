@@ -20,6 +20,9 @@ from storage.delivery_models import ATTEMPTS, JOBS, RULES, TICKS
 from storage.dialect import insert_into, insert_unless_exists
 
 CLAIMABLE = ("pending", "retry_wait")
+UNTOLD = ("water", "card_update")
+"""Kinds whose expiry the user is not told about: a late water reminder just moves the
+plan, and a card update is not a reminder."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -386,7 +389,8 @@ class Missed:
 
 
 async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
-    """The user's jobs (water aside) that expired at or after `since`, oldest first."""
+    """The user's reminders (not `UNTOLD` kinds) that expired at or after `since`,
+    oldest first."""
     stmt = (
         select(JOBS.c.payload_kind, JOBS.c.scheduled_slot_utc, RULES.c.label)
         .join(RULES, RULES.c.id == JOBS.c.rule_id)
@@ -394,7 +398,7 @@ async def missed_since(session: Session, user_id: int, since: dt.datetime) -> li
             JOBS.c.user_id == user_id,
             JOBS.c.status == "expired",
             JOBS.c.finished_at >= since,
-            JOBS.c.payload_kind != "water",
+            JOBS.c.payload_kind.not_in(UNTOLD),
         )
         .order_by(JOBS.c.scheduled_slot_utc, JOBS.c.id)
     )

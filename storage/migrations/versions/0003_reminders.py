@@ -23,10 +23,12 @@ UTC_DATETIME = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), "mysql", "maria
 def upgrade() -> None:
     op.create_table(
         "system_flags",
+        sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("name", sa.String(length=64), nullable=False),
         sa.Column("value", sa.String(length=64), nullable=False),
         sa.Column("updated_at", UTC_DATETIME, nullable=False),
-        sa.PrimaryKeyConstraint("name", name=op.f("pk_system_flags")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_system_flags")),
+        sa.UniqueConstraint("name", name=op.f("uq_system_flags_name")),
         mysql_charset="utf8mb4",
         mysql_collate="utf8mb4_bin",
     )
