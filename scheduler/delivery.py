@@ -1,0 +1,275 @@
+"""Delivering claimed jobs: prepare (re-read the business state, quiet time, budget),
+compose one message per user, send outside any transaction, finalise.
+
+The whole batch is prepared in one transaction and finalised in another; the sends
+happen in between, `concurrency` at a time. Every state change is a conditional
+UPDATE on the claim (`storage.repos.jobs.finalise`), so a late worker and the lease
+sweeper can never both win. Which state follows which outcome is `scheduler.outcomes`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import logging
+from dataclasses import dataclass
+
+from scheduler import messages, outcomes, quiet
+from scheduler.channels.base import OutboundMessage, SendResult
+from scheduler.channels.budget import Defer, budget_decision
+from scheduler.kinds import Send, Skip
+from scheduler.runtime import CONFIG_HOLD, Scheduler
+from storage.database import Session
+from storage.repos import jobs, users
+from storage.repos.jobs import JobRecord, NewJob
+from storage.retry import retrying
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class _Ready:
+    """One message to send: a recipient's jobs that are still worth it, merged.
+
+    With `update` set it is not a message but a card update (response code, text).
+    """
+
+    recipient: str
+    channel: str
+    jobs: list[JobRecord]
+    message: OutboundMessage
+    update: tuple[str, str] | None = None
+
+
+async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
+    """Send the claimed jobs, one message per (recipient, channel), and finalise them.
+
+    The whole batch is prepared in one transaction and finalised in another, so a
+    batch of 100 costs two commits, not two per job; the sends happen in between,
+    outside any transaction, `s.concurrency` at a time.
+    """
+    groups: dict[tuple[str, str], list[JobRecord]] = {}
+    for job in claimed:
+        groups.setdefault((job.recipient, job.channel), []).append(job)
+    counts: dict[str, int] = {}
+    ready = await retrying(lambda: _prepare_batch(s, groups, counts))
+    gate = asyncio.Semaphore(s.concurrency)
+
+    async def send(item: _Ready) -> SendResult:
+        async with gate:
+            return await _send(s, item)
+
+    results = await asyncio.gather(*(send(item) for item in ready))
+    await retrying(lambda: _settle_batch(s, list(zip(ready, results, strict=True))))
+    now = s.clock.now()
+    for item, result in zip(ready, results, strict=True):
+        for job in item.jobs:
+            status = outcomes.job_status(job, result, now)
+            counts[status] = counts.get(status, 0) + 1
+    return counts
+
+
+async def _prepare_batch(
+    s: Scheduler, groups: dict[tuple[str, str], list[JobRecord]], counts: dict[str, int]
+) -> list[_Ready]:
+    """Hold, defer, skip or ready each group, re-reading the business state."""
+    counts.clear()
+    now = s.clock.now()
+    ready: list[_Ready] = []
+    async with s.database.transaction() as session:
+        for (recipient, channel), group in groups.items():
+            held = _held_until(s, channel, now)
+            wait = held or await _over_budget(session, recipient, channel, now)
+            if wait is not None:
+                await _defer(session, group, wait, now)
+                key = "held" if held else "deferred"
+                counts[key] = counts.get(key, 0) + len(group)
+                continue
+            prefs = await users.prefs(session, group[0].user_id)
+            sends = await _prepare(s, session, group, prefs.quiet_until, now)
+            if skipped := len(group) - len(sends):
+                counts["skipped"] = counts.get("skipped", 0) + skipped
+            ready += _compose(recipient, channel, sends, cards=prefs.cards, now=now)
+    return ready
+
+
+def _compose(
+    recipient: str,
+    channel: str,
+    sends: list[tuple[JobRecord, Send]],
+    *,
+    cards: bool,
+    now: dt.datetime,
+) -> list[_Ready]:
+    """Card updates alone; the rest as one message (a card when it is one job)."""
+    ready = [
+        _Ready(
+            recipient=recipient,
+            channel=channel,
+            jobs=[job],
+            message=OutboundMessage(text=send.text),
+            update=send.update,
+        )
+        for job, send in sends
+        if send.update is not None
+    ]
+    notes = [(job, send) for job, send in sends if send.update is None]
+    if not notes:
+        return ready
+    parts = [_with_late_note(job, send.text, now) for job, send in notes]
+    card = notes[0][1].card if cards and len(notes) == 1 else None
+    message = OutboundMessage(
+        text=messages.merged(parts), dedup=any(send.dedup for _, send in notes), card=card
+    )
+    jobs_sent = [job for job, _ in notes]
+    return [*ready, _Ready(recipient=recipient, channel=channel, jobs=jobs_sent, message=message)]
+
+
+def _with_late_note(job: JobRecord, text: str, now: dt.datetime) -> str:
+    """A reminder sent well after its time says how late it is (after an outage)."""
+    note = messages.late_note(job.slot, now)
+    return text if note is None else f"{text}{note}"
+
+
+def _held_until(s: Scheduler, channel: str, now: dt.datetime) -> dt.datetime | None:
+    held = s.holds.get(channel)
+    return held if held is not None and held > now else None
+
+
+async def _over_budget(
+    session: Session, recipient: str, channel: str, now: dt.datetime
+) -> dt.datetime | None:
+    """WeCom silently drops sends past 30/min or 1000/h per member: check first.
+
+    The count comes from the database, so it holds across processes.
+    """
+    sent = await jobs.accepted_sends_since(session, recipient, channel, now - dt.timedelta(hours=1))
+    decision = budget_decision(sent, now)
+    return decision.until if isinstance(decision, Defer) else None
+
+
+async def _defer(
+    session: Session, group: list[JobRecord], until: dt.datetime, now: dt.datetime
+) -> None:
+    """Put claimed jobs back to wait until `until`; nothing was sent."""
+    for job in group:
+        await jobs.finalise(
+            session,
+            job,
+            status="retry_wait",
+            now=now,
+            next_attempt_at=until,
+            note="deferred: channel held or recipient budget",
+            refund_attempt=True,  # nothing was tried: a long throttle must not fail it
+        )
+
+
+def _hold(s: Scheduler, channel: str) -> None:
+    """A configuration error (untrusted IP, bad secret, no permission) will not heal by
+    retrying: stop using the channel for a while and say so loudly; 管理 状态 shows
+    the failures."""
+    s.holds[channel] = s.clock.now() + CONFIG_HOLD
+    log.error("channel held after a configuration error", extra={"channel": channel})
+
+
+async def _prepare(
+    s: Scheduler,
+    session: Session,
+    group: list[JobRecord],
+    quiet_until: dt.datetime | None,
+    now: dt.datetime,
+) -> list[tuple[JobRecord, Send]]:
+    """Re-read the business state; finish what is no longer worth sending now."""
+    sends: list[tuple[JobRecord, Send]] = []
+    for job in group:
+        decision = await _quiet_or_prepare(s, session, job, quiet_until, now)
+        if isinstance(decision, Skip):
+            if await jobs.finalise(
+                session, job, status=decision.status, now=now, note=decision.reason
+            ):
+                await jobs.record_attempt(
+                    session, outcomes.not_sent(job, decision.status, decision.reason, now)
+                )
+        else:
+            sends.append((job, decision))
+    return sends
+
+
+async def _quiet_or_prepare(
+    s: Scheduler,
+    session: Session,
+    job: JobRecord,
+    quiet_until: dt.datetime | None,
+    now: dt.datetime,
+) -> Send | Skip:
+    """Quiet time first (`scheduler.quiet`): suppressed, or moved to its end as a new
+    job of the same rule (this one ends `suppressed`, saying where it went)."""
+    if job.payload_kind == "card_update":  # the user's own click: never held back
+        return await s.kinds[job.payload_kind].prepare(session, job, now)
+    decision = quiet.during_quiet(job.payload_kind, job.priority, quiet_until, now)
+    if decision == "suppress":
+        return Skip(status="suppressed", reason="quiet time")
+    if isinstance(decision, quiet.Move):
+        await jobs.materialise(session, _moved(job, decision.until), now=now)
+        return Skip(status="suppressed", reason=f"quiet time: moved to {decision.until:%H:%M}Z")
+    return await s.kinds[job.payload_kind].prepare(session, job, now)
+
+
+def _moved(job: JobRecord, until: dt.datetime) -> NewJob:
+    return NewJob(
+        user_id=job.user_id,
+        rule_id=job.rule_id,
+        slot=until,
+        policy=job.policy,
+        priority=job.priority,
+        channel=job.channel,
+        recipient=job.recipient,
+        payload_kind=job.payload_kind,
+        payload_ref=job.payload_ref,
+        payload=job.payload,
+    )
+
+
+async def _settle_batch(s: Scheduler, sent: list[tuple[_Ready, SendResult]]) -> None:
+    now = s.clock.now()
+    async with s.database.transaction() as session:
+        for item, result in sent:
+            if result.error_class == "config":
+                _hold(s, item.channel)
+            for job in item.jobs:
+                await jobs.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
+                await finish(s, session, job, result, now)
+
+
+async def _send(s: Scheduler, item: _Ready) -> SendResult:
+    """The channel call, outside any transaction; never raises."""
+    channel = s.channels[item.channel]
+    try:
+        if item.update is None:
+            return await channel.send(item.recipient, item.message)
+        update_card = getattr(channel, "update_card", None)  # a `CardUpdater`, if it is one
+        if update_card is None:
+            return outcomes.crashed("channel cannot update cards")
+        result: SendResult = await update_card(item.recipient, *item.update)
+        return result
+    except Exception as exc:  # a bug or an unmapped error: we cannot know if it left
+        log.exception("channel raised", extra={"channel": item.channel})
+        return outcomes.crashed(type(exc).__name__)
+
+
+async def finish(
+    s: Scheduler, session: Session, job: JobRecord, result: SendResult, now: dt.datetime
+) -> bool:
+    """Finalise the job by the result and its policy; if this claim won, tell its kind."""
+    decision = outcomes.decide(job, result, now)
+    won = await jobs.finalise(
+        session,
+        job,
+        status=decision.status,
+        now=now,
+        next_attempt_at=decision.next_attempt_at,
+        note=decision.note,
+    )
+    if won:
+        await s.kinds[job.payload_kind].settle(session, job, result, decision.status, now)
+    return won

@@ -1,0 +1,40 @@
+"""What every scheduler step shares: the `Scheduler` value and its default limits."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from scheduler.channels.base import Channel
+from scheduler.clock import Clock
+from scheduler.kinds import Kind
+from storage.database import Database
+
+LEASE = dt.timedelta(minutes=2)
+BATCH = 100
+MATERIALISE_BATCH = 500
+SEND_CONCURRENCY = 16
+CONFIG_HOLD = dt.timedelta(minutes=10)
+MERGE_WINDOW = dt.timedelta(minutes=5)
+"""A user's jobs due within this window of a claimed one leave with it, as one message."""
+CATCH_UP_SLOTS = 48
+"""At most this many past occurrences of one rule are materialised in one pass (after
+an outage they expire at once and are reported; more waits for the next pass)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Scheduler:
+    """What a tick needs; built once by the composition root."""
+
+    database: Database
+    kinds: Mapping[str, Kind]
+    channels: Mapping[str, Channel]
+    clock: Clock
+    owner: str
+    secrets: tuple[str, ...] = ()
+    lease: dt.timedelta = LEASE
+    batch: int = BATCH
+    concurrency: int = SEND_CONCURRENCY
+    holds: dict[str, dt.datetime] = field(default_factory=dict)
+    """Channels held after a configuration error, until when (this process only)."""
