@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from scheduler.channels.base import SendResult
+from scheduler.job_state import DeliveryPolicy, JobStatus, after_unknown
 from scheduler.redact import redact
 from storage.repos.jobs import AttemptRecord, JobRecord
 
@@ -36,7 +37,8 @@ def decide(job: JobRecord, result: SendResult, now: dt.datetime) -> Decision:
     if result.outcome == "failed":
         return Decision(status="failed", note=f"{result.error_class}: {result.provider_code}")
     if result.outcome == "unknown":
-        if job.policy == "at_least_once" and job.attempts < MAX_ATTEMPTS:
+        resend = after_unknown(DeliveryPolicy(job.policy)) is JobStatus.RETRY_WAIT
+        if resend and job.attempts < MAX_ATTEMPTS:
             return _retry(job, now, result, "uncertain; resend with duplicate check")
         return Decision(status="unknown", note="uncertain result; not resent")
     if job.attempts >= MAX_ATTEMPTS:
