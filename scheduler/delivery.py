@@ -101,7 +101,8 @@ def _compose(
     cards: bool,
     now: dt.datetime,
 ) -> list[_Ready]:
-    """Card updates alone; the rest as one message (a card when it is one job)."""
+    """Card updates alone, at-least-once reminders alone; the rest as one message (a
+    card when it is one job and the user chose cards)."""
     ready = [
         _Ready(
             recipient=recipient,
@@ -113,7 +114,20 @@ def _compose(
         for job, send in sends
         if send.update is not None
     ]
-    notes = [(job, send) for job, send in sends if send.update is None]
+    # At-least-once jobs leave alone, so that their resend is an exact repeat.
+    ready += [
+        _Ready(
+            recipient=recipient,
+            channel=channel,
+            jobs=[job],
+            message=OutboundMessage(text=send.text, dedup=True),
+        )
+        for job, send in sends
+        if send.update is None and job.policy == AT_LEAST_ONCE
+    ]
+    notes = [
+        (job, send) for job, send in sends if send.update is None and job.policy != AT_LEAST_ONCE
+    ]
     if not notes:
         return ready
     parts = [_with_late_note(job, send.text, now) for job, send in notes]
@@ -190,9 +204,24 @@ async def _prepare(
                 await jobs.record_attempt(
                     session, outcomes.not_sent(job, decision.status, decision.reason, now)
                 )
+        elif job.policy == AT_LEAST_ONCE and decision.update is None:
+            sends.append((job, await _exact_repeat(session, job, decision, now)))
         else:
             sends.append((job, decision))
     return sends
+
+
+AT_LEAST_ONCE = "at_least_once"
+
+
+async def _exact_repeat(session: Session, job: JobRecord, send: Send, now: dt.datetime) -> Send:
+    """An at-least-once job's text is fixed at its first try (late note included) and
+    stored on the job, so a resend is byte for byte the same message and WeCom's
+    duplicate check can drop it if the first one did arrive. Always plain text."""
+    text = job.payload or _with_late_note(job, send.text, now)
+    if not job.payload:
+        await jobs.set_payload(session, job.id, text)
+    return Send(text=text, dedup=True)
 
 
 async def _quiet_or_prepare(
@@ -206,7 +235,9 @@ async def _quiet_or_prepare(
     job of the same rule (this one ends `suppressed`, saying where it went)."""
     if job.payload_kind == "card_update":  # the user's own click: never held back
         return await s.kinds[job.payload_kind].prepare(session, job, now)
-    decision = quiet.during_quiet(job.payload_kind, job.priority, quiet_until, now)
+    # Judged at the job's own time: a companion claimed early (the merge window) may
+    # fall due after quiet time ends, or be the very job quiet time moved to its end.
+    decision = quiet.during_quiet(job.payload_kind, job.priority, quiet_until, max(now, job.slot))
     if decision == "suppress":
         return Skip(status="suppressed", reason="quiet time")
     if isinstance(decision, quiet.Move):

@@ -20,14 +20,11 @@ from storage.repos.rules import RuleRecord
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Occurrence:
-    """A due rule's job, and the rule's next occurrence (None: until something sets it).
-
-    `done`: the rule was a one-off and has fired; it leaves the user's list.
-    """
+    """A due rule's job, and the rule's next occurrence (None: until something sets it,
+    or never: a one-off is retired once its job has finished, see `tick.retire_spent`)."""
 
     job: NewJob
     next_fire_at: dt.datetime | None
-    done: bool = False
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

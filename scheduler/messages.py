@@ -153,4 +153,4 @@ def missed_summary(labels: list[str]) -> str:
         clip_title(label, REPLY_REF_MAX_CHARS) for label in labels[:MISSED_MAX_LABELS]
     )
     more = "等" if len(labels) > MISSED_MAX_LABELS else ""
-    return f"服务中断期间错过了 {len(labels)} 条提醒：{shown}{more}。没有补发。"
+    return f"有 {len(labels)} 条提醒过了时间没能发出：{shown}{more}。没有补发。"

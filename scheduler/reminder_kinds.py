@@ -21,6 +21,8 @@ from storage.repos import events, reads, rules, tasks, users
 from storage.repos.jobs import JobRecord, NewJob
 from storage.repos.rules import RuleRecord
 
+STARTED_GRACE = dt.timedelta(minutes=5)
+"""An event reminder still goes out this long after the start (提前0分钟, a slow tick)."""
 TRACKS_WEIGHT = dt.timedelta(days=30)
 """The evening nudge goes only to someone who recorded a weight this recently."""
 
@@ -77,9 +79,7 @@ class RecurringKind(_NoSettle):
             else Schedule.from_json(rule.spec)
         )
         following = next_after(schedule, slot, await _tz(session, rule.user_id))
-        return Occurrence(
-            job=_job(rule, recipient, slot, None), next_fire_at=following, done=following is None
-        )
+        return Occurrence(job=_job(rule, recipient, slot, None), next_fire_at=following)
 
     async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
         if skip := await _rule_gone(session, job):
@@ -88,14 +88,20 @@ class RecurringKind(_NoSettle):
             rule = await rules.get(session, job.rule_id)
             assert rule is not None
             return Send(text=messages.custom_reminder(rule.label), dedup=_dedup(job))
-        text = await self._digest(session, job, now)
+        rule = await rules.get(session, job.rule_id)
+        tz = await _tz(session, job.user_id)
+        if rule is None or job.slot.astimezone(tz).time() != store.digest_time(rule):
+            return Skip(status="suppressed", reason="digest moved to another time")
+        text = await self._digest(session, job, now, tz)
         if text is None:
             return Skip(status="suppressed", reason="nothing to say")
         return Send(text=text)
 
-    async def _digest(self, session: Session, job: JobRecord, now: dt.datetime) -> str | None:
-        tz = await _tz(session, job.user_id)
-        local = now.astimezone(tz)
+    async def _digest(
+        self, session: Session, job: JobRecord, now: dt.datetime, tz: ZoneInfo
+    ) -> str | None:
+        """The digest of the slot's day (a 00:00 digest claimed at 23:58 is tomorrow's)."""
+        local = max(now, job.slot).astimezone(tz)
         facts = await day_facts(session, job.user_id, local.date(), tz, now)
         if self.name == store.MORNING:
             return digests.morning(facts)
@@ -133,7 +139,7 @@ def _dedup(job: JobRecord) -> bool:
 
 
 class OneOffKind(_NoSettle):
-    """Event and task reminders: one job, then the rule is done."""
+    """Event and task reminders: one job; the rule is retired when it has finished."""
 
     def __init__(self, name: str) -> None:
         self.name = name
@@ -143,11 +149,13 @@ class OneOffKind(_NoSettle):
     ) -> Occurrence:
         assert rule.next_fire_at is not None
         job = _job(rule, recipient, rule.next_fire_at, rule.ref_id)
-        return Occurrence(job=job, next_fire_at=None, done=True)
+        return Occurrence(job=job, next_fire_at=None)
 
     async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
         if job.payload_ref is None:
             return Skip(status="cancelled", reason="no subject")
+        if skip := await _rule_gone(session, job):
+            return skip
         if self.name == store.EVENT:
             return await self._event(session, job, now)
         return await self._task(session, job, now)
@@ -157,11 +165,17 @@ class OneOffKind(_NoSettle):
         event = await events.get(session, job.payload_ref)
         if event is None or event.status != "scheduled" or event.starts_at is None:
             return Skip(status="cancelled", reason="event cancelled")
-        at = store.event_reminder_at(event)
-        if at is None or event.starts_at <= now or (at > job.slot and at > now):
-            return Skip(status="suppressed", reason="event moved or started")
+        expected = store.event_reminder_at(event)
+        # Valid from the reminder time (later only when it was booked "at once" because
+        # that time had passed) up to the start; outside it, the event has moved.
+        if expected is None or not expected <= job.slot <= event.starts_at:
+            return Skip(status="suppressed", reason="event moved")
+        if now > event.starts_at + STARTED_GRACE:
+            return Skip(status="suppressed", reason="event already started")
         tz = await _tz(session, job.user_id)
-        minutes = round((event.starts_at - now).total_seconds() / 60)
+        # From now (accurate when sent early with a merge or late after an outage); a
+        # resend repeats the first try's stored text exactly (`delivery._exact_repeat`).
+        minutes = max(0, round((event.starts_at - now).total_seconds() / 60))
         text = messages.event_reminder(event.title, event.starts_at.astimezone(tz), minutes)
         return Send(text=text, dedup=_dedup(job))
 
@@ -172,9 +186,9 @@ class OneOffKind(_NoSettle):
             return Skip(status="suppressed", reason="task no longer open")
         tz = await _tz(session, job.user_id)
         at = store.task_reminder_at(task, tz)
-        if at is None or (at > job.slot and at > now):
+        due = None if at is None else at + dt.timedelta(minutes=store.TASK_LEAD_MINUTES)
+        if at is None or due is None or not at <= job.slot <= due:
             return Skip(status="suppressed", reason="task moved")
-        due = at + dt.timedelta(minutes=store.TASK_LEAD_MINUTES)
         text = messages.task_reminder(task.number, task.title, due.astimezone(tz), cards=False)
         card_text = messages.task_reminder(task.number, task.title, due.astimezone(tz), cards=True)
         card_id = cards.card_task_id("task", job.id, job.attempts)

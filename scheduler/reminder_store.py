@@ -9,7 +9,9 @@ Decisions:
   on the user's first message after this version (`DEFAULTS_VERSION`).
 - Event reminders are `at_least_once` and high priority (DESIGN §6); a reminder whose
   time has passed while the event is still ahead fires at once; a started event gets
-  none. Task reminders (tasks with a due time) are 30 minutes before, likewise.
+  none. Task reminders (tasks with a due time) are 30 minutes before, high priority
+  but `at_most_once`: they may go out as cards, and a card cannot be repeated exactly
+  (WeCom wants a new card id per send), so a resend could not be deduplicated.
 - Custom reminders are `at_most_once`, normal priority; `重要` makes them
   `at_least_once`, high priority (so quiet time lets them through too).
 """
@@ -35,6 +37,7 @@ DEFAULTS_VERSION = 1
 EVENT_LEAD_MINUTES = 30
 TASK_LEAD_MINUTES = 30
 CHANNEL = "wecom_app"
+AT_LEAST_ONCE, AT_MOST_ONCE = "at_least_once", "at_most_once"
 
 
 def digest_schedule(at: dt.time) -> Schedule:
@@ -72,7 +75,8 @@ async def set_digest(
 ) -> RuleRecord:
     """Move a digest to `at` (and turn it on), or turn it off (`at` None)."""
     await ensure_defaults(session, user_id, tz, now)
-    rule = next(r for r in await rules.of_user(session, user_id, kind) if r.status != "deleted")
+    found = next(r for r in await rules.of_user(session, user_id, kind) if r.status != "deleted")
+    rule = await _locked(session, found)
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="digest changed")
     if at is None:
         await _move(session, rule, "paused", now, next_fire_at=None)
@@ -85,9 +89,7 @@ async def set_digest(
             spec=at.strftime("%H:%M"),
             next_fire_at=next_after(digest_schedule(at), now, tz),
         )
-    found = await rules.get(session, rule.id)
-    assert found is not None
-    return found
+    return await _locked(session, rule)
 
 
 def event_reminder_at(event: EventRecord) -> dt.datetime | None:
@@ -128,7 +130,9 @@ async def schedule_task(
         await cancel_for(session, TASK, task.id, now)
         return None
     due = at + dt.timedelta(minutes=TASK_LEAD_MINUTES)
-    return await _one_off(session, user_id, TASK, task.id, task.title, max(at, now), due, now)
+    return await _one_off(
+        session, user_id, TASK, task.id, task.title, max(at, now), due, now, policy=AT_MOST_ONCE
+    )
 
 
 async def _one_off(
@@ -140,10 +144,13 @@ async def _one_off(
     at: dt.datetime,
     deadline: dt.datetime,
     now: dt.datetime,
+    *,
+    policy: str = AT_LEAST_ONCE,
 ) -> dt.datetime | None:
     """The rule of a thing that happens once: fires at `at`, pointless after `deadline`."""
     rule = await rules.of_ref(session, kind, ref_id)
     if rule is not None:
+        rule = await _locked(session, rule)
         await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="moved")
     if deadline <= now:
         if rule is not None:
@@ -154,7 +161,7 @@ async def _one_off(
             session,
             user_id=user_id,
             kind=kind,
-            policy="at_least_once",
+            policy=policy,
             priority="high",
             channel=CHANNEL,
             now=now,
@@ -171,6 +178,7 @@ async def cancel_for(session: Session, kind: str, ref_id: int, now: dt.datetime)
     """The thing is gone (cancelled, deleted): its reminder leaves the list."""
     rule = await rules.of_ref(session, kind, ref_id)
     if rule is not None:
+        rule = await _locked(session, rule)
         await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="cancelled")
         await _move(session, rule, "deleted", now)
 
@@ -218,6 +226,7 @@ async def pause(
     session: Session, rule: RuleRecord, now: dt.datetime, *, to: str = "paused"
 ) -> None:
     """Stop a rule (not water's: that is the plan's); nothing of it is sent meanwhile."""
+    rule = await _locked(session, rule)
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=f"rule {to}")
     keep = rule.next_fire_at if rule.kind in (EVENT, TASK) else None
     await _move(session, rule, to, now, next_fire_at=keep)
@@ -225,6 +234,7 @@ async def pause(
 
 async def resume(session: Session, rule: RuleRecord, tz: ZoneInfo, now: dt.datetime) -> bool:
     """Switch a paused rule back on. False when it has nothing left to fire (then done)."""
+    rule = await _locked(session, rule)
     at = await next_fire(session, rule, tz, now)
     if at is None:
         await _move(session, rule, "done", now)
@@ -234,8 +244,19 @@ async def resume(session: Session, rule: RuleRecord, tz: ZoneInfo, now: dt.datet
 
 
 async def delete(session: Session, rule: RuleRecord, now: dt.datetime) -> None:
+    """The user deleted the rule: its waiting jobs go, its number is released."""
+    rule = await _locked(session, rule)
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
     await _move(session, rule, "deleted", now)
+
+
+async def _locked(session: Session, rule: RuleRecord) -> RuleRecord:
+    """Re-read the rule holding its row lock: a tick that materialised it meanwhile has
+    committed (its jobs are then withdrawn by the caller), and none can start now."""
+    locked = await rules.get(session, rule.id, lock=True)
+    if locked is None:
+        raise RuntimeError(f"rule {rule.id} vanished")
+    return locked
 
 
 async def _move(

@@ -67,6 +67,7 @@ async def tick(s: Scheduler) -> TickReport:
     now = s.clock.now()
     report = TickReport()
     report.materialised = await materialise_due(s, now)
+    await retire_spent(s, now)
     report.expired = await expire_stale(s, now)
     report.recovered = await recover_leases(s, now)
     claimed = await claim_batch(s, now)
@@ -116,13 +117,25 @@ async def _materialise_rule(
         moved = await rules.set_next_fire(
             session, rule.id, occurrence.next_fire_at, now=now, expected=rule.next_fire_at
         )
-        if occurrence.done and moved:
-            await rules.set_status(session, rule.id, "done", now=now)
         following = occurrence.next_fire_at
-        if not moved or occurrence.done or following is None or following > horizon:
+        if not moved or following is None or following > horizon:
             break
         rule = dataclasses.replace(rule, next_fire_at=following)
     return made
+
+
+async def retire_spent(s: Scheduler, now: dt.datetime) -> int:
+    """One-off rules whose job has finished leave the user's list (`done`).
+
+    Not at materialise time: the job is made up to `MERGE_WINDOW` early, and until it
+    is sent the user must still be able to see, move, pause or delete the rule.
+    """
+
+    async def unit() -> int:
+        async with s.database.transaction() as session:
+            return await rules.retire_spent(session, now=now)
+
+    return await retrying(unit)
 
 
 async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
@@ -137,6 +150,9 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
                 )
                 for job in gone:
                     await s.kinds[job.payload_kind].expired(session, job, now)
+                    await jobs.record_attempt(
+                        session, outcomes.not_sent(job, "expired", "catch-up window passed", now)
+                    )
                 told = {job.user_id for job in gone if job.payload_kind not in jobs.UNTOLD}
                 await users.mark_missed(session, told, since=now)
                 expired += len(gone)

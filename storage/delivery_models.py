@@ -121,7 +121,7 @@ class NotificationJob(Base):
     payload_kind: Mapped[str] = mapped_column(String(32))
     payload_ref: Mapped[int | None] = mapped_column(Integer)
     # Small per-job data a kind needs at send time (a card update's response code).
-    payload: Mapped[str] = mapped_column(String(255), default="")
+    payload: Mapped[str] = mapped_column(String(2048), default="")
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_attempt_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     lease_owner: Mapped[str | None] = mapped_column(String(64))

@@ -67,7 +67,7 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
         failed=by_outcome.get("failed", 0),
         unknown=by_outcome.get("unknown", 0),
         retries=by_outcome.get("retry", 0),
-        not_sent=by_outcome.get("suppressed", 0) + by_outcome.get("cancelled", 0),
+        not_sent=sum(by_outcome.get(o, 0) for o in ("suppressed", "cancelled", "expired")),
         last_success=last_success,
         consecutive_failures=int((await session.execute(since)).scalar_one()),
         waiting=int(waiting[0]),

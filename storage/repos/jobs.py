@@ -11,18 +11,19 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Row, and_, func, select, update
+from sqlalchemy import CursorResult, Row, and_, delete, func, select, update
 
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS, RULES, TICKS
 from storage.dialect import insert_into, insert_unless_exists
 
 CLAIMABLE = ("pending", "retry_wait")
-UNTOLD = ("water", "card_update")
+UNTOLD = ("water", "card_update", "digest_morning", "digest_evening")
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
-plan, and a card update is not a reminder."""
+plan, a card update is not a reminder, and a digest may well have had nothing to say
+(its content is one 「今天」 away)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -89,7 +90,7 @@ async def materialise(session: Session, job: NewJob, *, now: dt.datetime) -> int
         "recipient": job.recipient,
         "payload_kind": job.payload_kind,
         "payload_ref": job.payload_ref,
-        "payload": job.payload[:255],
+        "payload": job.payload[:2048],
         "attempts": 0,
         "next_attempt_at": job.slot,
         "created_at": now,
@@ -253,13 +254,26 @@ async def settle_waiting(
 async def cancel_pending_for_rule(
     session: Session, rule_id: int, *, now: dt.datetime, note: str
 ) -> int:
-    """Cancel every waiting job of a rule (the user closed or paused it)."""
+    """Withdraw every waiting job of a rule (the user closed, paused, moved it).
+
+    A job whose slot is still ahead and that was never tried exists only because the
+    tick looks a few minutes ahead (to merge): it is deleted, not cancelled, so the
+    same slot can be made again if the user switches the rule back on at once (a
+    cancelled row would hold the slot's unique key). Due ones end `cancelled`.
+    """
+    future = delete(JOBS).where(
+        JOBS.c.rule_id == rule_id,
+        JOBS.c.status == "pending",
+        JOBS.c.attempts == 0,
+        JOBS.c.scheduled_slot_utc > now,
+    )
+    withdrawn = int(cast(CursorResult[Any], await session.execute(future)).rowcount)
     stmt = (
         update(JOBS)
         .where(JOBS.c.rule_id == rule_id, JOBS.c.status.in_(CLAIMABLE))
         .values(status="cancelled", updated_at=now, finished_at=now, outcome_note=note[:200])
     )
-    return int((await session.execute(stmt)).rowcount)
+    return withdrawn + int((await session.execute(stmt)).rowcount)
 
 
 async def expire_older_than(
@@ -292,6 +306,11 @@ async def expired_leases(session: Session, *, now: dt.datetime, limit: int) -> l
         .limit(limit)
     )
     return [_record(r) for r in await session.execute(stmt)]
+
+
+async def set_payload(session: Session, job_id: int, payload: str) -> None:
+    """Keep small per-job data (an at-least-once job's exact text) for later tries."""
+    await session.execute(update(JOBS).where(JOBS.c.id == job_id).values(payload=payload[:2048]))
 
 
 async def get(session: Session, job_id: int) -> JobRecord | None:

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Row, func, select, update
+from sqlalchemy import CursorResult, Row, func, select, update
 
 from storage.database import Session
-from storage.delivery_models import RULES
+from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_returning_id
 
 
@@ -101,8 +101,14 @@ async def _free_number(session: Session, user_id: int) -> int:
     return number
 
 
-async def get(session: Session, rule_id: int) -> RuleRecord | None:
-    row = (await session.execute(select(RULES).where(RULES.c.id == rule_id))).first()
+async def get(session: Session, rule_id: int, *, lock: bool = False) -> RuleRecord | None:
+    """The rule, or None. `lock`: hold its row until commit (MySQL/MariaDB), so a tick
+    materialising it waits, or skips it (`due` uses SKIP LOCKED), while a user's
+    change to it is in progress; SQLite's single writer already serialises them."""
+    stmt = select(RULES).where(RULES.c.id == rule_id)
+    if lock:
+        stmt = stmt.with_for_update()
+    row = (await session.execute(stmt)).first()
     return None if row is None else _record(row)
 
 
@@ -219,3 +225,31 @@ async def next_fire_min(session: Session) -> dt.datetime | None:
     stmt = select(func.min(RULES.c.next_fire_at)).where(RULES.c.status == "active")
     earliest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
     return earliest
+
+
+ONE_OFF_KINDS = ("custom", "event_reminder", "task_due")
+"""Kinds whose rules can run out of occurrences (water waits for the plan instead)."""
+
+
+async def retire_spent(session: Session, *, now: dt.datetime) -> int:
+    """Mark `done` (releasing the number) every active one-off rule with no next
+    occurrence and no job still waiting or being sent. Walks the (status,
+    next_fire_at) index over `next_fire_at IS NULL`: the cost is the spent rules."""
+    waiting = (
+        select(JOBS.c.id)
+        .where(
+            JOBS.c.rule_id == RULES.c.id, JOBS.c.status.in_(("pending", "retry_wait", "processing"))
+        )
+        .exists()
+    )
+    stmt = (
+        update(RULES)
+        .where(
+            RULES.c.status == "active",
+            RULES.c.next_fire_at.is_(None),
+            RULES.c.kind.in_(ONE_OFF_KINDS),
+            ~waiting,
+        )
+        .values(status="done", number=None, updated_at=now)
+    )
+    return int(cast(CursorResult[Any], await session.execute(stmt)).rowcount)

@@ -127,6 +127,6 @@ async def test_after_an_outage_one_tick_sends_the_recent_one_late_and_the_user_i
     async with setup.chat() as wecom:
         told = await setup.say(wecom, "今天")
         again = await setup.say(wecom, "今天")
-    missed = "（服务中断期间错过了 2 条提醒：11:00 交材料、12:00 吃药。没有补发。）"
+    missed = "（有 2 条提醒过了时间没能发出：11:00 交材料、12:00 吃药。没有补发。）"
     assert told.splitlines()[-1] == missed
-    assert "错过" not in again
+    assert "没能发出" not in again

@@ -237,11 +237,11 @@ async def test_after_an_outage_a_recent_reminder_goes_late_and_older_ones_are_to
     late = messages.event_reminder("复诊", local(0, "13:10"), 10) + "（晚了 20 分钟）"
     assert keeper.sent_to() == [late]
     reply = await keeper.say("今天")
-    assert reply.count("错过") == 1
+    assert reply.count("没能发出") == 1
     assert reply.splitlines()[-1] == (
-        "（服务中断期间错过了 2 条提醒：11:00 交材料、12:00 吃药。没有补发。）"
+        "（有 2 条提醒过了时间没能发出：11:00 交材料、12:00 吃药。没有补发。）"
     )
-    assert "错过" not in await keeper.say("今天")
+    assert "没能发出" not in await keeper.say("今天")
 
 
 # 9. Merging.

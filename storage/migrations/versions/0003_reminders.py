@@ -43,7 +43,7 @@ def upgrade() -> None:
         batch_op.add_column(sa.Column("number", sa.Integer(), nullable=True))
     with op.batch_alter_table("notification_jobs", schema=None) as batch_op:
         batch_op.add_column(
-            sa.Column("payload", sa.String(length=255), server_default="", nullable=False)
+            sa.Column("payload", sa.String(length=2048), server_default="", nullable=False)
         )
     with op.batch_alter_table("reminder_rules", schema=None) as batch_op:
         batch_op.add_column(sa.Column("number", sa.Integer(), nullable=True))

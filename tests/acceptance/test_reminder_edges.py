@@ -1,0 +1,100 @@
+"""Edges found in review: the 5-minute look-ahead against the user's changes, quiet
+time meeting the merge window, resends of at-least-once reminders, 提前0分钟."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from scheduler import digests, messages
+from tests.acceptance.conftest import Keeper
+from tests.acceptance.test_reminders import local, number_in, reminders, run_until, say_at
+
+
+async def _tick_at(keeper: Keeper, *times: str) -> None:
+    for hm in times:
+        keeper.clock.set(local(0, hm))
+        await keeper.tick()
+
+
+async def test_pausing_and_resuming_inside_the_look_ahead_keeps_todays_reminder(
+    keeper: Keeper,
+) -> None:
+    n = number_in(await keeper.say("提醒 每天 22:00 吃药"), "提醒")
+    await _tick_at(keeper, "21:56")  # the look-ahead has made the 22:00 job
+    await say_at(keeper, 0, "21:57", f"暂停 提醒 {n}")
+    assert "下次 22:00" in await say_at(keeper, 0, "21:58", f"恢复 提醒 {n}")
+    await run_until(keeper, 0, "22:10")
+    assert keeper.sent_to() == [messages.custom_reminder("吃药")]
+
+
+async def test_setting_the_digest_to_its_own_time_inside_the_look_ahead_keeps_it(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 明天 交材料")
+    keeper.clock.set(local(1, "07:56"))
+    await keeper.tick()
+    await say_at(keeper, 1, "07:57", "设置 晨报 08:00")
+    await run_until(keeper, 1, "08:10")
+    assert [m for m in keeper.sent_to() if m.startswith(digests.MORNING_HEAD)] != []
+
+
+async def test_a_reminder_moved_to_the_end_of_quiet_time_survives_an_early_claim(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("免打扰 2小时")  # 10:00 -> 12:00
+    await keeper.say("提醒 今天 11:00 交材料")  # plain: moved to 12:00
+    await keeper.say("日程 今天 12:28 开会")  # reminded 11:58, claims 12:00 along
+    await run_until(keeper, 0, "12:30")
+    assert messages.custom_reminder("交材料") in "\n".join(keeper.sent_to())
+
+
+async def test_a_digest_due_just_after_quiet_time_is_sent_even_when_claimed_during_it(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 交材料")
+    await keeper.say("设置 晨报 12:03")
+    await keeper.say("免打扰 2小时")  # until 12:00
+    await keeper.say("日程 今天 12:28 开会")  # reminded 11:58
+    await run_until(keeper, 0, "12:30")
+    assert any(digests.MORNING_HEAD in m for m in keeper.sent_to())
+
+
+async def test_an_event_moved_inside_the_look_ahead_is_reminded_once_at_its_new_time(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("日程 今天 11:00 开会")  # reminder 10:30
+    await _tick_at(keeper, "10:26")  # its job exists already
+    assert "10:27 提醒你" in await say_at(keeper, 0, "10:27", "改日程 1 10:50")
+    await _tick_at(keeper, "10:27", "10:28", "10:30", "10:31")
+    assert len(reminders(keeper)) == 1
+    assert "10:50 开会" in reminders(keeper)[0]
+
+
+async def test_a_one_off_reminder_can_be_deleted_in_its_last_five_minutes(
+    keeper: Keeper,
+) -> None:
+    n = number_in(await keeper.say("提醒 今天 11:00 交材料"), "提醒")
+    await _tick_at(keeper, "10:56")
+    assert "交材料" in await say_at(keeper, 0, "10:56", "提醒")
+    assert "已删除" in await say_at(keeper, 0, "10:57", f"删除 提醒 {n}")
+    await _tick_at(keeper, "10:58", "11:00", "11:01")
+    assert keeper.sent_to() == []
+
+
+async def test_an_uncertain_event_reminder_is_resent_as_an_exact_repeat(keeper: Keeper) -> None:
+    await keeper.say("日程 今天 11:00 开会")  # reminded 10:30, at least once
+    keeper.api.reset_next(delivered=True)  # it arrives, but we see a reset
+    keeper.api.reset_next(delivered=False)  # the resend is lost on the way
+    keeper.clock.set(local(0, "10:30"))
+    await keeper.tick()
+    for _ in range(10):  # every 30 s until it is resent and accepted
+        keeper.clock.advance(dt.timedelta(seconds=30))
+        await keeper.tick()
+    assert len(keeper.sent_to()) == 1  # WeCom's duplicate check dropped the repeat
+    assert keeper.api.duplicates_dropped == 1
+
+
+async def test_an_event_reminded_zero_minutes_before_is_sent_at_its_start(keeper: Keeper) -> None:
+    assert "11:00 提醒你" in await keeper.say("日程 今天 11:00 开会 提前0分钟")
+    await run_until(keeper, 0, "11:05")
+    assert [m for m in keeper.sent_to() if "开会" in m] != []
