@@ -50,7 +50,8 @@ DIGESTS: dict[str, DigestKind] = {
     "晨报": "digest_morning", "早报": "digest_morning",
     "晚报": "digest_evening", "晚间回顾": "digest_evening",
 }  # fmt: skip
-_RULE = re.compile(r"提醒\s*#?(?P<n>[0-9]{1,4})?")
+_RULE = re.compile(r"提醒\s*#?(?P<n>[0-9]+)?")
+MAX_RULE_NUMBER = 9999
 _RULE_VERBS: dict[str, RuleVerb] = {"暂停": "pause", "关闭": "pause", "恢复": "resume"}
 _RULE_VERBS |= {"开启": "resume", "删除": "delete"}
 _TIME = re.compile(r"(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})")
@@ -104,8 +105,8 @@ def parse_delete(body: Body) -> Command:
 
 
 def _rule_number(text: str) -> int:
-    number = int(text)
-    if number < 1:
+    number = int(text[:6])  # no one has a million rules; keeps int() cheap
+    if not 1 <= number <= MAX_RULE_NUMBER or len(text) > 6:
         raise ParseError(texts.RULE_NUMBER_INVALID)
     return number
 
@@ -121,7 +122,9 @@ def parse_quiet(body: Body) -> Command:
     if match is None:
         raise ParseError(texts.QUIET_HINT)
     minutes = _quiet_minutes(match)
-    if not 1 <= minutes <= MAX_QUIET_MINUTES:
+    if minutes < 1:
+        raise ParseError(texts.QUIET_TOO_SHORT)
+    if minutes > MAX_QUIET_MINUTES:
         raise ParseError(texts.QUIET_TOO_LONG)
     return SetQuiet(minutes=minutes)
 

@@ -244,7 +244,13 @@ def _parse_complete(body: _Body) -> Command:
 
 
 def _parse_cancel(body: _Body) -> Command:
-    """`取消 3` / `取消 提交材料`."""
+    """`取消 3` / `取消 提交材料`; `取消 免打扰` and `取消 日程 2` with a space mean
+    what they mean without one (never a task whose title contains 免打扰)."""
+    if body.text == "免打扰":
+        return EndQuiet()
+    if body.text.startswith("日程"):
+        rest = strip_separators(body.text.removeprefix("日程"))
+        return _parse_cancel_event(_Body("取消日程", rest, rest, body.today, body.now_local))
     return CancelTask(ref=_task_ref(body, "取消"))
 
 

@@ -100,6 +100,7 @@ DELETE_HINT = "删除提醒要写编号，比如：删除 提醒 3。发「提�
 RULE_NUMBER_INVALID = "提醒编号从 1 开始，发「提醒」看编号。"
 QUIET_HINT = "免打扰写成：免打扰 2小时、免打扰 30分钟 或 免打扰 到 明天 8:00"
 QUIET_TOO_LONG = "免打扰最长 7 天。想长期不收提醒，发「关闭 提醒」。"
+QUIET_TOO_SHORT = "免打扰至少 1 分钟，比如：免打扰 30分钟"
 QUIET_IN_THE_PAST = "这个时间已经过了，免打扰要设到以后，比如：免打扰 到 明天 8:00"
 CANCEL_EVENT_HINT = "取消日程要写编号，比如：取消日程 2。发「日程」看编号。"
 EDIT_EVENT_HINT = "改日程写编号和新的时间或名称，比如：改日程 2 周五 15:00。发「日程」看编号。"
@@ -495,7 +496,7 @@ def rule_line(number: int, kind: str, label: str, state: str, next_at: str | Non
 
 
 def reminder_added(number: int, title: str, when: str, next_at: str, important: bool) -> str:
-    must = "（重要：发送结果不确定时会再发一次）" if important else ""
+    must = "（重要：免打扰时也发，发送结果不确定时会再发一次）" if important else ""
     return f"好的，提醒 {number}：{when} {title}{must}。\n下次 {next_at}。"
 
 
@@ -526,7 +527,7 @@ def all_switched(on: bool, count: int) -> str:
         return f"已打开 {count} 条提醒。" if count else "没有被关掉的提醒。"
     if not count:
         return "没有开着的提醒。"
-    return f"已关闭全部 {count} 条提醒，什么都不会再发。\n想打开就发「开启 提醒」。"
+    return f"已关闭全部 {count} 条提醒。之后新加的日程和待办还会提醒。\n想打开就发「开启 提醒」。"
 
 
 def digest_set(kind: str, at: str | None) -> str:
@@ -537,7 +538,10 @@ def digest_set(kind: str, at: str | None) -> str:
 
 
 def quiet_set(until: str) -> str:
-    return f"好的，免打扰到 {until}。这期间喝水提醒顺延，晨晚报不发，日程提醒照常。"
+    return (
+        f"好的，免打扰到 {until}。这期间喝水和普通提醒等到结束再发，晨报晚报不发；"
+        "日程、待办和「重要」提醒照常。"
+    )
 
 
 QUIET_ENDED = "免打扰已取消。"

@@ -76,6 +76,8 @@ COMMANDS: list[tuple[str, Command]] = [
     ("免打扰 到 8:00", SetQuiet(until_local=local(2026, 11, 26, 8, 0))),
     ("免打扰 至 周五 9:00", SetQuiet(until_local=local(2026, 11, 27, 9, 0))),
     ("取消免打扰", EndQuiet()),
+    ("取消 免打扰", EndQuiet()),
+    ("取消 日程 2", CancelEvent(number=2)),
     ("结束免打扰", EndQuiet()),
     ("设置 卡片 开", SetCards(on=True)),
     ("设置 卡片 关", SetCards(on=False)),
