@@ -15,12 +15,12 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.incoming import Incoming
-from handlers import texts, water
+from handlers import rule_store, texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.parser import parse, parse_card_key, parse_event_key
 from handlers.router import Dispatcher
-from scheduler import cards, messages, reminder_store
+from scheduler import cards, messages
 from storage.database import Database, Session
 from storage.records import UserRecord
 from storage.repos import inbound, jobs, users
@@ -62,8 +62,8 @@ class Conversation:
                 source_key=msg.dedup_key,
                 is_admin=msg.from_user in self.admins,
             )
-            if user.defaults_version < reminder_store.DEFAULTS_VERSION:
-                await reminder_store.ensure_defaults(session, user.id, ctx.tz, now)
+            if user.defaults_version < rule_store.DEFAULTS_VERSION:
+                await rule_store.ensure_defaults(session, user.id, ctx.tz, now)
             outcome = await self._outcome(session, ctx, msg, message_id)
             if msg.event == CARD_EVENT and msg.response_code:
                 await _grey_out_card(session, ctx, msg)
@@ -124,7 +124,7 @@ async def _grey_out_card(session: Session, ctx: Context, msg: Incoming) -> None:
     action = cards.parse_key(msg.content)
     if action is None:
         return
-    await reminder_store.queue_card_update(
+    await rule_store.queue_card_update(
         session,
         ctx.user.id,
         recipient=msg.from_user,
@@ -144,8 +144,7 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
     if not missed:
         return None
     labels = [
-        m.label if m.kind in reminder_store.DIGESTS else f"{_hm(m.slot, ctx)} {m.label}"
-        for m in missed
+        m.label if m.kind in rule_store.DIGESTS else f"{_hm(m.slot, ctx)} {m.label}" for m in missed
     ]
     return texts.missed_line(messages.missed_summary(labels))
 

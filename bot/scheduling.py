@@ -21,7 +21,7 @@ import aiohttp
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.settings import Settings
-from scheduler import reminder_store as store
+from scheduler import reminder_rules as store
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock

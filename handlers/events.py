@@ -1,5 +1,5 @@
 """Handlers for calendar events: add, list, cancel, change; each keeps its reminder
-in step through `scheduler.reminder_store` (a changed event moves its pending
+in step through `handlers.rule_store` (a changed event moves its pending
 reminder, a cancelled one cancels it)."""
 
 from __future__ import annotations
@@ -7,11 +7,10 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from handlers import texts
+from handlers import rule_store, texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import reminder_store
 from scheduler.water_rule import format_next
 from storage.database import Session
 from storage.records import Effect, EventRecord
@@ -39,7 +38,7 @@ async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
     )
     event = await events.get(session, record_id)
     assert event is not None
-    remind_at = await reminder_store.schedule_event(session, ctx.user.id, event, ctx.now)
+    remind_at = await rule_store.schedule_event(session, ctx.user.id, event, ctx.now)
     reply = texts.event_added(
         number,
         texts.day_label(cmd.day, ctx.today),
@@ -68,7 +67,7 @@ async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outc
     if event is None:
         return Outcome(reply=texts.event_not_found(cmd.number))
     await events.change(session, event.id, ctx.user.id, status=events.CANCELLED, number=None)
-    await reminder_store.cancel_for(session, reminder_store.EVENT, event.id, ctx.now)
+    await rule_store.cancel_for(session, rule_store.EVENT, event.id, ctx.now)
     return Outcome(reply=texts.event_cancelled(event.title))
 
 
@@ -88,7 +87,7 @@ async def edit_event(session: Session, ctx: Context, cmd: EditEvent) -> Outcome:
         ends_at=changed.ends_at,
         remind_minutes_before=changed.remind_minutes_before,
     )
-    remind_at = await reminder_store.schedule_event(session, ctx.user.id, changed, ctx.now)
+    remind_at = await rule_store.schedule_event(session, ctx.user.id, changed, ctx.now)
     day = texts.day_label(changed.day, ctx.today)
     reply = texts.event_changed(day, _span(changed, ctx), changed.title, _label(remind_at, ctx))
     return Outcome(reply=reply)

@@ -1,7 +1,7 @@
 """Handlers for the user's reminders as a whole: the list (提醒), custom reminders,
 one rule by number, all at once (关闭 提醒 / 开启 提醒), digests, quiet time, cards.
 
-Rules change only through `scheduler.reminder_store` (water's through
+Rules change only through `handlers.rule_store` (water's through
 `scheduler.water_store`); these handlers turn words into those calls and back.
 
 Decisions: 暂停/恢复/删除 提醒 N on the water rule act on the water plan (删除 is
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from handlers import texts
+from handlers import rule_store, texts
 from handlers.commands import (
     AddReminder,
     ChangeRule,
@@ -26,7 +26,7 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import quiet, reminder_store, water_store
+from scheduler import quiet, water_store
 from scheduler import water_plan as wp
 from scheduler.schedule import Schedule, describe, next_after
 from scheduler.water_rule import format_next
@@ -39,7 +39,7 @@ router = Router("reminders")
 
 @router.handles(ShowReminders)
 async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> Outcome:
-    await reminder_store.ensure_defaults(session, ctx.user.id, ctx.tz, ctx.now)
+    await rule_store.ensure_defaults(session, ctx.user.id, ctx.tz, ctx.now)
     lines = [
         await _line(session, ctx, rule)
         for rule in await rules.listed(session, ctx.user.id)
@@ -55,7 +55,7 @@ async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> 
 async def _still_relevant(session: Session, rule: RuleRecord) -> bool:
     """A done task's reminder waits to be suppressed at send time (so 撤销 can bring it
     back); it is not worth a line in the list meanwhile."""
-    if rule.kind != reminder_store.TASK or rule.ref_id is None:
+    if rule.kind != rule_store.TASK or rule.ref_id is None:
         return True
     task = await tasks.get(session, rule.ref_id)
     return task is not None and task.status == tasks.OPEN
@@ -70,9 +70,9 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
         state = texts.WATER_STATE.get(plan.state if plan else "disabled", state)
         habit = await water.habit(session, ctx.user.id)
         label = texts.water_habit(habit.wake_at, habit.sleep_at, habit.interval_minutes, habit.goal)
-    elif rule.kind in reminder_store.DIGESTS:
+    elif rule.kind in rule_store.DIGESTS:
         label = rule.spec
-    elif rule.kind == reminder_store.CUSTOM:
+    elif rule.kind == rule_store.CUSTOM:
         label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
         label += "（重要）" if rule.policy == "at_least_once" else ""
     active = rule.status == "active" and rule.next_fire_at is not None
@@ -84,7 +84,7 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
 async def add_reminder(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
     if next_after(cmd.schedule, ctx.now, ctx.tz) is None:
         return Outcome(reply=texts.REMINDER_HAS_NO_TIME)
-    rule = await reminder_store.add_custom(
+    rule = await rule_store.add_custom(
         session,
         ctx.user.id,
         title=cmd.title,
@@ -113,16 +113,16 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     if rule.kind == water_store.WATER:
         return await _water_rule(session, ctx, cmd)
     if cmd.verb == "delete":
-        if rule.kind in reminder_store.DIGESTS:
+        if rule.kind in rule_store.DIGESTS:
             return Outcome(reply=texts.DIGEST_RULE_DELETE)
-        await reminder_store.delete(session, rule, ctx.now)
+        await rule_store.delete(session, rule, ctx.now)
         return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))
     if (cmd.verb == "pause") == (rule.status != "active"):
         return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
     if cmd.verb == "pause":
-        await reminder_store.pause(session, rule, ctx.now)
+        await rule_store.pause(session, rule, ctx.now)
         return Outcome(reply=texts.rule_changed(cmd.number, "pause", None))
-    resumed = await reminder_store.resume(session, rule, ctx.tz, ctx.now)
+    resumed = await rule_store.resume(session, rule, ctx.tz, ctx.now)
     found = await rules.get(session, rule.id)
     next_at = found.next_fire_at if resumed and found else None
     return Outcome(reply=texts.rule_changed(cmd.number, "resume", _when(next_at, ctx)))
@@ -160,14 +160,14 @@ async def switch_all(session: Session, ctx: Context, cmd: SwitchAllReminders) ->
     found = [
         r
         for r in await rules.of_user(session, ctx.user.id)
-        if r.status == from_status and r.kind not in (water_store.WATER, reminder_store.CARD_UPDATE)
+        if r.status == from_status and r.kind not in (water_store.WATER, rule_store.CARD_UPDATE)
     ]
     count = 0
     for rule in found:
         if cmd.on:
-            count += await reminder_store.resume(session, rule, ctx.tz, ctx.now)
+            count += await rule_store.resume(session, rule, ctx.tz, ctx.now)
         else:
-            await reminder_store.pause(session, rule, ctx.now, to=to_status)
+            await rule_store.pause(session, rule, ctx.now, to=to_status)
             count += 1
     count += await _water_switch(session, ctx, on=cmd.on) is not None
     return Outcome(reply=texts.all_switched(cmd.on, count))
@@ -178,9 +178,9 @@ async def set_digest(session: Session, ctx: Context, cmd: SetDigest) -> Outcome:
     at = None
     if cmd.on:
         current = await rules.of_user(session, ctx.user.id, cmd.kind)
-        default = reminder_store.DEFAULT_DIGEST_TIMES[cmd.kind]
-        at = cmd.at or (reminder_store.digest_time(current[0]) if current else default)
-    await reminder_store.set_digest(session, ctx.user.id, cmd.kind, at, ctx.tz, ctx.now)
+        default = rule_store.DEFAULT_DIGEST_TIMES[cmd.kind]
+        at = cmd.at or (rule_store.digest_time(current[0]) if current else default)
+    await rule_store.set_digest(session, ctx.user.id, cmd.kind, at, ctx.tz, ctx.now)
     return Outcome(reply=texts.digest_set(cmd.kind, at.strftime("%H:%M") if at else None))
 
 

@@ -1,6 +1,6 @@
 """Handlers for tasks: add, complete, cancel, postpone, list.
 
-A task with a due time gets a reminder 30 minutes before (`reminder_store`). Completing
+A task with a due time gets a reminder 30 minutes before (`rule_store`). Completing
 it leaves the reminder alone: the tick re-checks the task at send time and suppresses
 it, so `撤销` of a 完成 brings the reminder back with the task.
 """
@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from handlers import texts
+from handlers import rule_store, texts
 from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, ShowTasks, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import reminder_store
 from scheduler.water_rule import format_next
 from storage.database import Session
 from storage.records import Effect, TaskRecord
@@ -35,7 +34,7 @@ async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
     )
     due = texts.task_due_label(cmd.due_date, cmd.due_time, ctx.today)
     assert task.number is not None
-    remind_at = await reminder_store.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
+    remind_at = await rule_store.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
     remind = format_next(remind_at, now_utc=ctx.now, tz=ctx.tz) if remind_at else None
     return Outcome(
         reply=texts.task_added(task.number, task.title, due, remind),
@@ -97,7 +96,7 @@ async def postpone_task(session: Session, ctx: Context, cmd: PostponeTask) -> Ou
     await tasks.set_due(session, found.id, due_date=tomorrow)
     moved = await tasks.get(session, found.id)
     assert moved is not None
-    await reminder_store.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
+    await rule_store.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
     due = texts.task_due_label(tomorrow, moved.due_time, ctx.today) or ""
     return Outcome(reply=texts.task_postponed(moved.number, moved.title, due))
 

@@ -12,7 +12,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from scheduler import cards, digests, messages
-from scheduler import reminder_store as store
+from scheduler import reminder_rules as store
 from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip
 from scheduler.schedule import Schedule, next_after

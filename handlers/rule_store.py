@@ -1,8 +1,10 @@
 """The one writer of every rule except water's: digests, event, task and custom reminders.
 
-Handlers turn the user's words into these calls; the tick's kinds read what they
-wrote. A rule's `next_fire_at` is always computed here, from pure calculators
-(`scheduler.schedule`, the event's or task's own time), never by the caller.
+Handlers (and the conversation) turn the user's words into these calls; the tick's
+kinds (`scheduler.reminder_kinds`) read what they wrote. A rule's `next_fire_at` is
+always computed here, from the pure `scheduler.reminder_rules` and
+`scheduler.schedule`, never by the caller. (It lives in handlers/ because it writes:
+DESIGN lets handlers use only the pure parts of scheduler.)
 
 Decisions:
 - Digests are on by default for every user (08:00 and 21:30 local); they are created
@@ -21,32 +23,30 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+from scheduler.reminder_rules import (
+    AT_LEAST_ONCE,
+    AT_MOST_ONCE,
+    CARD_UPDATE,
+    CHANNEL,
+    CUSTOM,
+    DEFAULT_DIGEST_TIMES,
+    DEFAULTS_VERSION,
+    DIGESTS,
+    EVENT,
+    MORNING,
+    TASK,
+    TASK_LEAD_MINUTES,
+    digest_schedule,
+    digest_time,
+    event_reminder_at,
+    task_reminder_at,
+)
 from scheduler.rule_state import can_transition
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
 from storage.records import EventRecord, TaskRecord
 from storage.repos import jobs, rules, users
 from storage.repos.rules import RuleRecord
-
-EVENT, TASK, CUSTOM = "event_reminder", "task_due", "custom"
-MORNING, EVENING = "digest_morning", "digest_evening"
-CARD_UPDATE = "card_update"
-DIGESTS = (MORNING, EVENING)
-DEFAULT_DIGEST_TIMES = {MORNING: dt.time(8, 0), EVENING: dt.time(21, 30)}
-DEFAULTS_VERSION = 1
-EVENT_LEAD_MINUTES = 30
-TASK_LEAD_MINUTES = 30
-CHANNEL = "wecom_app"
-AT_LEAST_ONCE, AT_MOST_ONCE = "at_least_once", "at_most_once"
-
-
-def digest_schedule(at: dt.time) -> Schedule:
-    return Schedule(cron=(("hour", str(at.hour)), ("minute", str(at.minute))))
-
-
-def digest_time(rule: RuleRecord) -> dt.time:
-    """A digest rule's local time, stored as HH:MM in its spec."""
-    return dt.time.fromisoformat(rule.spec)
 
 
 async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.datetime) -> None:
@@ -92,14 +92,6 @@ async def set_digest(
     return await _locked(session, rule)
 
 
-def event_reminder_at(event: EventRecord) -> dt.datetime | None:
-    """When an event is reminded: N minutes before its start; None for all-day events."""
-    if event.starts_at is None:
-        return None
-    lead = event.remind_minutes_before
-    return event.starts_at - dt.timedelta(minutes=EVENT_LEAD_MINUTES if lead is None else lead)
-
-
 async def schedule_event(
     session: Session, user_id: int, event: EventRecord, now: dt.datetime
 ) -> dt.datetime | None:
@@ -111,14 +103,6 @@ async def schedule_event(
     return await _one_off(
         session, user_id, EVENT, event.id, event.title, max(at, now), event.starts_at, now
     )
-
-
-def task_reminder_at(task: TaskRecord, tz: ZoneInfo) -> dt.datetime | None:
-    """A task with a due date and time is reminded 30 minutes before; others never."""
-    if task.due_date is None or task.due_time is None:
-        return None
-    due = dt.datetime.combine(task.due_date, task.due_time, tz).astimezone(dt.UTC)
-    return due - dt.timedelta(minutes=TASK_LEAD_MINUTES)
 
 
 async def schedule_task(
@@ -308,3 +292,25 @@ async def queue_card_update(
         payload=f"{response_code}\n{button_text}",
     )
     await jobs.materialise(session, job, now=now)
+
+
+__all__ = [
+    "CARD_UPDATE",
+    "CUSTOM",
+    "DEFAULTS_VERSION",
+    "DEFAULT_DIGEST_TIMES",
+    "DIGESTS",
+    "EVENT",
+    "TASK",
+    "add_custom",
+    "cancel_for",
+    "delete",
+    "digest_time",
+    "ensure_defaults",
+    "pause",
+    "queue_card_update",
+    "resume",
+    "schedule_event",
+    "schedule_task",
+    "set_digest",
+]
