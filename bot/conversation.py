@@ -65,7 +65,7 @@ class Conversation:
             if user.defaults_version < rule_store.DEFAULTS_VERSION:
                 await rule_store.ensure_defaults(session, user.id, ctx.tz, now)
             outcome = await self._outcome(session, ctx, msg, message_id)
-            if msg.event == CARD_EVENT and msg.response_code:
+            if msg.event in CARD_EVENTS and msg.response_code:
                 await _grey_out_card(session, ctx, msg)
             for notice in (
                 await water.notice_owed(session, user.id, now),
@@ -104,7 +104,7 @@ class Conversation:
             return Welcome()
         if msg.event == "click":
             return parse_event_key(msg.content, today=ctx.today)
-        if msg.event == CARD_EVENT:
+        if msg.event in CARD_EVENTS:
             return parse_card_key(msg.content)
         if msg.event == "enter_agent":
             # Opening the app shows today's page once a day; later visits stay quiet.
@@ -116,7 +116,8 @@ class Conversation:
         return None  # other events (location, view, unsubscribe, ...) need no answer
 
 
-CARD_EVENT = "template_card_event"
+CARD_EVENTS = frozenset({"template_card_event", "template_card_menu_event"})
+"""A button (or a card's menu item) was clicked: its key is one of `scheduler.cards`."""
 
 
 async def _grey_out_card(session: Session, ctx: Context, msg: Incoming) -> None:

@@ -14,6 +14,7 @@ SENDS_PAUSED = "sends_paused"
 
 
 async def get(session: Session, name: str) -> str | None:
+    """The flag's value, or None when it was never set."""
     value: str | None = (
         await session.execute(select(FLAGS.c.value).where(FLAGS.c.name == name))
     ).scalar_one_or_none()
@@ -21,6 +22,7 @@ async def get(session: Session, name: str) -> str | None:
 
 
 async def put(session: Session, name: str, value: str, *, now: dt.datetime) -> None:
+    """Set the flag (update, or insert the first time)."""
     changed = await session.execute(
         update(FLAGS).where(FLAGS.c.name == name).values(value=value, updated_at=now)
     )

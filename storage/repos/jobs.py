@@ -114,13 +114,7 @@ async def claim(
     finds nothing), then an UPDATE of exactly those ids. The caller runs this at READ
     COMMITTED and retries deadlocks.
     """
-    changes = {
-        "status": "processing",
-        "lease_owner": owner,
-        "lease_expires_at": now + lease,
-        "attempts": JOBS.c.attempts + 1,
-        "updated_at": now,
-    }
+    changes = _claim_values(now, owner, lease)
     if session.dialect.name == "sqlite":
         due = and_(JOBS.c.status.in_(CLAIMABLE), JOBS.c.next_attempt_at <= now)
         ids = select(JOBS.c.id).where(due).order_by(*_OLDEST).limit(limit).scalar_subquery()
@@ -138,6 +132,17 @@ async def claim(
 
 
 _OLDEST = (JOBS.c.next_attempt_at, JOBS.c.id)
+
+
+def _claim_values(now: dt.datetime, owner: str, lease: dt.timedelta) -> dict[str, Any]:
+    """What a claim writes: `processing` under `owner`'s lease, one more attempt."""
+    return {
+        "status": "processing",
+        "lease_owner": owner,
+        "lease_expires_at": now + lease,
+        "attempts": JOBS.c.attempts + 1,
+        "updated_at": now,
+    }
 
 
 async def claim_companions(
@@ -162,13 +167,7 @@ async def claim_companions(
         JOBS.c.next_attempt_at > now,
         JOBS.c.next_attempt_at <= until,
     )
-    changes = {
-        "status": "processing",
-        "lease_owner": owner,
-        "lease_expires_at": now + lease,
-        "attempts": JOBS.c.attempts + 1,
-        "updated_at": now,
-    }
+    changes = _claim_values(now, owner, lease)
     if session.dialect.name == "sqlite":
         stmt = update(JOBS).where(soon).values(changes).returning(*JOBS.c)
         return [_record(r) for r in sorted(await session.execute(stmt), key=lambda r: r.id)]
@@ -314,6 +313,7 @@ async def set_payload(session: Session, job_id: int, payload: str) -> None:
 
 
 async def get(session: Session, job_id: int) -> JobRecord | None:
+    """The job, or None."""
     row = (await session.execute(select(JOBS).where(JOBS.c.id == job_id))).first()
     return None if row is None else _record(row)
 

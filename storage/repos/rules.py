@@ -113,6 +113,7 @@ async def get(session: Session, rule_id: int, *, lock: bool = False) -> RuleReco
 
 
 async def of_user(session: Session, user_id: int, kind: str | None = None) -> list[RuleRecord]:
+    """Every rule of the user (any status), oldest first; only `kind`'s when given."""
     stmt = select(RULES).where(RULES.c.user_id == user_id).order_by(RULES.c.id)
     if kind is not None:
         stmt = stmt.where(RULES.c.kind == kind)

@@ -70,6 +70,7 @@ class Prefs:
 
 
 async def prefs(session: Session, user_id: int) -> Prefs:
+    """The user's zone, quiet time and card choice (read at send time)."""
     stmt = select(USERS.c.timezone, USERS.c.quiet_until, USERS.c.cards).where(USERS.c.id == user_id)
     row = (await session.execute(stmt)).one()
     return Prefs(timezone=row.timezone, quiet_until=row.quiet_until, cards=bool(row.cards))
@@ -91,4 +92,5 @@ async def mark_missed(session: Session, user_ids: set[int], *, since: dt.datetim
 
 
 async def count(session: Session) -> int:
+    """How many users keeper knows (for 管理 状态)."""
     return int((await session.execute(select(func.count()).select_from(USERS))).scalar_one())
