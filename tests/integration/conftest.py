@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -13,6 +14,7 @@ from bot.app import create_app
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
+from storage.repos import rules
 from storage.repos.users import ensure_and_lock_user
 from storage.schema import metadata
 from tests.conftest import TEST_SETTINGS
@@ -65,3 +67,16 @@ async def new_user(
     async with engine.begin() as session:
         user = await ensure_and_lock_user(session, wecom_user_id, timezone=zone, now=clock.now())
     return user.id
+
+
+async def new_rule(engine: AsyncEngine, clock: FakeClock, user_id: int, **fields: Any) -> int:
+    """Create a rule in a transaction of its own (a plain custom one unless `fields`
+    say otherwise); its id."""
+    values: dict[str, Any] = {
+        "kind": "custom",
+        "policy": "at_most_once",
+        "priority": "normal",
+        "channel": "wecom_app",
+    }
+    async with engine.begin() as session:
+        return await rules.create(session, user_id=user_id, now=clock.now(), **(values | fields))

@@ -19,9 +19,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.database import Database
 from storage.delivery_models import JOBS
-from storage.repos import jobs, rules
+from storage.repos import jobs
 from storage.repos.jobs import JobRecord, Missed, NewJob
-from tests.integration.conftest import new_user
+from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 MINUTE = dt.timedelta(minutes=1)
@@ -33,17 +33,7 @@ TICK = dt.timedelta(microseconds=1)
 async def _rule(
     sessionmaker: Sessions, clock: FakeClock, user_id: int, kind: str = "custom", label: str = ""
 ) -> int:
-    async with sessionmaker.begin() as session:
-        return await rules.create(
-            session,
-            user_id=user_id,
-            kind=kind,
-            policy="at_most_once",
-            priority="normal",
-            channel="wecom_app",
-            now=clock.now(),
-            label=label,
-        )
+    return await new_rule(sessionmaker, clock, user_id, kind=kind, label=label)
 
 
 async def _jobs(

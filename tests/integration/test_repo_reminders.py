@@ -15,7 +15,7 @@ from storage.delivery_models import FLAGS, RULES
 from storage.records import EventRecord, TaskRecord, UserRecord
 from storage.repos import events, flags, reads, records, rules, tasks, users
 from storage.repos.users import Prefs
-from tests.integration.conftest import new_user
+from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 MINUTE = dt.timedelta(minutes=1)
@@ -35,21 +35,17 @@ async def _rule(
     ref_id: int | None = None,
     label: str = "",
 ) -> int:
-    async with sessionmaker.begin() as session:
-        return await rules.create(
-            session,
-            user_id=user_id,
-            kind=kind,
-            policy="at_most_once",
-            priority="normal",
-            channel="wecom_app",
-            now=clock.now(),
-            next_fire_at=clock.now() + 60 * MINUTE,
-            status=status,
-            ref_id=ref_id,
-            label=label,
-            listed=listed,
-        )
+    return await new_rule(
+        sessionmaker,
+        clock,
+        user_id,
+        kind=kind,
+        next_fire_at=clock.now() + 60 * MINUTE,
+        status=status,
+        ref_id=ref_id,
+        label=label,
+        listed=listed,
+    )
 
 
 async def _set_status(sessionmaker: Sessions, rule_id: int, status: str, now: dt.datetime) -> None:

@@ -14,7 +14,7 @@ from storage.database import Database
 from storage.delivery_models import RULES
 from storage.repos import rules
 from storage.repos.rules import RuleRecord
-from tests.integration.conftest import new_user
+from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 MINUTE = dt.timedelta(minutes=1)
@@ -30,19 +30,16 @@ async def _rule(
     kind: str = "custom",
     status: str = "active",
 ) -> int:
-    async with sessionmaker.begin() as session:
-        return await rules.create(
-            session,
-            user_id=user_id,
-            kind=kind,
-            policy="at_least_once",
-            priority="normal",
-            channel="wecom_app",
-            now=clock.now(),
-            next_fire_at=next_fire_at,
-            status=status,
-            spec='{"every": "day"}',
-        )
+    return await new_rule(
+        sessionmaker,
+        clock,
+        user_id,
+        kind=kind,
+        policy="at_least_once",
+        next_fire_at=next_fire_at,
+        status=status,
+        spec='{"every": "day"}',
+    )
 
 
 async def _due(sessionmaker: Sessions, now: dt.datetime, limit: int = 100) -> list[int]:
