@@ -53,6 +53,11 @@ async def _rule_gone(session: Session, job: JobRecord) -> Skip | None:
 
 
 class _NoSettle:
+    """What the reminder kinds share: a name, and nothing to update after a send."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
     async def settle(
         self, session: Session, job: JobRecord, result: SendResult, status: str, now: dt.datetime
     ) -> None:
@@ -64,9 +69,6 @@ class _NoSettle:
 
 class RecurringKind(_NoSettle):
     """Digests and custom reminders: fire on a schedule, the next slot after this one."""
-
-    def __init__(self, name: str) -> None:
-        self.name = name
 
     async def materialise(
         self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
@@ -141,9 +143,6 @@ def _dedup(job: JobRecord) -> bool:
 class OneOffKind(_NoSettle):
     """Event and task reminders: one job; the rule is retired when it has finished."""
 
-    def __init__(self, name: str) -> None:
-        self.name = name
-
     async def materialise(
         self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
     ) -> Occurrence:
@@ -203,7 +202,8 @@ class CardUpdateKind(_NoSettle):
     "<response_code>\\n<button text>".
     """
 
-    name = store.CARD_UPDATE
+    def __init__(self) -> None:
+        super().__init__(store.CARD_UPDATE)
 
     async def materialise(
         self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime

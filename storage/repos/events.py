@@ -14,6 +14,7 @@ from sqlalchemy import select, update
 from storage.database import Session
 from storage.models import EVENTS
 from storage.records import EventRecord
+from storage.repos.numbers import smallest_free
 from storage.repos.reads import event_record
 
 SCHEDULED, CANCELLED = "scheduled", "cancelled"
@@ -25,11 +26,7 @@ def _upcoming(user_id: int, today: dt.date) -> tuple[Any, ...]:
 
 async def free_number(session: Session, user_id: int, today: dt.date) -> int:
     stmt = select(EVENTS.c.number).where(*_upcoming(user_id, today), EVENTS.c.number.is_not(None))
-    taken = set((await session.execute(stmt)).scalars())
-    number = 1
-    while number in taken:
-        number += 1
-    return number
+    return smallest_free((await session.execute(stmt)).scalars())
 
 
 async def upcoming(session: Session, user_id: int, today: dt.date) -> list[EventRecord]:

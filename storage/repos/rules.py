@@ -18,6 +18,7 @@ from sqlalchemy import CursorResult, Row, func, select, update
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_returning_id
+from storage.repos.numbers import smallest_free
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -94,11 +95,7 @@ async def create(
 
 async def _free_number(session: Session, user_id: int) -> int:
     stmt = select(RULES.c.number).where(RULES.c.user_id == user_id, RULES.c.number.is_not(None))
-    taken = set((await session.execute(stmt)).scalars())
-    number = 1
-    while number in taken:
-        number += 1
-    return number
+    return smallest_free((await session.execute(stmt)).scalars())
 
 
 async def get(session: Session, rule_id: int, *, lock: bool = False) -> RuleRecord | None:

@@ -11,6 +11,7 @@ from storage.database import Session
 from storage.dialect import insert_returning_id
 from storage.models import TASKS
 from storage.records import TaskRecord
+from storage.repos.numbers import smallest_free
 
 OPEN, DONE, CANCELLED = "open", "done", "cancelled"
 
@@ -29,11 +30,7 @@ def _record(row: Row[Any]) -> TaskRecord:
 async def _free_number(session: Session, user_id: int) -> int:
     """The smallest positive number not held by one of the user's open tasks."""
     stmt = select(TASKS.c.number).where(TASKS.c.user_id == user_id, TASKS.c.number.is_not(None))
-    taken = set((await session.execute(stmt)).scalars())
-    number = 1
-    while number in taken:
-        number += 1
-    return number
+    return smallest_free((await session.execute(stmt)).scalars())
 
 
 async def add_task(
