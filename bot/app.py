@@ -24,7 +24,7 @@ from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
 from storage.engine import create_engine
-from storage.repos import jobs
+from storage.repos import ticks
 
 log = logging.getLogger(__name__)
 
@@ -111,7 +111,7 @@ async def healthz(request: web.Request) -> web.Response:
         async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
             async with request.app[keys.DATABASE].transaction() as session:
                 await session.execute(text("SELECT 1"))
-                last = await jobs.last_tick(session)
+                last = await ticks.last_tick(session)
         body["database"] = "ok"
         if last is not None:
             age = request.app[keys.CLOCK].now() - last

@@ -20,7 +20,7 @@ from scheduler.channels.budget import Defer, budget_decision
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from storage.database import Session
-from storage.repos import jobs, users
+from storage.repos import attempts, jobs, users
 from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 
@@ -157,7 +157,9 @@ async def _over_budget(
 
     The count comes from the database, so it holds across processes.
     """
-    sent = await jobs.accepted_sends_since(session, recipient, channel, now - dt.timedelta(hours=1))
+    sent = await attempts.accepted_sends_since(
+        session, recipient, channel, now - dt.timedelta(hours=1)
+    )
     decision = budget_decision(sent, now)
     return decision.until if isinstance(decision, Defer) else None
 
@@ -201,7 +203,7 @@ async def _prepare(
             if await jobs.finalise(
                 session, job, status=decision.status, now=now, note=decision.reason
             ):
-                await jobs.record_attempt(
+                await attempts.record_attempt(
                     session, outcomes.not_sent(job, decision.status, decision.reason, now)
                 )
         elif job.policy == AT_LEAST_ONCE and decision.update is None:
@@ -268,7 +270,9 @@ async def _settle_batch(s: Scheduler, sent: list[tuple[_Ready, SendResult]]) -> 
             if result.error_class == "config":
                 _hold(s, item.channel)
             for job in item.jobs:
-                await jobs.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
+                await attempts.record_attempt(
+                    session, outcomes.attempt(job, result, now, s.secrets)
+                )
                 await finish(s, session, job, result, now)
 
 

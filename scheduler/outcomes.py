@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from scheduler.channels.base import SendResult
 from scheduler.job_state import DeliveryPolicy, JobStatus, after_unknown
 from scheduler.redact import redact
-from storage.repos.jobs import AttemptRecord, JobRecord
+from storage.repos.attempts import AttemptRecord
+from storage.repos.jobs import JobRecord
 
 MAX_ATTEMPTS = 5
 BACKOFF_BASE_S = 30.0

@@ -31,7 +31,7 @@ from scheduler.runtime import (
     Scheduler,
 )
 from storage.database import Session
-from storage.repos import flags, jobs, rules, users
+from storage.repos import attempts, flags, jobs, rules, ticks, users
 from storage.repos.jobs import JobRecord
 from storage.retry import retrying
 
@@ -150,7 +150,7 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
                 )
                 for job in gone:
                     await s.kinds[job.payload_kind].expired(session, job, now)
-                    await jobs.record_attempt(
+                    await attempts.record_attempt(
                         session, outcomes.not_sent(job, "expired", "catch-up window passed", now)
                     )
                 told = {job.user_id for job in gone if job.payload_kind not in jobs.UNTOLD}
@@ -172,7 +172,7 @@ async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
                 if await finish(s, session, job, result, now):
                     # The dead worker wrote no attempt: record what is known, so the
                     # admin's counts and 管理 对账 see this unknown send too.
-                    await jobs.record_attempt(
+                    await attempts.record_attempt(
                         session, outcomes.attempt(job, result, now, s.secrets)
                     )
                     recovered += 1
@@ -213,7 +213,7 @@ async def _heartbeat(s: Scheduler, now: dt.datetime, started: float) -> None:
 
     async def unit() -> None:
         async with s.database.transaction() as session:
-            await jobs.heartbeat(session, worker=s.owner, at=now, duration_ms=duration_ms)
+            await ticks.heartbeat(session, worker=s.owner, at=now, duration_ms=duration_ms)
 
     await retrying(unit)
 

@@ -16,8 +16,8 @@ from typing import Any, cast
 from sqlalchemy import CursorResult, Row, and_, delete, func, select, update
 
 from storage.database import Session
-from storage.delivery_models import ATTEMPTS, JOBS, RULES, TICKS
-from storage.dialect import insert_into, insert_unless_exists
+from storage.delivery_models import JOBS, RULES
+from storage.dialect import insert_unless_exists
 
 CLAIMABLE = ("pending", "retry_wait")
 UNTOLD = ("water", "card_update", "digest_morning", "digest_evening")
@@ -318,77 +318,9 @@ async def get(session: Session, job_id: int) -> JobRecord | None:
     return None if row is None else _record(row)
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AttemptRecord:
-    job_id: int
-    attempt_no: int
-    channel: str
-    started_at: dt.datetime
-    duration_ms: int
-    outcome: str
-    error_class: str
-    provider_code: int | None
-    provider_message_id: str | None
-    error: str
-
-
-async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
-    """Write one channel call's result (error already redacted by the caller)."""
-    values = {
-        "job_id": attempt.job_id,
-        "attempt_no": attempt.attempt_no,
-        "channel": attempt.channel,
-        "started_at": attempt.started_at,
-        "duration_ms": attempt.duration_ms,
-        "outcome": attempt.outcome,
-        "error_class": attempt.error_class,
-        "provider_code": attempt.provider_code,
-        "provider_message_id": attempt.provider_message_id,
-        "error": attempt.error[:500],
-        "settled": None,
-    }
-    await session.execute(insert_into(ATTEMPTS), values)
-
-
-async def accepted_sends_since(
-    session: Session, recipient: str, channel: str, since: dt.datetime
-) -> list[dt.datetime]:
-    """When this recipient's accepted sends on `channel` started, since `since`.
-
-    What the per-recipient budget is computed from, so it holds across processes.
-    """
-    stmt = (
-        select(ATTEMPTS.c.started_at)
-        .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
-        .where(
-            JOBS.c.recipient == recipient,
-            ATTEMPTS.c.channel == channel,
-            ATTEMPTS.c.outcome == "accepted",
-            ATTEMPTS.c.started_at >= since,
-        )
-    )
-    return list((await session.execute(stmt)).scalars())
-
-
 async def count_by_status(session: Session) -> dict[str, int]:
     stmt = select(JOBS.c.status, func.count()).group_by(JOBS.c.status)
     return {status: int(n) for status, n in await session.execute(stmt)}
-
-
-async def heartbeat(session: Session, *, worker: str, at: dt.datetime, duration_ms: int) -> None:
-    """Record that `worker` finished a tick (what /healthz reports)."""
-    values = {"worker": worker, "last_tick_at": at, "last_duration_ms": duration_ms}
-    changed = await session.execute(update(TICKS).where(TICKS.c.worker == worker).values(values))
-    if not changed.rowcount:
-        await insert_unless_exists(session, TICKS, values)
-
-
-async def last_tick(session: Session) -> dt.datetime | None:
-    """The most recent tick of any scheduler process."""
-    latest: dt.datetime | None = (
-        await session.execute(select(func.max(TICKS.c.last_tick_at)))
-    ).scalar_one_or_none()
-    return latest
 
 
 async def next_waiting_at(session: Session) -> dt.datetime | None:

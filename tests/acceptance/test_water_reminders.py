@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from scheduler import messages
-from storage.repos import jobs, rules, users, water
+from storage.repos import attempts, jobs, rules, users, water
 from tests.acceptance.conftest import Keeper
 
 HOUR = dt.timedelta(hours=1)
@@ -134,9 +134,9 @@ async def _fake_recent_sends(keeper: Keeper, user: str, count: int) -> None:
             job_id = await jobs.materialise(session, new, now=now)
             assert job_id is not None
             await jobs.settle_waiting(session, [job_id], status="accepted", now=now)
-            await jobs.record_attempt(
+            await attempts.record_attempt(
                 session,
-                jobs.AttemptRecord(
+                attempts.AttemptRecord(
                     job_id=job_id,
                     attempt_no=1,
                     channel="wecom_app",

@@ -23,8 +23,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.database import Database, Session
 from storage.delivery_models import ATTEMPTS, JOBS
+from storage.repos import attempts as attempt_rows
 from storage.repos import jobs, rules
-from storage.repos.jobs import AttemptRecord, JobRecord, NewJob
+from storage.repos.attempts import AttemptRecord
+from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 from tests.integration.conftest import new_user
 
@@ -648,7 +650,7 @@ async def test_record_attempt_stores_the_call_and_cuts_the_error_to_500_characte
     )
 
     async with sessionmaker.begin() as session:
-        await jobs.record_attempt(session, attempt)
+        await attempt_rows.record_attempt(session, attempt)
         row = (await session.execute(select(ATTEMPTS))).one()
 
     expected = dataclasses.asdict(attempt) | {"error": "超时" * 250}
@@ -673,11 +675,13 @@ async def test_accepted_sends_since_counts_only_that_recipients_accepted_sends_o
     ]
     async with sessionmaker.begin() as session:
         for attempt in attempts:
-            await jobs.record_attempt(session, attempt)
+            await attempt_rows.record_attempt(session, attempt)
 
     async with sessionmaker.begin() as session:
-        sends = await jobs.accepted_sends_since(session, "zhangsan", "wecom_app", since)
-        none_later = await jobs.accepted_sends_since(session, "zhangsan", "wecom_app", clock.now())
+        sends = await attempt_rows.accepted_sends_since(session, "zhangsan", "wecom_app", since)
+        none_later = await attempt_rows.accepted_sends_since(
+            session, "zhangsan", "wecom_app", clock.now()
+        )
 
     assert sorted(sends) == [since, since + 10 * MINUTE]
     assert none_later == []

@@ -1,0 +1,67 @@
+"""Delivery attempts: one row per channel call (or per job finished without one).
+
+The per-recipient budget is computed from these rows, so it holds across processes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from storage.database import Session
+from storage.delivery_models import ATTEMPTS, JOBS
+from storage.dialect import insert_into
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AttemptRecord:
+    job_id: int
+    attempt_no: int
+    channel: str
+    started_at: dt.datetime
+    duration_ms: int
+    outcome: str
+    error_class: str
+    provider_code: int | None
+    provider_message_id: str | None
+    error: str
+
+
+async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
+    """Write one channel call's result (error already redacted by the caller)."""
+    values = {
+        "job_id": attempt.job_id,
+        "attempt_no": attempt.attempt_no,
+        "channel": attempt.channel,
+        "started_at": attempt.started_at,
+        "duration_ms": attempt.duration_ms,
+        "outcome": attempt.outcome,
+        "error_class": attempt.error_class,
+        "provider_code": attempt.provider_code,
+        "provider_message_id": attempt.provider_message_id,
+        "error": attempt.error[:500],
+        "settled": None,
+    }
+    await session.execute(insert_into(ATTEMPTS), values)
+
+
+async def accepted_sends_since(
+    session: Session, recipient: str, channel: str, since: dt.datetime
+) -> list[dt.datetime]:
+    """When this recipient's accepted sends on `channel` started, since `since`.
+
+    What the per-recipient budget is computed from, so it holds across processes.
+    """
+    stmt = (
+        select(ATTEMPTS.c.started_at)
+        .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
+        .where(
+            JOBS.c.recipient == recipient,
+            ATTEMPTS.c.channel == channel,
+            ATTEMPTS.c.outcome == "accepted",
+            ATTEMPTS.c.started_at >= since,
+        )
+    )
+    return list((await session.execute(stmt)).scalars())
