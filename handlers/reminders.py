@@ -115,12 +115,14 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     if cmd.verb == "delete":
         if rule.kind in rule_store.DIGESTS:
             return Outcome(reply=texts.DIGEST_RULE_DELETE)
-        await rule_store.delete(session, rule, ctx.now)
+        if not await rule_store.delete(session, rule, ctx.now):
+            return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))
     if (cmd.verb == "pause") == (rule.status != "active"):
         return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
     if cmd.verb == "pause":
-        await rule_store.pause(session, rule, ctx.now)
+        if not await rule_store.pause(session, rule, ctx.now):
+            return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "pause", None))
     resumed = await rule_store.resume(session, rule, ctx.tz, ctx.now)
     found = await rules.get(session, rule.id)
@@ -167,8 +169,7 @@ async def switch_all(session: Session, ctx: Context, cmd: SwitchAllReminders) ->
         if cmd.on:
             count += await rule_store.resume(session, rule, ctx.tz, ctx.now)
         else:
-            await rule_store.pause(session, rule, ctx.now, to=to_status)
-            count += 1
+            count += await rule_store.pause(session, rule, ctx.now, to=to_status)
     count += await _water_switch(session, ctx, on=cmd.on) is not None
     return Outcome(reply=texts.all_switched(cmd.on, count))
 

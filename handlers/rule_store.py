@@ -45,7 +45,7 @@ from scheduler.rule_state import can_transition
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
 from storage.records import EventRecord, TaskRecord
-from storage.repos import jobs, rules, users
+from storage.repos import events, jobs, rules, tasks, users
 from storage.repos.rules import RuleRecord
 
 
@@ -77,6 +77,7 @@ async def set_digest(
     await ensure_defaults(session, user_id, tz, now)
     found = next(r for r in await rules.of_user(session, user_id, kind) if r.status != "deleted")
     rule = await _locked(session, found)
+    assert rule is not None  # digests are never retired or deleted
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="digest changed")
     if at is None:
         await _move(session, rule, "paused", now, next_fire_at=None)
@@ -89,7 +90,9 @@ async def set_digest(
             spec=at.strftime("%H:%M"),
             next_fire_at=next_after(digest_schedule(at), now, tz),
         )
-    return await _locked(session, rule)
+    changed = await rules.get(session, rule.id)
+    assert changed is not None
+    return changed
 
 
 async def schedule_event(
@@ -131,11 +134,20 @@ async def _one_off(
     *,
     policy: str = AT_LEAST_ONCE,
 ) -> dt.datetime | None:
-    """The rule of a thing that happens once: fires at `at`, pointless after `deadline`."""
+    """The rule of a thing that happens once: fires at `at`, pointless after `deadline`.
+
+    A reminder whose time has passed fires at once, unless one was already sent for
+    this thing (an edit after the reminder must not remind again for the same time).
+    """
     rule = await rules.of_ref(session, kind, ref_id)
     if rule is not None:
         rule = await _locked(session, rule)
+    if rule is not None:
         await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="moved")
+    if at <= now and await jobs.sent_for_ref(session, kind, ref_id):
+        if rule is not None:
+            await _move(session, rule, "done", now)
+        return None
     if deadline <= now:
         if rule is not None:
             await _move(session, rule, "done", now)
@@ -160,9 +172,9 @@ async def _one_off(
 
 async def cancel_for(session: Session, kind: str, ref_id: int, now: dt.datetime) -> None:
     """The thing is gone (cancelled, deleted): its reminder leaves the list."""
-    rule = await rules.of_ref(session, kind, ref_id)
+    found = await rules.of_ref(session, kind, ref_id)
+    rule = None if found is None else await _locked(session, found)
     if rule is not None:
-        rule = await _locked(session, rule)
         await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="cancelled")
         await _move(session, rule, "deleted", now)
 
@@ -198,27 +210,56 @@ async def add_custom(
 async def next_fire(
     session: Session, rule: RuleRecord, tz: ZoneInfo, now: dt.datetime
 ) -> dt.datetime | None:
-    """When a rule that is switched back on fires next, from its own schedule."""
+    """When a rule that is switched back on fires next, from its own schedule (an
+    event's or task's reminder from the thing itself: at once if its time passed
+    while paused and the thing is still ahead)."""
     if rule.kind in DIGESTS:
         return next_after(digest_schedule(digest_time(rule)), now, tz)
     if rule.kind == CUSTOM:
         return next_after(Schedule.from_json(rule.spec), now, tz)
-    return rule.next_fire_at if rule.next_fire_at and rule.next_fire_at > now else None
+    at, deadline = await _thing_times(session, rule, tz)
+    if at is None or deadline is None or deadline <= now:
+        return None
+    return max(at, now)
+
+
+async def _thing_times(
+    session: Session, rule: RuleRecord, tz: ZoneInfo
+) -> tuple[dt.datetime | None, dt.datetime | None]:
+    """An event or task reminder's time and the moment it becomes pointless."""
+    if rule.ref_id is None:
+        return None, None
+    if rule.kind == EVENT:
+        event = await events.get(session, rule.ref_id)
+        if event is None or event.status != "scheduled":
+            return None, None
+        return event_reminder_at(event), event.starts_at
+    task = await tasks.get(session, rule.ref_id)
+    if task is None or task.status != "open":
+        return None, None
+    at = task_reminder_at(task, tz)
+    return at, None if at is None else at + dt.timedelta(minutes=TASK_LEAD_MINUTES)
 
 
 async def pause(
-    session: Session, rule: RuleRecord, now: dt.datetime, *, to: str = "paused"
-) -> None:
-    """Stop a rule (not water's: that is the plan's); nothing of it is sent meanwhile."""
-    rule = await _locked(session, rule)
+    session: Session, found: RuleRecord, now: dt.datetime, *, to: str = "paused"
+) -> bool:
+    """Stop a rule (not water's: that is the plan's); nothing of it is sent meanwhile.
+    False when it is gone already."""
+    rule = await _locked(session, found)
+    if rule is None:
+        return False
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=f"rule {to}")
-    keep = rule.next_fire_at if rule.kind in (EVENT, TASK) else None
-    await _move(session, rule, to, now, next_fire_at=keep)
+    await _move(session, rule, to, now, next_fire_at=None)
+    return True
 
 
-async def resume(session: Session, rule: RuleRecord, tz: ZoneInfo, now: dt.datetime) -> bool:
-    """Switch a paused rule back on. False when it has nothing left to fire (then done)."""
-    rule = await _locked(session, rule)
+async def resume(session: Session, found: RuleRecord, tz: ZoneInfo, now: dt.datetime) -> bool:
+    """Switch a paused rule back on. False when it is gone or has nothing left to fire
+    (then it is done)."""
+    rule = await _locked(session, found)
+    if rule is None:
+        return False
     at = await next_fire(session, rule, tz, now)
     if at is None:
         await _move(session, rule, "done", now)
@@ -227,19 +268,27 @@ async def resume(session: Session, rule: RuleRecord, tz: ZoneInfo, now: dt.datet
     return True
 
 
-async def delete(session: Session, rule: RuleRecord, now: dt.datetime) -> None:
-    """The user deleted the rule: its waiting jobs go, its number is released."""
-    rule = await _locked(session, rule)
+async def delete(session: Session, found: RuleRecord, now: dt.datetime) -> bool:
+    """The user deleted the rule: its waiting jobs go, its number is released. False
+    when it was gone already."""
+    rule = await _locked(session, found)
+    if rule is None:
+        return False
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
     await _move(session, rule, "deleted", now)
+    return True
 
 
-async def _locked(session: Session, rule: RuleRecord) -> RuleRecord:
+async def _locked(session: Session, rule: RuleRecord) -> RuleRecord | None:
     """Re-read the rule holding its row lock: a tick that materialised it meanwhile has
-    committed (its jobs are then withdrawn by the caller), and none can start now."""
+    committed (its jobs are then withdrawn by the caller), and none can start now.
+
+    None when the rule left the list meanwhile (the tick retired a one-off whose job
+    had just been sent): the caller treats it as gone.
+    """
     locked = await rules.get(session, rule.id, lock=True)
-    if locked is None:
-        raise RuntimeError(f"rule {rule.id} vanished")
+    if locked is None or locked.status not in rules.LISTED:
+        return None
     return locked
 
 

@@ -92,7 +92,7 @@ class RecurringKind(_NoSettle):
             return Send(text=messages.custom_reminder(rule.label), dedup=_dedup(job))
         rule = await rules.get(session, job.rule_id)
         tz = await _tz(session, job.user_id)
-        if rule is None or job.slot.astimezone(tz).time() != store.digest_time(rule):
+        if rule is None or not is_digest_slot(rule, job.slot, tz):
             return Skip(status="suppressed", reason="digest moved to another time")
         text = await self._digest(session, job, now, tz)
         if text is None:
@@ -108,6 +108,13 @@ class RecurringKind(_NoSettle):
         if self.name == store.MORNING:
             return digests.morning(facts)
         return digests.evening(facts, local.time())
+
+
+def is_digest_slot(rule: RuleRecord, slot: dt.datetime, tz: ZoneInfo) -> bool:
+    """Whether `slot` is one of the digest's times as its rule now says (asked of the
+    same calculator that made it, so a DST-shifted slot still matches)."""
+    schedule = store.digest_schedule(store.digest_time(rule))
+    return next_after(schedule, slot - dt.timedelta(seconds=1), tz) == slot
 
 
 async def day_facts(

@@ -307,6 +307,22 @@ async def expired_leases(session: Session, *, now: dt.datetime, limit: int) -> l
     return [_record(r) for r in await session.execute(stmt)]
 
 
+async def sent_for_ref(session: Session, kind: str, ref_id: int) -> bool:
+    """Whether a reminder of this kind for this task or event was ever tried (any rule:
+    an edit may have replaced the rule)."""
+    stmt = (
+        select(JOBS.c.id)
+        .join(RULES, RULES.c.id == JOBS.c.rule_id)
+        .where(
+            RULES.c.kind == kind,
+            RULES.c.ref_id == ref_id,
+            JOBS.c.status.in_(("processing", "accepted", "unknown", "failed")),
+        )
+        .limit(1)
+    )
+    return (await session.execute(stmt)).first() is not None
+
+
 async def set_payload(session: Session, job_id: int, payload: str) -> None:
     """Keep small per-job data (an at-least-once job's exact text) for later tries."""
     await session.execute(update(JOBS).where(JOBS.c.id == job_id).values(payload=payload[:2048]))

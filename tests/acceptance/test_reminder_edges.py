@@ -4,8 +4,13 @@ time meeting the merge window, resends of at-least-once reminders, 提前0分钟
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
+
+import pytest
 
 from scheduler import digests, messages
+from storage.database import Session
+from storage.repos import rules
 from tests.acceptance.conftest import Keeper
 from tests.acceptance.test_reminders import local, number_in, reminders, run_until, say_at
 
@@ -98,3 +103,95 @@ async def test_an_event_reminded_zero_minutes_before_is_sent_at_its_start(keeper
     assert "11:00 提醒你" in await keeper.say("日程 今天 11:00 开会 提前0分钟")
     await run_until(keeper, 0, "11:05")
     assert [m for m in keeper.sent_to() if "开会" in m] != []
+
+
+# Found by the second review.
+
+
+def _number_of(listing: str, title: str) -> int:
+    line = next(line for line in listing.splitlines() if title in line)
+    return int(line.split(".", 1)[0])
+
+
+async def test_an_event_reminder_paused_and_resumed_inside_the_look_ahead_still_comes(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("日程 今天 11:00 开会")  # reminder 10:30
+    n = _number_of(await keeper.say("提醒"), "开会")
+    await _tick_at(keeper, "10:26")  # its job exists already
+    await say_at(keeper, 0, "10:27", f"暂停 提醒 {n}")
+    assert "已恢复" in await say_at(keeper, 0, "10:28", f"恢复 提醒 {n}")
+    await run_until(keeper, 0, "10:45")
+    assert len(reminders(keeper)) == 1
+
+
+async def test_a_task_reminder_survives_turning_everything_off_and_on_at_the_last_minute(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料")  # reminder 10:30
+    await _tick_at(keeper, "10:26")
+    await say_at(keeper, 0, "10:27", "关闭 提醒")
+    await say_at(keeper, 0, "10:28", "开启 提醒")
+    await run_until(keeper, 0, "10:45")
+    assert len(reminders(keeper)) == 1
+
+
+async def test_editing_an_event_after_its_reminder_went_out_does_not_remind_again(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("日程 今天 11:00 开会")
+    await run_until(keeper, 0, "10:31")
+    assert len(reminders(keeper)) == 1
+    await say_at(keeper, 0, "10:35", "改日程 1 复盘会")  # a new title, the same time
+    await run_until(keeper, 0, "11:00")
+    assert len(reminders(keeper)) == 1
+
+
+async def test_an_event_moved_later_after_its_reminder_is_reminded_again_for_the_new_time(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("日程 今天 11:00 开会")
+    await run_until(keeper, 0, "10:31")
+    assert "14:30 提醒你" in await say_at(keeper, 0, "10:35", "改日程 1 15:00")
+    await run_until(keeper, 0, "14:31")
+    assert len(reminders(keeper)) == 2
+    assert "15:00 开会" in reminders(keeper)[1]
+
+
+async def test_an_event_moved_just_as_the_tick_retires_its_rule_is_reminded_at_the_new_time(
+    keeper: Keeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The tick's `retire_spent` commits between the handler's read and its lock."""
+    await keeper.say("日程 今天 11:00 开会")
+    await _tick_at(keeper, "10:30")
+    original = rules.of_ref
+
+    async def read_then_the_tick_retires(session: Session, kind: str, ref_id: int) -> Any:
+        found = await original(session, kind, ref_id)
+        await rules.retire_spent(session, now=keeper.clock.now())
+        return found
+
+    monkeypatch.setattr(rules, "of_ref", read_then_the_tick_retires)
+    assert "11:30 提醒你" in await say_at(keeper, 0, "10:32", "改日程 1 12:00")
+    monkeypatch.setattr(rules, "of_ref", original)
+    await run_until(keeper, 0, "11:45")
+    assert len(reminders(keeper)) == 2
+
+
+async def test_pausing_a_rule_the_tick_just_retired_is_answered_not_crashed(
+    keeper: Keeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    n = number_in(await keeper.say("提醒 今天 11:00 交材料"), "提醒")
+    await _tick_at(keeper, "11:00")
+    original = rules.by_number
+
+    async def read_then_the_tick_retires(session: Session, user_id: int, number: int) -> Any:
+        found = await original(session, user_id, number)
+        await rules.retire_spent(session, now=keeper.clock.now())
+        return found
+
+    monkeypatch.setattr(rules, "by_number", read_then_the_tick_retires)
+    assert (
+        await say_at(keeper, 0, "11:02", f"暂停 提醒 {n}")
+        == f"没有编号 {n} 的提醒。发「提醒」看看列表。"
+    )

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from zoneinfo import ZoneInfo
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scheduler.digests import DayFacts, DigestEvent, DigestTask, evening, morning
+from scheduler.reminder_kinds import is_digest_slot
+from scheduler.reminder_rules import digest_schedule
+from scheduler.schedule import next_after
+from storage.repos.rules import RuleRecord
 
 TODAY = dt.date(2026, 11, 25)
 YESTERDAY = TODAY - dt.timedelta(days=1)
@@ -342,3 +347,25 @@ facts_st = st.builds(
 def test_digests_never_raise_and_always_fit_one_message(day: DayFacts, now: dt.time) -> None:
     for text in (morning(day), evening(day, now)):
         assert text is None or 0 < len(text.encode()) <= LIMIT
+
+
+def test_ais_digest_slot_shifted_by_a_dst_gap_still_belongs_to_its_rule() -> None:
+    """02:30 does not exist in Berlin on 2026-03-29; the slot is 03:30 and still valid."""
+    tz = ZoneInfo("Europe/Berlin")
+    rule = RuleRecord(
+        id=1,
+        user_id=1,
+        kind="digest_morning",
+        status="active",
+        policy="at_most_once",
+        priority="normal",
+        channel="wecom_app",
+        next_fire_at=None,
+        spec="02:30",
+    )
+    slot = next_after(
+        digest_schedule(dt.time(2, 30)), dt.datetime(2026, 3, 28, 12, tzinfo=dt.UTC), tz
+    )
+    assert slot.astimezone(tz).time() == dt.time(3, 30)
+    assert is_digest_slot(rule, slot, tz)
+    assert not is_digest_slot(rule, slot + dt.timedelta(minutes=1), tz)
