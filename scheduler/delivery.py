@@ -20,7 +20,7 @@ from scheduler.channels.budget import Defer, budget_decision
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from storage.database import Session
-from storage.repos import attempts, jobs, users
+from storage.repos import attempts, jobs, rules, users
 from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 
@@ -90,6 +90,8 @@ async def _prepare_batch(
             if skipped := len(group) - len(sends):
                 counts["skipped"] = counts.get("skipped", 0) + skipped
             ready += _compose(recipient, channel, sends, cards=prefs.cards, now=now)
+        finished = {job.rule_id for group in groups.values() for job in group}
+        await rules.retire_spent(session, finished, now=now)  # those that were skipped
     return ready
 
 
@@ -274,6 +276,8 @@ async def _settle_batch(s: Scheduler, sent: list[tuple[_Ready, SendResult]]) -> 
                     session, outcomes.attempt(job, result, now, s.secrets)
                 )
                 await finish(s, session, job, result, now)
+        sent_rules = {job.rule_id for item, _ in sent for job in item.jobs}
+        await rules.retire_spent(session, sent_rules, now=now)
 
 
 async def _send(s: Scheduler, item: _Ready) -> SendResult:

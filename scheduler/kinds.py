@@ -21,7 +21,7 @@ from storage.repos.rules import RuleRecord
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Occurrence:
     """A due rule's job, and the rule's next occurrence (None: until something sets it,
-    or never: a one-off is retired once its job has finished, see `tick.retire_spent`)."""
+    or never: a one-off is retired once its job has finished, see `rules.retire_spent`)."""
 
     job: NewJob
     next_fire_at: dt.datetime | None

@@ -67,7 +67,6 @@ async def tick(s: Scheduler) -> TickReport:
     now = s.clock.now()
     report = TickReport()
     report.materialised = await materialise_due(s, now)
-    await retire_spent(s, now)
     report.expired = await expire_stale(s, now)
     report.recovered = await recover_leases(s, now)
     claimed = await claim_batch(s, now)
@@ -124,20 +123,6 @@ async def _materialise_rule(
     return made
 
 
-async def retire_spent(s: Scheduler, now: dt.datetime) -> int:
-    """One-off rules whose job has finished leave the user's list (`done`).
-
-    Not at materialise time: the job is made up to `MERGE_WINDOW` early, and until it
-    is sent the user must still be able to see, move, pause or delete the rule.
-    """
-
-    async def unit() -> int:
-        async with s.database.transaction() as session:
-            return await rules.retire_spent(session, now=now)
-
-    return await retrying(unit)
-
-
 async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
     """Expire waiting jobs older than their priority's catch-up window."""
 
@@ -155,6 +140,7 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
                     )
                 told = {job.user_id for job in gone if job.payload_kind not in jobs.UNTOLD}
                 await users.mark_missed(session, told, since=now)
+                await rules.retire_spent(session, {job.rule_id for job in gone}, now=now)
                 expired += len(gone)
         return expired
 
@@ -167,7 +153,8 @@ async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
     async def unit() -> int:
         recovered = 0
         async with s.database.transaction() as session:
-            for job in await jobs.expired_leases(session, now=now, limit=s.batch):
+            found = await jobs.expired_leases(session, now=now, limit=s.batch)
+            for job in found:
                 result = outcomes.lease_lost(job)
                 if await finish(s, session, job, result, now):
                     # The dead worker wrote no attempt: record what is known, so the
@@ -176,6 +163,7 @@ async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
                         session, outcomes.attempt(job, result, now, s.secrets)
                     )
                     recovered += 1
+            await rules.retire_spent(session, {job.rule_id for job in found}, now=now)
         return recovered
 
     return await retrying(unit)

@@ -229,20 +229,24 @@ ONE_OFF_KINDS = ("custom", "event_reminder", "task_due")
 """Kinds whose rules can run out of occurrences (water waits for the plan instead)."""
 
 
-async def retire_spent(session: Session, *, now: dt.datetime) -> int:
-    """Mark `done` (releasing the number) every active one-off rule with no next
-    occurrence and no job still waiting or being sent. Walks the (status,
-    next_fire_at) index over `next_fire_at IS NULL`: the cost is the spent rules."""
+async def retire_spent(session: Session, rule_ids: set[int], *, now: dt.datetime) -> int:
+    """Mark `done` (releasing the number) those of `rule_ids` that are active one-off
+    rules with no next occurrence and no job still waiting or being sent. Called with
+    the rules of the jobs that just finished, so the cost is the batch, not a scan."""
+    if not rule_ids:
+        return 0
     waiting = (
         select(JOBS.c.id)
         .where(
-            JOBS.c.rule_id == RULES.c.id, JOBS.c.status.in_(("pending", "retry_wait", "processing"))
+            JOBS.c.rule_id == RULES.c.id,
+            JOBS.c.status.in_(("pending", "retry_wait", "processing")),
         )
         .exists()
     )
     stmt = (
         update(RULES)
         .where(
+            RULES.c.id.in_(rule_ids),
             RULES.c.status == "active",
             RULES.c.next_fire_at.is_(None),
             RULES.c.kind.in_(ONE_OFF_KINDS),

@@ -168,7 +168,7 @@ async def test_an_event_moved_just_as_the_tick_retires_its_rule_is_reminded_at_t
 
     async def read_then_the_tick_retires(session: Session, kind: str, ref_id: int) -> Any:
         found = await original(session, kind, ref_id)
-        await rules.retire_spent(session, now=keeper.clock.now())
+        await rules.retire_spent(session, {found.id} if found else set(), now=keeper.clock.now())
         return found
 
     monkeypatch.setattr(rules, "of_ref", read_then_the_tick_retires)
@@ -187,7 +187,7 @@ async def test_pausing_a_rule_the_tick_just_retired_is_answered_not_crashed(
 
     async def read_then_the_tick_retires(session: Session, user_id: int, number: int) -> Any:
         found = await original(session, user_id, number)
-        await rules.retire_spent(session, now=keeper.clock.now())
+        await rules.retire_spent(session, {found.id} if found else set(), now=keeper.clock.now())
         return found
 
     monkeypatch.setattr(rules, "by_number", read_then_the_tick_retires)
