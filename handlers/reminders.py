@@ -31,7 +31,7 @@ from scheduler import water_plan as wp
 from scheduler.schedule import Schedule, describe, next_after
 from scheduler.water_rule import format_next
 from storage.database import Session
-from storage.repos import rules, tasks, users, water
+from storage.repos import jobs, rules, tasks, users, water
 from storage.repos.rules import RuleRecord
 
 router = Router("reminders")
@@ -75,9 +75,11 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     elif rule.kind == rule_store.CUSTOM:
         label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
         label += "（重要）" if rule.policy == "at_least_once" else ""
-    active = rule.status == "active" and rule.next_fire_at is not None
-    next_at = _when(rule.next_fire_at, ctx) if active and rule.next_fire_at else None
-    return texts.rule_line(rule.number, rule.kind, label, state, next_at)
+    next_at = rule.next_fire_at
+    if rule.status == "active" and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
+        next_at = await jobs.waiting_slot(session, rule.id)  # made early, not yet sent
+    shown = _when(next_at, ctx) if rule.status == "active" else None
+    return texts.rule_line(rule.number, rule.kind, label, state, shown)
 
 
 @router.handles(AddReminder)

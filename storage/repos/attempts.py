@@ -50,18 +50,22 @@ async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
 async def accepted_sends_since(
     session: Session, recipient: str, channel: str, since: dt.datetime
 ) -> list[dt.datetime]:
-    """When this recipient's accepted sends on `channel` started, since `since`.
+    """When this recipient's accepted messages on `channel` started, since `since`.
 
     What the per-recipient budget is computed from, so it holds across processes.
+    Counts messages, not jobs: the jobs merged into one message share one attempt
+    time and one provider message id; card updates are not messages.
     """
     stmt = (
         select(ATTEMPTS.c.started_at)
         .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
         .where(
             JOBS.c.recipient == recipient,
+            JOBS.c.payload_kind != "card_update",
             ATTEMPTS.c.channel == channel,
             ATTEMPTS.c.outcome == "accepted",
             ATTEMPTS.c.started_at >= since,
         )
+        .group_by(ATTEMPTS.c.started_at, ATTEMPTS.c.provider_message_id)
     )
     return list((await session.execute(stmt)).scalars())

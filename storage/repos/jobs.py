@@ -307,6 +307,16 @@ async def expired_leases(session: Session, *, now: dt.datetime, limit: int) -> l
     return [_record(r) for r in await session.execute(stmt)]
 
 
+async def waiting_slot(session: Session, rule_id: int) -> dt.datetime | None:
+    """The slot of the rule's job still waiting to be sent, if any (a one-off whose job
+    the look-ahead made early still shows its time in 提醒)."""
+    stmt = select(func.min(JOBS.c.scheduled_slot_utc)).where(
+        JOBS.c.rule_id == rule_id, JOBS.c.status.in_(CLAIMABLE)
+    )
+    slot: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
+    return slot
+
+
 async def sent_for_ref(session: Session, kind: str, ref_id: int) -> bool:
     """Whether a reminder of this kind for this task or event was ever tried (any rule:
     an edit may have replaced the rule)."""

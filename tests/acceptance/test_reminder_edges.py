@@ -195,3 +195,11 @@ async def test_pausing_a_rule_the_tick_just_retired_is_answered_not_crashed(
         await say_at(keeper, 0, "11:02", f"暂停 提醒 {n}")
         == f"没有编号 {n} 的提醒。发「提醒」看看列表。"
     )
+
+
+async def test_the_list_shows_a_reminders_time_while_its_job_waits_in_the_look_ahead(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("日程 今天 11:00 开会")
+    await _tick_at(keeper, "10:26")
+    assert "开会（开，下次 10:30）" in await say_at(keeper, 0, "10:27", "提醒")

@@ -687,6 +687,26 @@ async def test_accepted_sends_since_counts_only_that_recipients_accepted_sends_o
     assert none_later == []
 
 
+async def test_a_merged_message_counts_once_against_the_recipients_budget(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    first, second, third = await _due_jobs(sessionmaker, clock, [1, 2, 3])
+    at = clock.now() - 5 * MINUTE
+    async with sessionmaker.begin() as session:
+        for job_id in (first, second):  # two jobs, one message: one time, one msgid
+            await attempt_rows.record_attempt(session, _attempt(job_id, at))
+        await attempt_rows.record_attempt(
+            session, _attempt(third, at + MINUTE, provider_message_id="msgid-2")
+        )
+
+    async with sessionmaker.begin() as session:
+        sends = await attempt_rows.accepted_sends_since(
+            session, "zhangsan", "wecom_app", at - MINUTE
+        )
+
+    assert sorted(sends) == [at, at + MINUTE]
+
+
 # --- counting ------------------------------------------------------------------------
 
 
