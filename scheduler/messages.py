@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-WATER_REMINDER = "该喝水了 💧\n喝完回复「喝水」，我按你的节奏安排下一次。"
+WATER_REMINDER = "该喝水了 💧\n喝完回复「喝水」；想晚点再提醒，回复「稍后」。"
 ADMIN_TEST = "keeper 测试消息：消息通道正常。"
 
 # A template card carries its own buttons, so the card text says no reply words.
