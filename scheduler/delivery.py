@@ -77,6 +77,9 @@ async def _prepare_batch(
     now = s.clock.now()
     ready: list[_Ready] = []
     async with s.database.transaction() as session:
+        addressees = await users.addressees(
+            session, {job.user_id for group in groups.values() for job in group}
+        )
         for (recipient, channel), group in groups.items():
             held = _held_until(s, channel, now)
             wait = held or await _over_budget(session, recipient, channel, now)
@@ -85,11 +88,11 @@ async def _prepare_batch(
                 key = "held" if held else "deferred"
                 counts[key] = counts.get(key, 0) + len(group)
                 continue
-            prefs = await users.prefs(session, group[0].user_id)
-            sends = await _prepare(s, session, group, prefs.quiet_until, now)
+            to = addressees[group[0].user_id]
+            sends = await _prepare(s, session, group, to, now)
             if skipped := len(group) - len(sends):
                 counts["skipped"] = counts.get("skipped", 0) + skipped
-            ready += _compose(recipient, channel, sends, cards=prefs.cards, now=now)
+            ready += _compose(recipient, channel, sends, cards=to.prefs.cards, now=now)
         finished = {job.rule_id for group in groups.values() for job in group}
         await rules.retire_spent(session, finished, now=now)  # those that were skipped
     return ready
@@ -194,13 +197,13 @@ async def _prepare(
     s: Scheduler,
     session: Session,
     group: list[JobRecord],
-    quiet_until: dt.datetime | None,
+    to: users.Addressee,
     now: dt.datetime,
 ) -> list[tuple[JobRecord, Send]]:
     """Re-read the business state; finish what is no longer worth sending now."""
     sends: list[tuple[JobRecord, Send]] = []
     for job in group:
-        decision = await _quiet_or_prepare(s, session, job, quiet_until, now)
+        decision = await _quiet_or_prepare(s, session, job, to, now)
         if isinstance(decision, Skip):
             if await jobs.finalise(
                 session, job, status=decision.status, now=now, note=decision.reason
@@ -232,22 +235,22 @@ async def _quiet_or_prepare(
     s: Scheduler,
     session: Session,
     job: JobRecord,
-    quiet_until: dt.datetime | None,
+    to: users.Addressee,
     now: dt.datetime,
 ) -> Send | Skip:
     """Quiet time first (`scheduler.quiet`): suppressed, or moved to its end as a new
-    job of the same rule (this one ends `suppressed`, saying where it went)."""
-    if job.payload_kind == "card_update":  # the user's own click: never held back
-        return await s.kinds[job.payload_kind].prepare(session, job, now)
+    job of the same rule (this one ends `suppressed`, saying where it went). High
+    priority jobs (events, tasks, 重要, card updates) always pass."""
     # Judged at the job's own time: a companion claimed early (the merge window) may
     # fall due after quiet time ends, or be the very job quiet time moved to its end.
+    quiet_until = to.prefs.quiet_until
     decision = quiet.during_quiet(job.payload_kind, job.priority, quiet_until, max(now, job.slot))
     if decision == "suppress":
         return Skip(status="suppressed", reason="quiet time")
     if isinstance(decision, quiet.Move):
         await jobs.materialise(session, _moved(job, decision.until), now=now)
         return Skip(status="suppressed", reason=f"quiet time: moved to {decision.until:%H:%M}Z")
-    return await s.kinds[job.payload_kind].prepare(session, job, now)
+    return await s.kinds[job.payload_kind].prepare(session, job, to, now)
 
 
 def _moved(job: JobRecord, until: dt.datetime) -> NewJob:

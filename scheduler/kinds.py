@@ -16,6 +16,7 @@ from scheduler.channels.base import SendResult
 from storage.database import Session
 from storage.repos.jobs import JobRecord, NewJob
 from storage.repos.rules import RuleRecord
+from storage.repos.users import Addressee
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -50,16 +51,37 @@ class Skip:
     reason: str
 
 
+def job_for(rule: RuleRecord, to: Addressee, slot: dt.datetime, ref: int | None = None) -> NewJob:
+    """The job of one occurrence of `rule`, addressed to `to`: its policy, priority and
+    channel copied from the rule, so a later change of the rule leaves it alone."""
+    return NewJob(
+        user_id=rule.user_id,
+        rule_id=rule.id,
+        slot=slot,
+        policy=rule.policy,
+        priority=rule.priority,
+        channel=rule.channel,
+        recipient=to.wecom_user_id,
+        payload_kind=rule.kind,
+        payload_ref=ref,
+    )
+
+
 class Kind(Protocol):
-    """One rule kind's decisions; each call runs inside the caller's transaction."""
+    """One rule kind's decisions; each call runs inside the caller's transaction.
+
+    `to` (address, zone, quiet time, cards) is read once per batch by the caller.
+    """
 
     name: str
 
     async def materialise(
-        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+        self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
     ) -> Occurrence: ...
 
-    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip: ...
+    async def prepare(
+        self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
+    ) -> Send | Skip: ...
 
     async def settle(
         self, session: Session, job: JobRecord, result: SendResult, status: str, now: dt.datetime

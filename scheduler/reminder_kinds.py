@@ -14,12 +14,13 @@ from zoneinfo import ZoneInfo
 from scheduler import cards, digests, messages
 from scheduler import reminder_rules as store
 from scheduler.channels.base import SendResult
-from scheduler.kinds import Occurrence, Send, Skip
+from scheduler.kinds import Occurrence, Send, Skip, job_for
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
-from storage.repos import events, reads, rules, tasks, users
-from storage.repos.jobs import JobRecord, NewJob
+from storage.repos import events, reads, rules, tasks
+from storage.repos.jobs import JobRecord
 from storage.repos.rules import RuleRecord
+from storage.repos.users import Addressee
 
 STARTED_GRACE = dt.timedelta(minutes=5)
 """An event reminder still goes out this long after the start (提前0分钟, a slow tick)."""
@@ -27,29 +28,16 @@ TRACKS_WEIGHT = dt.timedelta(days=30)
 """The evening nudge goes only to someone who recorded a weight this recently."""
 
 
-def _job(rule: RuleRecord, recipient: str, slot: dt.datetime, ref: int | None) -> NewJob:
-    return NewJob(
-        user_id=rule.user_id,
-        rule_id=rule.id,
-        slot=slot,
-        policy=rule.policy,
-        priority=rule.priority,
-        channel=rule.channel,
-        recipient=recipient,
-        payload_kind=rule.kind,
-        payload_ref=ref,
-    )
+def _tz(to: Addressee) -> ZoneInfo:
+    return ZoneInfo(to.prefs.timezone)
 
 
-async def _tz(session: Session, user_id: int) -> ZoneInfo:
-    return ZoneInfo((await users.prefs(session, user_id)).timezone)
-
-
-async def _rule_gone(session: Session, job: JobRecord) -> Skip | None:
+async def _live_rule(session: Session, job: JobRecord) -> RuleRecord | Skip:
+    """The job's rule, or the Skip when the user switched it off meanwhile."""
     rule = await rules.get(session, job.rule_id)
     if rule is None or rule.status in ("paused", "off", "deleted"):
         return Skip(status="cancelled", reason="rule switched off")
-    return None
+    return rule
 
 
 class _NoSettle:
@@ -71,7 +59,7 @@ class RecurringKind(_NoSettle):
     """Digests and custom reminders: fire on a schedule, the next slot after this one."""
 
     async def materialise(
-        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+        self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
     ) -> Occurrence:
         assert rule.next_fire_at is not None
         slot = rule.next_fire_at
@@ -80,19 +68,19 @@ class RecurringKind(_NoSettle):
             if rule.kind in store.DIGESTS
             else Schedule.from_json(rule.spec)
         )
-        following = next_after(schedule, slot, await _tz(session, rule.user_id))
-        return Occurrence(job=_job(rule, recipient, slot, None), next_fire_at=following)
+        following = next_after(schedule, slot, _tz(to))
+        return Occurrence(job=job_for(rule, to, slot), next_fire_at=following)
 
-    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
-        if skip := await _rule_gone(session, job):
-            return skip
+    async def prepare(
+        self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
+    ) -> Send | Skip:
+        rule = await _live_rule(session, job)
+        if isinstance(rule, Skip):
+            return rule
         if self.name == store.CUSTOM:
-            rule = await rules.get(session, job.rule_id)
-            assert rule is not None
             return Send(text=messages.custom_reminder(rule.label), dedup=_dedup(job))
-        rule = await rules.get(session, job.rule_id)
-        tz = await _tz(session, job.user_id)
-        if rule is None or not is_digest_slot(rule, job.slot, tz):
+        tz = _tz(to)
+        if not is_digest_slot(rule, job.slot, tz):
             return Skip(status="suppressed", reason="digest moved to another time")
         text = await self._digest(session, job, now, tz)
         if text is None:
@@ -151,22 +139,27 @@ class OneOffKind(_NoSettle):
     """Event and task reminders: one job; the rule is retired when it has finished."""
 
     async def materialise(
-        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+        self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
     ) -> Occurrence:
         assert rule.next_fire_at is not None
-        job = _job(rule, recipient, rule.next_fire_at, rule.ref_id)
+        job = job_for(rule, to, rule.next_fire_at, rule.ref_id)
         return Occurrence(job=job, next_fire_at=None)
 
-    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+    async def prepare(
+        self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
+    ) -> Send | Skip:
         if job.payload_ref is None:
             return Skip(status="cancelled", reason="no subject")
-        if skip := await _rule_gone(session, job):
-            return skip
+        rule = await _live_rule(session, job)
+        if isinstance(rule, Skip):
+            return rule
         if self.name == store.EVENT:
-            return await self._event(session, job, now)
-        return await self._task(session, job, now)
+            return await self._event(session, job, _tz(to), now)
+        return await self._task(session, job, _tz(to), now)
 
-    async def _event(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+    async def _event(
+        self, session: Session, job: JobRecord, tz: ZoneInfo, now: dt.datetime
+    ) -> Send | Skip:
         assert job.payload_ref is not None
         event = await events.get(session, job.payload_ref)
         if event is None or event.status != "scheduled" or event.starts_at is None:
@@ -178,19 +171,19 @@ class OneOffKind(_NoSettle):
             return Skip(status="suppressed", reason="event moved")
         if now > event.starts_at + STARTED_GRACE:
             return Skip(status="suppressed", reason="event already started")
-        tz = await _tz(session, job.user_id)
         # From now (accurate when sent early with a merge or late after an outage); a
         # resend repeats the first try's stored text exactly (`delivery._exact_repeat`).
         minutes = max(0, round((event.starts_at - now).total_seconds() / 60))
         text = messages.event_reminder(event.title, event.starts_at.astimezone(tz), minutes)
         return Send(text=text, dedup=_dedup(job))
 
-    async def _task(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+    async def _task(
+        self, session: Session, job: JobRecord, tz: ZoneInfo, now: dt.datetime
+    ) -> Send | Skip:
         assert job.payload_ref is not None
         task = await tasks.get(session, job.payload_ref)
         if task is None or task.status != "open":
             return Skip(status="suppressed", reason="task no longer open")
-        tz = await _tz(session, job.user_id)
         at = store.task_reminder_at(task, tz)
         due = None if at is None else at + dt.timedelta(minutes=store.TASK_LEAD_MINUTES)
         if at is None or due is None or not at <= job.slot <= due:
@@ -213,11 +206,13 @@ class CardUpdateKind(_NoSettle):
         super().__init__(store.CARD_UPDATE)
 
     async def materialise(
-        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+        self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
     ) -> Occurrence:
         raise RuntimeError("card updates are never scheduled by a rule")
 
-    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+    async def prepare(
+        self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
+    ) -> Send | Skip:
         code, _, name = job.payload.partition("\n")
         if not code or not name:
             return Skip(status="cancelled", reason="no response code")

@@ -91,10 +91,10 @@ async def materialise_due(s: Scheduler, now: dt.datetime) -> int:
         made = 0
         async with s.database.transaction() as session:
             due = await rules.due(session, now=horizon, limit=MATERIALISE_BATCH)
-            recipients = await users.wecom_ids(session, {r.user_id for r in due})
+            addressees = await users.addressees(session, {r.user_id for r in due})
             for rule in due:
-                recipient = recipients[rule.user_id]
-                made += await _materialise_rule(s, session, rule, recipient, now, horizon)
+                to = addressees[rule.user_id]
+                made += await _materialise_rule(s, session, rule, to, now, horizon)
         return made
 
     return await retrying(unit)
@@ -104,14 +104,14 @@ async def _materialise_rule(
     s: Scheduler,
     session: Session,
     rule: rules.RuleRecord,
-    recipient: str,
+    to: users.Addressee,
     now: dt.datetime,
     horizon: dt.datetime,
 ) -> int:
     """Every occurrence of the rule up to `horizon` (bounded), each as one job."""
     made = 0
     for _ in range(CATCH_UP_SLOTS):
-        occurrence = await s.kinds[rule.kind].materialise(session, rule, recipient, now)
+        occurrence = await s.kinds[rule.kind].materialise(session, rule, to, now)
         made += await jobs.materialise(session, occurrence.job, now=now) is not None
         moved = await rules.set_next_fire(
             session, rule.id, occurrence.next_fire_at, now=now, expected=rule.next_fire_at

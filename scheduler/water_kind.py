@@ -12,11 +12,12 @@ import datetime as dt
 from scheduler import cards, messages, water_store
 from scheduler import water_plan as wp
 from scheduler.channels.base import SendResult
-from scheduler.kinds import Occurrence, Send, Skip
+from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.repos import water
-from storage.repos.jobs import JobRecord, NewJob
+from storage.repos.jobs import JobRecord
 from storage.repos.rules import RuleRecord
+from storage.repos.users import Addressee
 
 FINAL_EVENTS = {"accepted": wp.ACCEPTED, "failed": wp.FAILED, "unknown": wp.UNKNOWN}
 """Job end states that settle the plan; `retry_wait` keeps it sending (nothing left)."""
@@ -26,22 +27,14 @@ class WaterKind:
     name = water_store.WATER
 
     async def materialise(
-        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+        self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
     ) -> Occurrence:
         assert rule.next_fire_at is not None
-        job = NewJob(
-            user_id=rule.user_id,
-            rule_id=rule.id,
-            slot=rule.next_fire_at,
-            policy=rule.policy,
-            priority=rule.priority,
-            channel=rule.channel,
-            recipient=recipient,
-            payload_kind=self.name,
-        )
-        return Occurrence(job=job, next_fire_at=None)
+        return Occurrence(job=job_for(rule, to, rule.next_fire_at), next_fire_at=None)
 
-    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+    async def prepare(
+        self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
+    ) -> Send | Skip:
         loaded = await self._load(session, job)
         if loaded is None:
             return Skip(status="cancelled", reason="no water plan")

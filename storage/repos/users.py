@@ -52,14 +52,6 @@ _LOCK_USER = (
 )
 
 
-async def wecom_ids(session: Session, user_ids: set[int]) -> dict[int, str]:
-    """WeCom UserIDs by user id, for addressing jobs."""
-    if not user_ids:
-        return {}
-    stmt = select(USERS.c.id, USERS.c.wecom_user_id).where(USERS.c.id.in_(user_ids))
-    return {row.id: row.wecom_user_id for row in await session.execute(stmt)}
-
-
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Prefs:
     """What the scheduler needs to know about a recipient at send time."""
@@ -69,11 +61,35 @@ class Prefs:
     cards: bool
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Addressee:
+    """A user as the scheduler addresses them: WeCom UserID and preferences."""
+
+    user_id: int
+    wecom_user_id: str
+    prefs: Prefs
+
+
+async def addressees(session: Session, user_ids: set[int]) -> dict[int, Addressee]:
+    """Every given user's address and preferences, in one query (one per batch)."""
+    if not user_ids:
+        return {}
+    stmt = select(
+        USERS.c.id, USERS.c.wecom_user_id, USERS.c.timezone, USERS.c.quiet_until, USERS.c.cards
+    ).where(USERS.c.id.in_(user_ids))
+    return {
+        row.id: Addressee(
+            user_id=row.id,
+            wecom_user_id=row.wecom_user_id,
+            prefs=Prefs(timezone=row.timezone, quiet_until=row.quiet_until, cards=bool(row.cards)),
+        )
+        for row in await session.execute(stmt)
+    }
+
+
 async def prefs(session: Session, user_id: int) -> Prefs:
-    """The user's zone, quiet time and card choice (read at send time)."""
-    stmt = select(USERS.c.timezone, USERS.c.quiet_until, USERS.c.cards).where(USERS.c.id == user_id)
-    row = (await session.execute(stmt)).one()
-    return Prefs(timezone=row.timezone, quiet_until=row.quiet_until, cards=bool(row.cards))
+    """The user's zone, quiet time and card choice."""
+    return (await addressees(session, {user_id}))[user_id].prefs
 
 
 async def update_user(session: Session, user_id: int, **values: object) -> None:

@@ -40,15 +40,16 @@ from bot.scheduling import scheduler_for
 from bot.settings import load_settings
 from scheduler.channels.base import SendResult
 from scheduler.clock import Clock, FakeClock, SystemClock
-from scheduler.kinds import Occurrence, Send, Skip
+from scheduler.kinds import Occurrence, Send, Skip, job_for
 from scheduler.tick import BATCH, SEND_CONCURRENCY, Scheduler, TickReport, tick
 from storage.database import Database, Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into
 from storage.engine import create_engine
 from storage.models import USERS
-from storage.repos.jobs import JobRecord, NewJob
+from storage.repos.jobs import JobRecord
 from storage.repos.rules import RuleRecord
+from storage.repos.users import Addressee
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -64,22 +65,14 @@ class PlainKind:
     name = PLAIN
 
     async def materialise(
-        self, session: Session, rule: RuleRecord, recipient: str, now: dt.datetime
+        self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
     ) -> Occurrence:
         assert rule.next_fire_at is not None
-        job = NewJob(
-            user_id=rule.user_id,
-            rule_id=rule.id,
-            slot=rule.next_fire_at,
-            policy=rule.policy,
-            priority=rule.priority,
-            channel=rule.channel,
-            recipient=recipient,
-            payload_kind=PLAIN,
-        )
-        return Occurrence(job=job, next_fire_at=None)
+        return Occurrence(job=job_for(rule, to, rule.next_fire_at), next_fire_at=None)
 
-    async def prepare(self, session: Session, job: JobRecord, now: dt.datetime) -> Send | Skip:
+    async def prepare(
+        self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
+    ) -> Send | Skip:
         return Send(text=f"job {job.id}")
 
     async def settle(
