@@ -145,13 +145,12 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
     if not missed:
         return None
     labels = [
-        m.label if m.kind in rule_store.DIGESTS else f"{_hm(m.slot, ctx)} {m.label}" for m in missed
+        m.label
+        if m.kind in rule_store.DIGESTS
+        else f"{messages.hm(m.slot.astimezone(ctx.tz))} {m.label}"
+        for m in missed
     ]
     return texts.missed_line(messages.missed_summary(labels))
-
-
-def _hm(at: dt.datetime, ctx: Context) -> str:
-    return at.astimezone(ctx.tz).strftime("%H:%M")
 
 
 def _new_inbound(

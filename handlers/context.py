@@ -6,6 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from scheduler.water_rule import format_next
 from storage.records import Effect, UserRecord
 
 
@@ -37,6 +38,10 @@ class Context:
     def local(self, day: dt.date, at: dt.time) -> dt.datetime:
         """A local wall-clock time on `day`, as a UTC instant."""
         return dt.datetime.combine(day, at, self.tz).astimezone(dt.UTC)
+
+    def when(self, at: dt.datetime) -> str:
+        """An instant named for a reply, in the user's zone: "12:00", "明天 08:00"."""
+        return format_next(at, now_utc=self.now, tz=self.tz)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

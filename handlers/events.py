@@ -5,13 +5,11 @@ reminder, a cancelled one cancels it)."""
 from __future__ import annotations
 
 import dataclasses
-import datetime as dt
 
 from handlers import rule_store, texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler.water_rule import format_next
 from storage.database import Session
 from storage.records import Effect, EventRecord
 from storage.repos import events, records
@@ -44,7 +42,7 @@ async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
         texts.day_label(cmd.day, ctx.today),
         texts.event_span(cmd.start, cmd.end),
         cmd.title,
-        _label(remind_at, ctx),
+        ctx.when(remind_at) if remind_at else None,
     )
     return Outcome(reply=reply, effect=Effect(kind="event", record_id=record_id))
 
@@ -89,7 +87,9 @@ async def edit_event(session: Session, ctx: Context, cmd: EditEvent) -> Outcome:
     )
     remind_at = await rule_store.schedule_event(session, ctx.user.id, changed, ctx.now)
     day = texts.day_label(changed.day, ctx.today)
-    reply = texts.event_changed(day, _span(changed, ctx), changed.title, _label(remind_at, ctx))
+    reply = texts.event_changed(
+        day, _span(changed, ctx), changed.title, ctx.when(remind_at) if remind_at else None
+    )
     return Outcome(reply=reply)
 
 
@@ -121,7 +121,3 @@ def _span(event: EventRecord, ctx: Context) -> str:
     start = event.starts_at.astimezone(ctx.tz).time() if event.starts_at else None
     end = event.ends_at.astimezone(ctx.tz).time() if event.ends_at else None
     return texts.event_span(start, end)
-
-
-def _label(at: dt.datetime | None, ctx: Context) -> str | None:
-    return None if at is None else format_next(at, now_utc=ctx.now, tz=ctx.tz)

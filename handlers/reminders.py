@@ -29,7 +29,6 @@ from handlers.router import Router
 from scheduler import quiet, water_store
 from scheduler import water_plan as wp
 from scheduler.schedule import Schedule, describe, next_after
-from scheduler.water_rule import format_next
 from storage.database import Session
 from storage.repos import jobs, rules, tasks, users, water
 from storage.repos.rules import RuleRecord
@@ -39,14 +38,13 @@ router = Router("reminders")
 
 @router.handles(ShowReminders)
 async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> Outcome:
-    await rule_store.ensure_defaults(session, ctx.user.id, ctx.tz, ctx.now)
     lines = [
         await _line(session, ctx, rule)
         for rule in await rules.listed(session, ctx.user.id)
         if await _still_relevant(session, rule)
     ]
     if ctx.user.quiet_until and ctx.user.quiet_until > ctx.now:
-        lines.append(f"免打扰到 {_when(ctx.user.quiet_until, ctx)}（取消免打扰）")
+        lines.append(f"免打扰到 {ctx.when(ctx.user.quiet_until)}（取消免打扰）")
     if not lines:
         return Outcome(reply=texts.NO_RULES)
     return Outcome(reply="你的提醒：\n" + "\n".join(lines) + "\n" + texts.RULES_FOOTER)
@@ -78,7 +76,7 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     next_at = rule.next_fire_at
     if rule.status == "active" and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
         next_at = await jobs.waiting_slot(session, rule.id)  # made early, not yet sent
-    shown = _when(next_at, ctx) if rule.status == "active" else None
+    shown = _when_or_none(next_at, ctx) if rule.status == "active" else None
     return texts.rule_line(rule.number, rule.kind, label, state, shown)
 
 
@@ -101,7 +99,7 @@ async def add_reminder(session: Session, ctx: Context, cmd: AddReminder) -> Outc
         rule.number,
         cmd.title,
         describe(cmd.schedule),
-        format_next(rule.next_fire_at, now_utc=ctx.now, tz=ctx.tz),
+        ctx.when(rule.next_fire_at),
         cmd.important,
     )
     return Outcome(reply=reply)
@@ -129,7 +127,7 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     resumed = await rule_store.resume(session, rule, ctx.tz, ctx.now)
     found = await rules.get(session, rule.id)
     next_at = found.next_fire_at if resumed and found else None
-    return Outcome(reply=texts.rule_changed(cmd.number, "resume", _when(next_at, ctx)))
+    return Outcome(reply=texts.rule_changed(cmd.number, "resume", _when_or_none(next_at, ctx)))
 
 
 async def _water_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcome:
@@ -140,7 +138,7 @@ async def _water_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
         return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
     if cmd.verb == "pause":
         return Outcome(reply=texts.WATER_PAUSED)
-    return Outcome(reply=texts.water_resumed(_when(event.next_at, ctx) or ""))
+    return Outcome(reply=texts.water_resumed(_when_or_none(event.next_at, ctx) or ""))
 
 
 async def _water_switch(session: Session, ctx: Context, *, on: bool) -> wp.Event | None:
@@ -196,7 +194,7 @@ async def set_quiet(session: Session, ctx: Context, cmd: SetQuiet) -> Outcome:
     except ValueError:
         return Outcome(reply=texts.QUIET_IN_THE_PAST)
     await users.update_user(session, ctx.user.id, quiet_until=until)
-    return Outcome(reply=texts.quiet_set(_when(until, ctx) or ""))
+    return Outcome(reply=texts.quiet_set(ctx.when(until)))
 
 
 @router.handles(EndQuiet)
@@ -213,5 +211,5 @@ async def set_cards(session: Session, ctx: Context, cmd: SetCards) -> Outcome:
     return Outcome(reply=texts.cards_set(cmd.on))
 
 
-def _when(at: dt.datetime | None, ctx: Context) -> str | None:
-    return None if at is None else format_next(at, now_utc=ctx.now, tz=ctx.tz)
+def _when_or_none(at: dt.datetime | None, ctx: Context) -> str | None:
+    return None if at is None else ctx.when(at)

@@ -73,8 +73,8 @@ async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.
 async def set_digest(
     session: Session, user_id: int, kind: str, at: dt.time | None, tz: ZoneInfo, now: dt.datetime
 ) -> RuleRecord:
-    """Move a digest to `at` (and turn it on), or turn it off (`at` None)."""
-    await ensure_defaults(session, user_id, tz, now)
+    """Move a digest to `at` (and turn it on), or turn it off (`at` None). The user has
+    their digests: the conversation gives every user the defaults first."""
     found = next(r for r in await rules.of_user(session, user_id, kind) if r.status != "deleted")
     rule = await _locked(session, found)
     assert rule is not None  # digests are never retired or deleted

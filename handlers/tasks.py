@@ -13,7 +13,6 @@ from handlers import rule_store, texts
 from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, ShowTasks, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler.water_rule import format_next
 from storage.database import Session
 from storage.records import Effect, TaskRecord
 from storage.repos import tasks
@@ -35,7 +34,7 @@ async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
     due = texts.task_due_label(cmd.due_date, cmd.due_time, ctx.today)
     assert task.number is not None
     remind_at = await rule_store.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
-    remind = format_next(remind_at, now_utc=ctx.now, tz=ctx.tz) if remind_at else None
+    remind = ctx.when(remind_at) if remind_at else None
     return Outcome(
         reply=texts.task_added(task.number, task.title, due, remind),
         effect=Effect(kind="task_add", record_id=task.id),

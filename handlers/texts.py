@@ -9,6 +9,8 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from scheduler.messages import hm as hm  # re-exported: one way to write a time
+
 # --- parse errors (owned by handlers/parser.py) ---
 HELP_TEXT = "\n".join(
     (
@@ -150,10 +152,6 @@ def day_label(day: dt.date, today: dt.date) -> str:
     if relative:
         return relative
     return f"{md(day)} 周{WEEKDAYS[day.weekday()]}"
-
-
-def hm(at: dt.time | dt.datetime) -> str:
-    return f"{at.hour:02d}:{at.minute:02d}"
 
 
 def signed(value: Decimal, unit: str = "") -> str:

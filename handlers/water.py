@@ -20,7 +20,6 @@ from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler import water_plan as wp
 from scheduler import water_store
-from scheduler.water_rule import format_next
 from storage.database import Session
 from storage.repos import water
 
@@ -52,7 +51,7 @@ def _switched(action: str, event: wp.Event, ctx: Context) -> str:
     if action == "close":
         return texts.WATER_CLOSED
     assert event.next_at is not None
-    label = format_next(event.next_at, now_utc=ctx.now, tz=ctx.tz)
+    label = ctx.when(event.next_at)
     return texts.water_enabled(label) if action == "enable" else texts.water_resumed(label)
 
 
@@ -72,7 +71,7 @@ async def check_in(session: Session, ctx: Context, today_total: int) -> str | No
     if isinstance(result, wp.Refused):
         return None
     goal = habit.goal
-    return texts.checkin_next(format_next(next_at, now_utc=ctx.now, tz=ctx.tz), today_total, goal)
+    return texts.checkin_next(ctx.when(next_at), today_total, goal)
 
 
 @router.handles(SnoozeWater)
@@ -89,13 +88,13 @@ async def snooze(session: Session, ctx: Context, cmd: SnoozeWater) -> Outcome:
         await water_store.act(session, loaded, event, ctx.now), wp.Refused
     ):
         return Outcome(reply=texts.SNOOZE_OFF)
-    return Outcome(reply=texts.snoozed(format_next(at, now_utc=ctx.now, tz=ctx.tz)))
+    return Outcome(reply=texts.snoozed(ctx.when(at)))
 
 
 @router.handles(SetDayWindow)
 async def set_day_window(session: Session, ctx: Context, cmd: SetDayWindow) -> Outcome:
     await water.set_habit(session, ctx.user.id, wake_at=cmd.wake, sleep_at=cmd.sleep)
-    return Outcome(reply=texts.window_set(f"{_hm(cmd.wake)}-{_hm(cmd.sleep)}"))
+    return Outcome(reply=texts.window_set(f"{texts.hm(cmd.wake)}-{texts.hm(cmd.sleep)}"))
 
 
 @router.handles(SetWaterInterval)
@@ -121,7 +120,3 @@ async def notice_owed(session: Session, user_id: int, now: dt.datetime) -> str |
         return None
     await water_store.save(session, record, told, now)
     return texts.WATER_NOTICE.get(notice.paused_because)
-
-
-def _hm(at: dt.time) -> str:
-    return f"{at.hour:02d}:{at.minute:02d}"

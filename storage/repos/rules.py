@@ -197,21 +197,6 @@ async def change(session: Session, rule_id: int, *, now: dt.datetime, **values: 
     )
 
 
-async def set_status_for_user(
-    session: Session, user_id: int, *, from_status: str, to_status: str, now: dt.datetime
-) -> list[RuleRecord]:
-    """Move every rule of the user in `from_status` to `to_status`; return them (before)."""
-    stmt = select(RULES).where(RULES.c.user_id == user_id, RULES.c.status == from_status)
-    found = [_record(r) for r in await session.execute(stmt)]
-    if found:
-        await session.execute(
-            update(RULES)
-            .where(RULES.c.id.in_([r.id for r in found]), RULES.c.status == from_status)
-            .values(status=to_status, updated_at=now)
-        )
-    return found
-
-
 async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
     """How many rules per (kind, status), for 管理 状态."""
     stmt = select(RULES.c.kind, RULES.c.status, func.count()).group_by(RULES.c.kind, RULES.c.status)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import select, update
 
 from storage.database import Session
-from storage.delivery_models import WATER_ACTIONS, WATER_GRANTS, WATER_PLANS
+from storage.delivery_models import WATER_GRANTS, WATER_PLANS
 from storage.dialect import insert_into, insert_returning_id, insert_unless_exists
 from storage.models import USERS
 
@@ -165,28 +165,6 @@ async def invalidate_open_grants(session: Session, plan_id: int, *, now: dt.date
         .values(state="invalid", updated_at=now)
     )
     return int((await session.execute(stmt)).rowcount)
-
-
-async def record_action(
-    session: Session,
-    *,
-    plan_id: int,
-    action_key: str,
-    action: str,
-    from_state: str,
-    to_state: str,
-    now: dt.datetime,
-) -> bool:
-    """Log a user action once per message key. False if this message was seen before."""
-    values = {
-        "plan_id": plan_id,
-        "action_key": action_key,
-        "action": action,
-        "from_state": from_state,
-        "to_state": to_state,
-        "created_at": now,
-    }
-    return await insert_unless_exists(session, WATER_ACTIONS, values) is not None
 
 
 async def reserved_for_job(session: Session, plan_id: int, job_id: int) -> bool:

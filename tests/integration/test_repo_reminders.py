@@ -217,43 +217,6 @@ async def test_change_updates_the_given_fields_and_the_update_time_of_that_rule_
     assert await _row(sessionmaker, other) == other_before
 
 
-async def test_set_status_for_user_moves_only_that_users_rules_in_that_status(
-    sessionmaker: Sessions, clock: FakeClock
-) -> None:
-    zhang = await new_user(sessionmaker, clock)
-    li = await new_user(sessionmaker, clock, "lisi")
-    first, paused, second = [await _rule(sessionmaker, clock, zhang) for _ in range(3)]
-    theirs = await _rule(sessionmaker, clock, li)
-    await _set_status(sessionmaker, paused, "paused", clock.now())
-    later = clock.now() + MINUTE
-
-    async with sessionmaker.begin() as session:
-        moved = await rules.set_status_for_user(
-            session, zhang, from_status="active", to_status="off", now=later
-        )
-
-    assert [(r.id, r.status) for r in moved] == [(first, "active"), (second, "active")]
-    assert await _statuses(sessionmaker, [first, paused, second]) == ["off", "paused", "off"]
-    assert await _statuses(sessionmaker, [theirs]) == ["active"]
-    assert await _numbers(sessionmaker, [first, paused, second]) == [1, 2, 3]
-    assert (await _row(sessionmaker, first)).updated_at == later
-
-
-async def test_set_status_for_user_with_nothing_in_that_status_returns_nothing(
-    sessionmaker: Sessions, clock: FakeClock
-) -> None:
-    user_id = await new_user(sessionmaker, clock)
-    rule_id = await _rule(sessionmaker, clock, user_id)
-
-    async with sessionmaker.begin() as session:
-        moved = await rules.set_status_for_user(
-            session, user_id, from_status="off", to_status="active", now=clock.now()
-        )
-
-    assert moved == []
-    assert await _statuses(sessionmaker, [rule_id]) == ["active"]
-
-
 async def test_count_by_kind_counts_every_rule_by_kind_and_status(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
