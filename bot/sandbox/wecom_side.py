@@ -19,14 +19,13 @@ import secrets
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from types import TracebackType
-from typing import Self
 from xml.etree.ElementTree import ParseError
 
 import aiohttp
 import defusedxml.ElementTree as SafeET
 
 from bot.crypto import MalformedEnvelope, WeComCrypto
+from scheduler.channels.http_client import SessionHolder
 
 __all__ = [
     "FIRST_MSG_ID",
@@ -182,7 +181,7 @@ def _leaf_texts(xml_text: str) -> dict[str, str]:
 # -- the client -----------------------------------------------------------------
 
 
-class WeComSide:
+class WeComSide(SessionHolder):
     """Plays WeCom's servers against our callback endpoint.
 
     Args:
@@ -207,31 +206,12 @@ class WeComSide:
         session: aiohttp.ClientSession | None = None,
         timeout_s: float = CALLBACK_WINDOW_S,
     ) -> None:
+        super().__init__(session)
         self.url = base_url.rstrip("/") + CALLBACK_PATH
         self.crypto = WeComCrypto(token, encoding_aes_key, corp_id)
         self.corp_id, self.agent_id, self.clock = corp_id, agent_id, clock
-        self._session, self._owns_session = session, session is None
         self._timeout = aiohttp.ClientTimeout(total=timeout_s)
         self._msg_ids = itertools.count(FIRST_MSG_ID)
-
-    async def __aenter__(self) -> Self:
-        if self._session is None:
-            self._session = aiohttp.ClientSession()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.aclose()
-
-    async def aclose(self) -> None:
-        """Close the session if this client opened it."""
-        if self._owns_session and self._session is not None:
-            await self._session.close()
-            self._session = None
 
     def now(self) -> int:
         """The clock as WeCom's integer seconds (CreateTime, timestamp)."""
@@ -329,7 +309,7 @@ class WeComSide:
             CryptoError: a 200 reply that is not a valid, signed envelope for us.
             TimeoutError: no answer inside the window.
         """
-        session = self._require_session()
+        session = self.require_session()
         async with session.post(
             self.url, params=request.query, data=request.body, timeout=self._timeout
         ) as response:
@@ -349,12 +329,7 @@ class WeComSide:
             "nonce": nonce,
             "echostr": echostr,
         }
-        session = self._require_session()
+        session = self.require_session()
         async with session.get(self.url, params=query, timeout=self._timeout) as response:
             body = await response.read()
         return Reply(status=response.status, text=body.decode("utf-8", "replace"), body=body)
-
-    def _require_session(self) -> aiohttp.ClientSession:
-        if self._session is None:
-            raise RuntimeError("use `async with WeComSide(...)` or pass a session")
-        return self._session

@@ -37,12 +37,12 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
-from types import TracebackType
 from typing import Any, Protocol
 
 import aiohttp
 
 from scheduler.channels.base import OutboundMessage, SendResult
+from scheduler.channels.http_client import SessionHolder
 from scheduler.channels.wecom_errors import (
     Verdict,
     classify,
@@ -186,7 +186,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class WeComAppChannel:
+class WeComAppChannel(SessionHolder):
     """`Channel` over WeCom's app message API.
 
     Use as `async with WeComAppChannel(config) as channel:` (it owns a session), or
@@ -205,8 +205,8 @@ class WeComAppChannel:
         now: Callable[[], datetime] = _utc_now,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        super().__init__(session)
         self.config = config
-        self._session, self._owns_session = session, session is None
         self._monotonic = monotonic
         self._timeout = aiohttp.ClientTimeout(
             total=config.total_timeout,
@@ -220,25 +220,6 @@ class WeComAppChannel:
             fetch=self.fetch_token,
             now=now,
         )
-
-    async def __aenter__(self) -> WeComAppChannel:
-        if self._session is None:
-            self._session = aiohttp.ClientSession()
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        await self.close()
-
-    async def close(self) -> None:
-        """Close the session if this channel opened it."""
-        if self._owns_session and self._session is not None:
-            await self._session.close()
-            self._session = None
 
     async def send(self, recipient: str, message: OutboundMessage) -> SendResult:
         """Send `message` to the one UserID `recipient`; never raises for a failure.
@@ -331,11 +312,10 @@ class WeComAppChannel:
     async def _call(
         self, method: str, path: str, params: dict[str, str], body: bytes | None = None
     ) -> tuple[int, bytes, str | None]:
-        if self._session is None:
-            raise RuntimeError("use `async with WeComAppChannel(...)` or pass a session")
+        session = self.require_session()
         url = self.config.api_base.rstrip("/") + path
         headers = {"Content-Type": "application/json; charset=utf-8"} if body is not None else None
-        async with self._session.request(
+        async with session.request(
             method, url, params=params, data=body, headers=headers, timeout=self._timeout
         ) as response:
             return response.status, await response.read(), response.headers.get("Retry-After")

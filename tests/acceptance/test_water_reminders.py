@@ -83,7 +83,7 @@ async def test_a_hanging_api_makes_the_send_unknown_pauses_the_plan_and_says_so(
 async def test_the_health_check_reports_the_last_ticks_age(keeper: Keeper) -> None:
     await keeper.tick()
     keeper.clock.advance(dt.timedelta(seconds=42))
-    response = await keeper.wecom._require_session().get(
+    response = await keeper.wecom.require_session().get(
         keeper.wecom.url.replace("/wecom/callback", "/healthz")
     )
     assert await response.json() == {"database": "ok", "last_tick_age_seconds": 42.0}
