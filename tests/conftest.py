@@ -17,9 +17,11 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from aiohttp.test_utils import TestClient
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
 from storage.engine import create_engine
@@ -143,3 +145,18 @@ def sessionmaker(engine: AsyncEngine) -> AsyncEngine:
 def clock() -> FakeClock:
     """Wednesday 2026-11-25 10:00 in Shanghai (02:00 UTC)."""
     return FakeClock(dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC))
+
+
+def wecom_side(
+    client: TestClient[object, object], settings: Settings, clock: FakeClock
+) -> WeComSide:
+    """WeCom's side of the app `client` serves, on the test's clock and session."""
+    return WeComSide(
+        str(client.make_url("")).rstrip("/"),
+        settings.token,
+        settings.aes_key,
+        settings.corp_id,
+        settings.agent_id,
+        clock.now,
+        session=client.session,
+    )

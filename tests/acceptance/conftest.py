@@ -17,7 +17,7 @@ from bot.scheduling import scheduler_for
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, TickReport, tick
 from storage.database import Database
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 
 
 @dataclass
@@ -51,16 +51,7 @@ async def keeper(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Keeper]
         settings = dataclasses.replace(TEST_SETTINGS, api_base=api_base, admins=frozenset({"boss"}))
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
-            base = str(client.make_url("")).rstrip("/")
-            wecom = WeComSide(
-                base,
-                settings.token,
-                settings.aes_key,
-                settings.corp_id,
-                settings.agent_id,
-                clock.now,
-                session=client.session,
-            )
+            wecom = wecom_side(client, settings, clock)
             async with scheduler_for(
                 settings, Database(engine), clock, send_timeout=0.5
             ) as scheduler:

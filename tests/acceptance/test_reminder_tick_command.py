@@ -26,7 +26,7 @@ from scheduler.clock import FakeClock
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 TODAY = dt.date(2026, 11, 25)  # the fixture clock's local day
@@ -56,16 +56,7 @@ class Setup:
         try:
             async with TestClient(TestServer(app)) as client:
                 s = settings
-                base = str(client.make_url("")).rstrip("/")
-                yield WeComSide(
-                    base,
-                    s.token,
-                    s.aes_key,
-                    s.corp_id,
-                    s.agent_id,
-                    self.clock.now,
-                    session=client.session,
-                )
+                yield wecom_side(client, s, self.clock)
         finally:
             await engine.dispose()
 

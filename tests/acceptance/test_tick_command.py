@@ -10,13 +10,12 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
-from bot.sandbox.wecom_side import WeComSide
 from scheduler import messages
 from scheduler.clock import FakeClock
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 
 
 async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
@@ -34,15 +33,7 @@ async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
             TestServer(create_app(settings, clock=clock, engine=engine))
         ) as client:
             s = settings
-            wecom = WeComSide(
-                str(client.make_url("")).rstrip("/"),
-                s.token,
-                s.aes_key,
-                s.corp_id,
-                s.agent_id,
-                clock.now,
-                session=client.session,
-            )
+            wecom = wecom_side(client, s, clock)
             assert "下次提醒 12:00" in ((await wecom.send_text("alice", "开启 喝水")).text or "")
         await engine.dispose()
         at = (clock.now() + dt.timedelta(hours=2, minutes=1)).isoformat()

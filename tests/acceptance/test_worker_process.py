@@ -15,14 +15,13 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
-from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock, SystemClock
 from storage.delivery_models import JOBS
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import KEEPER, keeper_env
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 
 POLL_S = 0.05  # the worker is another process: its progress can only be observed
 POLLS = 400  # at most 20 s
@@ -73,15 +72,7 @@ async def _enable_water(settings: Settings, clock: FakeClock, engine: AsyncEngin
     app = create_app(settings, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         s = TEST_SETTINGS
-        wecom = WeComSide(
-            str(client.make_url("")).rstrip("/"),
-            s.token,
-            s.aes_key,
-            s.corp_id,
-            s.agent_id,
-            clock.now,
-            session=client.session,
-        )
+        wecom = wecom_side(client, s, clock)
         reply = await wecom.send_text("alice", "开启 喝水")
         assert "喝水提醒已开启" in (reply.text or "")
 

@@ -17,7 +17,7 @@ from scheduler.clock import FakeClock
 from storage.repos import rules
 from storage.repos.users import ensure_and_lock_user
 from storage.schema import metadata
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 
 
 @pytest.fixture
@@ -36,16 +36,7 @@ async def client(
 
 @pytest.fixture
 def wecom(client: TestClient[object, object], settings: Settings, clock: FakeClock) -> WeComSide:
-    base = str(client.make_url("")).rstrip("/")
-    return WeComSide(
-        base,
-        settings.token,
-        settings.aes_key,
-        settings.corp_id,
-        settings.agent_id,
-        clock.now,
-        session=client.session,
-    )
+    return wecom_side(client, settings, clock)
 
 
 async def row_counts(engine: AsyncEngine) -> dict[str, int]:
