@@ -126,6 +126,9 @@ class NotificationJob(Base):
     next_attempt_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     lease_owner: Mapped[str | None] = mapped_column(String(64))
     lease_expires_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    # Set just before the channel call (a wave at a time): a lost lease without it
+    # means the send never began, so the job is released, not written off `unknown`.
+    send_started_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
