@@ -211,6 +211,7 @@ async def _prepare(
                 await attempts.record_attempt(
                     session, outcomes.not_sent(job, decision.status, decision.reason, now)
                 )
+                await s.kinds[job.payload_kind].unsent(session, job, decision.status, now)
         elif job.policy == AT_LEAST_ONCE and decision.update is None:
             sends.append((job, await _exact_repeat(session, job, decision, now)))
         else:

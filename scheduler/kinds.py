@@ -3,7 +3,8 @@
 The tick is the same for every kind of reminder; what a kind decides is: the job an
 occurrence becomes and when the rule fires next (`materialise`), whether the job is
 still worth sending and with what words, re-read from the business state at send
-time (`prepare`), and what the send's result means for that state (`settle`).
+time (`prepare`), and what the job's end means for that state: after a send
+(`settle`) or without one (`unsent`).
 """
 
 from __future__ import annotations
@@ -89,6 +90,10 @@ class Kind(Protocol):
         """The job ended in `status` after `result` (or a lost lease): update the state."""
         ...
 
-    async def expired(self, session: Session, job: JobRecord, now: dt.datetime) -> None:
-        """The job was too late to send (catch-up window passed)."""
+    async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
+        """The job ended without a send: `expired` (its catch-up window passed, waiting
+        or between retries), `suppressed` or `cancelled` (at send time, by `prepare`
+        or quiet time). With `settle`, every end the tick gives a job reaches its kind.
+        Jobs withdrawn by the user's own change (`jobs.cancel_pending_for_rule`) do not
+        call back: that change already moved the business state."""
         ...

@@ -51,8 +51,9 @@ class _NoSettle:
     ) -> None:
         """Nothing to update: the rule already moved on when the job was made."""
 
-    async def expired(self, session: Session, job: JobRecord, now: dt.datetime) -> None:
-        """Told to the user on their next message (see `jobs.missed_since`)."""
+    async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
+        """Nothing to update; an expired reminder is told to the user on their next
+        message (see `jobs.missed_since`)."""
 
 
 class RecurringKind(_NoSettle):

@@ -134,7 +134,7 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
                     session, priority=priority.value, cutoff=now - window, now=now
                 )
                 for job in gone:
-                    await s.kinds[job.payload_kind].expired(session, job, now)
+                    await s.kinds[job.payload_kind].unsent(session, job, "expired", now)
                     await attempts.record_attempt(
                         session, outcomes.not_sent(job, "expired", "catch-up window passed", now)
                     )

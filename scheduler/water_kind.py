@@ -19,8 +19,8 @@ from storage.repos.jobs import JobRecord
 from storage.repos.rules import RuleRecord
 from storage.repos.users import Addressee
 
-FINAL_EVENTS = {"accepted": wp.ACCEPTED, "failed": wp.FAILED, "unknown": wp.UNKNOWN}
-"""Job end states that settle the plan; `retry_wait` keeps it sending (nothing left)."""
+_SENT_ENDS = ("accepted", "failed", "unknown", "retry_wait")
+"""Statuses after a channel call: they book no time (no next_time read needed)."""
 
 
 class WaterKind:
@@ -51,19 +51,27 @@ class WaterKind:
     async def settle(
         self, session: Session, job: JobRecord, result: SendResult, status: str, now: dt.datetime
     ) -> None:
-        event = FINAL_EVENTS.get(status)
-        loaded = await self._load(session, job)
-        if event is not None and loaded is not None:
-            await water_store.act(session, loaded, event, now)  # refused: the user moved on
+        await self._ended(session, job, status, now)
 
-    async def expired(self, session: Session, job: JobRecord, now: dt.datetime) -> None:
+    async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
+        await self._ended(session, job, status, now)
+
+    async def _ended(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
+        """Every end of a water job goes to the plan through one pure decision
+        (`water_plan.event_for_job_end`), so none can leave it `sending`."""
         loaded = await self._load(session, job)
         if loaded is None:
             return
-        next_at = await water_store.next_time(session, job.user_id, now, now)
-        await water_store.act(
-            session, loaded, wp.Event(kind=wp.EventKind.EXPIRED, next_at=next_at), now
+        holds = loaded.plan.state is wp.PlanState.SENDING and await self._is_retry_of(
+            session, loaded, job
         )
+        if status in _SENT_ENDS:
+            next_at = now  # unused: a send's outcome books nothing
+        else:
+            next_at = await water_store.next_time(session, job.user_id, now, now)
+        event = wp.event_for_job_end(loaded.plan, status, holds_reservation=holds, next_at=next_at)
+        if event is not None:
+            await water_store.act(session, loaded, event, now)  # refused: the user moved on
 
     async def _load(self, session: Session, job: JobRecord) -> water_store.Loaded | None:
         record = await water.plan_of(session, job.user_id)

@@ -12,6 +12,11 @@ Decisions where DESIGN is silent:
   awaiting_checkin -> scheduled (no waiting for an answer already given); failed or
   unknown -> paused -> scheduled (DESIGN: a check-in resumes a paused plan).
 - `开启 喝水` on a paused plan resumes it. An `expired` water job books a new time.
+- Every way the reserved reminder's job can end moves the plan out of `sending`
+  (`event_for_job_end`): accepted -> awaiting_checkin; failed / unknown -> paused with
+  the notice; expired after retries, cancelled or suppressed (nothing went out) ->
+  `released`: the grant goes back to `available` and the next time is booked, exactly
+  as if the reminder had expired before it was claimed.
 - failed / unknown set `pause_notice_pending`; the handler calls `take_notice` on the
   user's next message, whatever it says, and stores the cleared plan: said once.
 - A finaliser event for a plan the user paused or closed meanwhile is refused: the
@@ -49,6 +54,7 @@ class EventKind(StrEnum):
     FAILED = "failed"  # nothing went out (also: a retry that expired or was cancelled)
     UNKNOWN = "unknown"  # it may have gone out (timeout, reset, the worker died)
     EXPIRED = "expired"  # the due reminder was past its catch-up window, never claimed
+    RELEASED = "released"  # the reserved reminder's job ended unsent (expired, cancelled, ...)
 
 
 class GrantStatus(StrEnum):
@@ -78,7 +84,8 @@ class Reason(StrEnum):
 S, E = PlanState, EventKind
 _ON = (S.SCHEDULED, S.SENDING, S.AWAITING_CHECKIN)
 _GRANTING = frozenset({E.ENABLE, E.CHECKIN, E.RESUME})
-_FINAL = frozenset({E.ACCEPTED, E.FAILED, E.UNKNOWN})  # the finaliser's events
+_BOOKING = _GRANTING | {E.EXPIRED, E.RELEASED}  # events that carry the next time
+_FINAL = frozenset({E.ACCEPTED, E.FAILED, E.UNKNOWN, E.RELEASED})  # the reserved job's ends
 _AUTO_PAUSE: dict[EventKind, PauseCause] = {E.FAILED: "failed", E.UNKNOWN: "unknown"}
 
 TRANSITIONS: dict[tuple[PlanState, EventKind], PlanState] = {
@@ -96,6 +103,7 @@ TRANSITIONS: dict[tuple[PlanState, EventKind], PlanState] = {
     (S.SENDING, E.ACCEPTED): S.AWAITING_CHECKIN,
     (S.SENDING, E.FAILED): S.PAUSED,
     (S.SENDING, E.UNKNOWN): S.PAUSED,
+    (S.SENDING, E.RELEASED): S.SCHEDULED,
     (S.SCHEDULED, E.EXPIRED): S.SCHEDULED,
     # 暂停 from any running state, 关闭 from any state at all.
     **{(state, E.PAUSE): S.PAUSED for state in _ON},
@@ -130,7 +138,7 @@ class Event:
     """One thing that happened to a plan; a field out of place raises ValueError.
 
     `request_id`: for enable / checkin / resume only, the message key the grant takes.
-    `next_at`: for those and expired only, the (aware) time to book.
+    `next_at`: for those, expired and released only, the (aware) time to book.
     """
 
     kind: EventKind
@@ -140,8 +148,8 @@ class Event:
     def __post_init__(self) -> None:
         if (self.request_id is None) is (self.kind in _GRANTING):
             raise ValueError(f"request_id goes with enable, checkin and resume, not {self.kind}")
-        if (self.next_at is None) is (self.kind in _GRANTING | {E.EXPIRED}):
-            raise ValueError(f"next_at goes with granting events and expired, not {self.kind}")
+        if (self.next_at is None) is (self.kind in _BOOKING):
+            raise ValueError(f"next_at goes with granting, expired and released, not {self.kind}")
         if self.next_at is not None and self.next_at.tzinfo is None:
             raise ValueError("naive next_at; pass an aware datetime")
 
@@ -184,6 +192,11 @@ class ReserveGrant:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class ReleaseGrant:
+    """Flip the plan's `reserved` grant back to `available`: its reminder never left."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ConsumeGrant:
     """Flip the plan's `reserved` grant to `consumed`."""
 
@@ -210,7 +223,7 @@ class Unschedule:
     """Clear the water rule's `next_fire_at`: nothing more is to be materialised."""
 
 
-_GrantEffect = CreateGrant | ReserveGrant | ConsumeGrant | InvalidateGrants
+_GrantEffect = CreateGrant | ReserveGrant | ReleaseGrant | ConsumeGrant | InvalidateGrants
 Effect = _GrantEffect | CancelPendingJobs | ScheduleReminder | Unschedule
 
 
@@ -248,6 +261,33 @@ def apply(plan: Plan, event: Event) -> Applied | Refused:
     return Applied(plan=moved, effects=effects)
 
 
+JobEnd = Literal["accepted", "failed", "unknown", "expired", "cancelled", "suppressed"]
+"""Every terminal status a water job can end in (`scheduler.job_state.TERMINAL`)."""
+
+_SENT_ENDS: dict[str, Event] = {"accepted": ACCEPTED, "failed": FAILED, "unknown": UNKNOWN}
+
+
+def event_for_job_end(
+    plan: Plan, status: str, *, holds_reservation: bool, next_at: dt.datetime
+) -> Event | None:
+    """The event a water job's end means for its plan, or None if it means nothing.
+
+    Only the job that reserved the plan's grant settles a sending plan: its send's
+    outcome (accepted, failed, unknown), or `released` when it ended without a send
+    (expired after retries, cancelled, suppressed). A job that never claimed (the
+    plan refused it, or it expired waiting) matters only as an expiry of a scheduled
+    plan, which books the next time. `retry_wait` is not an end: None. `next_at` is
+    the time to book if the answer books one.
+    """
+    if plan.state is S.SENDING:
+        if not holds_reservation or status == "retry_wait":
+            return None
+        return _SENT_ENDS.get(status) or Event(kind=E.RELEASED, next_at=next_at)
+    if plan.state is S.SCHEDULED and status == "expired":
+        return Event(kind=E.EXPIRED, next_at=next_at)
+    return None
+
+
 def take_notice(plan: Plan) -> tuple[Plan, Notice | None]:
     """On any message from the user: the notice owed, if any, and the plan without it."""
     if plan.pause_notice_pending is None:
@@ -265,6 +305,8 @@ def _step(plan: Plan, event: Event, target: PlanState) -> tuple[Plan, tuple[Effe
         return _moved(plan, target), (ReserveGrant(),)
     if event.kind is E.ACCEPTED:
         return _moved(plan, target), (ConsumeGrant(),)
+    if event.kind is E.RELEASED:
+        return _moved(plan, target), (ReleaseGrant(), *_book(event))
     if event.kind in _AUTO_PAUSE:
         return _moved(plan, target, notice=_AUTO_PAUSE[event.kind]), (InvalidateGrants(),)
     # 暂停 / 关闭: nothing unsettled survives, nothing stays booked.
@@ -282,7 +324,7 @@ def _grant(plan: Plan, event: Event, target: PlanState) -> tuple[Plan, tuple[Eff
 
 def _replay(moved: Plan, effects: tuple[Effect, ...], parked: Event) -> Applied:
     replayed = apply(moved, parked)
-    assert isinstance(replayed, Applied), "awaiting_checkin and paused both take a check-in"
+    assert isinstance(replayed, Applied), "every state a reserved job's end leads to takes one"
     return Applied(plan=replayed.plan, effects=effects + replayed.effects)
 
 

@@ -105,6 +105,9 @@ async def _carry_out(
         await water.add_grant(session, plan_id=record.id, request_key=effect.request_id, now=now)
     elif isinstance(effect, wp.ReserveGrant):
         await _move(session, record, "available", "reserved", now, job_id)
+    elif isinstance(effect, wp.ReleaseGrant):
+        if not await water.release_grant(session, record.id, now=now):
+            raise RuntimeError(f"water plan {record.id}: no reserved grant to release")
     elif isinstance(effect, wp.ConsumeGrant):
         await _move(session, record, "reserved", "consumed", now, None)
     elif isinstance(effect, wp.InvalidateGrants):

@@ -54,6 +54,11 @@ class FaultSwitches:
         """Answer the next calls with this HTTP status and an HTML page (a proxy's 502)."""
         self._queue(on, times, Fault(kind="status", code=http_status))
 
+    def heal(self) -> None:
+        """Drop every queued fault: the API behaves again from the next request on."""
+        for queue in self._faults.values():
+            queue.clear()
+
     def release_hung(self) -> None:
         """Let every hung request finish (by closing its connection)."""
         self._release.set()

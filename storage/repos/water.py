@@ -155,6 +155,17 @@ async def move_grant(
     return bool((await session.execute(stmt.values(values))).rowcount)
 
 
+async def release_grant(session: Session, plan_id: int, *, now: dt.datetime) -> bool:
+    """The plan's reserved grant back to `available`, bound to no job (its reminder
+    never left). False if the plan holds no reserved grant."""
+    stmt = (
+        update(WATER_GRANTS)
+        .where(WATER_GRANTS.c.plan_id == plan_id, WATER_GRANTS.c.state == "reserved")
+        .values(state="available", job_id=None, updated_at=now)
+    )
+    return bool((await session.execute(stmt)).rowcount)
+
+
 async def invalidate_open_grants(session: Session, plan_id: int, *, now: dt.datetime) -> int:
     """Every grant not yet consumed becomes invalid (the user turned reminders off)."""
     stmt = (

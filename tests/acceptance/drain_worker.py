@@ -80,7 +80,7 @@ class PlainKind:
     ) -> None:
         return None
 
-    async def expired(self, session: Session, job: JobRecord, now: dt.datetime) -> None:
+    async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
         return None
 
 

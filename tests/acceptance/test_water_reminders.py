@@ -238,3 +238,49 @@ async def test_reaching_the_goal_rests_the_reminders_until_tomorrow(keeper: Keep
     )
     reply = await keeper.say("喝水")
     assert reply == "喝水 +1，今天第 2 杯。\n今天的 2 杯目标达成 🎉 下次提醒 明天 08:00。"
+
+
+@pytest.mark.parametrize(
+    "errcode",
+    [45009, -1, 42001],  # frequency limit, busy, and a token refused even when fresh
+    ids=["45009", "busy", "42001-after-refresh"],
+)
+async def test_a_reminder_retried_past_its_window_leaves_the_plan_booked_not_sending(
+    keeper: Keeper, errcode: int
+) -> None:
+    """Issue 8, loss 1: retry -> expired used to leave the plan `sending` for good."""
+    await keeper.say("开启 喝水")  # 10:00: next reminder 12:00
+    keeper.api.fail_next(errcode, times=10_000)
+    keeper.clock.advance(2 * HOUR)
+    for _ in range(4):  # 12:00, 12:03, 12:06, 12:09: four tries, each refused
+        await keeper.tick()
+        keeper.clock.advance(dt.timedelta(minutes=3))
+    await keeper.tick()  # 12:12: past the 10-minute window, expired between retries
+    assert keeper.sent_to() == []
+    assert await _plan_state(keeper) == "scheduled"
+    async with keeper.scheduler.database.transaction() as session:
+        assert (await jobs.count_by_status(session)).get("expired") == 1
+    listing = await keeper.say("提醒")
+    assert "正在发送" not in listing
+    assert "下次 14:1" in listing  # booked again from when the reminder gave up
+    keeper.api.heal()
+    keeper.clock.advance(2 * HOUR)
+    await keeper.tick()
+    assert keeper.sent_to() == [messages.WATER_REMINDER]
+    assert await _plan_state(keeper) == "awaiting_checkin"
+
+
+async def test_a_reminder_that_runs_out_of_tries_pauses_the_plan_and_says_so_once(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("开启 喝水")
+    keeper.api.fail_next(45009, times=10_000)
+    keeper.clock.advance(2 * HOUR)
+    for _ in range(8):  # a try a minute: the fifth refused try is the last
+        await keeper.tick()
+        keeper.clock.advance(dt.timedelta(minutes=1))
+    assert keeper.sent_to() == []
+    assert await _plan_state(keeper) == "paused"
+    reply = await keeper.say("今天")
+    assert "提醒先暂停了" in reply
+    assert "提醒先暂停了" not in await keeper.say("今天")

@@ -31,10 +31,12 @@ from scheduler.water_plan import (
     PlanState,
     Reason,
     Refused,
+    ReleaseGrant,
     ReserveGrant,
     ScheduleReminder,
     Unschedule,
     apply,
+    event_for_job_end,
     take_notice,
 )
 
@@ -48,7 +50,7 @@ GRANT = {S.SCHEDULED: GrantStatus.AVAILABLE, S.SENDING: GrantStatus.RESERVED}
 BOOK: tuple[Effect, ...] = (CancelPendingJobs(), ScheduleReminder(at=NEXT))
 NEW_GRANT: tuple[Effect, ...] = (CreateGrant(request_id=RID), *BOOK)
 STOP: tuple[Effect, ...] = (InvalidateGrants(), CancelPendingJobs(), Unschedule())
-FINAL = (E.ACCEPTED, E.FAILED, E.UNKNOWN)
+FINAL = (E.ACCEPTED, E.FAILED, E.UNKNOWN, E.RELEASED)
 
 Expected = tuple[PlanState, tuple[Effect, ...]] | Reason
 
@@ -76,6 +78,9 @@ TABLE: dict[tuple[PlanState, EventKind], Expected] = {
     (S.SENDING, E.ACCEPTED): (S.AWAITING_CHECKIN, (ConsumeGrant(),)),
     (S.SENDING, E.FAILED): (S.PAUSED, (InvalidateGrants(),)),
     (S.SENDING, E.UNKNOWN): (S.PAUSED, (InvalidateGrants(),)),
+    # Its job ended unsent (expired after retries, cancelled, suppressed): as if it had
+    # expired before the claim, with the grant given back.
+    (S.SENDING, E.RELEASED): (S.SCHEDULED, (ReleaseGrant(), *BOOK)),
     (S.SENDING, E.EXPIRED): R.NOT_SCHEDULED,
     (S.AWAITING_CHECKIN, E.ENABLE): R.ALREADY_ENABLED,
     (S.AWAITING_CHECKIN, E.CHECKIN): (S.SCHEDULED, NEW_GRANT),
@@ -105,7 +110,7 @@ def plan_in(state: PlanState) -> Plan:
 def event_of(kind: EventKind, request_id: str = RID, next_at: dt.datetime = NEXT) -> Event:
     if kind in (E.ENABLE, E.CHECKIN, E.RESUME):
         return Event(kind=kind, request_id=request_id, next_at=next_at)
-    if kind is E.EXPIRED:
+    if kind in (E.EXPIRED, E.RELEASED):
         return Event(kind=kind, next_at=next_at)
     return Event(kind=kind)
 
@@ -118,7 +123,7 @@ def applied(plan: Plan, event: Event) -> Applied:
 
 def test_the_table_names_every_state_and_event_pair_once() -> None:
     assert set(TABLE) == set(itertools.product(PlanState, EventKind))
-    assert len(TABLE) == len(PlanState) * len(EventKind) == 50
+    assert len(TABLE) == len(PlanState) * len(EventKind) == 55
 
 
 def test_the_module_tables_say_what_this_table_says() -> None:
@@ -297,3 +302,64 @@ def test_states_and_grant_statuses_are_stored_as_their_plain_names() -> None:
         "paused",
     ]
     assert [g.value for g in GrantStatus] == ["available", "reserved", "consumed", "invalid"]
+
+
+# How each way a water job can end reaches its plan (`event_for_job_end`): the plan's
+# state, whether this job holds the reservation, the job's end -> the event (or None).
+END = {
+    (S.SENDING, True, "accepted"): E.ACCEPTED,
+    (S.SENDING, True, "failed"): E.FAILED,
+    (S.SENDING, True, "unknown"): E.UNKNOWN,
+    (S.SENDING, True, "expired"): E.RELEASED,  # retried until its window passed
+    (S.SENDING, True, "cancelled"): E.RELEASED,
+    (S.SENDING, True, "suppressed"): E.RELEASED,  # e.g. quiet time began between retries
+    (S.SENDING, True, "retry_wait"): None,  # still live
+    **{
+        (S.SENDING, False, end): None  # another job's end says nothing of this send
+        for end in ("accepted", "failed", "unknown", "expired", "cancelled", "suppressed")
+    },
+    (S.SCHEDULED, False, "expired"): E.EXPIRED,  # never claimed: book the next time
+    (S.SCHEDULED, False, "suppressed"): None,  # moved by quiet time: the new job carries it
+    (S.SCHEDULED, False, "cancelled"): None,
+    **{
+        (state, False, end): None
+        for state in (S.DISABLED, S.PAUSED, S.AWAITING_CHECKIN)
+        for end in ("accepted", "failed", "unknown", "expired", "cancelled", "suppressed")
+    },
+}
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"), END.items(), ids=[f"{k[0]}-{k[1]}-{k[2]}" for k in END]
+)
+def test_each_way_a_water_job_ends_reaches_the_plan_as_one_event(
+    key: tuple[PlanState, bool, str], expected: EventKind | None
+) -> None:
+    state, holds, status = key
+    event = event_for_job_end(plan_in(state), status, holds_reservation=holds, next_at=NEXT)
+    assert (event.kind if event else None) is expected
+    if event is not None:
+        assert isinstance(apply(plan_in(state), event), Applied)
+
+
+@pytest.mark.parametrize(
+    "status", ["accepted", "failed", "unknown", "expired", "cancelled", "suppressed"]
+)
+def test_no_end_of_the_reserving_job_leaves_the_plan_sending(status: str) -> None:
+    plan = plan_in(S.SENDING)
+    event = event_for_job_end(plan, status, holds_reservation=True, next_at=NEXT)
+    assert event is not None
+    assert applied(plan, event).plan.state is not S.SENDING
+
+
+def test_a_check_in_parked_during_a_send_that_ended_unsent_books_its_own_time() -> None:
+    later = NEXT + dt.timedelta(hours=1)
+    plan = applied(plan_in(S.SENDING), event_of(E.CHECKIN, next_at=later)).plan
+    result = applied(plan, event_of(E.RELEASED))
+    assert result.plan == Plan(state=S.SCHEDULED, grant=GrantStatus.AVAILABLE)
+    assert result.effects == (
+        ReleaseGrant(),
+        *BOOK,
+        CancelPendingJobs(),
+        ScheduleReminder(at=later),
+    )

@@ -5,7 +5,8 @@ reminder, claim it or expire it, then always finalise what it claimed) and a lat
 while a tiny stand-in for storage applies each effect the plan returns. After every
 step it checks DESIGN §6's promises: never two reminders without a check-in between
 them, never a send without a reserved grant, at most one available grant, nothing
-available or booked after 关闭, no plan left `sending` once the finaliser has run; and
+available or booked after 关闭, no plan left `sending` once its job has ended, whichever way it ends (sent,
+failed, unknown, expired between retries, cancelled, suppressed); and
 ours: a check-in is never lost (not even one made while a reminder was being sent), a
 scheduled plan always has a reminder booked, a stale job or a late worker changes
 nothing.
@@ -46,10 +47,12 @@ from scheduler.water_plan import (
     Plan,
     PlanState,
     Refused,
+    ReleaseGrant,
     ReserveGrant,
     ScheduleReminder,
     Unschedule,
     apply,
+    event_for_job_end,
     take_notice,
 )
 from scheduler.water_rule import next_reminder
@@ -79,6 +82,8 @@ class Storage:
                 self._flip(G.AVAILABLE, G.RESERVED)
             case ConsumeGrant():
                 self._flip(G.RESERVED, G.CONSUMED)
+            case ReleaseGrant():
+                self._flip(G.RESERVED, G.AVAILABLE)
             case InvalidateGrants():
                 for key, status in self.grants.items():
                     if status in (G.AVAILABLE, G.RESERVED):
@@ -197,25 +202,52 @@ class WaterPlanMachine(RuleBasedStateMachine):
             assert self.storage.count(G.RESERVED) == 1, "a send without a reserved grant"
             self.in_flight, self.owed = True, False
 
-    def _finalise(self, outcome: Event) -> None:
-        self._apply(outcome)  # refused if the user paused or closed meanwhile
+    def _finalise(self, status: str) -> None:
+        """The claimed job ends in `status`; the plan hears it as the kind tells it."""
+        holds = self.plan.state is PlanState.SENDING  # the one in-flight job reserved it
+        event = event_for_job_end(
+            self.plan, status, holds_reservation=holds, next_at=self._next_at()
+        )
+        if event is not None:
+            result = self._apply(event)  # refused if the user paused or closed meanwhile
+            if isinstance(result, Applied) and result.plan.state is PlanState.SCHEDULED:
+                self.owed = True  # the grant is back (or a parked check-in granted anew)
         self.in_flight = False
 
     # One rule per outcome, so that hypothesis's swarm testing varies their mix.
     @precondition(lambda self: self.in_flight)
     @rule()
     def the_channel_accepts_the_reminder(self) -> None:
-        self._finalise(ACCEPTED)
+        self._finalise("accepted")
 
     @precondition(lambda self: self.in_flight)
     @rule()
     def the_send_fails(self) -> None:
-        self._finalise(FAILED)
+        self._finalise("failed")
 
     @precondition(lambda self: self.in_flight)
     @rule()
     def the_send_ends_unknown(self) -> None:
-        self._finalise(UNKNOWN)
+        self._finalise("unknown")
+
+    @precondition(lambda self: self.in_flight)
+    @rule(minutes=st.integers(1, 30))
+    def the_send_is_retried_later(self, minutes: int) -> None:
+        """A transient error: the job waits in `retry_wait`, still the plan's send."""
+        assert (
+            event_for_job_end(
+                self.plan, "retry_wait", holds_reservation=True, next_at=self._next_at()
+            )
+            is None
+        )
+        self.now += dt.timedelta(minutes=minutes)
+
+    @precondition(lambda self: self.in_flight)
+    @rule(end=st.sampled_from(["expired", "cancelled", "suppressed"]))
+    def the_retried_job_ends_unsent(self, end: str) -> None:
+        """Its catch-up window passed between retries, or it was cancelled or suppressed
+        (quiet time) at its next try: nothing went out."""
+        self._finalise(end)
 
     @precondition(lambda self: self.plan.state is not PlanState.SCHEDULED)
     @rule()
@@ -226,6 +258,18 @@ class WaterPlanMachine(RuleBasedStateMachine):
     @rule(outcome=st.sampled_from([ACCEPTED, FAILED, UNKNOWN]))
     def a_late_worker_finalises_again(self, outcome: Event) -> None:
         assert isinstance(self._apply(outcome), Refused)
+
+    @rule(
+        end=st.sampled_from(["accepted", "failed", "unknown", "expired", "cancelled", "suppressed"])
+    )
+    def a_job_that_holds_no_reservation_ends(self, end: str) -> None:
+        """A stale or refused job's end never settles the plan (unless it is the
+        expiry of a scheduled plan's due reminder, which books the next one)."""
+        event = event_for_job_end(self.plan, end, holds_reservation=False, next_at=self._next_at())
+        if event is not None:
+            assert self.plan.state is PlanState.SCHEDULED
+            assert event.kind is EventKind.EXPIRED
+            assert isinstance(self._apply(event), Applied)
 
     @invariant()
     def at_most_one_grant_is_available(self) -> None:
@@ -260,7 +304,7 @@ class WaterPlanMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         if self.in_flight:  # the finaliser always runs after a claim
-            self._finalise(UNKNOWN)  # e.g. the lease sweeper, for a worker that died
+            self._finalise("unknown")  # e.g. the lease sweeper, for a worker that died
         assert self.plan.state is not PlanState.SENDING
 
 
