@@ -21,6 +21,7 @@ from handlers.context import Context, Outcome
 from handlers.parser import parse, parse_card_key, parse_event_key
 from handlers.router import Dispatcher
 from scheduler import cards, messages
+from scheduler.failure_words import failure_words
 from storage.database import Database, Session
 from storage.records import UserRecord
 from storage.repos import inbound, jobs, users
@@ -136,7 +137,8 @@ async def _grey_out_card(session: Session, ctx: Context, msg: Incoming) -> None:
 
 
 async def _missed_notice(session: Session, ctx: Context) -> str | None:
-    """Once after an outage: which reminders expired unsent (they are not sent late)."""
+    """Once, on the next message: which reminders did not reach the user since the
+    last time (expired after an outage, failed, or of unknown fate); none is resent."""
     since = ctx.user.missed_since
     if since is None:
         return None
@@ -144,13 +146,17 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
     missed = await jobs.missed_since(session, ctx.user.id, since)
     if not missed:
         return None
-    labels = [
-        m.label
-        if m.kind in rule_store.DIGESTS
-        else f"{messages.hm(m.slot.astimezone(ctx.tz))} {m.label}"
+    lost = [
+        messages.Lost(
+            label=m.label
+            if m.kind in rule_store.DIGESTS
+            else f"{messages.hm(m.slot.astimezone(ctx.tz))} {m.label}",
+            how=m.status,
+            why=failure_words(m.note),
+        )
         for m in missed
     ]
-    return texts.missed_line(messages.missed_summary(labels))
+    return texts.missed_line(messages.lost_summary(lost))
 
 
 def _new_inbound(

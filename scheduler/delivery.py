@@ -2,9 +2,13 @@
 compose one message per user, send outside any transaction, finalise.
 
 The whole batch is prepared in one transaction and finalised in another; the sends
-happen in between, `concurrency` at a time. Every state change is a conditional
-UPDATE on the claim (`storage.repos.jobs.finalise`), so a late worker and the lease
-sweeper can never both win. Which state follows which outcome is `scheduler.outcomes`.
+happen in between, in waves of `concurrency`. Each wave's start is recorded before its
+requests (`jobs.start_sending`, one short transaction a wave; the first wave's rides
+on the prepare transaction), so a worker killed mid-batch leaves only its wave in
+flight uncertain: the rest are released and sent by another worker. Every state
+change is a conditional UPDATE on the claim (`storage.repos.jobs.finalise`), so a
+late worker and the lease sweeper can never both win. Which state follows which
+outcome is `scheduler.outcomes`.
 """
 
 from __future__ import annotations
@@ -44,35 +48,67 @@ class _Ready:
 async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
     """Send the claimed jobs, one message per (recipient, channel), and finalise them.
 
-    The whole batch is prepared in one transaction and finalised in another, so a
-    batch of 100 costs two commits, not two per job; the sends happen in between,
-    outside any transaction, `s.concurrency` at a time.
+    The batch is prepared in one transaction; then the messages leave in waves of
+    `s.concurrency`, outside any transaction. One short transaction between two waves
+    finalises the wave that finished and records the start of the next, so a batch of
+    100 costs about one commit per 16 messages, and a worker killed mid-batch leaves
+    only the wave in flight uncertain (the rest is finalised or never started).
     """
     groups: dict[tuple[str, str], list[JobRecord]] = {}
     for job in claimed:
         groups.setdefault((job.recipient, job.channel), []).append(job)
     counts: dict[str, int] = {}
-    ready = await retrying(lambda: _prepare_batch(s, groups, counts))
-    gate = asyncio.Semaphore(s.concurrency)
-
-    async def send(item: _Ready) -> SendResult:
-        async with gate:
-            return await _send(s, item)
-
-    results = await asyncio.gather(*(send(item) for item in ready))
-    await retrying(lambda: _settle_batch(s, list(zip(ready, results, strict=True))))
-    now = s.clock.now()
-    for item, result in zip(ready, results, strict=True):
-        for job in item.jobs:
-            status = outcomes.job_status(job, result, now)
-            counts[status] = counts.get(status, 0) + 1
+    waves = await retrying(lambda: _prepare_batch(s, groups, counts))
+    wave = waves[0] if waves else []  # its start recorded by the prepare transaction
+    for following in [*waves[1:], []]:
+        results = await asyncio.gather(*(_send(s, item) for item in wave))
+        sent = list(zip(wave, results, strict=True))
+        wave = await retrying(lambda: _settle_and_start(s, sent, following, counts))  # noqa: B023
+        now = s.clock.now()
+        for item, result in sent:
+            for job in item.jobs:
+                status = outcomes.job_status(job, result, now)
+                counts[status] = counts.get(status, 0) + 1
     return counts
+
+
+async def _settle_and_start(
+    s: Scheduler,
+    sent: list[tuple[_Ready, SendResult]],
+    following: list[_Ready],
+    counts: dict[str, int],
+) -> list[_Ready]:
+    """Finalise a wave that was sent and record the start of the next (one commit);
+    the next wave's messages that are still wholly ours."""
+    async with s.database.transaction() as session:
+        await _settle(s, session, sent)
+        return await _mark_started(s, session, following, counts)
+
+
+async def _mark_started(
+    s: Scheduler, session: Session, wave: list[_Ready], counts: dict[str, int]
+) -> list[_Ready]:
+    """Mark the wave's jobs as being sent. A message some of whose jobs another worker
+    or the sweeper took meanwhile is not sent: its jobs still ours are given back."""
+    now = s.clock.now()
+    ids = [job.id for item in wave for job in item.jobs]
+    mine = await jobs.start_sending(session, ids, owner=s.owner, now=now, lease=s.lease)
+    whole = [item for item in wave if all(job.id in mine for job in item.jobs)]
+    for item in wave:
+        if item in whole:
+            continue
+        for job in item.jobs:
+            if job.id in mine:
+                await jobs.release(session, job, now=now, note="claim lost by a companion")
+        counts["lost"] = counts.get("lost", 0) + len(item.jobs)
+    return whole
 
 
 async def _prepare_batch(
     s: Scheduler, groups: dict[tuple[str, str], list[JobRecord]], counts: dict[str, int]
-) -> list[_Ready]:
-    """Hold, defer, skip or ready each group, re-reading the business state."""
+) -> list[list[_Ready]]:
+    """Hold, defer, skip or ready each group, re-reading the business state; the
+    messages to send in waves of `s.concurrency`, the first already marked started."""
     counts.clear()
     now = s.clock.now()
     ready: list[_Ready] = []
@@ -95,7 +131,10 @@ async def _prepare_batch(
             ready += _compose(recipient, channel, sends, cards=to.prefs.cards, now=now)
         finished = {job.rule_id for group in groups.values() for job in group}
         await rules.retire_spent(session, finished, now=now)  # those that were skipped
-    return ready
+        waves = [ready[i : i + s.concurrency] for i in range(0, len(ready), s.concurrency)]
+        if waves:
+            waves[0] = await _mark_started(s, session, waves[0], counts)
+    return waves
 
 
 def _compose(
@@ -269,19 +308,16 @@ def _moved(job: JobRecord, until: dt.datetime) -> NewJob:
     )
 
 
-async def _settle_batch(s: Scheduler, sent: list[tuple[_Ready, SendResult]]) -> None:
+async def _settle(s: Scheduler, session: Session, sent: list[tuple[_Ready, SendResult]]) -> None:
     now = s.clock.now()
-    async with s.database.transaction() as session:
-        for item, result in sent:
-            if result.error_class == "config":
-                _hold(s, item.channel)
-            for job in item.jobs:
-                await attempts.record_attempt(
-                    session, outcomes.attempt(job, result, now, s.secrets)
-                )
-                await finish(s, session, job, result, now)
-        sent_rules = {job.rule_id for item, _ in sent for job in item.jobs}
-        await rules.retire_spent(session, sent_rules, now=now)
+    for item, result in sent:
+        if result.error_class == "config":
+            _hold(s, item.channel)
+        for job in item.jobs:
+            await attempts.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
+            await finish(s, session, job, result, now)
+    sent_rules = {job.rule_id for item, _ in sent for job in item.jobs}
+    await rules.retire_spent(session, sent_rules, now=now)
 
 
 async def _send(s: Scheduler, item: _Ready) -> SendResult:
@@ -315,4 +351,10 @@ async def finish(
     )
     if won:
         await s.kinds[job.payload_kind].settle(session, job, result, decision.status, now)
+        if (
+            decision.status in ("failed", "unknown")
+            and job.payload_kind not in jobs.UNTOLD_FAILURES
+        ):
+            # Told once on the user's next message, with what expired (`jobs.missed_since`).
+            await users.mark_missed(session, {job.user_id}, since=now)
     return won

@@ -3,10 +3,13 @@
 `pending -> processing -> accepted | retry_wait | failed | unknown`;
 `retry_wait -> processing`; `pending | retry_wait -> suppressed | cancelled | expired`.
 
-One addition to DESIGN's list, which its own prose requires: `processing ->
-suppressed | cancelled`. The tick claims a batch first and then re-reads the business
-state ("before sending"), so a job found to have nothing left to say is already
-`processing` when it is suppressed; nothing has been sent at that point.
+Two additions to DESIGN's list, which its own prose requires:
+- `processing -> suppressed | cancelled`. The tick claims a batch first and then
+  re-reads the business state ("before sending"), so a job found to have nothing left
+  to say is already `processing` when it is suppressed; nothing has been sent then.
+- `processing -> pending` (and `-> retry_wait`): a claim given back because its send
+  never started (its worker died before the request, `jobs.release`). At-most-once
+  means never sending twice, not giving up on what was never tried.
 
 `accepted` means the channel took the message, not that a phone showed it.
 """
@@ -40,6 +43,8 @@ TRANSITIONS: dict[JobStatus, frozenset[JobStatus]] = {
         {
             JobStatus.ACCEPTED,
             JobStatus.RETRY_WAIT,
+            # Released: the send never began (see the module note).
+            JobStatus.PENDING,
             JobStatus.FAILED,
             JobStatus.UNKNOWN,
             # The re-check after the claim found nothing to say (see the module note).
@@ -95,8 +100,10 @@ def after_unknown(policy: DeliveryPolicy) -> JobStatus:
 def after_lease_expiry(policy: DeliveryPolicy) -> JobStatus:
     """The status the sweeper writes for a `processing` job whose lease ran out.
 
-    A worker that died mid-send leaves exactly the uncertainty of a timed-out call (the
-    message may or may not have gone), so the answer is `after_unknown`'s:
+    Only for a job whose send had started (a job whose send never began is released
+    instead, `jobs.release`): a worker that died mid-send leaves exactly the
+    uncertainty of a timed-out call (the message may or may not have gone), so the
+    answer is `after_unknown`'s:
     `at_most_once` -> `unknown`, `at_least_once` -> `retry_wait`.
     """
     return after_unknown(policy)

@@ -9,6 +9,7 @@ for a text message (`TEXT_MAX_BYTES`): titles are clipped, lists are capped.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 WATER_REMINDER = "该喝水了 💧\n喝完回复「喝水」；想晚点再提醒，回复「稍后」。"
 ADMIN_TEST = "keeper 测试消息：消息通道正常。"
@@ -154,3 +155,39 @@ def missed_summary(labels: list[str]) -> str:
     )
     more = "等" if len(labels) > MISSED_MAX_LABELS else ""
     return f"有 {len(labels)} 条提醒过了时间没能发出：{shown}{more}。没有补发。"
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Lost:
+    """A reminder that did not reach the user: how (`expired`, `failed`, `unknown`),
+    and for a failure, why in plain words (`scheduler.failure_words`)."""
+
+    label: str
+    how: str
+    why: str = ""
+
+
+_HOW = {"expired": "过了时间", "failed": "发送失败", "unknown": "不确定是否送到"}
+
+
+def lost_summary(items: list[Lost]) -> str:
+    """One line for the user's next message naming every reminder that did not reach
+    them since the last such line: expired ones (after an outage), failed ones (with
+    the reason) and uncertain ones. None of them is sent again.
+
+    Raises:
+        ValueError: no items.
+    """
+    if all(item.how == "expired" for item in items):
+        return missed_summary([item.label for item in items])
+    shown = "、".join(
+        f"{clip_title(item.label, REPLY_REF_MAX_CHARS)}（{_how(item)}）"
+        for item in items[:MISSED_MAX_LABELS]
+    )
+    more = "等" if len(items) > MISSED_MAX_LABELS else ""
+    return f"有 {len(items)} 条提醒没能送到：{shown}{more}。没有补发。"
+
+
+def _how(item: Lost) -> str:
+    words = _HOW.get(item.how, "没能发出")
+    return f"{words}：{item.why}" if item.why and item.how == "failed" else words

@@ -148,13 +148,19 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
 
 
 async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
-    """Settle jobs whose worker died mid-send, by their policy (never silently resent)."""
+    """Settle jobs whose worker died or hung: a job whose send never started goes back
+    to the queue as if never claimed (`jobs.release`); one whose send started may have
+    gone out, so its policy decides (at most once: `unknown`, never silently resent)."""
 
     async def unit() -> int:
         recovered = 0
         async with s.database.transaction() as session:
             found = await jobs.expired_leases(session, now=now, limit=s.batch)
             for job in found:
+                if job.send_started_at is None:
+                    note = "lease expired before the send began; released"
+                    recovered += await jobs.release(session, job, now=now, note=note)
+                    continue
                 result = outcomes.lease_lost(job)
                 if await finish(s, session, job, result, now):
                     # The dead worker wrote no attempt: record what is known, so the

@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Row, and_, delete, func, select, update
+from sqlalchemy import CursorResult, Row, and_, delete, func, or_, select, update
 
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
@@ -24,6 +24,10 @@ UNTOLD = ("water", "card_update", "digest_morning", "digest_evening")
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
 plan, a card update is not a reminder, and a digest may well have had nothing to say
 (its content is one 「今天」 away)."""
+UNTOLD_FAILURES = ("water", "card_update")
+"""Kinds whose failed or unknown send the user is not told about here: water has its
+own notice (the plan pauses and says why), and a card update is not a reminder. A
+digest that failed did have something to say, so it is told."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -56,6 +60,7 @@ class JobRecord:
     attempts: int
     lease_owner: str | None
     payload: str = ""
+    send_started_at: dt.datetime | None = None
 
 
 def _record(row: Row[Any]) -> JobRecord:
@@ -74,6 +79,7 @@ def _record(row: Row[Any]) -> JobRecord:
         attempts=row.attempts,
         lease_owner=row.lease_owner,
         payload=row.payload,
+        send_started_at=row.send_started_at,
     )
 
 
@@ -135,14 +141,70 @@ _OLDEST = (JOBS.c.next_attempt_at, JOBS.c.id)
 
 
 def _claim_values(now: dt.datetime, owner: str, lease: dt.timedelta) -> dict[str, Any]:
-    """What a claim writes: `processing` under `owner`'s lease, one more attempt."""
+    """What a claim writes: `processing` under `owner`'s lease, one more attempt, its
+    send not started yet."""
     return {
         "status": "processing",
         "lease_owner": owner,
         "lease_expires_at": now + lease,
         "attempts": JOBS.c.attempts + 1,
         "updated_at": now,
+        "send_started_at": None,
     }
+
+
+async def start_sending(
+    session: Session, job_ids: list[int], *, owner: str, now: dt.datetime, lease: dt.timedelta
+) -> set[int]:
+    """Record that the sends of these claimed jobs begin now; the ids still ours.
+
+    Called for a wave of sends just before their requests, in one statement pair, so
+    a worker that dies leaves `send_started_at` on exactly the jobs whose request may
+    have gone out (see `release`). The lease is renewed with it: a long batch's later
+    waves are not swept while they wait their turn. A job the sweeper or another
+    worker took meanwhile is not ours (no longer `processing` under `owner`): it is
+    left alone and must not be sent. On MySQL/MariaDB the SELECT locks the rows, so a
+    sweeper cannot release one between our check and our UPDATE; on SQLite the
+    transaction holds the one write lock.
+    """
+    if not job_ids:
+        return set()
+    ours = and_(JOBS.c.id.in_(job_ids), JOBS.c.status == "processing", JOBS.c.lease_owner == owner)
+    pick = select(JOBS.c.id).where(ours)
+    if session.dialect.name != "sqlite":
+        pick = pick.with_for_update()
+    mine = set((await session.execute(pick)).scalars())
+    if mine:
+        values = {"send_started_at": now, "lease_expires_at": now + lease, "updated_at": now}
+        await session.execute(update(JOBS).where(JOBS.c.id.in_(mine)).values(values))
+    return mine
+
+
+async def release(session: Session, job: JobRecord, *, now: dt.datetime, note: str) -> bool:
+    """Give back a claimed job whose send never started, as if it had never been
+    claimed: `pending` (or `retry_wait` if an earlier try happened), the claim's
+    attempt refunded, due when it was due. False if the claim was lost or its send
+    had started (then its fate is uncertain and the policy decides, not this)."""
+    earlier_tries = job.attempts - 1
+    stmt = (
+        update(JOBS)
+        .where(
+            JOBS.c.id == job.id,
+            JOBS.c.status == "processing",
+            JOBS.c.lease_owner == job.lease_owner,
+            JOBS.c.attempts == job.attempts,
+            JOBS.c.send_started_at.is_(None),
+        )
+        .values(
+            status="retry_wait" if earlier_tries else "pending",
+            attempts=earlier_tries,
+            lease_owner=None,
+            lease_expires_at=None,
+            updated_at=now,
+            outcome_note=note[:200],
+        )
+    )
+    return bool((await session.execute(stmt)).rowcount)
 
 
 async def claim_companions(
@@ -363,25 +425,38 @@ class Missed:
     kind: str
     slot: dt.datetime
     label: str
+    status: str = "expired"
+    note: str = ""  # for failed / unknown: the job's outcome note ("config: 60020")
 
 
 async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
-    """The user's reminders (not `UNTOLD` kinds) that expired at or after `since`,
-    oldest first."""
+    """The user's reminders that ended unsent at or after `since`, oldest first:
+    expired (not `UNTOLD` kinds), failed or unknown (not `UNTOLD_FAILURES` kinds)."""
+    expired = and_(JOBS.c.status == "expired", JOBS.c.payload_kind.not_in(UNTOLD))
+    lost = and_(
+        JOBS.c.status.in_(("failed", "unknown")), JOBS.c.payload_kind.not_in(UNTOLD_FAILURES)
+    )
     stmt = (
-        select(JOBS.c.payload_kind, JOBS.c.scheduled_slot_utc, RULES.c.label)
-        .join(RULES, RULES.c.id == JOBS.c.rule_id)
-        .where(
-            JOBS.c.user_id == user_id,
-            JOBS.c.status == "expired",
-            JOBS.c.finished_at >= since,
-            JOBS.c.payload_kind.not_in(UNTOLD),
+        select(
+            JOBS.c.payload_kind,
+            JOBS.c.scheduled_slot_utc,
+            RULES.c.label,
+            JOBS.c.status,
+            JOBS.c.outcome_note,
         )
+        .join(RULES, RULES.c.id == JOBS.c.rule_id)
+        .where(JOBS.c.user_id == user_id, JOBS.c.finished_at >= since, or_(expired, lost))
         .order_by(JOBS.c.scheduled_slot_utc, JOBS.c.id)
     )
     return [
-        Missed(kind=kind, slot=slot, label=label)
-        for kind, slot, label in await session.execute(stmt)
+        Missed(
+            kind=kind,
+            slot=slot,
+            label=label,
+            status=status,
+            note="" if status == "expired" else note,
+        )
+        for kind, slot, label, status, note in await session.execute(stmt)
     ]
 
 

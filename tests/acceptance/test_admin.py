@@ -54,10 +54,10 @@ async def test_a_send_the_lease_sweeper_settles_is_counted_and_can_be_settled(
     keeper.clock.advance(2 * HOUR)
     scheduler = keeper.scheduler
     await materialise_due(scheduler, keeper.clock.now())
-    async with scheduler.database.transaction() as session:  # a worker claims, then dies
-        (job,) = await jobs.claim(
-            session, now=keeper.clock.now(), owner="dead", lease=scheduler.lease, limit=10
-        )
+    async with scheduler.database.transaction() as session:  # a worker starts to send, dies
+        now = keeper.clock.now()
+        (job,) = await jobs.claim(session, now=now, owner="dead", lease=scheduler.lease, limit=10)
+        await jobs.start_sending(session, [job.id], owner="dead", now=now, lease=scheduler.lease)
     keeper.clock.advance(scheduler.lease + dt.timedelta(minutes=1))
     assert (await keeper.tick()).recovered == 1
     assert "未知 1" in await keeper.say("管理 状态", user="boss")

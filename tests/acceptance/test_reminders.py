@@ -244,6 +244,28 @@ async def test_after_an_outage_a_recent_reminder_goes_late_and_older_ones_are_to
     assert "没能发出" not in await keeper.say("今天")
 
 
+async def test_a_reminder_that_failed_or_may_not_have_arrived_is_told_once_with_why(
+    keeper: Keeper,
+) -> None:
+    """Issue 8: every job that ends failed or unknown is told on the next message, in
+    the same line as the expired ones; water has its own notice and is not here."""
+    await keeper.say("提醒 今天 11:00 交材料")
+    await keeper.say("提醒 今天 12:00 吃药")
+    keeper.clock.advance(dt.timedelta(hours=1))  # 11:00
+    keeper.api.fail_next(60020)  # the server's IP is not among the app's trusted IPs
+    await keeper.tick()
+    keeper.clock.advance(dt.timedelta(hours=1))  # 12:00; the hold after 60020 is over
+    keeper.api.hang_next(delivered=False)  # times out after the request: unknown
+    await keeper.tick()
+    assert keeper.sent_to() == []
+    reply = await keeper.say("今天")
+    assert reply.splitlines()[-1] == (
+        "（有 2 条提醒没能送到：11:00 交材料（发送失败：服务器 IP 不在企业可信 IP 中）、"
+        "12:00 吃药（不确定是否送到）。没有补发。）"
+    )
+    assert "没能送到" not in await keeper.say("今天")  # told once
+
+
 # 9. Merging.
 
 

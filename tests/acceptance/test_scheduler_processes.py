@@ -17,6 +17,7 @@ import json
 import os
 import signal
 import sys
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -310,6 +311,58 @@ async def test_a_worker_killed_mid_send_leaves_the_job_unknown_and_it_is_never_r
     (water_job,) = await jobs_of(engine, user_id)
     assert water_job.status == "unknown"
     assert await plan_state(engine, user_id) == "paused"
+
+
+async def test_a_killed_workers_never_started_sends_go_out_once_from_the_survivors(
+    database_url: str, engine: AsyncEngine, tmp_path: Path
+) -> None:
+    """Issue 8, loss 2: a SIGKILLed worker's whole claimed batch used to become
+    `unknown`, although most of it never reached the API. Now only its wave in flight
+    (at most `--concurrency` sends) is uncertain; the rest is released when the lease
+    runs out and sent, exactly once, by the workers that are left."""
+    count, concurrency = 300, 16
+    job_ids = await seed_plain_jobs(engine, count=count, due=T)
+    fake = WatchedFake()
+    fake.latency = 0.2  # a slow API: the batch is still going out when the kill comes
+    await store_token(engine, fake)
+    async with run_fake_wecom(fake) as api:
+        options = (*at(T), "--batch", str(count), "--concurrency", str(concurrency))
+        async with workers(1, database_url, api, tmp_path, *options) as (doomed,):
+            for _ in range(int(PROCESS_TIMEOUT_S / 0.05)):  # another process: observe it
+                if fake.send_calls >= 40:
+                    break
+                await asyncio.sleep(0.05)
+            doomed.proc.send_signal(signal.SIGKILL)
+            assert await doomed.proc.wait() == -signal.SIGKILL
+        started = await sends_started(engine)
+        assert 40 <= len(started) <= 40 + 2 * concurrency  # the waves so far, not the batch
+        later = (*at(T + LEASE + MINUTE), "--until-empty")
+        async with workers(2, database_url, api, tmp_path, *later) as survivors:
+            results = [await worker.result() for worker in survivors]
+        assert all(r["stopped"] == "empty" for r in results), results
+
+    received = Counter(m.content for m in fake.messages)
+    assert set(received.values()) == {1}, "a job was sent twice"
+    final = await statuses(engine)
+    assert set(final) <= {"accepted", "unknown"}
+    assert final.get("unknown", 0) <= concurrency  # only the wave that was in flight
+    unknown = {job.id for job in await jobs_in(engine, "unknown")}
+    assert unknown <= started
+    for job_id in set(job_ids) - unknown:
+        assert received[f"job {job_id}"] == 1  # never-started or finished: sent once
+
+
+async def sends_started(engine: AsyncEngine) -> set[int]:
+    """Jobs whose send had begun (the request may have left)."""
+    stmt = select(JOBS.c.id).where(JOBS.c.send_started_at.is_not(None))
+    async with engine.connect() as conn:
+        return set((await conn.execute(stmt)).scalars())
+
+
+async def jobs_in(engine: AsyncEngine, status: str) -> list[jobs.JobRecord]:
+    async with engine.connect() as conn:
+        ids = (await conn.execute(select(JOBS.c.id).where(JOBS.c.status == status))).scalars()
+        return [job for job_id in ids if (job := await jobs.get(conn, job_id)) is not None]
 
 
 async def enable_water(engine: AsyncEngine, wecom_id: str, *, due: dt.datetime) -> int:

@@ -389,6 +389,83 @@ async def test_a_late_worker_cannot_overwrite_what_the_lease_sweeper_settled(
     assert (row.status, row.outcome_note, row.finished_at) == ("unknown", "lease lost", later)
 
 
+async def test_a_claim_whose_send_never_started_is_released_as_if_never_claimed(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    (job_id,) = await _due_jobs(sessionmaker, clock, [1])
+    before = await _row(sessionmaker, job_id)
+    (claimed,) = await _claim(sessionmaker, clock.now(), owner="worker-1")
+    later = clock.now() + LEASE + MINUTE
+    async with sessionmaker.begin() as session:
+        (swept,) = await jobs.expired_leases(session, now=later, limit=10)
+        assert swept.send_started_at is None
+        assert await jobs.release(session, swept, now=later, note="released")
+        assert not await jobs.release(session, swept, now=later, note="again")  # once
+    row = await _row(sessionmaker, job_id)
+    assert (row.status, row.attempts, row.lease_owner, row.next_attempt_at) == (
+        "pending",
+        0,
+        None,
+        before.next_attempt_at,
+    )
+    assert not await _finalise(sessionmaker, claimed, "accepted", later)  # the claim is gone
+    (again,) = await _claim(sessionmaker, later, owner="worker-2")
+    assert again.attempts == 1
+
+
+async def test_a_claim_whose_send_started_is_not_released(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    (job_id,) = await _due_jobs(sessionmaker, clock, [1])
+    await _claim(sessionmaker, clock.now(), owner="worker-1")
+    async with sessionmaker.begin() as session:
+        mine = await jobs.start_sending(
+            session, [job_id], owner="worker-1", now=clock.now(), lease=LEASE
+        )
+    assert mine == {job_id}
+    later = clock.now() + LEASE + MINUTE
+    async with sessionmaker.begin() as session:
+        (swept,) = await jobs.expired_leases(session, now=later, limit=10)
+        assert swept.send_started_at is not None
+        assert not await jobs.release(session, swept, now=later, note="released")
+    assert (await _row(sessionmaker, job_id)).status == "processing"  # the policy decides
+
+
+async def test_starting_a_send_renews_the_lease_and_skips_jobs_that_are_not_ours(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    ours, theirs = await _due_jobs(sessionmaker, clock, [1, 2])
+    await _claim(sessionmaker, clock.now(), owner="worker-1")
+    await _force(sessionmaker, theirs, lease_owner="worker-2")
+    later = clock.now() + MINUTE
+    async with sessionmaker.begin() as session:
+        mine = await jobs.start_sending(
+            session, [ours, theirs], owner="worker-1", now=later, lease=LEASE
+        )
+    assert mine == {ours}
+    row = await _row(sessionmaker, ours)
+    assert (row.send_started_at, row.lease_expires_at) == (later, later + LEASE)
+    assert (await _row(sessionmaker, theirs)).send_started_at is None
+
+
+async def test_a_retry_claims_with_its_send_not_started_again(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    (job_id,) = await _due_jobs(sessionmaker, clock, [1])
+    (claimed,) = await _claim(sessionmaker, clock.now(), owner="worker-1")
+    async with sessionmaker.begin() as session:
+        await jobs.start_sending(session, [job_id], owner="worker-1", now=clock.now(), lease=LEASE)
+        await jobs.finalise(
+            session, claimed, status="retry_wait", now=clock.now(), next_attempt_at=clock.now()
+        )
+    (retry,) = await _claim(sessionmaker, clock.now() + MINUTE, owner="worker-1")
+    assert retry.send_started_at is None
+    async with sessionmaker.begin() as session:
+        assert await jobs.release(session, retry, now=clock.now(), note="released")
+    row = await _row(sessionmaker, job_id)
+    assert (row.status, row.attempts) == ("retry_wait", 1)  # the earlier try still counts
+
+
 async def test_the_lease_sweeper_cannot_overwrite_what_the_worker_finalised(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:

@@ -22,8 +22,10 @@ from scheduler.job_state import (
 J = JobStatus
 
 # DESIGN §6, restated here on purpose rather than read from the module under test,
-# plus processing -> suppressed | cancelled (the re-check after the claim).
+# plus processing -> suppressed | cancelled (the re-check after the claim) and
+# processing -> pending (a claim released because its send never began; issue 8).
 ALLOWED = {
+    (J.PROCESSING, J.PENDING),
     (J.PENDING, J.PROCESSING),
     (J.PROCESSING, J.ACCEPTED),
     (J.PROCESSING, J.RETRY_WAIT),

@@ -11,9 +11,11 @@ from scheduler.messages import (
     LATE_AFTER_MINUTES,
     TEXT_MAX_BYTES,
     WATER_REMINDER,
+    Lost,
     custom_reminder,
     event_reminder,
     late_note,
+    lost_summary,
     merged,
     missed_summary,
     task_reminder,
@@ -220,3 +222,40 @@ def test_the_missed_summary_stays_one_short_line_with_long_labels() -> None:
 def test_a_missed_summary_of_nothing_is_refused() -> None:
     with pytest.raises(ValueError, match="nothing"):
         missed_summary([])
+
+
+@pytest.mark.parametrize(
+    ("items", "expected"),
+    [
+        pytest.param(
+            [Lost(label="21:00 吃药", how="expired")],
+            "有 1 条提醒过了时间没能发出：21:00 吃药。没有补发。",
+            id="only-expired-reads-as-before",
+        ),
+        pytest.param(
+            [
+                Lost(label="13:30 复诊", how="failed", why="服务器 IP 不在企业可信 IP 中"),
+                Lost(label="晨报", how="unknown"),
+                Lost(label="21:00 吃药", how="expired"),
+            ],
+            "有 3 条提醒没能送到：13:30 复诊（发送失败：服务器 IP 不在企业可信 IP 中）、"
+            "晨报（不确定是否送到）、21:00 吃药（过了时间）。没有补发。",
+            id="failed-unknown-and-expired-in-one-line",
+        ),
+        pytest.param(
+            [Lost(label="交材料", how="failed")],
+            "有 1 条提醒没能送到：交材料（发送失败）。没有补发。",
+            id="a-failure-without-a-known-reason",
+        ),
+    ],
+)
+def test_the_lost_summary_says_how_each_reminder_did_not_arrive(
+    items: list[Lost], expected: str
+) -> None:
+    assert lost_summary(items) == expected
+
+
+def test_the_lost_summary_stays_one_short_line() -> None:
+    text = lost_summary([Lost(label="很长\n的提醒" * 100, how="failed", why="原因")] * 9)
+    assert "\n" not in text
+    assert nbytes(text) < 600
