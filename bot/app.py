@@ -40,6 +40,10 @@ ROUTERS: list[Router] = [
 ]
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
 HEALTH_TIMEOUT_SECONDS = 2.0
+REPLY_DEADLINE_SECONDS = 3.0
+"""WeCom gives up after 5 s and retries; we answer well inside that, whatever the
+database does (decrypting and encrypting around the handling take milliseconds)."""
+BACKGROUND_GRACE_SECONDS = 5.0
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -55,7 +59,10 @@ def create_app(
     app[keys.CLOCK] = clock or SystemClock()
     app[keys.CRYPTO] = WeComCrypto(settings.token, settings.aes_key, settings.corp_id)
     app[keys.STARTED_AT] = app[keys.CLOCK].now()
+    app[keys.REPLY_DEADLINE_S] = REPLY_DEADLINE_SECONDS
+    app[keys.BACKGROUND] = set()
     app.cleanup_ctx.append(_database(engine))
+    app.on_shutdown.append(_finish_background)
     if settings.scheduler_on:
         app.cleanup_ctx.append(_scheduler_loop)
     app.router.add_get(callback.CALLBACK_PATH, callback.verify_url)
@@ -85,6 +92,13 @@ def _database(
             await engine.dispose()
 
     return ctx
+
+
+async def _finish_background(app: web.Application) -> None:
+    """Give handling tasks cancelled at their deadline a moment to close their
+    connections before the engine is disposed."""
+    if pending := app[keys.BACKGROUND]:
+        await asyncio.wait(pending, timeout=BACKGROUND_GRACE_SECONDS)
 
 
 async def _scheduler_loop(app: web.Application) -> AsyncIterator[None]:

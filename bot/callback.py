@@ -9,6 +9,7 @@ WeCom does not retry a request that cannot succeed and the user is told plainly.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -30,6 +31,7 @@ from bot.crypto import (
 from bot.incoming import Incoming, MalformedMessage, read_message
 from bot.passive_reply import fit_reply, reply_xml
 from handlers import texts
+from storage.database import CommitWatch
 
 log = logging.getLogger(__name__)
 QUERY = ("msg_signature", "timestamp", "nonce")
@@ -124,10 +126,35 @@ async def receive(request: web.Request) -> web.Response:
 
 
 async def _answer(request: web.Request, msg: Incoming) -> str:
+    """The reply, within `REPLY_DEADLINE_S` whatever the database does.
+
+    The handling runs as a task of its own: past the deadline it is cancelled (its
+    transaction closes its connection, so nothing half-done is committed) and left to
+    finish in the background, while WeCom gets an honest answer now. Before COMMIT was
+    sent nothing was recorded; after it, we cannot know, and say so.
+    """
+    watch = CommitWatch()
+    task = asyncio.create_task(_handle(request, msg, watch))
+    done, _ = await asyncio.wait({task}, timeout=request.app[keys.REPLY_DEADLINE_S])
+    if task in done:
+        return task.result()
+    task.cancel()
+    background = request.app[keys.BACKGROUND]
+    background.add(task)
+    task.add_done_callback(background.discard)
+    maybe = watch.commit_sent
+    log.warning(
+        "message handling passed its deadline",
+        extra={"dedup_key": msg.dedup_key, "commit_sent": maybe},
+    )
+    return texts.MAYBE_RECORDED if maybe else texts.STORAGE_SLOW
+
+
+async def _handle(request: web.Request, msg: Incoming, watch: CommitWatch) -> str:
     conversation = request.app[keys.CONVERSATION]
     now = request.app[keys.CLOCK].now()
     try:
-        return await conversation.handle(msg, now=now)
+        return await conversation.handle(msg, now=now, watch=watch)
     except DBAPIError:
         log.exception("database error while handling a message", extra={"dedup_key": msg.dedup_key})
         return texts.STORAGE_DOWN

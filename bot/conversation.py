@@ -22,7 +22,7 @@ from handlers.parser import parse, parse_card_key, parse_event_key
 from handlers.router import Dispatcher
 from scheduler import cards, messages
 from scheduler.failure_words import failure_words
-from storage.database import Database, Session
+from storage.database import CommitWatch, Database, Session
 from storage.records import UserRecord
 from storage.repos import inbound, jobs, users
 from storage.retry import retrying
@@ -40,12 +40,15 @@ class Conversation:
     max_age: dt.timedelta
     admins: frozenset[str] = frozenset()
 
-    async def handle(self, msg: Incoming, *, now: dt.datetime) -> str:
-        """Handle `msg` once and return the reply text ("" for no reply)."""
-        return await retrying(lambda: self._handle_once(msg, now))
+    async def handle(
+        self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
+    ) -> str:
+        """Handle `msg` once and return the reply text ("" for no reply). `watch`
+        tells a caller that stops waiting whether the COMMIT had been sent."""
+        return await retrying(lambda: self._handle_once(msg, now, watch))
 
-    async def _handle_once(self, msg: Incoming, now: dt.datetime) -> str:
-        async with self.database.transaction() as session:
+    async def _handle_once(self, msg: Incoming, now: dt.datetime, watch: CommitWatch | None) -> str:
+        async with self.database.transaction(watch) as session:
             user = await users.ensure_and_lock_user(
                 session, msg.from_user, timezone=self.default_tz.key, now=now
             )

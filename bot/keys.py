@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 
 from aiohttp import web
@@ -20,3 +21,6 @@ ENGINE = web.AppKey("engine", AsyncEngine)
 DATABASE = web.AppKey("database", Database)
 CONVERSATION = web.AppKey("conversation", Conversation)
 STARTED_AT = web.AppKey("started_at", dt.datetime)
+REPLY_DEADLINE_S = web.AppKey("reply_deadline_s", float)
+BACKGROUND = web.AppKey("background", set[asyncio.Task[str]])
+"""Handling tasks that passed their deadline, cancelled and finishing their cleanup."""

@@ -257,6 +257,8 @@ def task_reopened(number: int | None, title: str) -> str:
 WELCOME = "你好，我是 keeper，帮你记体重、喝水、记账、待办和日程。\n发「帮助」看看怎么用。"
 STORAGE_DOWN = "暂时记不下来（存储出了问题），这条没有记上，请过一会儿再发一次。"
 INTERNAL_ERROR = "出了点问题，这条没有记上，请稍后再试。"
+STORAGE_SLOW = "存储暂时没响应，这条没有记上，请过一会儿再发一次。"
+MAYBE_RECORDED = "存储响应太慢，这条可能没记下，发「今天」看看。"
 REPLY_CUT = "\n…（太长了，只显示前面部分）"
 NOT_TEXT = "目前只看得懂文字消息。发「帮助」看看怎么用。"
 

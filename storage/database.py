@@ -6,6 +6,13 @@ not fair, though: a newly arrived request can take the connection ahead of one t
 has waited for seconds (measured: p50 49 ms but max 8.5 s at concurrency 50). An
 `asyncio.Lock` wakes waiters in arrival order, so the gate makes the queue FIFO.
 MySQL/MariaDB run transactions concurrently and need no gate.
+
+A caller that may stop waiting (the callback's deadline: a stalled database must not
+hold WeCom past its 5 seconds) passes a `CommitWatch`, to learn afterwards whether the
+COMMIT had been sent: before it, nothing was written; after it, the outcome is unknown
+until the server answers. A transaction cancelled mid-way closes its connection
+instead of rolling back over it (a ROLLBACK would wait on the stalled server too);
+the server rolls back what a closed connection left open.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -22,6 +30,13 @@ Session = AsyncConnection
 Not an ORM session on purpose: the repositories need nothing the ORM adds, and its
 execution layer doubled the CPU cost of every statement on the per-message path.
 """
+
+
+@dataclass
+class CommitWatch:
+    """Set just before COMMIT is sent, cleared when a transaction begins."""
+
+    commit_sent: bool = False
 
 
 class Database:
@@ -35,7 +50,24 @@ class Database:
         )
 
     @contextlib.asynccontextmanager
-    async def transaction(self) -> AsyncIterator[Session]:
-        """A transaction that commits on success and rolls back on error."""
-        async with self._gate, self.engine.begin() as connection:
-            yield connection
+    async def transaction(self, watch: CommitWatch | None = None) -> AsyncIterator[Session]:
+        """A transaction that commits on success and rolls back on error; cancelled,
+        it closes its connection at once (see the module note)."""
+        watch = watch or CommitWatch()
+        async with self._gate, self.engine.connect() as connection:
+            watch.commit_sent = False
+            try:
+                await connection.begin()
+                yield connection
+            except asyncio.CancelledError:
+                await connection.invalidate()
+                raise
+            except BaseException:
+                await connection.rollback()
+                raise
+            watch.commit_sent = True
+            try:
+                await connection.commit()
+            except asyncio.CancelledError:
+                await connection.invalidate()
+                raise

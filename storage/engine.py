@@ -12,6 +12,14 @@ not help; taking the write lock up front makes writers queue politely instead.
 MySQL/MariaDB (aiomysql) is the production engine: utf8mb4, READ COMMITTED (at the
 default REPEATABLE READ, concurrent claimers deadlocked in our own trial), and
 pool pre-ping so a connection dropped by the server is replaced, not reported.
+
+Bounded time on MySQL/MariaDB: a connect gives up after `MYSQL_CONNECT_TIMEOUT_S`, a
+lock wait after `MYSQL_LOCK_WAIT_S` (error 1205, retried by `storage.retry`), and on
+MariaDB a statement after `MARIADB_STATEMENT_TIMEOUT_S` (`max_statement_time`; MySQL's
+`max_execution_time` covers SELECTs only and is left alone). aiomysql has no read
+timeout: a server that stops answering mid-statement is bounded by the caller's
+deadline (the callback's, see `bot.callback`), whose cancellation closes the
+connection (`storage.database`).
 """
 
 from __future__ import annotations
@@ -29,6 +37,9 @@ from storage import inline_sqlite
 
 SQLITE_BUSY_TIMEOUT_MS = int(inline_sqlite.INLINE_BUSY_TIMEOUT_S * 1000)
 SQLITE_POOL_TIMEOUT_S = 30
+MYSQL_CONNECT_TIMEOUT_S = 5
+MYSQL_LOCK_WAIT_S = 10
+MARIADB_STATEMENT_TIMEOUT_S = 60
 # Refuse what MySQL would otherwise silently truncate or coerce: a too-long string must
 # fail as loudly as a unique-key clash, whatever the server's own default mode is.
 STRICT_SQL_MODE = "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
@@ -82,11 +93,26 @@ def _mysql_engine(url: str, *, echo: bool) -> AsyncEngine:
     parsed = make_url(url)
     query = dict(parsed.query)
     query.setdefault("charset", "utf8mb4")
-    return create_async_engine(
+    session = f"sql_mode='{STRICT_SQL_MODE}', innodb_lock_wait_timeout={MYSQL_LOCK_WAIT_S}"
+    engine = create_async_engine(
         parsed.set(query=query),
         echo=echo,
-        connect_args={"init_command": f"SET SESSION sql_mode='{STRICT_SQL_MODE}'"},
+        connect_args={
+            "init_command": f"SET SESSION {session}",
+            "connect_timeout": MYSQL_CONNECT_TIMEOUT_S,
+        },
         isolation_level="READ COMMITTED",
         pool_pre_ping=True,
         pool_recycle=3600,
     )
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("SELECT VERSION()")
+        (version,) = cursor.fetchone()
+        if "mariadb" in str(version).lower():
+            cursor.execute(f"SET SESSION max_statement_time={MARIADB_STATEMENT_TIMEOUT_S}")
+        cursor.close()
+
+    return engine
