@@ -24,7 +24,7 @@ from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
 from storage.engine import create_engine
-from storage.repos import ticks
+from storage.repos import rules, ticks
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +65,8 @@ def create_app(
     app.on_shutdown.append(_finish_background)
     if settings.scheduler_on:
         app.cleanup_ctx.append(_scheduler_loop)
+    else:
+        app.on_startup.append(_warn_without_scheduler)
     app.router.add_get(callback.CALLBACK_PATH, callback.verify_url)
     app.router.add_post(callback.CALLBACK_PATH, callback.receive)
     app.router.add_get("/healthz", healthz)
@@ -119,20 +121,61 @@ async def _scheduler_loop(app: web.Application) -> AsyncIterator[None]:
 
 
 async def healthz(request: web.Request) -> web.Response:
-    """Database reachability (200 or 503) and the last scheduler tick's age, as JSON."""
-    body: dict[str, object] = {"database": "unreachable", "last_tick_age_seconds": None}
+    """Database reachability, the scheduler's liveness and the last tick's age, as JSON.
+
+    503 when the database is unreachable, or when reminders are waiting to be sent
+    (an active rule exists) and no scheduler process has ticked for
+    `SCHEDULER_STALE` (`scheduler: stopped`): a deployment whose worker never started
+    must not look healthy while users are promised reminders.
+    """
+    body: dict[str, object] = {
+        "database": "unreachable",
+        "scheduler": "unknown",
+        "last_tick_age_seconds": None,
+    }
     try:
         async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
             async with request.app[keys.DATABASE].transaction() as session:
                 await session.execute(text("SELECT 1"))
                 last = await ticks.last_tick(session)
-        body["database"] = "ok"
-        if last is not None:
-            age = request.app[keys.CLOCK].now() - last
-            body["last_tick_age_seconds"] = round(age.total_seconds(), 1)
+                waiting = await rules.next_fire_min(session) is not None
     except Exception:
         log.warning("health check: database unreachable")
-    return web.json_response(body, status=200 if body["database"] == "ok" else 503)
+        return web.json_response(body, status=503)
+    age = None if last is None else request.app[keys.CLOCK].now() - last
+    body["database"] = "ok"
+    body["scheduler"] = scheduler_health(age, waiting=waiting)
+    if age is not None:
+        body["last_tick_age_seconds"] = round(age.total_seconds(), 1)
+    return web.json_response(body, status=503 if body["scheduler"] == "stopped" else 200)
+
+
+SCHEDULER_STALE = dt.timedelta(minutes=10)
+
+
+def scheduler_health(age: dt.timedelta | None, *, waiting: bool) -> str:
+    """`ok` (ticked lately), `idle` (nothing to send, none ticking), or `stopped`
+    (rules wait to fire and no scheduler ticked within `SCHEDULER_STALE`)."""
+    if age is not None and age <= SCHEDULER_STALE:
+        return "ok"
+    return "stopped" if waiting else "idle"
+
+
+async def _warn_without_scheduler(app: web.Application) -> None:
+    """`keeper serve` with the scheduler off: say so at start when no worker ticks,
+    since then no reminder will ever be sent."""
+    try:
+        async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
+            async with app[keys.DATABASE].transaction() as session:
+                last = await ticks.last_tick(session)
+    except Exception:
+        return  # the health check and the first message will tell
+    if last is None or app[keys.CLOCK].now() - last > SCHEDULER_STALE:
+        log.warning(
+            "no scheduler is running: KEEPER_SCHEDULER is off here and no worker has "
+            "ticked in the last 10 minutes; reminders will not be sent until one does "
+            "(start keeper worker, or set KEEPER_SCHEDULER=on)"
+        )
 
 
 @web.middleware

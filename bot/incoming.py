@@ -78,7 +78,9 @@ def _dedup_key(
     data: dict[str, object], from_user: str, msg_type: str, event: str, create_time: int
 ) -> str:
     if msg_type != "event" and _text(data, "MsgId"):
-        key = f"msg:{_text(data, 'MsgId')}"
+        # Keyed per sender: a MsgId is WeCom's, and a colliding one from another member
+        # must never be taken for a retry (and be answered with someone else's reply).
+        key = f"msg:{from_user}:{_text(data, 'MsgId')}"
     else:
         extra = _text(data, "EventKey") + _text(data, "Content")
         if task_id := _text(data, "TaskId"):  # "#" is not allowed in a TaskId: unambiguous

@@ -13,6 +13,7 @@ from handlers import texts
 from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler.failure_words import failure_words
 from storage.database import Session
 from storage.repos import admin, flags, jobs, rules, users
 
@@ -33,7 +34,8 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
         return _refused(ctx, "status")
     audit.info("admin status", extra={"user": ctx.user.wecom_user_id})
     stats = await admin.channel_stats(session)
-    lines = [await _overview(session, ctx), *_channel_lines(stats, ctx)]
+    causes = await admin.failure_causes(session)
+    lines = [await _overview(session, ctx), *_channel_lines(stats, causes, ctx)]
     if not stats:
         lines.append(texts.ADMIN_NO_JOBS)
     by_kind = await jobs.count_by_kind(session)
@@ -61,15 +63,17 @@ async def _overview(session: Session, ctx: Context) -> str:
 
 def _counts(by_kind: dict[tuple[str, str], int]) -> str:
     return "；".join(
-        f"{texts.RULE_KIND_NAMES.get(kind, kind)} {status} {n}"
+        f"{texts.RULE_KIND_NAMES.get(kind, kind)} {texts.JOB_STATUS_NAMES.get(status, status)} {n}"
         for (kind, status), n in sorted(by_kind.items())
     )
 
 
-def _channel_lines(stats: list[admin.ChannelStats], ctx: Context) -> list[str]:
+def _channel_lines(
+    stats: list[admin.ChannelStats], causes: list[admin.FailureCause], ctx: Context
+) -> list[str]:
     return [
         texts.admin_channel(
-            s.channel,
+            texts.CHANNEL_NAMES.get(s.channel, s.channel),
             s.accepted,
             s.failed,
             s.unknown,
@@ -79,9 +83,16 @@ def _channel_lines(stats: list[admin.ChannelStats], ctx: Context) -> list[str]:
             s.consecutive_failures,
             s.waiting,
             _age(s.oldest_waiting, ctx.now),
+            [(_cause_words(c), c.count) for c in causes if c.channel == s.channel],
         )
         for s in stats
     ]
+
+
+def _cause_words(cause: admin.FailureCause) -> str:
+    """The cause in words an admin acts on; the code stays visible for searching."""
+    words = failure_words(f"{cause.error_class}: {cause.provider_code}") or "原因不明"
+    return f"{words}（{cause.provider_code}）" if cause.provider_code is not None else words
 
 
 @router.handles(AdminHoldAll)

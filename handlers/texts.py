@@ -437,11 +437,30 @@ def admin_channel(
     consecutive: int,
     waiting: int,
     oldest_age: str,
+    causes: list[tuple[str, int]] | None = None,
 ) -> str:
-    return (
-        f"{channel}：已发出 {accepted}，失败 {failed}，未知 {unknown}，重试 {retries}，未发 {not_sent}\n"
-        f"  最近成功 {last_success}，连续失败 {consecutive}，排队 {waiting}（最早等了 {oldest_age}）"
-    )
+    lines = [
+        f"{channel}：已发出 {accepted}，失败 {failed}，未知 {unknown}，重试 {retries}，未发 {not_sent}",
+        f"  最近成功 {last_success}，连续失败 {consecutive}，排队 {waiting}（最早等了 {oldest_age}）",
+    ]
+    if causes:
+        lines.append("  失败原因：" + "；".join(f"{words} {n} 次" for words, n in causes))
+    return "\n".join(lines)
+
+
+CHANNEL_NAMES = {"wecom_app": "企业微信应用"}
+JOB_STATUS_NAMES = {
+    "pending": "排队",
+    "processing": "发送中",
+    "accepted": "已发出",
+    "retry_wait": "等重试",
+    "failed": "失败",
+    "unknown": "未知",
+    "suppressed": "免发",
+    "cancelled": "已取消",
+    "expired": "过期",
+}
+"""管理 状态 speaks Chinese: job statuses as the admin reads them."""
 
 
 ADMIN_NO_JOBS = "还没有任何发送记录。"

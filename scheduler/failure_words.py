@@ -25,6 +25,9 @@ BY_CODE: Final[dict[int, str]] = {
     46004: "企业微信找不到你的账号",
     60111: "企业微信找不到你的账号",
     45002: "内容太长",
+    45009: "发得太频繁，被企业微信限流",
+    45033: "发得太频繁，被企业微信限流",
+    -1: "企业微信系统繁忙",
 }
 """Provider codes whose meaning a person can act on (or tell their admin)."""
 

@@ -75,6 +75,30 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
     )
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FailureCause:
+    """Failed or retried attempts of one channel with one cause."""
+
+    channel: str
+    error_class: str
+    provider_code: int | None
+    count: int
+
+
+async def failure_causes(session: Session) -> list[FailureCause]:
+    """Failed and retried attempts grouped by channel and cause, most frequent first."""
+    stmt = (
+        select(ATTEMPTS.c.channel, ATTEMPTS.c.error_class, ATTEMPTS.c.provider_code, func.count())
+        .where(ATTEMPTS.c.outcome.in_(("failed", "retry")))
+        .group_by(ATTEMPTS.c.channel, ATTEMPTS.c.error_class, ATTEMPTS.c.provider_code)
+    )
+    found = [
+        FailureCause(channel=ch, error_class=cls, provider_code=code, count=int(n))
+        for ch, cls, code, n in await session.execute(stmt)
+    ]
+    return sorted(found, key=lambda c: (c.channel, -c.count, c.error_class, c.provider_code or 0))
+
+
 async def settle_unknown(session: Session, job_id: int, *, received: bool, note: str) -> bool:
     """Record an admin's word on an `unknown` job: its last attempt is marked
     received or missing. False if there is no such unknown job."""

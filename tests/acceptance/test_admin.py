@@ -25,8 +25,28 @@ async def test_the_status_counts_sends_per_channel(keeper: Keeper) -> None:
     keeper.clock.advance(2 * HOUR)
     await keeper.tick()
     status = await keeper.say("管理 状态", user="boss")
-    assert "\nwecom_app：已发出 1，失败 0，未知 0，重试 0，未发 0" in status
+    assert "\n企业微信应用：已发出 1，失败 0，未知 0，重试 0，未发 0" in status
     assert "连续失败 0，排队 0" in status
+
+
+async def test_the_status_names_each_failure_in_chinese_and_uses_no_english_words(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("提醒 今天 11:00 交材料")
+    await keeper.say("提醒 今天 12:00 吃药")
+    keeper.clock.advance(HOUR)
+    keeper.api.fail_next(60020)
+    await keeper.tick()
+    keeper.clock.advance(HOUR)
+    keeper.api.fail_next(45009)
+    await keeper.tick()
+    status = await keeper.say("管理 状态", user="boss")
+    assert (
+        "失败原因：服务器 IP 不在企业可信 IP 中（60020） 1 次；发得太频繁，被企业微信限流（45009） 1 次"
+        in status
+    )
+    status_words = ("accepted", "failed", "unknown", "pending", "retry", "expired", "suppressed")
+    assert not [w for w in (*status_words, "cancelled", "wecom_app") if w in status]
 
 
 async def test_an_admin_settles_an_unknown_send_and_it_is_recorded(keeper: Keeper) -> None:

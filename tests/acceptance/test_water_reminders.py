@@ -86,7 +86,34 @@ async def test_the_health_check_reports_the_last_ticks_age(keeper: Keeper) -> No
     response = await keeper.wecom.require_session().get(
         keeper.wecom.url.replace("/wecom/callback", "/healthz")
     )
-    assert await response.json() == {"database": "ok", "last_tick_age_seconds": 42.0}
+    assert await response.json() == {
+        "database": "ok",
+        "scheduler": "ok",
+        "last_tick_age_seconds": 42.0,
+    }
+
+
+async def _health(keeper: Keeper) -> tuple[int, dict[str, object]]:
+    response = await keeper.wecom.require_session().get(
+        keeper.wecom.url.replace("/wecom/callback", "/healthz")
+    )
+    body: dict[str, object] = await response.json()
+    return response.status, body
+
+
+async def test_the_health_check_fails_when_reminders_wait_and_no_scheduler_ticks(
+    keeper: Keeper,
+) -> None:
+    """Issue 10: with the scheduler off and an active reminder, 503 within 10 minutes."""
+    await keeper.say("提醒 每天 22:00 吃药")  # an active rule; nothing has ever ticked
+    status, body = await _health(keeper)
+    assert (status, body["scheduler"]) == (503, "stopped")
+    await keeper.tick()
+    keeper.clock.advance(dt.timedelta(minutes=9))
+    assert (await _health(keeper))[0] == 200
+    keeper.clock.advance(dt.timedelta(minutes=2))  # 11 minutes since the last tick
+    status, body = await _health(keeper)
+    assert (status, body["scheduler"], body["database"]) == (503, "stopped", "ok")
 
 
 async def test_a_recipient_over_wecoms_minute_budget_is_deferred_not_dropped(

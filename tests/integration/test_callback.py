@@ -35,6 +35,26 @@ async def test_a_retried_message_records_once_and_answers_the_same(
     assert before["ledger_entries"] == 1
 
 
+async def test_the_same_msg_id_from_two_members_is_two_messages_each_with_its_own_reply(
+    wecom: WeComSide, engine: AsyncEngine
+) -> None:
+    """Issue 10, item 7: a MsgId that collides across members never hands one member
+    the other's stored reply, nor swallows their message as a retry."""
+    alice = await wecom.send_text("alice", "体重 72.4", msg_id=4242)
+    bob = await wecom.send_text("bob", "记账 35 午饭", msg_id=4242)
+    assert "72.4" in (alice.text or "")
+    assert "35.00" in (bob.text or "")
+    counts = await row_counts(engine)
+    assert (counts["measurements"], counts["ledger_entries"], counts["inbound_messages"]) == (
+        1,
+        1,
+        2,
+    )
+    again = await wecom.send_text("bob", "记账 35 午饭", msg_id=4242)  # bob's own retry
+    assert again.text == bob.text
+    assert (await row_counts(engine))["ledger_entries"] == 1
+
+
 async def test_three_concurrent_retries_record_once_and_answer_the_same(
     wecom: WeComSide, engine: AsyncEngine
 ) -> None:
@@ -247,7 +267,11 @@ async def test_undo_reverses_the_last_record_and_then_the_one_before(
 async def test_the_health_check_reports_the_database(client: Client) -> None:
     response = await client.get("/healthz")
     assert response.status == 200
-    assert await response.json() == {"database": "ok", "last_tick_age_seconds": None}
+    assert await response.json() == {
+        "database": "ok",
+        "scheduler": "idle",  # nothing to send yet, so no tick is missed
+        "last_tick_age_seconds": None,
+    }
 
 
 def _text(user: str, text: str, msg_id: int, side: WeComSide) -> str:

@@ -33,7 +33,11 @@ async def test_the_health_check_says_the_database_is_unreachable(
 ) -> None:
     response = await down_client.get("/healthz")
     assert response.status == 503
-    assert await response.json() == {"database": "unreachable", "last_tick_age_seconds": None}
+    assert await response.json() == {
+        "database": "unreachable",
+        "scheduler": "unknown",
+        "last_tick_age_seconds": None,
+    }
 
 
 async def test_a_message_gets_a_plain_apology_not_a_500(

@@ -54,7 +54,7 @@ class Stalled:
             await asyncio.wait(pending, timeout=30)
 
     async def weights_of(self, msg_id: int) -> int:
-        key = f"msg:{msg_id}"
+        key = f"msg:alice:{msg_id}"
         async with self.engine.connect() as conn:
             stmt = select(func.count()).select_from(MEASUREMENTS)
             return int(

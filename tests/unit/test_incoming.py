@@ -12,13 +12,13 @@ from bot.incoming import MalformedMessage, read_message
 from bot.sandbox.wecom_side import event_xml, text_message_xml
 
 
-def test_a_text_message_is_keyed_by_its_msg_id() -> None:
+def test_a_text_message_is_keyed_by_its_sender_and_msg_id() -> None:
     xml = text_message_xml(
         corp_id="ww", user="alice", text="喝水", create_time=1700000000, msg_id=42, agent_id=1
     )
     msg = read_message(xml)
     assert (msg.dedup_key, msg.from_user, msg.msg_type, msg.content) == (
-        "msg:42",
+        "msg:alice:42",
         "alice",
         "text",
         "喝水",
