@@ -26,8 +26,9 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import quiet, water_store
+from scheduler import messages, quiet, water_store
 from scheduler import water_plan as wp
+from scheduler.failure_words import failure_words
 from scheduler.schedule import Schedule, describe, next_after
 from storage.database import Session
 from storage.repos import jobs, rules, tasks, users, water
@@ -45,9 +46,30 @@ async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> 
     ]
     if ctx.user.quiet_until and ctx.user.quiet_until > ctx.now:
         lines.append(f"免打扰到 {ctx.when(ctx.user.quiet_until)}（取消免打扰）")
+    lines += await _failures(session, ctx)
     if not lines:
         return Outcome(reply=texts.NO_RULES)
     return Outcome(reply="你的提醒：\n" + "\n".join(lines) + "\n" + texts.RULES_FOOTER)
+
+
+FAILURES_SHOWN_FOR = dt.timedelta(days=7)
+
+
+async def _failures(session: Session, ctx: Context) -> list[str]:
+    """Reminders that did not reach the user stay listed, with why, until the rule is
+    sent successfully, paused or deleted, or for a week (a one-off has nothing else
+    to wait for)."""
+    failed = await jobs.unresolved_failures(session, ctx.user.id, ctx.now - FAILURES_SHOWN_FOR)
+    return [
+        texts.failed_reminder_line(
+            messages.Lost(
+                label=f"{ctx.when(f.slot)} {f.label}".strip(),
+                how=f.status,
+                why=failure_words(f.note),
+            )
+        )
+        for f in failed
+    ]
 
 
 async def _still_relevant(session: Session, rule: RuleRecord) -> bool:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from scheduler.messages import Lost, lost_line
 from scheduler.messages import hm as hm  # re-exported: one way to write a time
 
 # --- parse errors (owned by handlers/parser.py) ---
@@ -449,6 +450,12 @@ def admin_channel(
 
 
 CHANNEL_NAMES = {"wecom_app": "企业微信应用"}
+
+
+def failed_reminder_line(item: Lost) -> str:
+    return f"⚠ 没送到：{lost_line(item)}"
+
+
 JOB_STATUS_NAMES = {
     "pending": "排队",
     "processing": "发送中",

@@ -188,6 +188,11 @@ def lost_summary(items: list[Lost]) -> str:
     return f"有 {len(items)} 条提醒没能送到：{shown}{more}。没有补发。"
 
 
+def lost_line(item: Lost) -> str:
+    """One reminder that did not arrive, as a list line: "13:30 复诊（发送失败：…）"."""
+    return f"{clip_title(item.label, REPLY_REF_MAX_CHARS)}（{_how(item)}）"
+
+
 def _how(item: Lost) -> str:
     words = _HOW.get(item.how, "没能发出")
     return f"{words}：{item.why}" if item.why and item.how == "failed" else words

@@ -460,6 +460,45 @@ async def missed_since(session: Session, user_id: int, since: dt.datetime) -> li
     ]
 
 
+async def unresolved_failures(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
+    """The user's reminders that failed or may not have arrived since `since` and are
+    still unresolved: no later send of the same rule was accepted, and the user has not
+    paused, switched off or deleted the rule. Oldest first (for 提醒)."""
+    later = JOBS.alias("later")
+    accepted_since = (
+        select(later.c.id)
+        .where(
+            later.c.rule_id == JOBS.c.rule_id,
+            later.c.status == "accepted",
+            later.c.finished_at > JOBS.c.finished_at,
+        )
+        .exists()
+    )
+    stmt = (
+        select(
+            JOBS.c.payload_kind,
+            JOBS.c.scheduled_slot_utc,
+            RULES.c.label,
+            JOBS.c.status,
+            JOBS.c.outcome_note,
+        )
+        .join(RULES, RULES.c.id == JOBS.c.rule_id)
+        .where(
+            JOBS.c.user_id == user_id,
+            JOBS.c.status.in_(("failed", "unknown")),
+            JOBS.c.payload_kind.not_in(UNTOLD_FAILURES),
+            JOBS.c.finished_at >= since,
+            RULES.c.status.in_(("active", "done")),
+            ~accepted_since,
+        )
+        .order_by(JOBS.c.scheduled_slot_utc, JOBS.c.id)
+    )
+    return [
+        Missed(kind=kind, slot=slot, label=label, status=status, note=note)
+        for kind, slot, label, status, note in await session.execute(stmt)
+    ]
+
+
 async def next_pending(session: Session) -> JobRecord | None:
     """The waiting job due soonest (for 管理 状态)."""
     stmt = (

@@ -266,6 +266,25 @@ async def test_a_reminder_that_failed_or_may_not_have_arrived_is_told_once_with_
     assert "没能送到" not in await keeper.say("今天")  # told once
 
 
+async def test_an_event_reminder_that_failed_with_60020_stays_in_the_list_until_it_is_sent(
+    keeper: Keeper,
+) -> None:
+    """Issue 10: a reminder that failed for good no longer vanishes from 提醒, and the
+    user is told on their next message which one and why."""
+    await keeper.say("日程 今天 12:00 复诊")  # reminded at 11:30
+    keeper.clock.advance(dt.timedelta(minutes=90))
+    keeper.api.fail_next(60020)
+    await keeper.tick()
+    told = await keeper.say("今天")
+    assert "复诊（发送失败：服务器 IP 不在企业可信 IP 中）" in told.splitlines()[-1]
+    for _ in range(2):  # listed until something resolves it, not only once
+        listing = await keeper.say("提醒")
+        assert "⚠ 没送到：" in listing
+        assert "复诊（发送失败：服务器 IP 不在企业可信 IP 中）" in listing
+    keeper.clock.advance(dt.timedelta(days=8))
+    assert "没送到" not in await keeper.say("提醒")  # a week later it has gone stale
+
+
 # 9. Merging.
 
 
