@@ -15,7 +15,7 @@ from aiohttp import web
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot import callback, keys
+from bot import callback, keys, metrics
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
 from bot.settings import Settings
@@ -63,6 +63,7 @@ def create_app(
     app[keys.BACKGROUND] = set()
     app.cleanup_ctx.append(_database(engine))
     app.on_shutdown.append(_finish_background)
+    app.cleanup_ctx.append(_metrics)
     if settings.scheduler_on:
         app.cleanup_ctx.append(_scheduler_loop)
     else:
@@ -94,6 +95,16 @@ def _database(
             await engine.dispose()
 
     return ctx
+
+
+async def _metrics(app: web.Application) -> AsyncIterator[None]:
+    """`/metrics` on its own local port (KEEPER_METRICS_PORT), never on the public one."""
+    settings = app[keys.SETTINGS]
+    async with metrics.serving(
+        app[keys.DATABASE], app[keys.CLOCK], settings.metrics_host, settings.metrics_port
+    ) as port:
+        app[keys.METRICS_PORT] = port or 0
+        yield
 
 
 async def _finish_background(app: web.Application) -> None:

@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 from sqlalchemy.exc import DBAPIError
 
-from bot import keys
+from bot import keys, metrics
 from bot.crypto import (
     BadCiphertext,
     BadSignature,
@@ -28,9 +28,10 @@ from bot.crypto import (
     MalformedEnvelope,
     parse_envelope,
 )
-from bot.incoming import Incoming, MalformedMessage, read_message
+from bot.incoming import Incoming, MalformedMessage, loggable_key, read_message
 from bot.passive_reply import fit_reply, reply_xml
 from handlers import texts
+from scheduler.redact import mask_user
 from storage.database import CommitWatch
 
 log = logging.getLogger(__name__)
@@ -74,6 +75,7 @@ async def log_rejections(request: web.Request, handler: Handler) -> web.StreamRe
         return await handler(request)
     except web.HTTPException as exc:
         if request.path == CALLBACK_PATH and exc.status >= 400:
+            metrics.CALLBACKS.labels("rejected").inc()
             log.warning(
                 "callback rejected",
                 extra={"status": exc.status, "reason": exc.text, "method": request.method},
@@ -109,12 +111,14 @@ async def receive(request: web.Request) -> web.Response:
     except MalformedMessage:
         raise web.HTTPBadRequest(text="malformed message") from None
     started = time.perf_counter()
-    reply = await _answer(request, msg)
+    reply, outcome = await _answer(request, msg)
+    metrics.CALLBACKS.labels(outcome).inc()
+    metrics.CALLBACK_SECONDS.observe(time.perf_counter() - started)
     log.info(
         "message handled",
         extra={
-            "dedup_key": msg.dedup_key,
-            "user": msg.from_user,
+            "dedup_key": loggable_key(msg),
+            "user": mask_user(msg.from_user),
             "kind": msg.event or msg.msg_type,
             "replied": bool(reply),
             "duration_ms": round((time.perf_counter() - started) * 1000, 1),
@@ -125,7 +129,7 @@ async def receive(request: web.Request) -> web.Response:
     return _encrypted(request, msg, reply)
 
 
-async def _answer(request: web.Request, msg: Incoming) -> str:
+async def _answer(request: web.Request, msg: Incoming) -> tuple[str, str]:
     """The reply, within `REPLY_DEADLINE_S` whatever the database does.
 
     The handling runs as a task of its own: past the deadline it is cancelled (its
@@ -145,22 +149,24 @@ async def _answer(request: web.Request, msg: Incoming) -> str:
     maybe = watch.commit_sent
     log.warning(
         "message handling passed its deadline",
-        extra={"dedup_key": msg.dedup_key, "commit_sent": maybe},
+        extra={"dedup_key": loggable_key(msg), "commit_sent": maybe},
     )
-    return texts.MAYBE_RECORDED if maybe else texts.STORAGE_SLOW
+    return (texts.MAYBE_RECORDED if maybe else texts.STORAGE_SLOW), "deadline"
 
 
-async def _handle(request: web.Request, msg: Incoming, watch: CommitWatch) -> str:
+async def _handle(request: web.Request, msg: Incoming, watch: CommitWatch) -> tuple[str, str]:
     conversation = request.app[keys.CONVERSATION]
     now = request.app[keys.CLOCK].now()
     try:
-        return await conversation.handle(msg, now=now, watch=watch)
+        return await conversation.handle(msg, now=now, watch=watch), "ok"
     except DBAPIError:
-        log.exception("database error while handling a message", extra={"dedup_key": msg.dedup_key})
-        return texts.STORAGE_DOWN
+        log.exception(
+            "database error while handling a message", extra={"dedup_key": loggable_key(msg)}
+        )
+        return texts.STORAGE_DOWN, "error"
     except Exception:
-        log.exception("error while handling a message", extra={"dedup_key": msg.dedup_key})
-        return texts.INTERNAL_ERROR
+        log.exception("error while handling a message", extra={"dedup_key": loggable_key(msg)})
+        return texts.INTERNAL_ERROR, "error"
 
 
 def _encrypted(request: web.Request, msg: Incoming, reply: str) -> web.Response:

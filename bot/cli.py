@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from aiohttp import web
 
+from bot import metrics
 from bot.logs import configure_logging
 from bot.settings import Settings, SettingsError, load_database_url, load_settings
 from scheduler.clock import Clock
@@ -66,7 +67,7 @@ def _serve(args: argparse.Namespace) -> int:
     from bot.app import create_app
 
     settings = load_settings()
-    configure_logging(settings.secrets())
+    configure_logging(settings.secrets(), level=settings.log_level, fmt=settings.log_format)
     if not asyncio.run(_schema_is_current(settings)):
         print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
         return 2
@@ -97,7 +98,7 @@ def _tick(args: argparse.Namespace) -> int:
 
     clock = SystemClock() if args.at is None else FakeClock(_parse_at(args.at))
     settings = load_settings()
-    configure_logging(settings.secrets())
+    configure_logging(settings.secrets(), level=settings.log_level, fmt=settings.log_format)
     report = asyncio.run(_one_tick(settings, clock))
     print(
         f"keeper: tick materialised={report.materialised} expired={report.expired} "
@@ -133,7 +134,7 @@ async def _one_tick(settings: Settings, clock: Clock) -> TickReport:
 
 def _worker(args: argparse.Namespace) -> int:
     settings = load_settings()
-    configure_logging(settings.secrets())
+    configure_logging(settings.secrets(), level=settings.log_level, fmt=settings.log_format)
     if not asyncio.run(_schema_is_current(settings)):
         print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
         return 2
@@ -152,8 +153,13 @@ async def _work(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     engine = create_engine(settings.database_url)
+    database, clock = Database(engine), SystemClock()
+    port, host = settings.metrics_port, settings.metrics_host
     try:
-        async with scheduler_for(settings, Database(engine), SystemClock()) as scheduler:
+        async with (
+            scheduler_for(settings, database, clock) as scheduler,
+            metrics.serving(database, clock, host, port),
+        ):
             logging.getLogger("keeper").info("worker started", extra={"owner": scheduler.owner})
             await run_loop(scheduler, stop)
     finally:

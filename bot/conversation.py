@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from bot.incoming import Incoming
+from bot.incoming import Incoming, loggable_key
 from handlers import rule_store, texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
@@ -56,7 +56,7 @@ class Conversation:
             message_id = await inbound.claim_message(session, _new_inbound(msg, user, sent_at, now))
             if message_id is None:
                 stored = await inbound.stored_reply(session, msg.dedup_key)
-                log.info("duplicate message", extra={"dedup_key": msg.dedup_key})
+                log.info("duplicate message", extra={"dedup_key": loggable_key(msg)})
                 return (stored.reply_text if stored else None) or ""
             ctx = Context(
                 user=user,

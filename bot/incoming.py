@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 from wechatpy.enterprise import parse_message
 
+from scheduler.redact import mask_user
+
 KEY_LIMIT = 191  # the dedup_key column's length
 CARD_EVENTS = frozenset({"template_card_event", "template_card_menu_event"})
 
@@ -89,6 +91,15 @@ def _dedup_key(
     if len(key) > KEY_LIMIT:
         key = "sha256:" + hashlib.sha256(key.encode()).hexdigest()
     return key
+
+
+def loggable_key(msg: Incoming) -> str:
+    """The message's dedup key as a log line may carry it: the sender masked."""
+    kind, sep, rest = msg.dedup_key.partition(":")
+    sender = f"{msg.from_user}:"
+    if sep and rest.startswith(sender):
+        return f"{kind}:{mask_user(msg.from_user)}:{rest[len(sender) :]}"
+    return msg.dedup_key
 
 
 def _text(data: dict[str, object], name: str) -> str:

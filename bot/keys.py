@@ -22,5 +22,7 @@ DATABASE = web.AppKey("database", Database)
 CONVERSATION = web.AppKey("conversation", Conversation)
 STARTED_AT = web.AppKey("started_at", dt.datetime)
 REPLY_DEADLINE_S = web.AppKey("reply_deadline_s", float)
-BACKGROUND = web.AppKey("background", set[asyncio.Task[str]])
+METRICS_PORT = web.AppKey("metrics_port", int)
+"""The port `/metrics` is served on (0: metrics are off)."""
+BACKGROUND = web.AppKey("background", set[asyncio.Task[tuple[str, str]]])
 """Handling tasks that passed their deadline, cancelled and finishing their cleanup."""

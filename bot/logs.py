@@ -1,4 +1,6 @@
-"""Logging: one line per event with its context as key=value, secrets redacted.
+"""Logging: one line per event with its context as key=value (or JSON), secrets redacted.
+
+UserIDs never appear: code logs `scheduler.redact.mask_user(...)` tags instead.
 
 `RedactingFilter` scrubs every configured secret value, and any `access_token=`,
 `corpsecret=` or `key=` value in a URL, from the message, its arguments and the
@@ -9,13 +11,15 @@ attempts' stored error texts.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import logging
 import sys
 from collections.abc import Iterable
 
-from scheduler.redact import REDACTED, redact, secret_values
+from scheduler.redact import REDACTED, redact, secret_values, set_user_mask_key
 
-__all__ = ["REDACTED", "KeyValueFormatter", "RedactingFilter", "configure_logging"]
+__all__ = ["REDACTED", "JsonFormatter", "KeyValueFormatter", "RedactingFilter", "configure_logging"]
 
 STANDARD_ATTRS = set(vars(logging.makeLogRecord({}))) | {"message", "asctime"}
 
@@ -44,23 +48,83 @@ class RedactingFilter(logging.Filter):
 
 
 class KeyValueFormatter(logging.Formatter):
-    """`time level logger message key=value ...` with the record's extra fields."""
+    """`time level logger message key=value ...`: an ISO 8601 time with its zone, the
+    record's extra fields sorted, and a value quoted when it holds a space or quote."""
+
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        return _iso(record)
 
     def format(self, record: logging.LogRecord) -> str:
         line = super().format(record)
-        extras = {k: v for k, v in vars(record).items() if k not in STANDARD_ATTRS}
+        extras = _extras(record)
         if extras:
-            line += " " + " ".join(f"{k}={v}" for k, v in sorted(extras.items()))
+            line += " " + " ".join(f"{k}={_quoted(v)}" for k, v in sorted(extras.items()))
         return line
 
 
-def configure_logging(secrets: Iterable[str], *, level: int = logging.INFO) -> logging.Handler:
-    """Log to stderr through the redacting filter; returns the handler installed."""
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line: time, level, logger, message, the extra fields and,
+    when there is one, the (already redacted) traceback."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        entry: dict[str, object] = {
+            "time": _iso(record),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        entry.update({k: _plain(v) for k, v in sorted(_extras(record).items())})
+        trace = record.exc_text or (
+            self.formatException(record.exc_info) if record.exc_info else ""
+        )
+        if trace:
+            entry["traceback"] = trace
+        return json.dumps(entry, ensure_ascii=False)
+
+
+def _iso(record: logging.LogRecord) -> str:
+    return dt.datetime.fromtimestamp(record.created).astimezone().isoformat(timespec="milliseconds")
+
+
+def _extras(record: logging.LogRecord) -> dict[str, object]:
+    return {k: v for k, v in vars(record).items() if k not in STANDARD_ATTRS}
+
+
+def _quoted(value: object) -> str:
+    text = str(value)
+    if not text or any(c.isspace() or c in '"=' for c in text):
+        return json.dumps(text, ensure_ascii=False)
+    return text
+
+
+def _plain(value: object) -> object:
+    return value if isinstance(value, str | int | float | bool) or value is None else str(value)
+
+
+QUIET_LOGGERS = {"aiohttp.access": logging.WARNING, "alembic": logging.WARNING}
+"""Chatty libraries: access lines and Alembic's context lines only when they matter
+(`keeper migrate` turns Alembic back up to report what it applied)."""
+
+
+def configure_logging(
+    secrets: Iterable[str], *, level: int | str = logging.INFO, fmt: str = "text"
+) -> logging.Handler:
+    """Log to stderr through the redacting filter, as text or JSON; returns the handler.
+
+    Also keys the UserID tags (`scheduler.redact.mask_user`) with the deployment's
+    secrets, so one member has one tag in every process's log.
+    """
+    secrets = tuple(secrets)
+    set_user_mask_key("".join(sorted(secrets)))
     handler = logging.StreamHandler(sys.stderr)
     handler.addFilter(RedactingFilter(secrets))
-    handler.setFormatter(KeyValueFormatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
+    if fmt == "json":
+        handler.setFormatter(JsonFormatter())
+    else:
+        handler.setFormatter(KeyValueFormatter("%(asctime)s %(levelname)s %(name)s %(message)s"))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)
-    logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+    for name, quiet in QUIET_LOGGERS.items():
+        logging.getLogger(name).setLevel(max(quiet, root.level))
     return handler

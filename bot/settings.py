@@ -45,6 +45,10 @@ class Settings:
     aes_key: str = field(default="", repr=False)
     api_base: str = DEFAULT_API_BASE
     callback_window_seconds: int = DEFAULT_CALLBACK_WINDOW_SECONDS
+    log_format: str = "text"
+    log_level: str = "INFO"
+    metrics_host: str = "127.0.0.1"
+    metrics_port: int | None = None
 
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
@@ -77,7 +81,29 @@ def load_settings(
         callback_window_seconds=_int(
             env, "KEEPER_CALLBACK_WINDOW_SECONDS", DEFAULT_CALLBACK_WINDOW_SECONDS, 30, 86400
         ),
+        log_format=_choice(env, "KEEPER_LOG_FORMAT", ("text", "json"), "text"),
+        log_level=_choice(env, "KEEPER_LOG_LEVEL", LOG_LEVELS, "INFO", upper=True),
+        metrics_host=env.get("KEEPER_METRICS_HOST", "127.0.0.1").strip() or "127.0.0.1",
+        metrics_port=_int(env, "KEEPER_METRICS_PORT", 0, 0, 65535) or None,
     )
+
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def _choice(
+    env: Mapping[str, str],
+    name: str,
+    allowed: tuple[str, ...],
+    default: str,
+    *,
+    upper: bool = False,
+) -> str:
+    raw = env.get(name, "").strip() or default
+    value = raw.upper() if upper else raw.lower()
+    if value not in allowed:
+        raise SettingsError(f"{name} must be one of: {', '.join(allowed)}")
+    return value
 
 
 def load_database_url(

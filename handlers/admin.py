@@ -14,6 +14,7 @@ from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler.failure_words import failure_words
+from scheduler.redact import mask_user
 from storage.database import Session
 from storage.repos import admin, flags, jobs, rules, users
 
@@ -23,7 +24,8 @@ audit = logging.getLogger("keeper.audit")
 
 def _refused(ctx: Context, command: str) -> Outcome:
     audit.warning(
-        "admin command refused", extra={"user": ctx.user.wecom_user_id, "command": command}
+        "admin command refused",
+        extra={"user": mask_user(ctx.user.wecom_user_id), "command": command},
     )
     return Outcome(reply=texts.ADMIN_ONLY)
 
@@ -32,7 +34,7 @@ def _refused(ctx: Context, command: str) -> Outcome:
 async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
     if not ctx.is_admin:
         return _refused(ctx, "status")
-    audit.info("admin status", extra={"user": ctx.user.wecom_user_id})
+    audit.info("admin status", extra={"user": mask_user(ctx.user.wecom_user_id)})
     stats = await admin.channel_stats(session)
     causes = await admin.failure_causes(session)
     lines = [await _overview(session, ctx), *_channel_lines(stats, causes, ctx)]
@@ -102,7 +104,7 @@ async def hold_all(session: Session, ctx: Context, cmd: AdminHoldAll) -> Outcome
     if not ctx.is_admin:
         return _refused(ctx, word)
     await flags.put(session, flags.SENDS_PAUSED, "on" if cmd.hold else "off", now=ctx.now)
-    audit.warning(f"admin {word}", extra={"user": ctx.user.wecom_user_id})
+    audit.warning(f"admin {word}", extra={"user": mask_user(ctx.user.wecom_user_id)})
     return Outcome(reply=texts.admin_hold(cmd.hold))
 
 
@@ -115,7 +117,11 @@ async def settle(session: Session, ctx: Context, cmd: AdminSettle) -> Outcome:
         return Outcome(reply=texts.admin_not_unknown(cmd.job_id))
     audit.info(
         "admin settled unknown send",
-        extra={"user": ctx.user.wecom_user_id, "job": cmd.job_id, "received": cmd.received},
+        extra={
+            "user": mask_user(ctx.user.wecom_user_id),
+            "job": cmd.job_id,
+            "received": cmd.received,
+        },
     )
     return Outcome(reply=texts.admin_settled(cmd.job_id, cmd.received))
 

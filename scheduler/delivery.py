@@ -18,7 +18,7 @@ import datetime as dt
 import logging
 from dataclasses import dataclass
 
-from scheduler import messages, outcomes, quiet
+from scheduler import messages, outcomes, quiet, stats
 from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.budget import Defer, budget_decision
 from scheduler.kinds import Send, Skip
@@ -229,6 +229,7 @@ def _hold(s: Scheduler, channel: str) -> None:
     retrying: stop using the channel for a while and say so loudly; 管理 状态 shows
     the failures."""
     s.holds[channel] = s.clock.now() + CONFIG_HOLD
+    stats.count("channel_holds")
     log.error("channel held after a configuration error", extra={"channel": channel})
 
 

@@ -10,10 +10,20 @@ secret is that short, and replacing, say, "tok" would shred ordinary words
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from collections.abc import Iterable
 
-__all__ = ["ERROR_MAX_CHARS", "MIN_SECRET_CHARS", "REDACTED", "redact", "secret_values"]
+__all__ = [
+    "ERROR_MAX_CHARS",
+    "MIN_SECRET_CHARS",
+    "REDACTED",
+    "mask_user",
+    "redact",
+    "secret_values",
+    "set_user_mask_key",
+]
 
 REDACTED = "***"
 ERROR_MAX_CHARS = 500  # a delivery attempt's stored error text
@@ -21,6 +31,24 @@ MIN_SECRET_CHARS = 4
 _NAMES = r"access_token|corpsecret|secret|key|sendkey"
 URL_SECRETS = re.compile(rf"(?i)\b({_NAMES})=([^&\s\"']+)")
 JSON_SECRETS = re.compile(rf"(?i)(\"(?:{_NAMES})\"\s*:\s*\")([^\"]*)(\")")
+
+
+_user_mask_key = b"keeper"
+
+
+def set_user_mask_key(key: str) -> None:
+    """Key the UserID tags with a deployment secret (set once at start-up), so the
+    same member has the same tag in every process's log, and a tag cannot be turned
+    back into a UserID by hashing a list of names."""
+    global _user_mask_key
+    _user_mask_key = key.encode() or b"keeper"
+
+
+def mask_user(user_id: str) -> str:
+    """A WeCom UserID as it may appear in a log line: `u:` and 8 hex characters of a
+    keyed hash. Stable, so a person can follow one member; never the UserID itself."""
+    digest = hmac.new(_user_mask_key, user_id.encode(), hashlib.sha256).hexdigest()
+    return f"u:{digest[:8]}"
 
 
 def secret_values(secrets: Iterable[str]) -> tuple[str, ...]:

@@ -73,7 +73,13 @@ async def tick(s: Scheduler) -> TickReport:
     report.claimed = len(claimed)
     report.outcomes = await deliver(s, claimed)
     await _heartbeat(s, now, started)
-    log.info("tick done", extra={"owner": s.owner, **_flat(report)})
+    busy = report.materialised or report.expired or report.recovered or report.claimed
+    # A tick that found nothing is routine: DEBUG, so an idle worker's log stays quiet.
+    log.log(
+        logging.INFO if busy else logging.DEBUG,
+        "tick done",
+        extra={"owner": s.owner, **_flat(report)},
+    )
     return report
 
 

@@ -12,6 +12,7 @@ import datetime as dt
 import io
 import logging
 import os
+import re
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -43,7 +44,8 @@ TEST_SETTINGS = Settings(
 
 @pytest.fixture(scope="session", autouse=True)
 def no_secret_in_any_log_line() -> Iterator[None]:
-    """Scan everything the code logged during the whole run for the configured secrets.
+    """Scan everything the code logged during the whole run for the configured secrets
+    and for the test members' full UserIDs.
 
     The handler has no redacting filter on purpose: the code itself must not log them.
     """
@@ -60,6 +62,14 @@ def no_secret_in_any_log_line() -> Iterator[None]:
     text = stream.getvalue()
     leaked = [name for name, value in _secret_values() if value in text]
     assert not leaked, f"secrets found in log output: {leaked}"
+    users = [
+        user for user in TEST_USERS if re.search(rf"(?<![A-Za-z0-9_]){user}(?![A-Za-z0-9_])", text)
+    ]
+    assert not users, f"full UserIDs found in log output: {users}"
+
+
+TEST_USERS = ("alice", "lisi", "zhangsan", "bob", "boss", "gina", "frank", "erin")
+"""The UserIDs the suite's members use: none may appear in a log line (issue 10)."""
 
 
 def _secret_values() -> list[tuple[str, str]]:

@@ -52,7 +52,7 @@ from scheduler.channels.wecom_errors import (
     parse_body,
 )
 from scheduler.channels.wecom_token import FetchedToken, MemoryTokenStore, TokenCache, TokenStore
-from scheduler.redact import ERROR_MAX_CHARS, redact
+from scheduler.redact import ERROR_MAX_CHARS, mask_user, redact
 
 __all__ = [
     "TokenUnavailable",
@@ -348,7 +348,7 @@ class WeComAppChannel(SessionHolder):
         logger.log(level, "wecom %s %s: %s", operation, outcome, error, extra=extra)
 
     def _context(self, recipient: str) -> dict[str, Any]:
-        return {"channel": self.name, "recipient": recipient, **self._app()}
+        return {"channel": self.name, "recipient": mask_user(recipient), **self._app()}
 
     def _app(self) -> dict[str, Any]:
         return {"corp_id": self.config.corp_id, "agent_id": self.config.agent_id}

@@ -28,6 +28,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from scheduler import stats
+
 __all__ = [
     "MIN_REFETCH",
     "REFRESH_EARLY",
@@ -168,6 +170,7 @@ class TokenCache:
                 return token
             started = self._now()
             fetched = await self._fetch()
+            stats.count("token_refreshes")
             token = CachedToken(
                 value=fetched.value,
                 expires_at=started + timedelta(seconds=fetched.expires_in),

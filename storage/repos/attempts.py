@@ -8,7 +8,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
@@ -69,3 +69,11 @@ async def accepted_sends_since(
         .group_by(ATTEMPTS.c.started_at, ATTEMPTS.c.provider_message_id)
     )
     return list((await session.execute(stmt)).scalars())
+
+
+async def count_by_channel_outcome(session: Session) -> dict[tuple[str, str], int]:
+    """Every attempt ever recorded, per (channel, outcome): for the metrics endpoint."""
+    stmt = select(ATTEMPTS.c.channel, ATTEMPTS.c.outcome, func.count()).group_by(
+        ATTEMPTS.c.channel, ATTEMPTS.c.outcome
+    )
+    return {(channel, outcome): int(n) for channel, outcome, n in await session.execute(stmt)}

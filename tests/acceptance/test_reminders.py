@@ -392,7 +392,7 @@ async def test_sent_and_suppressed_occurrences_show_in_the_status_and_attempts(
     assert "已发出 1，" in status
     assert "未发 1" in status
     by_kind = next(line for line in status.splitlines() if line.startswith("按类型："))
-    assert "晚报 suppressed 1" in by_kind
-    assert "提醒 accepted 1" in by_kind
+    assert "晚报 免发 1" in by_kind
+    assert "提醒 已发出 1" in by_kind
     assert await attempt_outcomes(keeper, "custom") == ["accepted"]
     assert await attempt_outcomes(keeper, "digest_evening") == ["suppressed"]

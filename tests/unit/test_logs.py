@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
+import json
 import logging
+import re
 
 import pytest
 
@@ -64,3 +67,43 @@ def test_extra_fields_are_appended_as_key_value_and_redacted(
     logger, stream = captured
     logger.info("handled", extra={"dedup_key": "msg:1", "note": SECRET})
     assert stream.getvalue().strip() == "INFO handled dedup_key=msg:1 note=***"
+
+
+def _record(**extra: object) -> logging.LogRecord:
+    record = logging.makeLogRecord({"name": "keeper.test", "levelname": "INFO", "msg": "done"})
+    for key, value in extra.items():
+        setattr(record, key, value)
+    return record
+
+
+def test_a_text_line_has_an_iso_time_with_its_zone_and_quotes_values_with_spaces() -> None:
+    from bot.logs import KeyValueFormatter
+
+    line = KeyValueFormatter("%(asctime)s %(levelname)s %(name)s %(message)s").format(
+        _record(reason="server IP not trusted", code=60020)
+    )
+    stamp = line.split(" ", 1)[0]
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d\d:\d\d", stamp), stamp
+    assert line.endswith('code=60020 reason="server IP not trusted"')
+
+
+def test_a_json_line_is_one_object_with_the_extra_fields() -> None:
+    from bot.logs import JsonFormatter
+
+    entry = json.loads(JsonFormatter().format(_record(job=7, channel="wecom_app")))
+    assert (entry["level"], entry["logger"], entry["message"]) == ("INFO", "keeper.test", "done")
+    assert (entry["job"], entry["channel"]) == (7, "wecom_app")
+    assert dt.datetime.fromisoformat(entry["time"]).tzinfo is not None
+
+
+def test_a_userid_is_logged_as_a_stable_tag_that_does_not_contain_it() -> None:
+    from scheduler.redact import mask_user, set_user_mask_key
+
+    set_user_mask_key("deployment-secret")
+    tag = mask_user("zhangsan")
+    assert tag == mask_user("zhangsan") != mask_user("lisi")
+    assert re.fullmatch(r"u:[0-9a-f]{8}", tag)
+    assert "zhangsan" not in tag
+    set_user_mask_key("another-deployment")
+    assert mask_user("zhangsan") != tag  # keyed: not a plain hash of the name
+    set_user_mask_key("")

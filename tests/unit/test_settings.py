@@ -50,6 +50,9 @@ def test_admins_are_a_set_of_user_ids() -> None:
         ("KEEPER_DATABASE_URL", "postgres://nope"),
         ("WECOM_API_BASE", "ftp://example"),
         ("KEEPER_CALLBACK_WINDOW_SECONDS", "5"),
+        ("KEEPER_LOG_FORMAT", "xml"),
+        ("KEEPER_LOG_LEVEL", "LOUD"),
+        ("KEEPER_METRICS_PORT", "70000"),
     ],
 )
 def test_a_missing_or_malformed_variable_is_named_without_its_value(name: str, value: str) -> None:
@@ -59,6 +62,21 @@ def test_a_missing_or_malformed_variable_is_named_without_its_value(name: str, v
     assert name in message
     if value:
         assert value not in message
+
+
+def test_logs_and_metrics_settings_have_safe_defaults_and_take_their_forms() -> None:
+    plain = load_settings(GOOD)
+    assert (plain.log_format, plain.log_level, plain.metrics_port) == ("text", "INFO", None)
+    chosen = load_settings(
+        {
+            **GOOD,
+            "KEEPER_LOG_FORMAT": "JSON",
+            "KEEPER_LOG_LEVEL": "debug",
+            "KEEPER_METRICS_PORT": "9180",
+        }
+    )
+    assert (chosen.log_format, chosen.log_level, chosen.metrics_port) == ("json", "DEBUG", 9180)
+    assert chosen.metrics_host == "127.0.0.1"  # local only unless asked
 
 
 def test_the_repr_of_settings_shows_no_secret() -> None:

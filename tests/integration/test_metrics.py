@@ -1,0 +1,54 @@
+"""`/metrics`: Prometheus text on its own local port, never on the public one."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from aiohttp import ClientSession
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot import keys
+from bot.app import create_app
+from scheduler.clock import FakeClock
+from tests.conftest import TEST_SETTINGS, wecom_side
+
+
+async def test_metrics_are_served_on_their_own_port_with_every_family(
+    engine: AsyncEngine, clock: FakeClock
+) -> None:
+    settings = dataclasses.replace(TEST_SETTINGS, metrics_port=0)  # 0: any free port
+    app = create_app(settings, clock=clock, engine=engine)
+    async with TestClient(TestServer(app)) as client:
+        wecom = wecom_side(client, settings, clock)
+        await wecom.send_text("alice", "体重 72.4")
+        await wecom.send_text("alice", "提醒 每天 22:00 吃药")
+        port = app[keys.METRICS_PORT]
+        assert port
+        async with (
+            ClientSession() as session,
+            session.get(f"http://127.0.0.1:{port}/metrics") as response,
+        ):
+            assert response.status == 200
+            assert response.headers["Content-Type"].startswith("text/plain")
+            body = await response.text()
+        public = await client.get("/metrics")
+        assert public.status == 404  # the callback's port does not serve it
+    for family in (
+        'keeper_callbacks_total{outcome="ok"}',
+        "keeper_callback_seconds_bucket",
+        "keeper_jobs",
+        "keeper_delivery_attempts_total",
+        "keeper_tick_lag_seconds",
+        "keeper_token_refreshes_total",
+        "keeper_channel_holds_total",
+    ):
+        assert family in body, family
+
+
+async def test_without_a_metrics_port_nothing_listens(
+    engine: AsyncEngine, clock: FakeClock
+) -> None:
+    app = create_app(TEST_SETTINGS, clock=clock, engine=engine)
+    async with TestClient(TestServer(app)):
+        assert app[keys.METRICS_PORT] == 0
