@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import datetime as dt
 from enum import StrEnum
-from typing import Literal
 
 
 class JobStatus(StrEnum):
@@ -97,18 +96,6 @@ def after_unknown(policy: DeliveryPolicy) -> JobStatus:
     return JobStatus.UNKNOWN
 
 
-def after_lease_expiry(policy: DeliveryPolicy) -> JobStatus:
-    """The status the sweeper writes for a `processing` job whose lease ran out.
-
-    Only for a job whose send had started (a job whose send never began is released
-    instead, `jobs.release`): a worker that died mid-send leaves exactly the
-    uncertainty of a timed-out call (the message may or may not have gone), so the
-    answer is `after_unknown`'s:
-    `at_most_once` -> `unknown`, `at_least_once` -> `retry_wait`.
-    """
-    return after_unknown(policy)
-
-
 class Priority(StrEnum):
     """How late a due job may still go out after downtime (see `CATCH_UP_WINDOWS`)."""
 
@@ -139,15 +126,14 @@ def catch_up_window(priority: str) -> dt.timedelta:
     return CATCH_UP_WINDOWS[Priority(priority)]
 
 
-def catch_up(due_at: dt.datetime, now: dt.datetime, priority: str) -> Literal["send", "expire"]:
-    """Whether a due job still goes out at `now` or expires (DESIGN §6, after downtime).
-
-    A job exactly at the edge of its window is still sent; one not yet due is "send"
-    (the caller only asks about due jobs, and nothing here should drop a future one).
+def expiry_cutoff(priority: str, now: dt.datetime) -> dt.datetime:
+    """Waiting jobs of `priority` due before this instant are too late: they expire
+    instead of being sent (DESIGN §6, after downtime). A job exactly at the edge of
+    its window is still sent.
 
     Raises:
-        ValueError: either datetime is naive, or the priority is not one of the three.
+        ValueError: `now` is naive, or the priority is not one of the three.
     """
-    if due_at.tzinfo is None or now.tzinfo is None:
-        raise ValueError("naive datetime; pass aware ones")
-    return "send" if now - due_at <= catch_up_window(priority) else "expire"
+    if now.tzinfo is None:
+        raise ValueError("naive datetime; pass an aware one")
+    return now - catch_up_window(priority)

@@ -12,6 +12,7 @@ import datetime as dt
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Protocol
 
 from scheduler.channels.base import SendResult
 from scheduler.job_state import DeliveryPolicy, JobStatus, after_unknown
@@ -55,17 +56,43 @@ def _retry(job: JobRecord, now: dt.datetime, result: SendResult, note: str) -> D
 
 
 def backoff(job_id: int, attempt: int) -> float:
-    """Exponential backoff with full jitter, deterministic per (job, attempt)."""
-    ceiling = min(BACKOFF_CAP_S, BACKOFF_BASE_S * 2 ** max(0, attempt - 1))
-    return random.Random(job_id * 1009 + attempt).uniform(ceiling / 2, ceiling)
+    """Seconds before retry `attempt` of a job: `jittered` with a draw fixed per
+    (job, attempt), so a replayed decision is the same decision, and jobs that
+    failed together spread out instead of retrying in lockstep."""
+    return jittered(attempt, rng=random.Random(job_id * 1009 + attempt))
+
+
+class Uniform(Protocol):
+    """The part of `random.Random` that `jittered` uses."""
+
+    def uniform(self, a: float, b: float) -> float: ...
+
+
+def jittered(
+    attempt: int, *, rng: Uniform, base: float = BACKOFF_BASE_S, cap: float = BACKOFF_CAP_S
+) -> float:
+    """Exponential backoff with "equal jitter": uniform in [ceiling / 2, ceiling],
+    ceiling = min(cap, base * 2**(attempt-1)). Half the wait is kept so a retry
+    never comes right back; the other half is spread.
+
+    Raises:
+        ValueError: attempt < 1 (attempts count from 1).
+    """
+    if attempt < 1:
+        raise ValueError("attempt counts from 1")
+    ceiling = cap if attempt > 64 else min(cap, base * 2 ** (attempt - 1))
+    return float(rng.uniform(ceiling / 2, ceiling))
 
 
 def job_status(job: JobRecord, result: SendResult, now: dt.datetime) -> str:
+    """Only the status of `decide` (for the tick's counts)."""
     return decide(job, result, now).status
 
 
 def lease_lost(job: JobRecord) -> SendResult:
-    """What a job whose worker vanished mid-send counts as: an uncertain send."""
+    """What a job whose worker vanished mid-send counts as: an uncertain send, so
+    `decide` applies the policy (`job_state.after_unknown`). Only for a job whose
+    send had started; one that never started is released (`jobs.release`)."""
     return SendResult(
         outcome="unknown",
         error_class="uncertain",

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from scheduler import outcomes
 from scheduler.delivery import deliver, finish
-from scheduler.job_state import CATCH_UP_WINDOWS
+from scheduler.job_state import Priority, expiry_cutoff
 from scheduler.runtime import (
     BATCH,
     CATCH_UP_SLOTS,
@@ -135,9 +135,10 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
     async def unit() -> int:
         expired = 0
         async with s.database.transaction() as session:
-            for priority, window in CATCH_UP_WINDOWS.items():
+            for priority in Priority:
+                cutoff = expiry_cutoff(priority, now)
                 gone = await jobs.expire_older_than(
-                    session, priority=priority.value, cutoff=now - window, now=now
+                    session, priority=priority.value, cutoff=cutoff, now=now
                 )
                 for job in gone:
                     await s.kinds[job.payload_kind].unsent(session, job, "expired", now)

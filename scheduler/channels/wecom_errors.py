@@ -33,18 +33,14 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Any, Final, Protocol
+from typing import Any, Final
 
 from scheduler.channels.base import ErrorClass, Outcome
 
 __all__ = [
-    "BACKOFF_BASE_S",
-    "BACKOFF_CAP_S",
     "TABLE",
     "Rule",
-    "Uniform",
     "Verdict",
-    "backoff",
     "classify",
     "classify_gettoken_reply",
     "classify_send_reply",
@@ -257,28 +253,3 @@ def for_gettoken(verdict: Verdict) -> Verdict:
     if rule is None and verdict.rule.refresh_token:
         rule = _transient(verdict.rule.note)
     return verdict if rule is None else replace(verdict, rule=rule)
-
-
-class Uniform(Protocol):
-    """The part of `random.Random` that `backoff` uses."""
-
-    def uniform(self, a: float, b: float) -> float: ...
-
-
-BACKOFF_BASE_S = 30.0
-BACKOFF_CAP_S = 3600.0
-
-
-def backoff(
-    attempt: int, *, base: float = BACKOFF_BASE_S, cap: float = BACKOFF_CAP_S, rng: Uniform
-) -> float:
-    """Seconds to wait before retry number `attempt` (1, 2, ...): "full jitter".
-
-    Uniform in [0, min(cap, base * 2**(attempt-1))], drawn from the injected `rng`
-    (anything with `uniform(a, b)`, e.g. `random.Random(seed)`), so concurrent
-    workers spread out instead of retrying in lockstep.
-    """
-    if attempt < 1:
-        raise ValueError("attempt counts from 1")
-    ceiling = cap if attempt > 64 else min(cap, base * 2 ** (attempt - 1))
-    return float(rng.uniform(0.0, ceiling))

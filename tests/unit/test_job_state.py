@@ -12,11 +12,10 @@ from scheduler.job_state import (
     DeliveryPolicy,
     JobStatus,
     Priority,
-    after_lease_expiry,
     after_unknown,
     can_transition,
-    catch_up,
     catch_up_window,
+    expiry_cutoff,
 )
 
 J = JobStatus
@@ -90,20 +89,6 @@ def test_an_uncertain_send_is_resent_only_under_at_least_once(
     assert can_transition(J.PROCESSING, expected)
 
 
-@pytest.mark.parametrize(
-    ("policy", "expected"),
-    [
-        ("at_most_once", J.UNKNOWN),
-        ("at_least_once", J.RETRY_WAIT),
-    ],
-)
-def test_a_job_whose_worker_died_mid_send_follows_its_policy(
-    policy: str, expected: JobStatus
-) -> None:
-    assert after_lease_expiry(DeliveryPolicy(policy)) is expected
-    assert can_transition(J.PROCESSING, expected)
-
-
 DUE = dt.datetime(2026, 11, 25, 12, 0, tzinfo=dt.UTC)
 M = dt.timedelta(minutes=1)
 S = dt.timedelta(seconds=1)
@@ -127,13 +112,19 @@ S = dt.timedelta(seconds=1)
 def test_after_downtime_only_jobs_inside_their_catch_up_window_are_sent(
     priority: str, late: dt.timedelta, expected: str
 ) -> None:
-    assert catch_up(DUE, DUE + late, priority) == expected
+    cutoff = expiry_cutoff(priority, DUE + late)
+    assert ("expire" if cutoff > DUE else "send") == expected  # expire_older_than's test
 
 
-def test_catch_up_compares_instants_not_wall_clocks() -> None:
+def test_the_cutoff_compares_instants_not_wall_clocks() -> None:
     shanghai = dt.timezone(dt.timedelta(hours=8))
-    assert catch_up(DUE, (DUE + 11 * M).astimezone(shanghai), "low") == "expire"
-    assert catch_up(DUE.astimezone(shanghai), DUE + 9 * M, "low") == "send"
+    assert expiry_cutoff("low", (DUE + 11 * M).astimezone(shanghai)) > DUE
+    assert expiry_cutoff("low", DUE + 9 * M) < DUE.astimezone(shanghai)
+
+
+def test_a_naive_now_is_refused() -> None:
+    with pytest.raises(ValueError, match="naive"):
+        expiry_cutoff("low", dt.datetime(2026, 11, 25, 12, 0))  # noqa: DTZ001
 
 
 @pytest.mark.parametrize(
@@ -147,9 +138,3 @@ def test_each_priority_has_its_catch_up_window(priority: str, minutes: int) -> N
 def test_an_unknown_priority_is_refused() -> None:
     with pytest.raises(ValueError, match="urgent"):
         catch_up_window("urgent")
-
-
-def test_catch_up_refuses_naive_datetimes() -> None:
-    naive = dt.datetime(2026, 11, 25, 12)  # noqa: DTZ001 - the point
-    with pytest.raises(ValueError, match="naive"):
-        catch_up(naive, DUE, "high")

@@ -27,7 +27,7 @@ from hypothesis.stateful import (
     rule,
 )
 
-from scheduler.job_state import catch_up
+from scheduler.job_state import expiry_cutoff
 from scheduler.water_plan import (
     ACCEPTED,
     CLAIM,
@@ -193,7 +193,7 @@ class WaterPlanMachine(RuleBasedStateMachine):
         slot = self.storage.pending_job
         assert slot is not None
         self.storage.pending_job = None
-        if catch_up(slot, self.now, "low") == "expire":  # too late: book the next one instead
+        if slot < expiry_cutoff("low", self.now):  # too late: book the next one instead
             expired = Event(kind=EventKind.EXPIRED, next_at=self._next_at())
             assert isinstance(self._apply(expired), Applied)
             return

@@ -1,16 +1,14 @@
-"""The WeCom classifier: the whole table as one table, reply parsing, backoff."""
+"""The WeCom classifier: the whole table as one table, reply parsing."""
 
 from __future__ import annotations
 
 import json
-import random
 from typing import Any
 
 import pytest
 
 from scheduler.channels.wecom_errors import (
     TABLE,
-    backoff,
     classify,
     classify_gettoken_reply,
     classify_send_reply,
@@ -210,47 +208,3 @@ def test_for_gettoken_turns_uncertain_into_transient_and_permanent_into_config(
 ) -> None:
     rule = for_gettoken(classify(signal, detail="x")).rule
     assert (rule.outcome, rule.error_class) == expected
-
-
-# -- backoff ----------------------------------------------------------------------------
-
-
-class Highest:
-    """An rng that always draws the top of the range: shows the ceiling."""
-
-    def uniform(self, a: float, b: float) -> float:
-        return b
-
-
-@pytest.mark.parametrize(
-    ("attempt", "ceiling"),
-    [(1, 30.0), (2, 60.0), (3, 120.0), (7, 1920.0), (8, 3600.0), (65, 3600.0), (10_000, 3600.0)],
-)
-def test_the_backoff_ceiling_doubles_up_to_the_cap(attempt: int, ceiling: float) -> None:
-    assert backoff(attempt, base=30.0, cap=3600.0, rng=Highest()) == ceiling
-
-
-def test_backoff_draws_within_zero_and_the_ceiling() -> None:
-    rng = random.Random(1234)
-    for attempt in range(1, 12):
-        for _ in range(200):
-            assert (
-                0.0
-                <= backoff(attempt, base=2.0, cap=100.0, rng=rng)
-                <= min(100.0, 2.0 * 2 ** (attempt - 1))
-            )
-
-
-def test_backoff_is_jittered_and_reproducible_with_a_seed() -> None:
-    draws = [backoff(5, base=1.0, cap=60.0, rng=random.Random(7)) for _ in range(3)]
-    assert len(set(draws)) == 1  # same seed, same draw
-    rng = random.Random(7)
-    spread = {backoff(5, base=1.0, cap=60.0, rng=rng) for _ in range(50)}
-    assert len(spread) == 50
-    assert min(spread) < 4.0  # spread over [0, 16]
-    assert max(spread) > 12.0
-
-
-def test_backoff_counts_attempts_from_one() -> None:
-    with pytest.raises(ValueError, match="from 1"):
-        backoff(0, rng=random.Random(0))
