@@ -32,7 +32,7 @@ from scheduler.runtime import (
 )
 from storage.database import Session
 from storage.repos import attempts, flags, jobs, rules, ticks, users
-from storage.repos.jobs import JobRecord
+from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 
 __all__ = [
@@ -94,39 +94,64 @@ async def materialise_due(s: Scheduler, now: dt.datetime) -> int:
     horizon = now + MERGE_WINDOW
 
     async def unit() -> int:
-        made = 0
         async with s.database.transaction() as session:
             due = await rules.due(session, now=horizon, limit=MATERIALISE_BATCH)
             addressees = await users.addressees(session, {r.user_id for r in due})
+            planned: list[NewJob] = []
+            moves: list[rules.Move] = []
+            broken: list[tuple[rules.RuleRecord, str]] = []
             for rule in due:
-                to = addressees[rule.user_id]
-                made += await _materialise_rule(s, session, rule, to, now, horizon)
-        return made
+                try:
+                    made, following = await _occurrences(
+                        s, session, rule, addressees[rule.user_id], now, horizon
+                    )
+                except Exception as exc:  # one bad rule must not stall everyone's
+                    broken.append((rule, f"{type(exc).__name__}: {exc}"))
+                    continue
+                planned += made
+                moves.append(rules.Move(rule_id=rule.id, expected=rule.next_fire_at, to=following))
+            created = await jobs.materialise_many(session, planned, now=now)
+            await rules.move_next_fire(session, moves, now=now)
+            for rule, reason in broken:
+                await _set_aside(session, rule, reason, now)
+        return created
 
     return await retrying(unit)
 
 
-async def _materialise_rule(
+async def _occurrences(
     s: Scheduler,
     session: Session,
     rule: rules.RuleRecord,
     to: users.Addressee,
     now: dt.datetime,
     horizon: dt.datetime,
-) -> int:
-    """Every occurrence of the rule up to `horizon` (bounded), each as one job."""
-    made = 0
+) -> tuple[list[NewJob], dt.datetime | None]:
+    """Every occurrence of the rule up to `horizon` (at most `CATCH_UP_SLOTS`), as jobs,
+    and the rule's next occurrence after them. Writes nothing: the caller inserts the
+    jobs and moves the rules for the whole batch at once."""
+    made: list[NewJob] = []
+    following: dt.datetime | None = rule.next_fire_at
     for _ in range(CATCH_UP_SLOTS):
         occurrence = await s.kinds[rule.kind].materialise(session, rule, to, now)
-        made += await jobs.materialise(session, occurrence.job, now=now) is not None
-        moved = await rules.set_next_fire(
-            session, rule.id, occurrence.next_fire_at, now=now, expected=rule.next_fire_at
-        )
+        made.append(occurrence.job)
         following = occurrence.next_fire_at
-        if not moved or following is None or following > horizon:
+        if following is None or following > horizon:
             break
         rule = dataclasses.replace(rule, next_fire_at=following)
-    return made
+    return made, following
+
+
+async def _set_aside(
+    session: Session, rule: rules.RuleRecord, reason: str, now: dt.datetime
+) -> None:
+    """A rule whose occurrences cannot be computed stops being due (it would fail again
+    every tick and, before, took the whole batch down with it); the reason is logged."""
+    await rules.set_next_fire(session, rule.id, None, now=now, expected=rule.next_fire_at)
+    log.error(
+        "rule set aside: its next occurrence cannot be computed",
+        extra={"rule": rule.id, "kind": rule.kind, "reason": reason[:200]},
+    )
 
 
 async def expire_stale(s: Scheduler, now: dt.datetime) -> int:

@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Row, func, select, update
+from sqlalchemy import CursorResult, Row, case, func, literal, null, select, update
 
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
@@ -180,6 +180,37 @@ async def set_next_fire(
         stmt = stmt.where(RULES.c.next_fire_at == expected)
     result = await session.execute(stmt.values(next_fire_at=next_fire_at, updated_at=now))
     return bool(result.rowcount)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Move:
+    """A rule's `next_fire_at` from `expected` to `to` (the tick's planning)."""
+
+    rule_id: int
+    expected: dt.datetime | None
+    to: dt.datetime | None
+
+
+async def move_next_fire(session: Session, moves: list[Move], *, now: dt.datetime) -> int:
+    """Move many rules' next occurrences in one UPDATE; how many moved. A rule whose
+    `next_fire_at` is no longer `expected` is left alone (the caller locked the rows,
+    so this is a guard, not the concurrency control)."""
+    if not moves:
+        return 0
+    ids = [m.rule_id for m in moves]
+    to = case({m.rule_id: _instant(m.to) for m in moves}, value=RULES.c.id)
+    was = case({m.rule_id: _instant(m.expected) for m in moves}, value=RULES.c.id)
+    stmt = (
+        update(RULES)
+        .where(RULES.c.id.in_(ids), RULES.c.next_fire_at == was)
+        .values(next_fire_at=to, updated_at=now)
+    )
+    return int(cast(CursorResult[Any], await session.execute(stmt)).rowcount)
+
+
+def _instant(at: dt.datetime | None) -> Any:
+    """A bound instant typed as the column is (UTC storage), or NULL."""
+    return null() if at is None else literal(at, RULES.c.next_fire_at.type)
 
 
 async def set_status(session: Session, rule_id: int, status: str, *, now: dt.datetime) -> None:
