@@ -24,7 +24,7 @@ from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
 from storage.engine import create_engine
-from storage.repos import rules, ticks
+from storage.repos import jobs, rules, ticks
 
 log = logging.getLogger(__name__)
 
@@ -149,11 +149,14 @@ async def healthz(request: web.Request) -> web.Response:
             async with request.app[keys.DATABASE].transaction() as session:
                 await session.execute(text("SELECT 1"))
                 last = await ticks.last_tick(session)
-                waiting = await rules.next_fire_min(session) is not None
+                waiting = (
+                    await rules.next_fire_min(session) is not None
+                    or await jobs.next_waiting_at(session) is not None
+                )
     except Exception:
         log.warning("health check: database unreachable")
         return web.json_response(body, status=503)
-    age = None if last is None else request.app[keys.CLOCK].now() - last
+    age = _tick_age(last, request.app[keys.CLOCK].now())
     body["database"] = "ok"
     body["scheduler"] = scheduler_health(age, waiting=waiting)
     if age is not None:
@@ -162,6 +165,16 @@ async def healthz(request: web.Request) -> web.Response:
 
 
 SCHEDULER_STALE = dt.timedelta(minutes=10)
+CLOCK_SKEW = dt.timedelta(minutes=1)
+
+
+def _tick_age(last: dt.datetime | None, now: dt.datetime) -> dt.timedelta | None:
+    """How long ago the last tick was. A heartbeat from the future (a `keeper tick
+    --at` run ahead of time) proves nothing about a running scheduler: None; a few
+    seconds of skew between machines count as just now."""
+    if last is None or last - now > CLOCK_SKEW:
+        return None
+    return max(now - last, dt.timedelta(0))
 
 
 def scheduler_health(age: dt.timedelta | None, *, waiting: bool) -> str:

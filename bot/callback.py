@@ -163,7 +163,9 @@ async def _handle(request: web.Request, msg: Incoming, watch: CommitWatch) -> tu
         log.exception(
             "database error while handling a message", extra={"dedup_key": loggable_key(msg)}
         )
-        return texts.STORAGE_DOWN, "error"
+        # Lost after COMMIT was sent (the server may have applied it): say so, never
+        # "not recorded" for what may be a record.
+        return (texts.MAYBE_RECORDED if watch.commit_sent else texts.STORAGE_DOWN), "error"
     except Exception:
         log.exception("error while handling a message", extra={"dedup_key": loggable_key(msg)})
         return texts.INTERNAL_ERROR, "error"

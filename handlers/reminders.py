@@ -165,7 +165,7 @@ async def _water_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
 
 async def _water_switch(session: Session, ctx: Context, *, on: bool) -> wp.Event | None:
     """Pause or resume the water plan; the event applied, or None if it was refused."""
-    record = await water.plan_of(session, ctx.user.id)
+    record = await water.plan_of(session, ctx.user.id, lock=True)
     if record is None:
         return None
     loaded = await water_store.load(session, record)

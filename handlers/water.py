@@ -58,7 +58,7 @@ def _switched(action: str, event: wp.Event, ctx: Context) -> str:
 async def check_in(session: Session, ctx: Context, today_total: int) -> str | None:
     """A glass was recorded: the plan's check-in, and the line about the goal and the
     next reminder if the plan is on."""
-    record = await water.plan_of(session, ctx.user.id)
+    record = await water.plan_of(session, ctx.user.id, lock=True)
     if record is None:
         return None
     loaded = await water_store.load(session, record)
@@ -78,7 +78,7 @@ async def check_in(session: Session, ctx: Context, today_total: int) -> str | No
 async def snooze(session: Session, ctx: Context, cmd: SnoozeWater) -> Outcome:
     """稍后 (or the card's button): one more reminder in `cmd.minutes`, like a check-in
     without a glass (the message is the grant's request, so the plan stays one grant)."""
-    record = await water.plan_of(session, ctx.user.id)
+    record = await water.plan_of(session, ctx.user.id, lock=True)
     if record is None:
         return Outcome(reply=texts.SNOOZE_OFF)
     loaded = await water_store.load(session, record)
@@ -113,7 +113,9 @@ async def notice_owed(session: Session, user_id: int, now: dt.datetime) -> str |
     """If the plan paused itself since the user last wrote, say so once."""
     record = await water.plan_of(session, user_id)
     if record is None or record.pause_notice is None:
-        return None
+        return None  # the usual case, read without a lock
+    record = await water.plan_of(session, user_id, lock=True)
+    assert record is not None
     loaded = await water_store.load(session, record)
     told, notice = wp.take_notice(loaded.plan)
     if notice is None:

@@ -54,6 +54,8 @@ async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
     100 costs about one commit per 16 messages, and a worker killed mid-batch leaves
     only the wave in flight uncertain (the rest is finalised or never started).
     """
+    if not claimed:
+        return {}  # an idle tick opens no write transaction (SQLite's one lock)
     groups: dict[tuple[str, str], list[JobRecord]] = {}
     for job in claimed:
         groups.setdefault((job.recipient, job.channel), []).append(job)

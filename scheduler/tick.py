@@ -1,4 +1,4 @@
-"""One scheduler pass: materialise -> expire -> recover -> claim -> deliver.
+"""One scheduler pass: materialise -> recover -> expire -> claim -> deliver.
 
 Delivering (prepare, compose, send, finalise) is `scheduler.delivery`; the shared
 `Scheduler` value and limits are `scheduler.runtime`.
@@ -67,8 +67,10 @@ async def tick(s: Scheduler) -> TickReport:
     now = s.clock.now()
     report = TickReport()
     report.materialised = await materialise_due(s, now)
-    report.expired = await expire_stale(s, now)
+    # Recover first: a claim released because its send never started is a waiting job
+    # again, and one past its catch-up window must expire now, not be sent late.
     report.recovered = await recover_leases(s, now)
+    report.expired = await expire_stale(s, now)
     claimed = await claim_batch(s, now)
     report.claimed = len(claimed)
     report.outcomes = await deliver(s, claimed)

@@ -74,7 +74,7 @@ class WaterKind:
             await water_store.act(session, loaded, event, now)  # refused: the user moved on
 
     async def _load(self, session: Session, job: JobRecord) -> water_store.Loaded | None:
-        record = await water.plan_of(session, job.user_id)
+        record = await water.plan_of(session, job.user_id, lock=True)
         return None if record is None else await water_store.load(session, record)
 
     async def _is_retry_of(

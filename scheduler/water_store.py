@@ -29,8 +29,9 @@ class Loaded:
 
 
 async def ensure(session: Session, user_id: int, now: dt.datetime) -> PlanRecord:
-    """The user's plan, created disabled (with its rule) on first use."""
-    record = await water.plan_of(session, user_id)
+    """The user's plan, created disabled (with its rule) on first use; its row locked
+    (MySQL/MariaDB) for the caller, who is about to act on it."""
+    record = await water.plan_of(session, user_id, lock=True)
     if record is not None:
         return record
     rule_id = await rules.create(

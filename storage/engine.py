@@ -60,6 +60,7 @@ def _sqlite_engine(url: str, *, echo: bool) -> AsyncEngine:
     engine = create_async_engine(
         url,
         echo=echo,
+        hide_parameters=True,  # an error's text never carries a UserID or a message
         async_creator=inline_sqlite.creator(path),
         # One connection per process: SQLite has one writer anyway, and coroutines
         # queueing for the pool wake in order, whereas connections queueing on the
@@ -97,6 +98,7 @@ def _mysql_engine(url: str, *, echo: bool) -> AsyncEngine:
     engine = create_async_engine(
         parsed.set(query=query),
         echo=echo,
+        hide_parameters=True,  # an error's text never carries a UserID or a message
         connect_args={
             "init_command": f"SET SESSION {session}",
             "connect_timeout": MYSQL_CONNECT_TIMEOUT_S,

@@ -5,6 +5,7 @@ would (the kernel still accepts the client's bytes and closes, the server reads 
 when it wakes); `thaw()` forwards what was held, in order, closes included.
 `freeze_after(marker)` lets the client's bytes that contain `marker` through (say a
 COMMIT) and then freezes: the server acts on it, the client never hears back.
+`cut()` drops every connection.
 """
 
 from __future__ import annotations
@@ -23,12 +24,21 @@ class StallProxy:
         self._pumps: set[asyncio.Task[None]] = set()
         self.port = 0
 
+    @property
+    def running(self) -> bool:
+        return self._running.is_set()
+
     def freeze(self) -> None:
         self._running.clear()
 
     def freeze_after(self, marker: bytes) -> None:
         """Forward the next client chunk containing `marker`, then freeze."""
         self._marker = marker
+
+    def cut(self) -> None:
+        """Drop every connection now (a server restart, a reset on the way)."""
+        for pump in list(self._pumps):
+            pump.cancel()
 
     def thaw(self) -> None:
         self._marker = None

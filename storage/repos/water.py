@@ -40,10 +40,14 @@ class Habit:
     goal: int
 
 
-async def plan_of(session: Session, user_id: int) -> PlanRecord | None:
-    row = (
-        await session.execute(select(WATER_PLANS).where(WATER_PLANS.c.user_id == user_id))
-    ).first()
+async def plan_of(session: Session, user_id: int, *, lock: bool = False) -> PlanRecord | None:
+    """The user's plan. `lock`: hold its row (MySQL/MariaDB) until the caller's
+    transaction ends, so the plan acted on is the plan written back: the tick locks it,
+    and a user's 暂停 committing meanwhile waits instead of being overwritten."""
+    stmt = select(WATER_PLANS).where(WATER_PLANS.c.user_id == user_id)
+    if lock and session.dialect.name != "sqlite":
+        stmt = stmt.with_for_update()
+    row = (await session.execute(stmt)).first()
     if row is None:
         return None
     return PlanRecord(

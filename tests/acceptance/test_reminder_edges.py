@@ -3,14 +3,17 @@ time meeting the merge window, resends of at-least-once reminders, 提前0分钟
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 from typing import Any
 
 import pytest
 
 from scheduler import digests, messages
+from scheduler.tick import LEASE, materialise_due
+from scheduler.water_kind import WaterKind
 from storage.database import Session
-from storage.repos import rules
+from storage.repos import jobs, rules, users, water
 from tests.acceptance.conftest import Keeper
 from tests.acceptance.test_reminders import local, number_in, reminders, run_until, say_at
 
@@ -203,3 +206,61 @@ async def test_the_list_shows_a_reminders_time_while_its_job_waits_in_the_look_a
     await keeper.say("日程 今天 11:00 开会")
     await _tick_at(keeper, "10:26")
     assert "开会（开，下次 10:30）" in await say_at(keeper, 0, "10:27", "提醒")
+
+
+async def test_a_dead_workers_claim_released_past_its_window_expires_and_is_told(
+    keeper: Keeper,
+) -> None:
+    """Review of issue 8: a never-started claim is released, and the same tick's expiry
+    then sees it; it must not leave hours late."""
+    await keeper.say("提醒 每天 12:00 吃药")
+    keeper.clock.advance(dt.timedelta(hours=2))  # 12:00
+    await materialise_due(keeper.scheduler, keeper.clock.now())
+    async with keeper.scheduler.database.transaction() as session:  # claims, then dies
+        await jobs.claim(session, now=keeper.clock.now(), owner="dead:1", lease=LEASE, limit=10)
+    keeper.clock.advance(dt.timedelta(hours=3))  # no scheduler until 15:00
+    report = await keeper.tick()
+    assert (report.recovered, report.expired, report.claimed) == (1, 1, 0)
+    assert keeper.sent_to() == []
+    assert "12:00 吃药" in (await keeper.say("今天")).splitlines()[-1]
+
+
+@pytest.mark.parametrize(
+    "database_url", [pytest.param("mariadb", marks=pytest.mark.mariadb)], indirect=True
+)
+async def test_a_pause_committed_while_the_tick_claims_water_waits_and_then_wins(
+    database_url: str, keeper: Keeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Review of issue 8: the tick read the plan without a lock, so a 暂停 committing in
+    between was overwritten (or the tick failed). The tick now locks the plan row; the
+    user's 暂停 waits for it and then applies to the plan as it is."""
+    await keeper.say("开启 喝水")
+    keeper.clock.advance(dt.timedelta(hours=2))
+    original_load, original_plan_of = WaterKind._load, water.plan_of
+    asking = asyncio.Event()  # the user's message is about to read the plan, locking
+    pausing: list[asyncio.Task[str]] = []
+
+    async def plan_of(session: Any, user_id: int, *, lock: bool = False) -> Any:
+        if lock and pausing:
+            asking.set()
+        return await original_plan_of(session, user_id, lock=lock)
+
+    async def load_then_pause(self: WaterKind, session: Any, job: Any) -> Any:
+        loaded = await original_load(self, session, job)  # the tick now holds the row
+        if not pausing:
+            pausing.append(asyncio.create_task(keeper.say("暂停 喝水")))
+            await asyncio.wait_for(asking.wait(), 10)
+        return loaded
+
+    monkeypatch.setattr(water, "plan_of", plan_of)
+    monkeypatch.setattr(WaterKind, "_load", load_then_pause)
+    report = await keeper.tick()
+    assert report.outcomes == {"accepted": 1}
+    assert (await pausing[0]).startswith("喝水提醒已暂停")
+    async with keeper.scheduler.database.transaction() as session:
+        user = await users.ensure_and_lock_user(
+            session, "alice", timezone="UTC", now=keeper.clock.now()
+        )
+        plan = await original_plan_of(session, user.id)
+    assert plan is not None
+    assert plan.state == "paused"

@@ -147,6 +147,58 @@ async def test_a_commit_whose_answer_never_comes_is_told_as_maybe_and_recorded_o
     assert await k.weights_of(911) == 1
 
 
+@MARIADB_ONLY
+async def test_a_connection_lost_after_commit_is_told_as_maybe_and_logs_no_userid(
+    behind_proxy: Stalled, proxy: StallProxy, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Review of issue 8: the COMMIT reached the server, then the connection dropped.
+    The driver's error must not be told as "not recorded", and its logged traceback
+    must carry no statement parameters (the UserID, the message)."""
+    k = behind_proxy
+    await k.timed("体重 70", 930)
+    proxy.freeze_after(b"COMMIT")
+    sending = asyncio.create_task(k.timed("体重 71", 931))
+    for _ in range(200):  # wait (bounded) until the COMMIT went out and froze the proxy
+        if not proxy.running:
+            break
+        await asyncio.sleep(0.01)
+    proxy.cut()
+    reply, took = await sending
+    proxy.thaw()
+    await k.finish_background()
+    assert took < WECOM_PATIENCE_S
+    assert reply.text == texts.MAYBE_RECORDED
+    assert await k.weights_of(931) == 1
+    assert "alice" not in caplog.text
+    logged = caplog.text  # messages and formatted tracebacks
+    assert "[parameters:" not in logged
+    assert "msg:" not in logged.replace("msg:u:", "")  # dedup keys only with masked senders
+
+
+@MARIADB_ONLY
+async def test_a_statement_lost_on_the_way_logs_no_parameters(
+    behind_proxy: Stalled, proxy: StallProxy, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The driver error of a statement naming the sender is logged without its
+    parameters: no UserID, no message text (review of issue 8)."""
+    k = behind_proxy
+    await k.timed("体重 70", 940)
+    proxy.freeze_after(b"alice")  # the first statement naming the sender goes out, then
+    sending = asyncio.create_task(k.timed("体重 71", 941))
+    for _ in range(200):
+        if not proxy.running:
+            break
+        await asyncio.sleep(0.01)
+    proxy.cut()  # ... the connection drops under it
+    reply, _ = await sending
+    proxy.thaw()
+    await k.finish_background()
+    assert reply.text in (texts.STORAGE_DOWN, texts.STORAGE_SLOW)
+    assert "database error while handling a message" in caplog.text
+    assert "alice" not in caplog.text
+    assert "[parameters:" not in caplog.text
+
+
 @pytest.fixture
 async def sqlite_app(tmp_path: Path, clock: FakeClock) -> AsyncIterator[tuple[Stalled, str]]:
     url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"

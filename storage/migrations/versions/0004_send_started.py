@@ -26,6 +26,11 @@ UTC_DATETIME = sa.DateTime().with_variant(mysql.DATETIME(fsp=6), "mysql", "maria
 def upgrade() -> None:
     with op.batch_alter_table("notification_jobs", schema=None) as batch_op:
         batch_op.add_column(sa.Column("send_started_at", UTC_DATETIME, nullable=True))
+    # A job an older worker was sending when this ran may have gone out: never release
+    # it as unsent (its lease expiry settles it by its policy, as before).
+    op.execute(
+        "UPDATE notification_jobs SET send_started_at = updated_at WHERE status = 'processing'"
+    )
 
 
 def downgrade() -> None:
