@@ -87,6 +87,20 @@ def _parser() -> argparse.ArgumentParser:
     worker.set_defaults(run=_worker)
     migrate = sub.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(run=_migrate)
+    doctor = sub.add_parser("doctor", help="check settings, database, scheduler and WeCom")
+    doctor.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="also send WeCom's signed URL check to this callback URL (e.g. https://host/wecom/callback)",
+    )
+    doctor.add_argument(
+        "--send-test", action="store_true", help="also send one short text to KEEPER_ADMINS"
+    )
+    doctor.set_defaults(run=_doctor)
+    menu = sub.add_parser("menu", help="the app's menu in WeCom")
+    menu_sub = menu.add_subparsers(dest="menu_command", required=True)
+    install = menu_sub.add_parser("install", help="install keeper's menu (menu/create)")
+    install.set_defaults(run=_menu_install)
     chat = sub.add_parser("chat", help="the terminal demo against a fake WeCom")
     chat.add_argument("--db", default="keeper-demo.db", help="SQLite file (default %(default)s)")
     chat.add_argument("--user", default="demo", help="the WeCom UserID you chat as")
@@ -233,6 +247,23 @@ def _migrate(args: argparse.Namespace) -> int:
     url = load_database_url()
     print(asyncio.run(migrate(url)).describe(mask_database_url(url)))
     return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from bot import doctor
+
+    options = doctor.Options(public_url=args.public_url, send_test=args.send_test)
+    code, table = asyncio.run(doctor.run(options))
+    print(table)
+    return code
+
+
+def _menu_install(args: argparse.Namespace) -> int:
+    from bot.menu import install
+
+    code, line = asyncio.run(install(load_settings()))
+    print(line, file=sys.stdout if code == 0 else sys.stderr)
+    return code
 
 
 def _chat(args: argparse.Namespace) -> int:
