@@ -186,3 +186,24 @@ def test_nginx_redirects_port_80_answers_acme_and_forwards_only_keepers_paths() 
     assert not re.search(r"listen [^;]*http2", code)  # the deprecated form
     forwarded = re.findall(r"location (?:= )?(\S+) \{[^}]*proxy_pass", code)
     assert forwarded == ["/wecom/callback", "/healthz"]
+
+
+def _readme_deploy_section() -> str:
+    readme = (ROOT / "README.md").read_text()
+    return readme[readme.index("## Running it for real") : readme.index("## How it keeps")]
+
+
+def test_every_keeper_command_in_the_readme_steps_exists_in_the_cli() -> None:
+    said = set(re.findall(r"(?:/bin/|`|web )keeper ([a-z]+)", _readme_deploy_section()))
+    assert {"doctor", "migrate", "menu", "tick"} <= said
+    assert said <= _cli_commands()
+
+
+def test_the_readme_enables_both_units_and_follows_wecoms_order() -> None:
+    section = _readme_deploy_section()
+    assert "systemctl enable --now keeper-web keeper-worker" in section
+    for unit in UNITS:
+        assert (DEPLOY / "systemd" / unit).is_file()
+    order = ["可见范围", "企业可信IP", "enable --now", "→ 保存", "上报进入应用事件", "menu install"]
+    positions = [section.index(word) for word in order]
+    assert positions == sorted(positions)
