@@ -161,6 +161,19 @@ async def test_no_scheduler_is_a_cross_saying_no_reminder_will_be_sent(
     assert _lines(out, "✗") == []
 
 
+async def test_a_public_url_that_is_not_keeper_fails_the_url_check(
+    fake: tuple[FakeWeCom, str], tmp_path: Path
+) -> None:
+    _, base = fake
+    url = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
+    await _migrated(url, ticked_ago=dt.timedelta(seconds=5))
+    code, out, _ = await _doctor(url, base, tmp_path, "--public-url", base + "/wecom/callback")
+    assert code == 1
+    [failed] = _lines(out, "✗")
+    assert failed.startswith("✗ public URL")
+    assert "HTTP 404" in failed
+
+
 async def test_an_unmigrated_database_says_keeper_migrate(
     fake: tuple[FakeWeCom, str], tmp_path: Path
 ) -> None:

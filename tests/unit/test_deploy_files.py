@@ -154,6 +154,16 @@ def test_every_unit_command_exists_in_the_cli(name: str) -> None:
     commands = unit["Service.ExecStart"] + unit.get("Service.ExecStartPre", [])
     for command in commands:
         _assert_keeper_command(shlex.split(command))
+    for assignment in unit.get("Service.Environment", []):
+        assert assignment.split("=")[0] in SETTINGS
+
+
+def test_the_images_default_command_exists_in_the_cli() -> None:
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    [cmd] = re.findall(r"^CMD (\[.*\])$", dockerfile, re.MULTILINE)
+    _assert_keeper_command(yaml.safe_load(cmd))
+    for name in re.findall(r"\b((?:KEEPER|WECOM)_[A-Z_]+)=", dockerfile):
+        assert name in SETTINGS
 
 
 @pytest.mark.parametrize("name", UNITS)
