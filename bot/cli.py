@@ -40,7 +40,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"keeper: {exc}", file=sys.stderr)
         return 2
-    except (DBAPIError, OSError) as exc:
+    except DBAPIError as exc:  # the drivers' errors, connection refused included
         print(_database_failure(exc), file=sys.stderr)
         return 2
     except KeyboardInterrupt:

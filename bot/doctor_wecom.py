@@ -35,6 +35,8 @@ def wecom_error(name: str, answer: Json) -> Check:
         fix = "WECOM_CORP_ID is wrong: 我的企业 -> 企业信息 -> 企业ID"
     elif code == 40001:
         fix = f"WECOM_SECRET is wrong or was reset: {APP_PAGE} -> Secret -> 查看"
+    elif code == 81013:
+        fix = "KEEPER_ADMINS must be UserIDs of members (通讯录 -> member -> 账号) inside 可见范围"
     elif code in (40056, 301002):
         fix = f"WECOM_AGENT_ID is not this Secret's app: {APP_PAGE} -> AgentId"
     else:

@@ -174,6 +174,30 @@ async def test_a_public_url_that_is_not_keeper_fails_the_url_check(
     assert "HTTP 404" in failed
 
 
+@pytest.mark.parametrize(
+    ("misbehave", "outcome"),
+    [
+        (lambda api: setattr(api, "users", {"bob"}), "✗ test message   failed: errcode 81013"),
+        (lambda api: api.fail_next(60020), "✗ test message   failed: errcode 60020"),
+        (
+            lambda api: api.reset_next(delivered=True),
+            "✗ test message   unknown (it may have arrived)",
+        ),
+    ],
+    ids=["not-a-member", "refused", "no-answer"],
+)
+async def test_the_test_message_shows_a_failed_or_unknown_outcome(
+    fake: tuple[FakeWeCom, str], tmp_path: Path, misbehave: object, outcome: str
+) -> None:
+    api, base = fake
+    misbehave(api)  # type: ignore[operator]
+    url = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
+    await _migrated(url, ticked_ago=dt.timedelta(seconds=5))
+    code, out, _ = await _doctor(url, base, tmp_path, "--send-test")
+    assert code == 1
+    assert [line[: len(outcome)] for line in _lines(out, "✗")] == [outcome]
+
+
 async def test_an_unmigrated_database_says_keeper_migrate(
     fake: tuple[FakeWeCom, str], tmp_path: Path
 ) -> None:
