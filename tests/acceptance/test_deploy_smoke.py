@@ -1,4 +1,5 @@
-"""The deploy kit, run: compose.yaml's own commands as processes on a fresh MariaDB.
+"""The deploy kit, run: compose.yaml's and the systemd units' own commands as
+processes on a fresh MariaDB.
 
 What `docker compose up` does, without a container engine (none can be started on
 the test machine, so the compose file itself is checked by tests/unit/
@@ -7,6 +8,10 @@ test_deploy_files.py and its services' commands and environment are run here):
 the environment compose gives it. The database password reaches them only through
 KEEPER_DATABASE_PASSWORD_FILE, as compose's secret does. Only the addresses differ:
 the test's MariaDB instead of `db`, and loopback with a free port instead of 0.0.0.0.
+
+The systemd path runs the units' ExecStartPre/ExecStart lines with the environment
+the README has the operator write into /etc/keeper/keeper.env: env.example as shipped,
+with the WeCom values, KEEPER_ADMINS and the database password filled in.
 
 A member then sets a reminder in chat (an encrypted callback to the web process), and
 the worker, on its own, sends it to the fake WeCom. The processes read the real clock,
@@ -18,9 +23,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import re
+import shlex
 import socket
 import uuid
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -38,6 +47,8 @@ from tests.conftest import MYSQL_URL, TEST_SETTINGS, _drop_mysql_database, _fres
 pytestmark = [pytest.mark.mariadb, pytest.mark.timeout(300)]
 
 COMPOSE = Path(__file__).parents[2] / "deploy" / "compose.yaml"
+UNITS = COMPOSE.parent / "systemd"
+ENV_EXAMPLE = COMPOSE.parent / "env.example"
 ARRIVAL_TIMEOUT_S = 150  # one minute to the reminder, then at most a 30 s tick interval
 STARTUP_TIMEOUT_S = 30
 DB_PASSWORD = "smoke-db-pass-7731"
@@ -132,26 +143,95 @@ async def _until_listening(base: str) -> None:
     raise AssertionError("keeper serve did not start listening")
 
 
-async def test_compose_commands_on_mariadb_deliver_a_reminder_set_in_chat(
-    compose_database: tuple[str, Path], tmp_path: Path
+@dataclass(frozen=True)
+class Deployment:
+    """The three commands a deployment runs and the environment of each."""
+
+    commands: dict[str, list[str]]  # migrate, web, worker -> a `keeper ...` command line
+    envs: dict[str, dict[str, str]]
+
+
+def _compose(db_url: str, secret: Path, api_base: str, port: int) -> Deployment:
+    names = ("migrate", "web", "worker")
+    return Deployment(
+        commands={n: _service(n)["command"] for n in names},
+        envs={n: _env_of(n, db_url, secret, api_base, port) for n in names},
+    )
+
+
+def _unit_command(unit: str, key: str) -> list[str]:
+    lines = (UNITS / unit).read_text().splitlines()
+    [line] = [x for x in lines if x.startswith(key + "=")]
+    argv = shlex.split(line.split("=", 1)[1])
+    assert argv[0] == "/opt/keeper/venv/bin/keeper"
+    return ["keeper", *argv[1:]]
+
+
+def _systemd(db_url: str, api_base: str, port: int) -> Deployment:
+    """The README's systemd path: the units' commands, /etc/keeper/keeper.env made from
+    env.example as the README says to fill it in (the password in the URL)."""
+    example = dict(
+        line.split("=", 1)
+        for line in ENV_EXAMPLE.read_text().splitlines()
+        if re.match(r"^[A-Z_]+=", line)
+    )
+    wanted = make_url(db_url)
+    url = make_url(example["KEEPER_DATABASE_URL"]).set(
+        username=wanted.username,
+        password=DB_PASSWORD,
+        host=wanted.host,
+        port=wanted.port,
+        database=wanted.database,
+    )
+    s = TEST_SETTINGS
+    filled = {
+        **example,
+        "KEEPER_DATABASE_URL": url.render_as_string(hide_password=False),
+        "KEEPER_ADMINS": "alice",
+        "KEEPER_PORT": str(port),
+        "WECOM_CORP_ID": s.corp_id,
+        "WECOM_AGENT_ID": str(s.agent_id),
+        "WECOM_SECRET": s.secret,
+        "WECOM_TOKEN": s.token,
+        "WECOM_AES_KEY": s.aes_key,
+        "WECOM_API_BASE": api_base,
+    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
+    env.update(filled)
+    return Deployment(
+        commands={
+            "migrate": _unit_command("keeper-web.service", "ExecStartPre"),
+            "web": _unit_command("keeper-web.service", "ExecStart"),
+            "worker": _unit_command("keeper-worker.service", "ExecStart"),
+        },
+        envs={"migrate": env, "web": env, "worker": env},
+    )
+
+
+@pytest.mark.parametrize("kind", ["compose", "systemd"])
+async def test_the_deploy_kits_commands_on_mariadb_deliver_a_reminder_set_in_chat(
+    compose_database: tuple[str, Path], tmp_path: Path, kind: str
 ) -> None:
     db_url, secret = compose_database
     s, port = TEST_SETTINGS, _free_port()
     api = _Watched(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
     api.arrived = asyncio.Event()
     async with run_fake_wecom(api) as api_base:
-        migrate = _service("migrate")["command"]
+        plan = (
+            _compose(db_url, secret, api_base, port)
+            if kind == "compose"
+            else _systemd(db_url, api_base, port)
+        )
+        assert plan.commands["migrate"][0] == "keeper"
         code, out, err = await run_keeper(
-            migrate[1:], _env_of("migrate", db_url, secret, api_base, port), cwd=tmp_path
+            plan.commands["migrate"][1:], plan.envs["migrate"], cwd=tmp_path
         )
         assert code == 0, err
         assert "applied 0001" in out
         assert DB_PASSWORD not in out
-        web_env = _env_of("web", db_url, secret, api_base, port)
-        worker_env = _env_of("worker", db_url, secret, api_base, port)
         async with (
-            _running(_service("web")["command"], web_env, tmp_path),
-            _running(_service("worker")["command"], worker_env, tmp_path),
+            _running(plan.commands["web"], plan.envs["web"], tmp_path),
+            _running(plan.commands["worker"], plan.envs["worker"], tmp_path),
         ):
             base = f"http://127.0.0.1:{port}"
             await _until_listening(base)
