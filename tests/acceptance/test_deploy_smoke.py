@@ -1,9 +1,11 @@
 """The deploy kit, run: compose.yaml's and the systemd units' own commands as
 processes on a fresh MariaDB.
 
-What `docker compose up` does, without a container engine (none can be started on
-the test machine, so the compose file itself is checked by tests/unit/
-test_deploy_files.py and its services' commands and environment are run here):
+What `docker compose up` does, without a container engine: on the test machine the
+docker CLI has no daemon and no compose plugin, and the images (mariadb:11,
+python:3.11-slim) would have to come from the network, which tests never touch. So the
+compose file itself is checked by tests/unit/test_deploy_files.py, and its services'
+commands and environment are run here:
 `migrate` once, then `web` (`keeper serve`) and `worker` (`keeper worker`), each with
 the environment compose gives it. The database password reaches them only through
 KEEPER_DATABASE_PASSWORD_FILE, as compose's secret does. Only the addresses differ:
