@@ -185,8 +185,9 @@ def _live_database(settings: Settings) -> str | None:
     once, it consumed a real user's digests.
     """
     from bot.maintenance import REAL_TICK_GUARD, real_tick_since
+    from scheduler.clock import SystemClock
 
-    since = dt.datetime.now(dt.UTC) - REAL_TICK_GUARD
+    since = SystemClock().now() - REAL_TICK_GUARD  # the real clock: --at is the pretend one
     found = asyncio.run(real_tick_since(settings.database_url, since))
     if found is None:
         return None
@@ -251,9 +252,10 @@ def _migrate(args: argparse.Namespace) -> int:
 
 def _doctor(args: argparse.Namespace) -> int:
     from bot import doctor
+    from scheduler.clock import SystemClock
 
     options = doctor.Options(public_url=args.public_url, send_test=args.send_test)
-    code, table = asyncio.run(doctor.run(options))
+    code, table = asyncio.run(doctor.run(options, now=SystemClock().now))
     print(table)
     return code
 

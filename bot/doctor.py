@@ -104,9 +104,12 @@ def render(checks: list[Check]) -> str:
 async def run(
     options: Options,
     *,
+    now: Callable[[], dt.datetime],
     environ: Mapping[str, str] | None = None,
-    now: Callable[[], dt.datetime] = lambda: dt.datetime.now(dt.UTC),
 ) -> tuple[int, str]:
-    """The exit status (0 all ✓, 1 any ✗) and the table to print."""
+    """The exit status (0 all ✓, 1 any ✗) and the table to print.
+
+    `now` is the real clock in production: scheduler ticks are compared with it.
+    """
     checks = await diagnose(environ, options, now)
     return (0 if all(c.ok for c in checks) else 1), render(checks)
