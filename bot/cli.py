@@ -1,8 +1,9 @@
-"""The `keeper` command line: serve, worker, tick, migrate, chat.
+"""The `keeper` command line: serve, worker, tick, migrate, chat, doctor, menu.
 
-Exit status 2 means "fix your configuration": a missing or malformed setting, or a
-database that is not migrated; the message names what to fix, never a secret.
-(`doctor` arrives with the admin tools.)
+Exit status 2 means "fix your configuration": a missing or malformed setting, a
+database that is unreachable, missing or not migrated, or `tick --at` refused on a
+live database. The message is one line on stderr naming what to fix, never a secret
+and never a traceback.
 """
 
 from __future__ import annotations
@@ -16,10 +17,18 @@ import sys
 from collections.abc import Sequence
 
 from aiohttp import web
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from bot import metrics
 from bot.logs import configure_logging
-from bot.settings import Settings, SettingsError, load_database_url, load_settings
+from bot.settings import (
+    Settings,
+    SettingsError,
+    load_database_url,
+    load_settings,
+    mask_database_url,
+)
 from scheduler.clock import Clock
 from scheduler.tick import TickReport
 
@@ -32,12 +41,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SettingsError as exc:
         print(f"keeper: {exc}", file=sys.stderr)
         return 2
+    except DBAPIError as exc:  # the drivers' errors, connection refused included
+        print(_database_failure(exc), file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         return 130
 
 
+def _database_failure(exc: BaseException) -> str:
+    from bot.maintenance import database_failure
+
+    try:
+        url = load_database_url()
+        password = make_url(url).password
+    except (SettingsError, ArgumentError):
+        return f"keeper: the database failed: {type(exc).__name__}"
+    return database_failure(exc, url, (str(password),) if password else ())
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"keeper {version('keeper')}"
+    except PackageNotFoundError:
+        return "keeper (version unknown: not installed)"
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="keeper", description="keeper, a WeCom assistant")
+    parser.add_argument("--version", action="version", version=_version())
     sub = parser.add_subparsers(dest="command", required=True)
     serve = sub.add_parser("serve", help="run the web process (WeCom callback, /healthz)")
     serve.add_argument("--host", help="listen address (default KEEPER_HOST or 127.0.0.1)")
@@ -45,11 +78,30 @@ def _parser() -> argparse.ArgumentParser:
     serve.set_defaults(run=_serve)
     tick = sub.add_parser("tick", help="one scheduler pass, then exit")
     tick.add_argument("--at", help="pretend it is this time (ISO 8601 with offset)")
+    tick.add_argument(
+        "--force",
+        action="store_true",
+        help="run --at even though a real scheduler ticked in the last 24 hours",
+    )
     tick.set_defaults(run=_tick)
     worker = sub.add_parser("worker", help="run the scheduler loop")
     worker.set_defaults(run=_worker)
     migrate = sub.add_parser("migrate", help="apply database migrations")
     migrate.set_defaults(run=_migrate)
+    doctor = sub.add_parser("doctor", help="check settings, database, scheduler and WeCom")
+    doctor.add_argument(
+        "--public-url",
+        metavar="URL",
+        help="also send WeCom's signed URL check to this callback URL (e.g. https://host/wecom/callback)",
+    )
+    doctor.add_argument(
+        "--send-test", action="store_true", help="also send one short text to KEEPER_ADMINS"
+    )
+    doctor.set_defaults(run=_doctor)
+    menu = sub.add_parser("menu", help="the app's menu in WeCom")
+    menu_sub = menu.add_subparsers(dest="menu_command", required=True)
+    install = menu_sub.add_parser("install", help="install keeper's menu (menu/create)")
+    install.set_defaults(run=_menu_install)
     chat = sub.add_parser("chat", help="the terminal demo against a fake WeCom")
     chat.add_argument("--db", default="keeper-demo.db", help="SQLite file (default %(default)s)")
     chat.add_argument("--user", default="demo", help="the WeCom UserID you chat as")
@@ -94,12 +146,21 @@ async def _schema_is_current(settings: Settings) -> bool:
 
 
 def _tick(args: argparse.Namespace) -> int:
+    from bot.maintenance import TEST_TICK_PREFIX
+    from bot.scheduling import worker_name
     from scheduler.clock import FakeClock, SystemClock
 
     clock = SystemClock() if args.at is None else FakeClock(_parse_at(args.at))
     settings = load_settings()
     configure_logging(settings.secrets(), level=settings.log_level, fmt=settings.log_format)
-    report = asyncio.run(_one_tick(settings, clock))
+    if not asyncio.run(_schema_is_current(settings)):
+        print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
+        return 2
+    if args.at is not None and not args.force and (refusal := _live_database(settings)):
+        print(refusal, file=sys.stderr)
+        return 2
+    owner = worker_name() if args.at is None else (TEST_TICK_PREFIX + worker_name())[:64]
+    report = asyncio.run(_one_tick(settings, clock, owner))
     print(
         f"keeper: tick materialised={report.materialised} expired={report.expired} "
         f"recovered={report.recovered} claimed={report.claimed} "
@@ -118,7 +179,28 @@ def _parse_at(text: str) -> dt.datetime:
     return when
 
 
-async def _one_tick(settings: Settings, clock: Clock) -> TickReport:
+def _live_database(settings: Settings) -> str | None:
+    """Why `tick --at` must not run here (a real scheduler ticked lately), or None.
+
+    A pretend time on a live database sends or expires real users' reminders: tried
+    once, it consumed a real user's digests.
+    """
+    from bot.maintenance import REAL_TICK_GUARD, real_tick_since
+    from scheduler.clock import SystemClock
+
+    since = SystemClock().now() - REAL_TICK_GUARD  # the real clock: --at is the pretend one
+    found = asyncio.run(real_tick_since(settings.database_url, since))
+    if found is None:
+        return None
+    worker, at = found
+    return (
+        f"keeper: refusing `tick --at`: {worker} ticked this database for real at "
+        f"{at.isoformat(timespec='seconds')}; a pretend time would send or expire real "
+        "reminders. Use a copy of the database, or --force if you are sure."
+    )
+
+
+async def _one_tick(settings: Settings, clock: Clock, owner: str) -> TickReport:
     from bot.scheduling import scheduler_for
     from scheduler.tick import tick
     from storage.database import Database
@@ -126,7 +208,7 @@ async def _one_tick(settings: Settings, clock: Clock) -> TickReport:
 
     engine = create_engine(settings.database_url)
     try:
-        async with scheduler_for(settings, Database(engine), clock) as scheduler:
+        async with scheduler_for(settings, Database(engine), clock, owner=owner) as scheduler:
             return await tick(scheduler)
     finally:
         await engine.dispose()
@@ -167,19 +249,29 @@ async def _work(settings: Settings) -> None:
 
 
 def _migrate(args: argparse.Namespace) -> int:
-    from storage.engine import create_engine
-    from storage.migrate import current_revision, upgrade
+    from bot.maintenance import migrate
 
-    async def run() -> str | None:
-        engine = create_engine(load_database_url())
-        try:
-            await upgrade(engine)
-            return await current_revision(engine)
-        finally:
-            await engine.dispose()
-
-    print(f"keeper: database at revision {asyncio.run(run())}")
+    url = load_database_url()
+    print(asyncio.run(migrate(url)).describe(mask_database_url(url)))
     return 0
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from bot import doctor
+    from scheduler.clock import SystemClock
+
+    options = doctor.Options(public_url=args.public_url, send_test=args.send_test)
+    code, table = asyncio.run(doctor.run(options, now=SystemClock().now))
+    print(table)
+    return code
+
+
+def _menu_install(args: argparse.Namespace) -> int:
+    from bot.menu import install
+
+    code, line = asyncio.run(install(load_settings()))
+    print(line, file=sys.stdout if code == 0 else sys.stderr)
+    return code
 
 
 def _chat(args: argparse.Namespace) -> int:

@@ -44,11 +44,17 @@ def worker_name() -> str:
 
 @contextlib.asynccontextmanager
 async def scheduler_for(
-    settings: Settings, database: Database, clock: Clock, *, send_timeout: float = SEND_TIMEOUT_S
+    settings: Settings,
+    database: Database,
+    clock: Clock,
+    *,
+    send_timeout: float = SEND_TIMEOUT_S,
+    owner: str | None = None,
 ) -> AsyncIterator[Scheduler]:
     """A `Scheduler` with its WeCom channel open for the duration.
 
     `send_timeout` bounds one API call; past it, a sent request counts as unknown.
+    `owner` names the process in leases and heartbeats (default: `worker_name()`).
     """
     config = WeComAppConfig(
         api_base=settings.api_base,
@@ -67,7 +73,7 @@ async def scheduler_for(
             kinds=all_kinds(),
             channels={channel.name: channel},
             clock=clock,
-            owner=worker_name(),
+            owner=owner or worker_name(),
             secrets=settings.secrets(),
         )
 

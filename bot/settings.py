@@ -17,6 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
 DEFAULT_CALLBACK_WINDOW_SECONDS = 600
@@ -32,7 +35,7 @@ class SettingsError(Exception):
 class Settings:
     """Everything configurable, validated. Secrets are excluded from `repr`."""
 
-    database_url: str = DEFAULT_DATABASE_URL
+    database_url: str = field(default=DEFAULT_DATABASE_URL, repr=False)  # may hold a password
     timezone: ZoneInfo = field(default_factory=lambda: ZoneInfo("Asia/Shanghai"))
     admins: frozenset[str] = frozenset()
     scheduler_on: bool = False
@@ -52,7 +55,21 @@ class Settings:
 
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
-        return tuple(s for s in (self.secret, self.token, self.aes_key) if s)
+        password = make_url(self.database_url).password
+        values = (self.secret, self.token, self.aes_key, str(password or ""))
+        return tuple(s for s in values if s)
+
+    def masked_database_url(self) -> str:
+        """The database URL as an operator may see it: the password as `***`."""
+        return mask_database_url(self.database_url)
+
+
+def mask_database_url(url: str) -> str:
+    """`url` with its password (if any) replaced by `***`."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "(an unparsable URL)"
 
 
 def load_settings(
@@ -72,10 +89,14 @@ def load_settings(
         scheduler_on=_on_off(env, "KEEPER_SCHEDULER"),
         host=env.get("KEEPER_HOST", "127.0.0.1").strip() or "127.0.0.1",
         port=_int(env, "KEEPER_PORT", 8080, 0, 65535),
-        corp_id=_required(env, "WECOM_CORP_ID", r"[A-Za-z0-9_-]{1,64}"),
+        corp_id=_required(
+            env, "WECOM_CORP_ID", r"[A-Za-z0-9_-]{1,64}", "the 企业ID, e.g. ww0123456789abcdef"
+        ),
         agent_id=_int(env, "WECOM_AGENT_ID", None, 1, 2**31 - 1),
-        secret=_required(env, "WECOM_SECRET", r"[A-Za-z0-9_-]{8,128}"),
-        token=_required(env, "WECOM_TOKEN", r"[A-Za-z0-9]{1,32}"),
+        secret=_required(
+            env, "WECOM_SECRET", r"[A-Za-z0-9_-]{8,128}", "8-128 letters, digits, _ or -"
+        ),
+        token=_required(env, "WECOM_TOKEN", r"[A-Za-z0-9]{1,32}", "1-32 letters or digits"),
         aes_key=_aes_key(env),
         api_base=_api_base(env),
         callback_window_seconds=_int(
@@ -123,12 +144,13 @@ def _read_dotenv(path: Path) -> dict[str, str]:
     return {k: v for k, v in dotenv_values(path).items() if v is not None}
 
 
-def _required(env: Mapping[str, str], name: str, pattern: str) -> str:
+def _required(env: Mapping[str, str], name: str, pattern: str, form: str) -> str:
+    """The stripped value; messages say the expected `form`, never the value."""
     value = env.get(name, "").strip()
     if not value:
-        raise SettingsError(f"{name} is not set")
+        raise SettingsError(f"{name} is not set; expected {form}")
     if not re.fullmatch(pattern, value):
-        raise SettingsError(f"{name} is malformed")
+        raise SettingsError(f"{name} is malformed; expected {form}")
     return value
 
 
@@ -136,7 +158,7 @@ def _int(env: Mapping[str, str], name: str, default: int | None, lo: int, hi: in
     raw = env.get(name, "").strip()
     if not raw:
         if default is None:
-            raise SettingsError(f"{name} is not set")
+            raise SettingsError(f"{name} is not set; expected an integer from {lo} to {hi}")
         return default
     if not re.fullmatch(r"\d{1,10}", raw) or not lo <= int(raw) <= hi:
         raise SettingsError(f"{name} must be an integer from {lo} to {hi}")
@@ -155,30 +177,68 @@ def _timezone(env: Mapping[str, str]) -> ZoneInfo:
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
-        raise SettingsError("KEEPER_TIMEZONE is not a known IANA time zone") from None
+        raise SettingsError(
+            "KEEPER_TIMEZONE is not a known IANA time zone; expected e.g. Asia/Shanghai"
+        ) from None
 
 
 def _aes_key(env: Mapping[str, str]) -> str:
-    value = _required(env, "WECOM_AES_KEY", r"[A-Za-z0-9+/]{43}")
+    form = "the EncodingAESKey, 43 characters of base64"
+    value = _required(env, "WECOM_AES_KEY", r"[A-Za-z0-9+/]{43}", form)
     try:
         if len(base64.b64decode(value + "=")) == 32:
             return value
     except binascii.Error:
         pass
-    raise SettingsError("WECOM_AES_KEY is malformed (43 characters of base64)")
+    raise SettingsError(f"WECOM_AES_KEY is malformed; expected {form}")
 
 
 def _database_url(env: Mapping[str, str]) -> str:
+    """KEEPER_DATABASE_URL, with the password from KEEPER_DATABASE_PASSWORD_FILE if set.
+
+    The file is how a container secret (compose's /run/secrets/db_password, the very
+    file MariaDB's MARIADB_PASSWORD_FILE reads) or a systemd credential reaches the URL
+    without the password being written into an environment file. Its content, minus
+    the trailing newline, replaces any password in the URL.
+    """
     url = env.get("KEEPER_DATABASE_URL", DEFAULT_DATABASE_URL).strip() or DEFAULT_DATABASE_URL
     if not url.startswith(("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")):
         raise SettingsError(
-            "KEEPER_DATABASE_URL must start with sqlite+aiosqlite:// or mysql+aiomysql://"
+            "KEEPER_DATABASE_URL must start with sqlite+aiosqlite:// or mysql+aiomysql://, "
+            "e.g. mysql+aiomysql://keeper@127.0.0.1:3306/keeper"
         )
-    return url
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise SettingsError(
+            "KEEPER_DATABASE_URL is malformed; expected e.g. "
+            "mysql+aiomysql://USER:PASSWORD@HOST:3306/DATABASE"
+        ) from None
+    path = env.get("KEEPER_DATABASE_PASSWORD_FILE", "").strip()
+    if not path:
+        return url
+    return parsed.set(password=_password_from(path)).render_as_string(hide_password=False)
+
+
+def _password_from(path: str) -> str:
+    try:
+        password = Path(path).read_text(encoding="utf-8").rstrip("\r\n")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SettingsError(
+            f"KEEPER_DATABASE_PASSWORD_FILE cannot be read ({type(exc).__name__}); "
+            "expected a readable file holding the database password on one line"
+        ) from None
+    if not password:
+        raise SettingsError(
+            "KEEPER_DATABASE_PASSWORD_FILE is empty; expected the database password on one line"
+        )
+    return password
 
 
 def _api_base(env: Mapping[str, str]) -> str:
     url = env.get("WECOM_API_BASE", DEFAULT_API_BASE).strip().rstrip("/") or DEFAULT_API_BASE
     if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
-        raise SettingsError("WECOM_API_BASE must be an http(s) URL")
+        raise SettingsError(
+            "WECOM_API_BASE must be an http(s) URL, e.g. https://qyapi.weixin.qq.com"
+        )
     return url

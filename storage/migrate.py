@@ -52,3 +52,13 @@ async def is_current(engine: AsyncEngine) -> bool:
 
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     return await current_revision(engine) == head
+
+
+async def pending_revisions(engine: AsyncEngine) -> list[str]:
+    """The revisions `upgrade` would apply, oldest first (empty when current)."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(alembic_config())
+    current = await current_revision(engine)
+    pending = script.iterate_revisions("heads", current)  # newest first, excludes current
+    return [revision.revision for revision in reversed(list(pending))]

@@ -13,6 +13,7 @@ import secrets
 from collections.abc import Iterable
 from datetime import UTC, datetime, timedelta
 
+from bot.sandbox.fake_agent import AppConsole, menu_error
 from bot.sandbox.fake_cards import CardBook, CardUpdate
 from bot.sandbox.fake_faults import FaultSwitches
 from bot.sandbox.fake_messages import (
@@ -47,6 +48,11 @@ class FakeWeCom(FaultSwitches):
 
     `latency` (seconds, default 0) delays every message/send answer, as a distant
     API would: a benchmark's senders then wait on the network, not on the fake.
+    `console` is the app as its admin configured it (enabled, 可见范围, menu): see
+    `fake_agent`. `untrusted_ip`, when set, is the caller's address as WeCom sees it
+    and not in 企业可信 IP: every endpoint then answers 60020 naming it, as WeCom
+    does for an app whose trusted IPs do not include the server's outbound address
+    (we assume gettoken is refused too; the documentation does not say).
     The fault switches (`fail_next`, `hang_next`, ...) come from `FaultSwitches`.
     """
 
@@ -71,6 +77,8 @@ class FakeWeCom(FaultSwitches):
         self.update_calls = 0
         self.duplicates_dropped = 0
         self.latency = 0.0  # seconds before each message/send answer
+        self.console = AppConsole()
+        self.untrusted_ip: str | None = None
         self._tokens: dict[str, datetime] = {}
         self._recent: dict[str, tuple[datetime, str]] = {}
         self._seq = 0
@@ -135,6 +143,33 @@ class FakeWeCom(FaultSwitches):
         if expires_at is None:
             return 40014
         return 42001 if self.clock() >= expires_at else 0
+
+    def ip_denial(self) -> Json | None:
+        """60020 naming the caller's address, when it is not a trusted IP."""
+        return None if self.untrusted_ip is None else error_body(60020, from_ip=self.untrusted_ip)
+
+    # -- agent/get and menu/create ------------------------------------------------
+
+    def agent_get(self, token: str, agentid: str) -> Json:
+        """Documented agent/get for our one app (see `fake_agent`)."""
+        code = self.token_error(token) or self._agentid_error(agentid)
+        return error_body(code) if code else self.console.agent_info(self.agent_id)
+
+    def menu_create(self, token: str, agentid: str, raw_body: bytes) -> Json:
+        """Documented menu/create: a valid menu replaces the app's menu."""
+        code = self.token_error(token) or self._agentid_error(agentid)
+        menu: Json | None = None
+        if not code:
+            code, menu = menu_error(raw_body)
+        if code or menu is None:
+            return error_body(code)
+        self.console.menu = menu
+        return {"errcode": 0, "errmsg": "ok"}
+
+    def _agentid_error(self, agentid: str) -> int:
+        if not agentid.isdigit():
+            return 40056
+        return 301002 if int(agentid) != self.agent_id else 0
 
     # -- message/send -------------------------------------------------------------
 

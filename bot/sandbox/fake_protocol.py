@@ -24,6 +24,10 @@ ERRMSGS = {
     40001: "invalid credential",
     40008: "invalid message type",
     40013: "invalid corpid",
+    40016: "invalid button size",
+    40017: "invalid button type",
+    40018: "invalid button name size",
+    40019: "invalid button key size",
     40014: "invalid access_token",
     40056: "invalid agentid",
     40058: "invalid parameter",
@@ -41,11 +45,12 @@ ERRMSGS = {
 }
 
 
-def error_body(errcode: int) -> Json:
-    """WeCom's error shape: errcode plus an errmsg with a hint and a query link."""
+def error_body(errcode: int, *, from_ip: str = "127.0.0.1") -> Json:
+    """WeCom's error shape: errcode plus an errmsg with a hint, the caller's address as
+    WeCom saw it ("from ip: ...", what 企业可信 IP must list) and a query link."""
     text = ERRMSGS.get(errcode, "fake error")
     errmsg = (
-        f"{text}, hint: [{secrets.token_hex(8)}], from ip: 127.0.0.1, "
+        f"{text}, hint: [{secrets.token_hex(8)}], from ip: {from_ip}, "
         f"more info at https://open.work.weixin.qq.com/devtool/query?e={errcode}"
     )
     return {"errcode": errcode, "errmsg": errmsg}

@@ -31,6 +31,8 @@ async def _gettoken(request: web.Request) -> web.StreamResponse:
     fault = fake.take_fault("gettoken")
     if fault is not None:
         return await _misbehave(request, fault)
+    if (denied := fake.ip_denial()) is not None:
+        return web.json_response(denied)
     query = request.query
     return web.json_response(fake.gettoken(query.get("corpid", ""), query.get("corpsecret", "")))
 
@@ -60,6 +62,8 @@ async def _api_call(
         await asyncio.sleep(latency)
     token = request.query.get("access_token", "")
     fault = request.app[FAKE_WECOM_KEY].take_fault(route)
+    if (denied := request.app[FAKE_WECOM_KEY].ip_denial()) is not None:
+        return web.json_response(denied)
     if fault is None:
         return web.json_response(handle(token, raw_body))
     if fault.delivered:
@@ -81,6 +85,25 @@ async def _misbehave(request: web.Request, fault: Fault) -> web.StreamResponse:
     return web.Response()
 
 
+async def _agent_get(request: web.Request) -> web.StreamResponse:
+    fake, query = request.app[FAKE_WECOM_KEY], request.query
+    if (denied := fake.ip_denial()) is not None:
+        return web.json_response(denied)
+    return web.json_response(
+        fake.agent_get(query.get("access_token", ""), query.get("agentid", ""))
+    )
+
+
+async def _menu_create(request: web.Request) -> web.StreamResponse:
+    fake, query = request.app[FAKE_WECOM_KEY], request.query
+    fake.console.menu_calls += 1
+    raw_body = await request.read()
+    if (denied := fake.ip_denial()) is not None:
+        return web.json_response(denied)
+    token, agentid = query.get("access_token", ""), query.get("agentid", "")
+    return web.json_response(fake.menu_create(token, agentid, raw_body))
+
+
 def _reason(http_status: int) -> str:
     try:
         return HTTPStatus(http_status).phrase
@@ -99,6 +122,8 @@ def create_fake_wecom_app(fake: FakeWeCom) -> web.Application:
     app.router.add_get("/cgi-bin/gettoken", _gettoken)
     app.router.add_post("/cgi-bin/message/send", _send)
     app.router.add_post("/cgi-bin/message/update_template_card", _update_card)
+    app.router.add_get("/cgi-bin/agent/get", _agent_get)
+    app.router.add_post("/cgi-bin/menu/create", _menu_create)
     app.on_shutdown.append(_release_on_shutdown)
     return app
 

@@ -45,7 +45,9 @@ async def test_serve_without_the_aes_key_exits_2_naming_it(tmp_path: Path) -> No
     del env["WECOM_AES_KEY"]
     code, out, err = await _run(["serve"], env, tmp_path)
     assert code == 2
-    assert err.strip() == "keeper: WECOM_AES_KEY is not set"
+    assert err.strip() == (
+        "keeper: WECOM_AES_KEY is not set; expected the EncodingAESKey, 43 characters of base64"
+    )
     for value in SECRETS.values():
         assert value not in out + err
 
@@ -67,7 +69,7 @@ async def test_migrate_brings_the_database_to_head_and_is_repeatable(tmp_path: P
     for _ in range(2):
         code, out, _ = await _run(["migrate"], _env(tmp_path), tmp_path)
         assert code == 0
-        assert out.startswith("keeper: database at revision 0")
+        assert out.startswith(f"keeper: database sqlite+aiosqlite:///{tmp_path}/keeper.db: ")
 
 
 async def test_the_issue_script_through_keeper_chat(tmp_path: Path) -> None:

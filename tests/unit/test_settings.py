@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
-from bot.settings import SettingsError, load_settings
+from bot.settings import SettingsError, load_settings, mask_database_url
 
 GOOD = {
     "WECOM_CORP_ID": "wwabc123",
@@ -60,6 +63,7 @@ def test_a_missing_or_malformed_variable_is_named_without_its_value(name: str, v
         load_settings({**GOOD, name: value})
     message = str(info.value)
     assert name in message
+    assert re.search(r"expected|must be|must start", message), f"no expected form: {message}"
     if value:
         assert value not in message
 
@@ -83,3 +87,37 @@ def test_the_repr_of_settings_shows_no_secret() -> None:
     text = repr(load_settings(GOOD))
     for name in ("WECOM_SECRET", "WECOM_TOKEN", "WECOM_AES_KEY"):
         assert GOOD[name] not in text
+
+
+def test_the_database_password_comes_from_its_file_and_is_a_secret(tmp_path: Path) -> None:
+    secret_file = tmp_path / "db_password"
+    secret_file.write_text("p@ss:w/rd%1\n")
+    settings = load_settings(
+        {
+            **GOOD,
+            "KEEPER_DATABASE_URL": "mysql+aiomysql://keeper@db:3306/keeper",
+            "KEEPER_DATABASE_PASSWORD_FILE": str(secret_file),
+        }
+    )
+    from sqlalchemy.engine import make_url
+
+    assert make_url(settings.database_url).password == "p@ss:w/rd%1"
+    assert "p@ss:w/rd%1" in settings.secrets()
+    assert settings.masked_database_url() == "mysql+aiomysql://keeper:***@db:3306/keeper"
+    assert "p@ss" not in repr(settings)
+
+
+@pytest.mark.parametrize("content", [None, ""])
+def test_an_unreadable_or_empty_password_file_is_named_with_the_expected_form(
+    tmp_path: Path, content: str | None
+) -> None:
+    path = tmp_path / "db_password"
+    if content is not None:
+        path.write_text(content)
+    with pytest.raises(SettingsError, match=r"KEEPER_DATABASE_PASSWORD_FILE .*expected"):
+        load_settings({**GOOD, "KEEPER_DATABASE_PASSWORD_FILE": str(path)})
+
+
+def test_a_masked_database_url_hides_only_the_password() -> None:
+    assert mask_database_url("mysql+aiomysql://u:pw@h:3306/d") == "mysql+aiomysql://u:***@h:3306/d"
+    assert mask_database_url("sqlite+aiosqlite:///keeper.db") == "sqlite+aiosqlite:///keeper.db"

@@ -1,0 +1,115 @@
+"""`keeper doctor`: the one command an operator runs after every change.
+
+It checks, in the order a deployment is built, and prints a table of ✓ / ✗ with the
+fix under each ✗: settings, admins, the database (which one, password masked, migrated
+to the newest revision), the scheduler (a real tick in the last two minutes, or
+KEEPER_SCHEDULER=on), WeCom's gettoken (40013, 40001, 60020 with the outbound IP), the
+app (enabled, admins inside 可见范围, 进入应用事件), and on request the public callback
+URL and a test message to the admins. A check that depends on a failed one is skipped.
+Exit status 0 when every line is ✓, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import unicodedata
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import aiohttp
+
+from bot.doctor_checks import (
+    Check,
+    check_admins,
+    check_database,
+    check_scheduler,
+    check_settings,
+    database_url,
+)
+from bot.doctor_wecom import check_app, check_public_url, check_send, check_token
+from bot.settings import Settings
+from bot.wecom_admin import WeComAdmin
+
+NAME_WIDTH = 14
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Options:
+    """What the operator asked for beyond the standard checks."""
+
+    public_url: str | None = None
+    send_test: bool = False
+
+
+async def diagnose(
+    environ: Mapping[str, str] | None, options: Options, now: Callable[[], dt.datetime]
+) -> list[Check]:
+    """Every check, in order. `environ` None means the process environment (and .env)."""
+    first, settings = check_settings(environ)
+    checks = [first]
+    if settings is not None:
+        checks.append(check_admins(settings))
+    database = await check_database(database_url(settings, environ))
+    checks.append(database)
+    if settings is None:
+        return checks
+    if database.ok:
+        checks.append(await check_scheduler(settings, now()))
+    checks += await _wecom(settings, options, now)
+    return checks
+
+
+async def _wecom(
+    settings: Settings, options: Options, now: Callable[[], dt.datetime]
+) -> list[Check]:
+    async with aiohttp.ClientSession() as session:
+        admin = WeComAdmin(
+            api_base=settings.api_base,
+            corp_id=settings.corp_id,
+            secret=settings.secret,
+            agent_id=settings.agent_id,
+            session=session,
+        )
+        token_check, token = await check_token(admin)
+        checks = [token_check]
+        if token is not None:
+            checks += await check_app(admin, token, settings.admins)
+        if options.public_url:
+            stamp = int(now().timestamp())
+            checks.append(await check_public_url(settings, options.public_url, session, stamp))
+        if options.send_test and token is not None and settings.admins:
+            checks.append(await check_send(admin, token, sorted(settings.admins)))
+    return checks
+
+
+def _padded(name: str) -> str:
+    """`name` padded to NAME_WIDTH terminal columns (a CJK character takes two)."""
+    width = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in name)
+    return name + " " * max(0, NAME_WIDTH - width)
+
+
+def render(checks: list[Check]) -> str:
+    """The table: one line per check, the fix indented under each ✗."""
+    lines = []
+    for check in checks:
+        mark = "✓" if check.ok else "✗"
+        lines.append(f"{mark} {_padded(check.name)} {check.detail}")
+        if not check.ok and check.fix:
+            lines.append(f"  {'':<{NAME_WIDTH}} fix: {check.fix}")
+    failed = sum(not c.ok for c in checks)
+    lines.append("all good" if not failed else f"{failed} problem(s): fix them, then run again")
+    return "\n".join(lines)
+
+
+async def run(
+    options: Options,
+    *,
+    now: Callable[[], dt.datetime],
+    environ: Mapping[str, str] | None = None,
+) -> tuple[int, str]:
+    """The exit status (0 all ✓, 1 any ✗) and the table to print.
+
+    `now` is the real clock in production: scheduler ticks are compared with it.
+    """
+    checks = await diagnose(environ, options, now)
+    return (0 if all(c.ok for c in checks) else 1), render(checks)

@@ -1,0 +1,244 @@
+"""The deploy kit, run: compose.yaml's and the systemd units' own commands as
+processes on a fresh MariaDB.
+
+What `docker compose up` does, without a container engine: on the test machine the
+docker CLI has no daemon and no compose plugin, and the images (mariadb:11,
+python:3.11-slim) would have to come from the network, which tests never touch. So the
+compose file itself is checked by tests/unit/test_deploy_files.py, and its services'
+commands and environment are run here:
+`migrate` once, then `web` (`keeper serve`) and `worker` (`keeper worker`), each with
+the environment compose gives it. The database password reaches them only through
+KEEPER_DATABASE_PASSWORD_FILE, as compose's secret does. Only the addresses differ:
+the test's MariaDB instead of `db`, and loopback with a free port instead of 0.0.0.0.
+
+The systemd path runs the units' ExecStartPre/ExecStart lines with the environment
+the README has the operator write into /etc/keeper/keeper.env: env.example as shipped,
+with the WeCom values, KEEPER_ADMINS and the database password filled in.
+
+A member then sets a reminder in chat (an encrypted callback to the web process), and
+the worker, on its own, sends it to the fake WeCom. The processes read the real clock,
+so the reminder is "in 1 minute" and the test waits for its arrival (an event set by
+the fake, bounded), not for a fixed time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import shlex
+import socket
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import yaml
+from sqlalchemy.engine import make_url
+
+from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.wecom_side import WeComSide
+from storage.engine import create_engine
+from tests.acceptance.processes import KEEPER, keeper_env, run_keeper
+from tests.conftest import MYSQL_URL, TEST_SETTINGS, _drop_mysql_database, _fresh_mysql_database
+
+pytestmark = [pytest.mark.mariadb, pytest.mark.timeout(300)]
+
+COMPOSE = Path(__file__).parents[2] / "deploy" / "compose.yaml"
+UNITS = COMPOSE.parent / "systemd"
+ENV_EXAMPLE = COMPOSE.parent / "env.example"
+ARRIVAL_TIMEOUT_S = 150  # one minute to the reminder, then at most a 30 s tick interval
+STARTUP_TIMEOUT_S = 30
+DB_PASSWORD = "smoke-db-pass-7731"
+
+
+class _Watched(FakeWeCom):
+    """The fake, telling the test the moment a message arrives (no polling)."""
+
+    arrived: asyncio.Event
+
+    def send(self, token: str, raw_body: bytes) -> dict[str, object]:
+        answer = super().send(token, raw_body)
+        if self.messages:
+            self.arrived.set()
+        return answer
+
+
+def _service(name: str) -> dict[str, Any]:
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    return dict(services[name])
+
+
+@pytest.fixture
+async def compose_database(tmp_path: Path) -> AsyncIterator[tuple[str, Path]]:
+    """A fresh MariaDB database with a user of its own, as compose's `db` creates:
+    the URL without its password, and the secret file holding it."""
+    url = await _fresh_mysql_database()
+    user = f"k_{uuid.uuid4().hex[:10]}"
+    admin = create_engine(MYSQL_URL)
+    async with admin.begin() as conn:
+        await conn.exec_driver_sql(f"CREATE USER '{user}'@'%%' IDENTIFIED BY '{DB_PASSWORD}'")
+        await conn.exec_driver_sql(f"GRANT ALL ON {make_url(url).database}.* TO '{user}'@'%%'")
+    secret = tmp_path / "db_password.txt"
+    secret.write_text(DB_PASSWORD + "\n")
+    try:
+        yield make_url(url).set(username=user).render_as_string(False), secret
+    finally:
+        async with admin.begin() as conn:
+            await conn.exec_driver_sql(f"DROP USER IF EXISTS '{user}'@'%%'")
+        await admin.dispose()
+        await _drop_mysql_database(url)
+
+
+def _env_of(name: str, db_url: str, secret: Path, api_base: str, port: int) -> dict[str, str]:
+    """The environment compose gives service `name`, re-addressed for this machine."""
+    env = {k: str(v) for k, v in _service(name)["environment"].items()}
+    assert env.pop("KEEPER_DATABASE_URL").startswith("mysql+aiomysql://keeper@db:3306/")
+    assert env.pop("KEEPER_DATABASE_PASSWORD_FILE") == "/run/secrets/db_password"
+    env.update(KEEPER_DATABASE_URL=db_url, KEEPER_DATABASE_PASSWORD_FILE=str(secret))
+    if "KEEPER_HOST" in env:
+        env.update(KEEPER_HOST="127.0.0.1", KEEPER_PORT=str(port))
+    return keeper_env(db_url, api_base, KEEPER_ADMINS="alice", **env)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def _running(command: list[str], env: dict[str, str], cwd: Path) -> AsyncIterator[None]:
+    assert command[0] == "keeper"
+    proc = await asyncio.create_subprocess_exec(
+        KEEPER,
+        *command[1:],
+        env=env,
+        cwd=cwd,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        yield
+    finally:
+        proc.terminate()
+        _, err = await asyncio.wait_for(proc.communicate(), STARTUP_TIMEOUT_S)
+        assert proc.returncode == 0, err.decode()
+        assert DB_PASSWORD not in err.decode()
+        for secret in TEST_SETTINGS.secrets():
+            assert secret not in err.decode()
+
+
+async def _until_listening(base: str) -> None:
+    """Poll /healthz until the web process answers (bounded: it is starting up)."""
+    async with aiohttp.ClientSession() as http:
+        for _ in range(STARTUP_TIMEOUT_S * 10):
+            with contextlib.suppress(aiohttp.ClientError):
+                async with http.get(base + "/healthz") as response:
+                    if response.status in (200, 503):
+                        return
+            await asyncio.sleep(0.1)
+    raise AssertionError("keeper serve did not start listening")
+
+
+@dataclass(frozen=True)
+class Deployment:
+    """The three commands a deployment runs and the environment of each."""
+
+    commands: dict[str, list[str]]  # migrate, web, worker -> a `keeper ...` command line
+    envs: dict[str, dict[str, str]]
+
+
+def _compose(db_url: str, secret: Path, api_base: str, port: int) -> Deployment:
+    names = ("migrate", "web", "worker")
+    return Deployment(
+        commands={n: _service(n)["command"] for n in names},
+        envs={n: _env_of(n, db_url, secret, api_base, port) for n in names},
+    )
+
+
+def _unit_command(unit: str, key: str) -> list[str]:
+    lines = (UNITS / unit).read_text().splitlines()
+    [line] = [x for x in lines if x.startswith(key + "=")]
+    argv = shlex.split(line.split("=", 1)[1])
+    assert argv[0] == "/opt/keeper/venv/bin/keeper"
+    return ["keeper", *argv[1:]]
+
+
+def _systemd(db_url: str, api_base: str, port: int) -> Deployment:
+    """The README's systemd path: the units' commands, /etc/keeper/keeper.env made from
+    env.example as the README says to fill it in (the password in the URL)."""
+    example = dict(
+        line.split("=", 1)
+        for line in ENV_EXAMPLE.read_text().splitlines()
+        if re.match(r"^[A-Z_]+=", line)
+    )
+    wanted = make_url(db_url)
+    url = make_url(example["KEEPER_DATABASE_URL"]).set(
+        username=wanted.username,
+        password=DB_PASSWORD,
+        host=wanted.host,
+        port=wanted.port,
+        database=wanted.database,
+    )
+    s = TEST_SETTINGS
+    filled = {
+        **example,
+        "KEEPER_DATABASE_URL": url.render_as_string(hide_password=False),
+        "KEEPER_ADMINS": "alice",
+        "KEEPER_PORT": str(port),
+        "WECOM_CORP_ID": s.corp_id,
+        "WECOM_AGENT_ID": str(s.agent_id),
+        "WECOM_SECRET": s.secret,
+        "WECOM_TOKEN": s.token,
+        "WECOM_AES_KEY": s.aes_key,
+        "WECOM_API_BASE": api_base,
+    }
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
+    env.update(filled)
+    return Deployment(
+        commands={
+            "migrate": _unit_command("keeper-web.service", "ExecStartPre"),
+            "web": _unit_command("keeper-web.service", "ExecStart"),
+            "worker": _unit_command("keeper-worker.service", "ExecStart"),
+        },
+        envs={"migrate": env, "web": env, "worker": env},
+    )
+
+
+@pytest.mark.parametrize("kind", ["compose", "systemd"])
+async def test_the_deploy_kits_commands_on_mariadb_deliver_a_reminder_set_in_chat(
+    compose_database: tuple[str, Path], tmp_path: Path, kind: str
+) -> None:
+    db_url, secret = compose_database
+    s, port = TEST_SETTINGS, _free_port()
+    api = _Watched(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api.arrived = asyncio.Event()
+    async with run_fake_wecom(api) as api_base:
+        plan = (
+            _compose(db_url, secret, api_base, port)
+            if kind == "compose"
+            else _systemd(db_url, api_base, port)
+        )
+        assert plan.commands["migrate"][0] == "keeper"
+        code, out, err = await run_keeper(
+            plan.commands["migrate"][1:], plan.envs["migrate"], cwd=tmp_path
+        )
+        assert code == 0, err
+        assert "applied 0001" in out
+        assert DB_PASSWORD not in out
+        async with (
+            _running(plan.commands["web"], plan.envs["web"], tmp_path),
+            _running(plan.commands["worker"], plan.envs["worker"], tmp_path),
+        ):
+            base = f"http://127.0.0.1:{port}"
+            await _until_listening(base)
+            async with WeComSide(base, s.token, s.aes_key, s.corp_id, s.agent_id) as wecom:
+                reply = await wecom.send_text("alice", "提醒 1分钟后 测试")
+            assert "测试" in (reply.text or "")
+            await asyncio.wait_for(api.arrived.wait(), ARRIVAL_TIMEOUT_S)
+    assert [m.content for m in api.messages_to("alice")] == ["⏰ 提醒：测试"]
