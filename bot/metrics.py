@@ -149,8 +149,16 @@ async def serving(
         return
     runner = web.AppRunner(metrics_app(database, clock), access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as exc:  # the port is taken: run without metrics rather than not at all
+        log.error(
+            "metrics not served: cannot listen",
+            extra={"host": host, "port": port, "error": type(exc).__name__},
+        )
+        await runner.cleanup()
+        yield None
+        return
     bound = runner.addresses[0][1] if runner.addresses else port
     log.info("metrics served", extra={"host": host, "port": bound})
     try:

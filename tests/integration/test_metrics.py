@@ -52,3 +52,19 @@ async def test_without_a_metrics_port_nothing_listens(
     app = create_app(TEST_SETTINGS, clock=clock, engine=engine)
     async with TestClient(TestServer(app)):
         assert app[keys.METRICS_PORT] == 0
+
+
+async def test_a_taken_metrics_port_leaves_the_app_running_without_metrics(
+    engine: AsyncEngine, clock: FakeClock
+) -> None:
+    first = create_app(
+        dataclasses.replace(TEST_SETTINGS, metrics_port=0), clock=clock, engine=engine
+    )
+    async with TestClient(TestServer(first)):
+        taken = first[keys.METRICS_PORT]
+        second = create_app(
+            dataclasses.replace(TEST_SETTINGS, metrics_port=taken), clock=clock, engine=engine
+        )
+        async with TestClient(TestServer(second)) as client:
+            assert second[keys.METRICS_PORT] == 0
+            assert (await client.get("/healthz")).status == 200
