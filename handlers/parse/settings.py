@@ -1,21 +1,16 @@
-"""Parsing the reminder commands: 开启/暂停/恢复/关闭 喝水|晨报|晚报|提醒 [N], 设置 ...,
-删除 提醒 N, 免打扰, and 管理.
+"""Reminders and settings: 开启/暂停/恢复/关闭 喝水|晨报|晚报|提醒 [N], 设置 ...,
+删除 提醒 N, 免打扰, and `提醒 <when> <what>` (its schedule is `schedules`'s).
 
-Split from `handlers.parser` to keep each module about one thing; the keyword
-table there routes these words here. Pure and total like the rest of the parser.
+Pure and total like the rest of the parser.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Protocol
 
 from handlers import texts
 from handlers.commands import (
-    AdminHoldAll,
-    AdminSettle,
-    AdminStatus,
     ChangeRule,
     Command,
     DigestKind,
@@ -31,7 +26,9 @@ from handlers.commands import (
     SwitchWater,
     WaterAction,
 )
-from handlers.dates import match_when
+from handlers.parse.body import Body
+from handlers.parse.schedules import parse_custom_reminder
+from handlers.parse.when import match_when
 
 SWITCHES: dict[str, WaterAction] = {
     "开启": "enable",
@@ -63,20 +60,6 @@ _QUIET_FOR = re.compile(
 )
 _QUIET_UNITS = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
 _QUIET_UNTIL = re.compile(r"(?:到|至|直到)\s*")
-
-
-class Body(Protocol):
-    @property
-    def keyword(self) -> str: ...
-
-    @property
-    def text(self) -> str: ...
-
-    @property
-    def today(self) -> dt.date: ...
-
-    @property
-    def now_local(self) -> dt.datetime: ...
 
 
 def parse_switch(body: Body) -> Command:
@@ -213,17 +196,6 @@ def _number(value: str, bounds: tuple[int, int], hint: str) -> int:
     return int(match["n"])
 
 
-_SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到)")
-
-
-def parse_admin(body: Body) -> Command:
-    """`管理 状态` / `管理 对账 12 已收到` / `管理 暂停 全部` / `管理 恢复 全部`
-    (whether the user may is the handler's call)."""
-    text = " ".join(body.text.split())
-    if text == "状态":
-        return AdminStatus()
-    if text in ("暂停 全部", "暂停全部", "恢复 全部", "恢复全部"):
-        return AdminHoldAll(hold=text.startswith("暂停"))
-    if match := _SETTLE.fullmatch(text):
-        return AdminSettle(job_id=int(match["job"]), received=match["word"] == "已收到")
-    raise ParseError(texts.ADMIN_HINT)
+def parse_reminder(body: Body) -> Command:
+    """`提醒 每天 22:00 吃药` (`提醒` alone lists them: a whole-message word)."""
+    return parse_custom_reminder(body.text, now_local=body.now_local)

@@ -1,0 +1,112 @@
+"""Money typed in free word order: `晚饭 48`, `地铁 4块`, `花了35吃午饭`, `收到工资8000`.
+
+The rules, in the order they are applied:
+- Exactly one amount. A number followed by another unit (`3点`, `20分钟`, `8000步`,
+  `3个`) is not money; two amounts are one message too many.
+- Questions (`午饭35贵吗`), past days (`昨天打车 30`: the ledger records the day it is
+  told) and long sentences are never recorded: asked or missed.
+- Direction: an income word (工资 奖金 红包 报销 兼职 退款 ... or 收到, 到账) without
+  a spending verb is income; a spending verb, a spending category word or a currency
+  word is an expense.
+- Category: the longest lexicon word inside the note (早餐 -> 餐饮, 地铁 -> 交通).
+  The entry is recorded when the direction is certain and the category is known (or
+  a verb says money moved: `花了200` is 其他); otherwise it is asked with the guess.
+- The note is the rest of the message as typed, minus the spending verb.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from decimal import Decimal
+
+from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
+from handlers.parse.lexicon import (
+    EXPENSE_SYNONYMS,
+    INCOME_SYNONYMS,
+    INCOME_VERBS,
+)
+from handlers.parse.normalise import words
+from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
+
+MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
+_QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
+_PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天")
+_STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "买了", "交了", "充了", "用了")
+_VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
+_NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
+_NOT_BEFORE_MONEY = frozenset("第周期拜每号#")
+_CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
+_INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
+
+
+def read_money(text: str) -> Command | None:
+    """A ledger entry (or a question about one) read from `text`; None if not money."""
+    if _QUESTION.search(text):
+        return None
+    found = [m for m in amount_matches(text) if _stands_alone(m)]
+    if len(found) != 1:
+        return None
+    match = found[0]
+    if match["sign"] == "-":
+        return None  # `-3` is no expense: a correction is 撤销, a refund is income
+    value = find_amount(match)
+    if value is None:
+        return None
+    amount = value[0]
+    note = " ".join(words(text[: match.start()] + " " + text[match.end() :]))
+    return _entry(amount, note, money_said=is_money(match), past=bool(_PAST.search(text)))
+
+
+def _entry(amount: Decimal, note: str, *, money_said: bool, past: bool) -> Command | None:
+    income = _find(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
+    spend_verb = _find(note, _STRONG_SPEND)
+    category_word = _find(note, _CATEGORY_WORDS)
+    clean_note = _NOTE_TRIM.sub("", note).strip() if note else ""
+    if income and not spend_verb and (len(income) >= len(category_word or "")):
+        category = INCOME_SYNONYMS.get(income, "其他")
+        entry = _ledger("income", amount, category, clean_note)
+        certain = income in INCOME_SYNONYMS
+    elif category_word or spend_verb or money_said:
+        category = EXPENSE_SYNONYMS.get(category_word or "", "其他")
+        entry = _ledger("expense", amount, category, clean_note)
+        certain = bool(category_word) or bool(spend_verb)
+    else:
+        return Confirm(guess=_ledger("expense", amount, "其他", clean_note)) if note else None
+    if past or len(note) > MAX_NOTE or not certain:
+        return Confirm(guess=entry)
+    return entry
+
+
+def guess_expense(value: Decimal) -> RecordLedger | None:
+    """The expense a lone number would be, if it can be one (positive, cents, capped)."""
+    if value <= 0 or value > MAX_AMOUNT or value != value.quantize(Decimal("0.01")):
+        return None
+    return _ledger("expense", value.quantize(Decimal("0.01")), "其他", "")
+
+
+def _ledger(direction: LedgerDirection, amount: Decimal, category: str, note: str) -> RecordLedger:
+    return RecordLedger(direction=direction, amount=amount, category=category, note=note)
+
+
+def _find(text: str, table: Iterable[str]) -> str | None:
+    """The first (longest, as tables are sorted) word of `table` inside `text`."""
+    for word in table:
+        if word in text:
+            return word
+    return None
+
+
+def _stands_alone(match: re.Match[str]) -> bool:
+    """A number is money only when nothing but a currency word, a separator, the end
+    or a category word follows it (`48`, `4块`, `28宵夜`; not `3点`, `8000步`)."""
+    if is_money(match):
+        return True
+    text, end = match.string, match.end()
+    while end > match.start() and text[end - 1].isspace():
+        end -= 1
+    if end == len(text) or not text[end].isalnum():
+        start = match.start()
+        before = text[start - 1] if start else " "
+        return before not in _NOT_BEFORE_MONEY and not (before.isascii() and before.isalnum())
+    return any(text.startswith(word, end) for word in (*_CATEGORY_WORDS, *_INCOME_WORDS))

@@ -1,0 +1,110 @@
+"""Views, undo and help: whole-message words, menu keys, card buttons, and the same
+things asked as questions (`今天咋样了`, `这周花了多少`, `刚才记错了`)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from handlers import texts
+from handlers.commands import (
+    CheckInWater,
+    Command,
+    CompleteTask,
+    EndQuiet,
+    Help,
+    ParseError,
+    PostponeTask,
+    ShowEvents,
+    ShowMonth,
+    ShowReminders,
+    ShowTasks,
+    ShowToday,
+    ShowWeek,
+    SnoozeWater,
+    TaskRef,
+    Undo,
+)
+from handlers.parse.lexicon import UNDO_PHRASES
+from scheduler import cards
+
+WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
+    "今天": ShowToday, "今日": ShowToday,
+    "本周": ShowWeek, "这周": ShowWeek,
+    "本月": ShowMonth, "账单": ShowMonth,
+    "任务": ShowTasks, "待办": ShowTasks, "任务列表": ShowTasks,
+    "撤销": Undo, "撤回": Undo,
+    "帮助": Help, "help": Help, "?": Help, "菜单": Help,
+    "提醒": ShowReminders, "提醒列表": ShowReminders,
+    "日程": ShowEvents, "日程列表": ShowEvents,
+    "取消免打扰": EndQuiet, "结束免打扰": EndQuiet,
+    "稍后": SnoozeWater, "稍后提醒": SnoozeWater, "等会儿": SnoozeWater,
+}  # fmt: skip
+MENU_KEYS: dict[str, Callable[[], Command]] = {
+    "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,
+    "help": Help, "undo": Undo, "water": lambda: CheckInWater(glasses=1),
+}  # fmt: skip
+
+_Q = r"(?:咋样|怎么样|如何|情况|记了什么|记了啥|总结|汇总|概况|看看|花了多少钱?|花了啥|花了哪些|账单|开销|支出)"
+_QUESTIONS: tuple[tuple[re.Pattern[str], Callable[[], Command]], ...] = (
+    (re.compile(rf"(?:今天|今日)的?{_Q}.{{0,4}}"), ShowToday),
+    (re.compile(rf"(?:这周|本周|这星期|这个星期|这礼拜|这一周)的?{_Q}.{{0,4}}"), ShowWeek),
+    (re.compile(rf"(?:这个?月|本月|这一个?月)的?{_Q}.{{0,4}}"), ShowMonth),
+    (re.compile(r"(?:还有|有)(?:什么|啥|哪些)(?:事|事情|任务|待办)?(?:没做|没完成|没干|要做|要干|待办)"
+                r"|(?:待办|任务)(?:有哪些|有啥|有什么|清单)|我的(?:待办|任务)|看看?(?:待办|任务)"),
+     ShowTasks),
+    (re.compile(r"(?:日程|安排)(?:有啥|有什么|有哪些)|(?:有什么|有啥|有哪些)(?:日程|安排)"
+                r"|我的日程|看看?日程|最近(?:有什么|有啥)(?:安排|日程)"), ShowEvents),
+    (re.compile(r"(?:提醒)(?:有哪些|有啥|有什么)|(?:有哪些|有什么|有啥)提醒|我的提醒|看看?提醒"),
+     ShowReminders),
+)  # fmt: skip
+_UNDO = re.compile(
+    r"(?:撤回|撤销|删掉|删除|不要)(?:刚才|刚刚|上一条|上一笔|上条|最后一条)(?:那个|那条|那笔|的)?"
+    r"|(?:刚才|刚刚|上一条|上一笔|上条)(?:那个|那条|那笔|的)?(?:记错|不要|删掉|不算|撤回|撤销|错)"
+)
+_QUESTION_TAIL = re.compile(r"[?？吗呀]+$")
+HELP_TOPICS = ("记账", "体重", "喝水", "待办", "日程", "提醒", "设置", "日记", "查看")
+_HELP_ALIASES = {"任务": "待办", "记录": "记账", "花钱": "记账", "收入": "记账", "水": "喝水"}
+_HELP_ALIASES |= {"看": "查看", "视图": "查看", "免打扰": "设置", "晨报": "设置", "早报": "设置"}
+
+
+def read_question(text: str) -> Command | None:
+    """A view asked as a question, undo in words, or `帮助 <topic>`; None otherwise.
+
+    `text` is tidied (particles and 了 dropped).
+    """
+    plain = _QUESTION_TAIL.sub("", text).strip()
+    if plain in UNDO_PHRASES or _UNDO.fullmatch(plain):
+        return Undo()
+    for pattern, make in _QUESTIONS:
+        if pattern.fullmatch(plain):
+            return make()
+    return read_help(plain)
+
+
+def read_help(text: str) -> Help | None:
+    """`帮助 记账` / `帮助提醒` / `记账怎么用`: the help page of one topic."""
+    for lead in ("帮助", "help", "怎么用", "用法"):
+        if text.casefold().startswith(lead):
+            topic = text[len(lead) :].strip()
+            topic = _HELP_ALIASES.get(topic, topic)
+            return Help(topic=topic if topic in HELP_TOPICS else "")
+    for tail in ("怎么用", "怎么记", "怎么写", "怎么设置"):
+        if text.endswith(tail):
+            topic = text.removesuffix(tail).strip()
+            topic = _HELP_ALIASES.get(topic, topic)
+            if topic in HELP_TOPICS:
+                return Help(topic=topic)
+    return None
+
+
+def parse_card_key(key: str) -> Command:
+    """A template card button (`scheduler.cards` keys) -> the command its words mean:
+    喝了 = 喝水, 稍后 = 稍后, 完成 = 完成 <task>, 明天再说 = 明天再说 <task>."""
+    action = cards.parse_key(key)
+    if action is None:
+        raise ParseError(texts.CARD_UNKNOWN)
+    if action.kind == "water":
+        return CheckInWater(glasses=1) if action.action == "done" else SnoozeWater()
+    ref = TaskRef(task_id=action.task_id)
+    return CompleteTask(ref=ref) if action.action == "done" else PostponeTask(ref=ref)
