@@ -185,6 +185,7 @@ UNKNOWN_REPEAT = (
 )
 WEEKDAY_MISSING = "每周几？比如：提醒 每周一 09:00 写周报，或 提醒 每周一三五 7:00 健身"
 INVALID_MONTH_DAY = "每月的日子要在 1 到 31 号之间，月底可以写：每月最后一天"
+ONE_TIME_PER_REMINDER = "一条提醒写一个时间，两个时间请分两条发，比如：每天 8:00 吃药"
 LATER_OUT_OF_RANGE = "「多久以后」要在 1 分钟到 365 天之间，比如：提醒 30分钟后 关火"
 # --- end parse errors ---
 

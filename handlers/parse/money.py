@@ -23,10 +23,11 @@ from decimal import Decimal
 from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
 from handlers.parse.lexicon import (
     EXPENSE_SYNONYMS,
+    HEDGES,
     INCOME_SYNONYMS,
     INCOME_VERBS,
+    RECORD_LEADS,
 )
-from handlers.parse.normalise import words
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
 
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
@@ -35,7 +36,8 @@ _PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天")
 _STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "买了", "交了", "充了", "用了")
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
-_NOT_BEFORE_MONEY = frozenset("第周期拜每号#")
+_NOT_BEFORE_MONEY = frozenset("第周期拜每号#./")
+_NOTE_SPLIT = re.compile(r"[\s,;:、，。！!?？~…]+")
 _CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
 _INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
 
@@ -44,7 +46,7 @@ def read_money(text: str) -> Command | None:
     """A ledger entry (or a question about one) read from `text`; None if not money."""
     if _QUESTION.search(text):
         return None
-    found = [m for m in amount_matches(text) if _stands_alone(m)]
+    found = [m for m in amount_matches(text) if stands_alone(m)]
     if len(found) != 1:
         return None
     match = found[0]
@@ -53,29 +55,44 @@ def read_money(text: str) -> Command | None:
     value = find_amount(match)
     if value is None:
         return None
-    amount = value[0]
-    note = " ".join(words(text[: match.start()] + " " + text[match.end() :]))
-    return _entry(amount, note, money_said=is_money(match), past=bool(_PAST.search(text)))
+    note = _note(text[: match.start()] + " " + text[match.end() :])
+    story = bool(_PAST.search(text)) or any(word in text for word in HEDGES)
+    return _entry(value[0], note, money_said=is_money(match), story=story)
 
 
-def _entry(amount: Decimal, note: str, *, money_said: bool, past: bool) -> Command | None:
+def category_of(note: str) -> tuple[str | None, str]:
+    """The longest spending word in `note` and its canonical category (其他 if none)."""
+    word = _find(note, _CATEGORY_WORDS)
+    return word, EXPENSE_SYNONYMS.get(word or "", "其他")
+
+
+def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Command | None:
+    """The entry `note` and `amount` make, recorded only when nothing is a guess."""
     income = _find(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
-    spend_verb = _find(note, _STRONG_SPEND)
-    category_word = _find(note, _CATEGORY_WORDS)
-    clean_note = _NOTE_TRIM.sub("", note).strip() if note else ""
-    if income and not spend_verb and (len(income) >= len(category_word or "")):
-        category = INCOME_SYNONYMS.get(income, "其他")
-        entry = _ledger("income", amount, category, clean_note)
+    verb = _find(note, _STRONG_SPEND)
+    word, category = category_of(note)
+    clean = _NOTE_TRIM.sub("", note).strip()
+    if income and not verb and len(income) >= len(word or ""):
+        entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
         certain = income in INCOME_SYNONYMS
-    elif category_word or spend_verb or money_said:
-        category = EXPENSE_SYNONYMS.get(category_word or "", "其他")
-        entry = _ledger("expense", amount, category, clean_note)
-        certain = bool(category_word) or bool(spend_verb)
+    elif word or verb or money_said:
+        bought = verb is not None and verb.startswith("买") and word is None
+        entry = _ledger("expense", amount, "购物" if bought else category, clean)
+        certain = word is not None or (verb is not None and not bought and not clean)
+    elif note:
+        return Confirm(guess=_ledger("expense", amount, "其他", clean))
     else:
-        return Confirm(guess=_ledger("expense", amount, "其他", clean_note)) if note else None
-    if past or len(note) > MAX_NOTE or not certain:
+        return None
+    if story or len(note) > MAX_NOTE or not certain:
         return Confirm(guess=entry)
     return entry
+
+
+def _note(text: str) -> str:
+    """The words around the amount, without record leads and punctuation."""
+    for lead in (*RECORD_LEADS, "记账"):
+        text = text.replace(lead, " ")
+    return " ".join(w for w in _NOTE_SPLIT.split(text) if w)
 
 
 def guess_expense(value: Decimal) -> RecordLedger | None:
@@ -97,16 +114,25 @@ def _find(text: str, table: Iterable[str]) -> str | None:
     return None
 
 
-def _stands_alone(match: re.Match[str]) -> bool:
+def stands_alone(match: re.Match[str]) -> bool:
     """A number is money only when nothing but a currency word, a separator, the end
     or a category word follows it (`48`, `4块`, `28宵夜`; not `3点`, `8000步`)."""
+    text, end, start = match.string, match.end(), match.start()
+    while start < end and text[start].isspace():
+        start += 1
+    before = text[start - 1] if start else " "
+    if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
+        return False
+    if match["cn"] and before.isalnum() and not match["cur"]:
+        # 张三 200 is a name, 午饭三十五 an amount: a numeral glued to a word counts
+        # only after a spending or income word.
+        head = text[:start]
+        if not any(head.endswith(word) for word in (*_CATEGORY_WORDS, *_INCOME_WORDS)):
+            return False
     if is_money(match):
         return True
-    text, end = match.string, match.end()
     while end > match.start() and text[end - 1].isspace():
         end -= 1
     if end == len(text) or not text[end].isalnum():
-        start = match.start()
-        before = text[start - 1] if start else " "
-        return before not in _NOT_BEFORE_MONEY and not (before.isascii() and before.isalnum())
+        return True
     return any(text.startswith(word, end) for word in (*_CATEGORY_WORDS, *_INCOME_WORDS))

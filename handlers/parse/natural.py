@@ -24,29 +24,36 @@ from handlers.commands import (
     CompleteTask,
     Confirm,
     ParseError,
+    PostponeTask,
     RecordWeight,
 )
 from handlers.parse import money, phrasing
 from handlers.parse.body import Body
 from handlers.parse.lexicon import RECORD_LEADS
-from handlers.parse.numbers import ANY_NUMBER, check_weight, is_bare_number, number_value
+from handlers.parse.numbers import (
+    ANY_NUMBER,
+    SPOKEN_DECIMAL,
+    check_weight,
+    is_bare_number,
+    number_value,
+)
 from handlers.parse.tasks import task_ref
 from handlers.parse.views import read_question
 
 _WEIGHT = re.compile(
-    r"(?:今天|今早|早上|早晨|刚才|刚刚|晨起|起床)?\s*(?:空腹)?\s*"
-    r"(?P<verb>称了一下|称了下|称了|称一下|称重|上秤|体重是|体重为|体重|空腹)?\s*(?:是|为|有)?\s*"
-    rf"(?P<n>{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?",
+    r"(?:今天|今早|早上|早晨|刚才|刚刚|刚|晨起|起床后?|起来|今天早上)*\s*(?P<fast>空腹)?\s*"
+    r"(?P<verb>记体重|记一下体重|称了一下|称了下|称了|称一下|称重|上秤|体重是|体重为|体重|称)?"
+    r"\s*[,:]?\s*(?:是|为|有)?\s*"
+    rf"(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?"
+    r"(?:\s*[,]?\s*(?:又|终于)?(?:瘦|胖|重|轻|涨|掉)了?)?",
     re.IGNORECASE,
 )
-_DONE = re.compile(
-    r"(?P<what>.{1,30}?)\s*(?:已经|都|也)?(?:搞定|做完|弄完|办完|办好|做好|弄好|完成|完事|干完)"
-)
-_DONE_NUMBER = re.compile(
-    r"(?:第|#)?(?P<n>[0-9]{1,5})\s*(?:号|项|个)?\s*(?:已经)?(?:完成|搞定|做完|done)"
-)
-_CANCEL = re.compile(r"(?:不用|不必|不要|不做|别)(?P<what>.{1,30}?)")
-_CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不用|取消|算)")
+_DONE_WORDS = r"(?:搞定|做完|弄完|办完|办好|做好|弄好|完成|完事|干完|done|ok)"
+_DONE = re.compile(rf"(?P<what>.{{1,30}}?)\s*(?:已经|都|也)?{_DONE_WORDS}")
+_DONE_FIRST = re.compile(rf"{_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})", re.IGNORECASE)
+_POSTPONE = re.compile(r"(?P<what>.{1,30}?)\s*(?:改到)?明天(?:再说|再做|再弄|做)")
+_CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
+_CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不用|不要|取消|算)")
 _LONE_NUMBER = re.compile(rf"[+]?\s*(?P<n>{ANY_NUMBER})")
 
 
@@ -101,7 +108,7 @@ def read_weight(text: str, *, guess_jin: bool = True) -> Command | None:
     (`guess_jin`), or left to the keyword's answer.
     """
     match = _WEIGHT.fullmatch(text)
-    if match is None or (match["verb"] is None and match["unit"] is None):
+    if match is None or not (match["verb"] or match["fast"] or match["unit"]):
         return None
     value = number_value(match["n"])
     if value is None:
@@ -114,9 +121,11 @@ def read_weight(text: str, *, guess_jin: bool = True) -> Command | None:
 
 
 def read_task_state(text: str) -> Command | None:
-    """`2 完成了` / `取快递搞定了` / `不用买菜了` / `买菜不用做了` (了 already dropped)."""
-    if match := _DONE_NUMBER.fullmatch(text):
-        return CompleteTask(ref=task_ref(match["n"], "完成"))
+    """`2 完成了` / `取快递搞定了` / `搞定 2` / `不用买菜了` / `买菜明天再说` (了 dropped)."""
+    if (match := _DONE_FIRST.fullmatch(text)) and _is_title(match["what"]):
+        return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
+    if (match := _POSTPONE.fullmatch(text)) and _is_title(match["what"]):
+        return PostponeTask(ref=task_ref(match["what"].strip(), "明天再说"))
     if (match := _DONE.fullmatch(text)) and _is_title(match["what"]):
         return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
@@ -128,7 +137,7 @@ def read_task_state(text: str) -> Command | None:
 def _is_title(said: str) -> bool:
     """A task title, not a question or a number (`都搞定` has no title)."""
     said = said.strip()
-    return bool(said) and not said.isdigit() and not any(q in said for q in "?吗么啥什")
+    return bool(said) and not any(q in said for q in "?吗么啥什都")
 
 
 def read_lone_number(text: str) -> Command | None:

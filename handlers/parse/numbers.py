@@ -24,12 +24,14 @@ NUMBER = r"[0-9]+(?:\.[0-9]+)?"
 CN_INT = "[零〇一二两三四五六七八九十百千万]+"
 CN_NUMBER = rf"{CN_INT}(?:点[零〇一二三四五六七八九]+)?"
 ANY_NUMBER = rf"(?:{NUMBER}|{CN_NUMBER})"
+SPOKEN_DECIMAL = r"[0-9]+点[0-9]+"
+"""`70点5`: digits with 点 for the point (weights only: elsewhere 3点30 is a time)."""
 
 _WEIGHT = re.compile(rf"(?P<number>{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?", re.IGNORECASE)
 _AMOUNT = re.compile(
     r"(?P<sign>[+-]?)\s*(?:¥|rmb)?\s*"
     r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
-    r"(?P<mult>[kw千万](?![A-Za-z]))?"
+    r"(?P<mult>[kw百千万](?![A-Za-z]))?"
     rf"|(?P<cn>{CN_NUMBER}))"
     r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny)?"
     r"(?:(?<=[块元])(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]))?"
@@ -54,10 +56,12 @@ def cn_int(said: str) -> int | None:
     digit: int | None = None
     last_unit, after_zero = 0, False
     for char in said:
-        if char in CN_DIGITS:
+        if char in "零〇":
+            after_zero = True  # 一百零五: the next digit is units
+        elif char in CN_DIGITS:
             if digit is not None:
                 return None
-            digit, after_zero = CN_DIGITS[char], after_zero or char in "零〇"
+            digit = CN_DIGITS[char]
         elif char in CN_UNITS:
             unit = CN_UNITS[char]
             if digit is None and (unit != 10 or section or total):
@@ -90,6 +94,7 @@ def cn_number(said: str) -> Decimal | None:
 def number_value(said: str) -> Decimal | None:
     """`72.4` or a Chinese numeral -> its value; None for anything else."""
     if said[:1].isascii():
+        said = said.replace("点", ".")
         if len(said) > _MAX_DIGITS:
             return None
         try:
@@ -183,7 +188,9 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
 def _multiplier(said: str | None) -> Decimal:
     if not said:
         return Decimal(1)
-    return Decimal(ASCII_MULTIPLIERS.get(said.lower()) or {"千": 1000, "万": 10_000}[said])
+    return Decimal(
+        ASCII_MULTIPLIERS.get(said.lower()) or {"百": 100, "千": 1000, "万": 10_000}[said]
+    )
 
 
 def check_amount(amount: Decimal, *, negative: bool) -> Decimal:

@@ -12,8 +12,6 @@ import datetime as dt
 import re
 
 from handlers.commands import (
-    AddEvent,
-    AddTask,
     Command,
     Confirm,
     ParseError,
@@ -23,6 +21,7 @@ from handlers.commands import (
     SetWaterInterval,
 )
 from handlers.parse.body import Body
+from handlers.parse.changes import read_change
 from handlers.parse.lexicon import EVENT_LEADS, REMIND_WORDS, SWITCH_SYNONYMS, TASK_LEADS
 from handlers.parse.numbers import CN_INT, small_int
 from handlers.parse.records import water
@@ -34,14 +33,15 @@ from handlers.parse.settings import (
     SWITCHES,
     parse_switch,
 )
-from handlers.parse.tasks import event_from, parse_event, parse_task, task_from
+from handlers.parse.tasks import event_from, parse_event, parse_task, small_hours_asked, task_from
 from handlers.parse.when import match_time, match_when
 
 _N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
 _POLITE = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我)\s*")
 _WATER = re.compile(
-    r"(?:又|刚|刚刚|刚才|今天|已经)?喝(?:了|掉|完)?\s*"
-    rf"(?:(?P<n>{_N})\s*(?P<unit>杯|瓶|大杯)水?|(?P<one>杯水|水))"
+    r"(?P<total>今天)?(?:又|刚|刚刚|刚才|已经)?(?:喝|补)(?:了|掉|完了|完)?\s*(?:水)?\s*"
+    rf"(?:(?P<n>{_N})\s*(?:大|小)?(?P<unit>杯|瓶)(?P<water>水)?|(?P<one>杯水|水))?"
+    rf"|(?P<n2>{_N})\s*(?:大|小)?杯水"
 )
 _SET = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调成|调到|定在|为|是|:)?\s*"
 _DIGEST_TIME = re.compile(rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{_SET}(?P<t>.+)")
@@ -69,7 +69,7 @@ def read_setting(text: str, context: Body) -> Command | None:
     for reader in (_digest, _water_interval, _water_goal, _day_window):
         if (command := reader(text)) is not None:
             return command
-    return _switch(text, context)
+    return read_change(text, context) or _switch(text, context)
 
 
 def _digest(text: str) -> Command | None:
@@ -166,24 +166,32 @@ def read_reminder(text: str, context: Body) -> Command | None:
     for word in (*REMIND_WORDS, "提醒"):
         at = text.find(word)
         if at >= 0:
-            said = f"{text[:at]} {text[at + len(word) :]}".strip()
+            before = text[:at].rstrip().removesuffix("记得").removesuffix("到时候")
+            said = f"{before} {text[at + len(word) :]}".strip()
             return parse_custom_reminder(said, now_local=context.now_local)
     return None
 
 
 def read_water(text: str, _context: Body) -> Command | None:
-    """`喝了三杯水` / `喝了杯水` / `喝了水` (a bottle, `喝了一瓶`, is asked)."""
+    """`喝了三杯水` / `一杯水` / `补水一杯` / `喝了` (the card's button, typed); asked:
+    `喝了三杯` (of what?), `喝了一瓶`, and `今天喝了三杯水` (a total, or three more?)."""
     match = _WATER.fullmatch(text)
     if match is None:
         return None
-    if match["one"]:
-        return water(1)
+    if match["n2"]:
+        count = small_int(match["n2"])
+        return None if count is None else water(count)
+    if not match["n"]:
+        said_water = match["one"] or "水" in text
+        return water(1) if said_water or text in ("喝", "喝了") else None
     count = small_int(match["n"])
     if count is None:
         return None
-    if match["unit"] != "杯":
-        return Confirm(guess=water(count))
-    return water(count)
+    guess = water(count)
+    said_water = match["water"] or text.startswith("补水") or "水" in text[: match.start("n")]
+    if match["unit"] != "杯" or not said_water or match["total"]:
+        return Confirm(guess=guess)
+    return guess
 
 
 def read_dated(text: str, context: Body) -> Command | None:
@@ -199,9 +207,10 @@ def read_dated(text: str, context: Body) -> Command | None:
         return None
     if when.day < context.today or (when.start is None and when.day == context.today):
         return None
-    guess: AddTask | AddEvent
     try:
-        guess = event_from(when) if when.start is not None else task_from(when, context)
+        if when.start is None:
+            return Confirm(guess=task_from(when, context))
+        event = small_hours_asked(event_from(when), text)
     except ParseError:
         return None
-    return Confirm(guess=guess)
+    return event if isinstance(event, Confirm) else Confirm(guess=event)

@@ -25,6 +25,7 @@ from handlers.commands import Command, ParseError
 from handlers.parse import natural
 from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
+from handlers.parse.lexicon import DONE_WORDS
 from handlers.parse.normalise import normalise, strip_separators, tidy
 from handlers.parse.records import (
     LEDGER_DIRECTIONS,
@@ -53,6 +54,7 @@ from handlers.parse.tasks import (
 from handlers.parse.views import MENU_KEYS, WHOLE_MESSAGES
 
 MAX_LENGTH = 2000
+_CHECK_MARKS = ("✅", "✔", "✔️", "☑", "☑️")
 
 KEYWORDS: dict[str, Callable[[Body], Command]] = {
     # Longer keywords first: `取消日程 2` is not `取消` (a task) + "日程 2".
@@ -72,6 +74,8 @@ KEYWORDS: dict[str, Callable[[Body], Command]] = {
     "取消": parse_cancel,
     "日程": parse_event,
     "日记": parse_journal,
+    "记日记": parse_journal,
+    "写日记": parse_journal,
     **dict.fromkeys(SWITCHES, parse_switch),
     "设置": parse_setting,
     "管理": parse_admin,
@@ -99,11 +103,13 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     if make := WHOLE_MESSAGES.get(clean.casefold()):
         return make()
     loose = tidy(normal, drop_le=True)
-    context = Body("", clean, text.strip(), today, local)
+    if normal.rstrip().endswith(_CHECK_MARKS) and loose and not any(w in loose for w in DONE_WORDS):
+        loose += " 完成"  # `2 ✅`: the check mark is the word
+    context = Body("", clean, text, today, local)
     first_error: ParseError | None = None
-    for candidate, raw in ((normal, text), (clean, clean), (loose, loose)):
+    for candidate in (clean, loose):
         try:
-            command = read_keyword(candidate, raw, context)
+            command = read_keyword(candidate, context)
         except ParseError as error:
             first_error = first_error or error
             continue
@@ -114,14 +120,18 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     return natural.read(loose, context, fallback=first_error)
 
 
-def read_keyword(normal: str, raw: str, context: Body) -> Command | None:
-    """The command of a leading keyword in `normal`; None when there is none."""
+def read_keyword(normal: str, context: Body) -> Command | None:
+    """The command of a leading keyword in `normal`; None when there is none.
+
+    The keyword's reader gets the rest tidied; `raw` is the original text after the
+    keyword (the journal keeps what was typed, decoration and all).
+    """
     start = len(normal) - len(normal.lstrip())
     for keyword, parse_body in KEYWORDS.items():
         if normal.startswith(keyword, start):
-            after = start + len(keyword)
-            body_text = strip_separators(normal[after:].rstrip().rstrip("。!"))
-            raw_body = raw[after:].strip() if len(raw) == len(normal) else body_text
+            body_text = strip_separators(normal[start + len(keyword) :].rstrip())
+            at = normalise(context.raw).find(keyword)
+            raw_body = context.raw[at + len(keyword) :].strip()
             return parse_body(Body(keyword, body_text, raw_body, context.today, context.now_local))
     return None
 

@@ -8,6 +8,7 @@ facts typed without a keyword (`晚饭 48`, `称了下 70.1`, `喝了三杯水`)
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from handlers import texts
 from handlers.commands import (
@@ -20,8 +21,16 @@ from handlers.commands import (
     WriteJournal,
 )
 from handlers.parse.body import Body
+from handlers.parse.lexicon import EXPENSE_CATEGORIES, INCOME_CATEGORIES, INCOME_SYNONYMS
+from handlers.parse.money import category_of, stands_alone
 from handlers.parse.normalise import words
-from handlers.parse.numbers import match_amount, parse_weight, small_int
+from handlers.parse.numbers import (
+    amount_matches,
+    find_amount,
+    match_amount,
+    parse_weight,
+    small_int,
+)
 
 LEDGER_DIRECTIONS: dict[str, LedgerDirection] = {
     "记账": "expense", "支出": "expense", "花了": "expense", "收入": "income",
@@ -61,8 +70,10 @@ def water(glasses: int) -> CheckInWater:
 def parse_ledger(body: Body) -> Command:
     """`记账 35 午饭` / `支出 35.5 交通 打车` / `收入 8000` (category defaults to 其他).
 
-    The first word after the amount is the category as typed (the manual's form);
-    also forgives the amount coming second: `记账 午饭 35`.
+    The category is canonical (`lexicon.EXPENSE_CATEGORIES` / `INCOME_CATEGORIES`): a
+    category named first is kept (`交通 打车`), else it is inferred from the words
+    (`午饭` -> 餐饮, `奖金 年终` -> 奖金) and the words are the note. Also forgives the
+    amount coming second: `记账 午饭 35`.
     """
     direction = LEDGER_DIRECTIONS[body.keyword]
     found = match_amount(body.text)
@@ -70,14 +81,34 @@ def parse_ledger(body: Body) -> Command:
         amount, rest = found
         labels = words(rest)
     else:
-        labels = words(body.text)
-        found = match_amount(labels[1]) if len(labels) >= 2 else None
-        if found is None or found[1].strip():
-            raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
-        amount, labels = found[0], [labels[0], *labels[2:]]
-    category = labels[0] if labels else "其他"
-    note = " ".join(labels[1:])
+        amount, labels = _amount_inside(body, direction)
+    category, note = canonical_category(direction, labels)
     return RecordLedger(direction=direction, amount=amount, category=category, note=note)
+
+
+def _amount_inside(body: Body, direction: LedgerDirection) -> tuple[Decimal, list[str]]:
+    """`记账 午饭 35` / `记账 晚饭48元`: the one amount after the words, and the words."""
+    labels = words(body.text)
+    found = match_amount(labels[1]) if len(labels) >= 2 else None
+    if found is not None and not found[1].strip():
+        return found[0], [labels[0], *labels[2:]]
+    inside = [m for m in amount_matches(body.text) if stands_alone(m)]
+    if len(inside) == 1 and (value := find_amount(inside[0])) is not None:
+        match = inside[0]
+        return value[0], words(f"{body.text[: match.start()]} {body.text[match.end() :]}")
+    raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
+
+
+def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[str, str]:
+    """The category and note of a keyword entry's words (see `parse_ledger`)."""
+    names = EXPENSE_CATEGORIES if direction == "expense" else INCOME_CATEGORIES
+    if labels and labels[0] in names:
+        return labels[0], " ".join(labels[1:])
+    note = " ".join(labels)
+    if direction == "income":
+        word = next((w for w in labels if w in INCOME_SYNONYMS), None)
+        return (INCOME_SYNONYMS[word] if word else "其他"), note
+    return category_of(note)[1], note
 
 
 def parse_journal(body: Body) -> Command:

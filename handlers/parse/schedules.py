@@ -132,6 +132,8 @@ def _title(rest: str) -> str:
     title = " ".join(title.split())
     if not title:
         raise ParseError(texts.NEEDS_TITLE)
+    if title.startswith(("和", "及", "与")) and _PERIOD_WORD.search(title):
+        raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 每天8点和晚上8点: two rules
     if len(title) > MAX_TITLE:
         raise ParseError(texts.TITLE_TOO_LONG)
     return title

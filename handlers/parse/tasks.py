@@ -6,6 +6,7 @@ Natural forms (`取快递搞定了`, `不用买菜了`, `明天下午3点开会`
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from decimal import Decimal
 
@@ -17,6 +18,7 @@ from handlers.commands import (
     CancelTask,
     Command,
     CompleteTask,
+    Confirm,
     EditEvent,
     EndQuiet,
     ParseError,
@@ -26,12 +28,17 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 from handlers.parse.normalise import strip_separators
+from handlers.parse.numbers import small_int
 from handlers.parse.when import When, match_when
 
 MAX_REMIND_MINUTES = 24 * 60
 MAX_TASK_NUMBER = 99_999
 
-_TASK_NUMBER = re.compile(r"(?:#|第|no\.?)?\s*(?P<number>[0-9]+)\s*(?:项|个|号)?", re.IGNORECASE)
+_TASK_NUMBER = re.compile(
+    r"(?:任务|待办)?\s*(?:#|第|no\.?)?\s*(?P<number>[0-9]+|[一二两三四五六七八九十]{1,3})\s*"
+    r"(?:项|个|号|条)?\s*(?:任务|待办)?",
+    re.IGNORECASE,
+)
 _SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
 _REMIND = re.compile(
     r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半)\s*(?P<unit>分钟|分|个?小时|个?钟头|天|min|h)?",
@@ -71,15 +78,15 @@ def task_ref(text: str, verb: str) -> TaskRef:
     match = _TASK_NUMBER.fullmatch(text)
     if match is None:
         return TaskRef(title=" ".join(text.split()))
-    number = int(match["number"][:8])
+    number = small_int(match["number"][:8]) or 0
     if not 1 <= number <= MAX_TASK_NUMBER:
         raise ParseError(texts.TASK_NUMBER_INVALID)
     return TaskRef(number=number)
 
 
 def parse_complete(body: Body) -> Command:
-    """`完成 3` / `完成 #3` / `完成 提交材料`."""
-    return CompleteTask(ref=task_ref(body.text, "完成"))
+    """`完成 3` / `完成 #3` / `完成 提交材料` / `完成了 3`."""
+    return CompleteTask(ref=task_ref(strip_separators(body.text.removeprefix("了")), "完成"))
 
 
 def parse_cancel(body: Body) -> Command:
@@ -119,7 +126,24 @@ def parse_event(body: Body) -> Command:
 
     A day is required; no time (or `全天`) makes an all-day event.
     """
-    return event_from(match_when(body.text, body.today))
+    return small_hours_asked(event_from(match_when(body.text, body.today)), body.text)
+
+
+_SAID_PERIOD = re.compile(
+    r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|[0-9]:[0-9]"
+)
+
+
+def small_hours_asked(event: AddEvent, said: str) -> Command:
+    """`日程 周四 两点到三点 复诊`: an appointment at 2 a.m. is rarely meant. A start
+    between 1 and 6 o'clock said without 上午/下午 (or a 24-hour `2:00`) is asked,
+    guessing the afternoon."""
+    start, end = event.start, event.end
+    if start is None or not 1 <= start.hour <= 6 or _SAID_PERIOD.search(said):
+        return event
+    later = start.replace(hour=start.hour + 12)
+    later_end = end.replace(hour=end.hour + 12) if end is not None and end.hour < 12 else end
+    return Confirm(guess=dataclasses.replace(event, start=later, end=later_end))
 
 
 def event_from(when: When) -> AddEvent:

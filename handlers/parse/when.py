@@ -35,7 +35,14 @@ from typing import Literal
 
 from handlers import texts
 from handlers.commands import ParseError
-from handlers.parse.lexicon import AFTERNOON, MINUTE_WORDS, MORNING, RELATIVE_DAYS, WEEKDAYS
+from handlers.parse.lexicon import (
+    AFTERNOON,
+    MINUTE_WORDS,
+    MORNING,
+    PERIOD_TIMES,
+    RELATIVE_DAYS,
+    WEEKDAYS,
+)
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
 
@@ -64,6 +71,10 @@ _TIME = re.compile(
     r"(?:(?P<h>[0-9]{1,2}):(?P<m>[0-9]{2})"
     rf"|(?P<hh>[0-9]{{1,2}}|{_CN_CLOCK})(?:点钟?|时)"
     rf"(?:(?P<half>半|一刻|三刻)|(?P<mm>[0-9]{{1,2}}|{_CN_CLOCK})分?)?)(?![0-9])"
+)
+_BEFORE = re.compile(r"\s*(?:之前|以前|前)(?![0-9一二三四五六七八九十])")
+_PERIOD_ALONE = re.compile(
+    r"(早上|早晨|上午|中午|下午|傍晚|晚上)(?![0-9零〇一二两三四五六七八九十])"
 )
 _RANGE_JOIN = re.compile(r"\s*(?:-|~|到|至)\s*")
 
@@ -240,9 +251,14 @@ def match_when(text: str, today: dt.date) -> When:
         return When(add_days(today, offset), start, end, False, strip_separators(rest))
     found = match_day(text, today)
     day, pos = found if found else (None, 0)
+    if day is not None and (before := _BEFORE.match(text, pos)):
+        pos = before.end()  # 周五前 交报告: due on Friday
     while pos < len(text) and text[pos].isspace():
         pos += 1
     if text.startswith("全天", pos):
         return When(day, None, None, True, strip_separators(text[pos + 2 :]))
-    start, end, pos = _match_range(text, pos)
-    return When(day, start, end, False, strip_separators(text[pos:]))
+    start, end, end_pos = _match_range(text, pos)
+    if start is None and day is not None and (alone := _PERIOD_ALONE.match(text, pos)):
+        # 12月8号 晚上 演唱会: a period word alone stands for its usual time
+        return When(day, PERIOD_TIMES[alone[1]], None, False, strip_separators(text[alone.end() :]))
+    return When(day, start, end, False, strip_separators(text[end_pos:]))
