@@ -26,6 +26,7 @@ from handlers.parse.lexicon import (
     HEDGES,
     INCOME_SYNONYMS,
     INCOME_VERBS,
+    NOT_MONEY_UNITS,
     RECORD_LEADS,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
@@ -55,6 +56,9 @@ def read_money(text: str) -> Command | None:
     value = find_amount(match)
     if value is None:
         return None
+    after = text[match.end() :].split()
+    if after and after[0].lower() in NOT_MONEY_UNITS:
+        return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
     story = bool(_PAST.search(text)) or any(word in text for word in HEDGES)
     return _entry(value[0], note, money_said=is_money(match), story=story)
@@ -71,7 +75,8 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     income = _find(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, _STRONG_SPEND)
     word, category = category_of(note)
-    clean = _NOTE_TRIM.sub("", note).strip()
+    known = note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS  # 发红包 keeps its verb
+    clean = note if known else _NOTE_TRIM.sub("", note).strip()
     if income and not verb and len(income) >= len(word or ""):
         entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
         certain = income in INCOME_SYNONYMS
