@@ -116,6 +116,11 @@ NOT_MONEY_UNITS = frozenset(
     ]
 )
 """A number with one of these after it measures something else: never money."""
+MEASURE_WORDS = (
+    "个", "次", "小时", "分钟", "秒", "天", "年", "月", "周", "岁", "步", "公里", "米", "层",
+    "楼", "页", "遍", "杯", "瓶", "碗", "斤", "克", "度", "分", "人", "口",
+)  # fmt: skip
+"""Words right after a number that make it a count or a measure (`2个小时`), not money."""
 MONEY_WORDS = ("块钱", "元钱", "块", "元", "¥", "rmb")
 
 # --- weight, water ---

@@ -26,6 +26,7 @@ from handlers.parse.lexicon import (
     HEDGES,
     INCOME_SYNONYMS,
     INCOME_VERBS,
+    MEASURE_WORDS,
     NOT_MONEY_UNITS,
     RECORD_LEADS,
 )
@@ -38,6 +39,7 @@ _STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "�
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
 _NOT_BEFORE_MONEY = frozenset("第周期拜每号#./")
+_MONEY_VERBS = (*_STRONG_SPEND, *INCOME_VERBS)
 _NOTE_SPLIT = re.compile(r"[\s,;:、，。！!?？~…]+")
 _CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
 _INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
@@ -140,4 +142,6 @@ def stands_alone(match: re.Match[str]) -> bool:
         end -= 1
     if end == len(text) or not text[end].isalnum():
         return True
+    if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
+        return True  # 花了200买鞋: the verb says it is money
     return any(text.startswith(word, end) for word in (*_CATEGORY_WORDS, *_INCOME_WORDS))

@@ -21,7 +21,12 @@ from handlers.commands import (
     WriteJournal,
 )
 from handlers.parse.body import Body
-from handlers.parse.lexicon import EXPENSE_CATEGORIES, INCOME_CATEGORIES, INCOME_SYNONYMS
+from handlers.parse.lexicon import (
+    EXPENSE_CATEGORIES,
+    INCOME_CATEGORIES,
+    INCOME_SYNONYMS,
+    MEASURE_WORDS,
+)
 from handlers.parse.money import category_of, stands_alone
 from handlers.parse.normalise import words
 from handlers.parse.numbers import (
@@ -77,6 +82,9 @@ def parse_ledger(body: Body) -> Command:
     """
     direction = LEDGER_DIRECTIONS[body.keyword]
     found = match_amount(body.text)
+    if found is not None and found[1].startswith(MEASURE_WORDS):
+        # 花了2个小时: a count of something else, not an amount
+        raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
     if found is not None:
         amount, rest = found
         labels = words(rest)
