@@ -54,6 +54,8 @@ _DONE_FIRST = re.compile(rf"{_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})", re.IGN
 _POSTPONE = re.compile(r"(?P<what>.{1,30}?)\s*(?:改到)?明天(?:再说|再做|再弄|做)")
 _CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
 _CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不用|不要|取消|算)")
+MAX_NATURAL = 200
+"""Longer messages are read only with a keyword (`日记 ...`, `提醒 ...`)."""
 _LONE_NUMBER = re.compile(rf"[+]?\s*(?P<n>{ANY_NUMBER})")
 
 
@@ -80,8 +82,8 @@ def read_command(text: str, context: Body, *, strict: bool = False) -> Command |
     loose readers (money in free order, dated lines, lone numbers): `记账 35x` gets
     the keyword's answer, never a guess.
     """
-    if not text:
-        return None
+    if not text or len(text) > MAX_NATURAL:
+        return None  # a long text is a diary, not a command said in passing
     if (command := read_question(text)) is not None:
         return command
     for leading in (
