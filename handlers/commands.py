@@ -247,10 +247,12 @@ class EditEvent:
     """`改日程 2 周五 15:00` / `改日程 2 明天 9:00-10:00 复查 提前1小时`.
 
     Only what is given changes: a time without a day keeps the day, a day without a
-    time keeps the time, no title keeps the title.
+    time keeps the time, no title keeps the title. `把复诊改到周五下午3点` names the
+    event by (part of) its title instead (`title_ref`, `number` 0).
     """
 
-    number: int
+    number: int = 0
+    title_ref: str | None = None
     day: dt.date | None = None
     start: dt.time | None = None
     end: dt.time | None = None

@@ -25,6 +25,7 @@ from handlers.commands import (
     CheckInWater,
     Command,
     Confirm,
+    EditEvent,
     RecordLedger,
     RecordWeight,
 )
@@ -61,7 +62,8 @@ YES_WORDS = frozenset(
     ]
 )
 _GUESSABLE: dict[str, type[Any]] = {
-    cls.__name__: cls for cls in (RecordLedger, RecordWeight, CheckInWater, AddTask, AddEvent)
+    cls.__name__: cls
+    for cls in (RecordLedger, RecordWeight, CheckInWater, AddTask, AddEvent, EditEvent)
 }
 
 
@@ -111,12 +113,19 @@ def _event(g: AddEvent, today: dt.date) -> str:
     return texts.guess_event(texts.day_label(g.day, today), span, g.title)
 
 
+def _move(g: EditEvent, today: dt.date) -> str:
+    day = texts.day_label(g.day, today) if g.day else ""
+    span = texts.event_span(g.start, g.end) if g.start else ""
+    return texts.guess_move(g.title_ref or str(g.number), f"{day} {span}".strip())
+
+
 _DESCRIBERS: dict[type, Callable[[Any, dt.date], str]] = {
     RecordLedger: _ledger,
     RecordWeight: lambda g, _today: texts.guess_weight(g.kg),
     CheckInWater: lambda g, _today: texts.guess_water(g.glasses),
     AddTask: _task,
     AddEvent: _event,
+    EditEvent: _move,
 }
 
 

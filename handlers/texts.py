@@ -640,6 +640,16 @@ def event_not_found(number: int) -> str:
     return f"没有编号 {number} 的日程。发「日程」看看列表。"
 
 
+def event_title_not_found(title: str) -> str:
+    return f"接下来没有叫「{title}」的日程。发「日程」看看列表。"
+
+
+def event_title_ambiguous(title: str, candidates: list[tuple[int | None, str]]) -> str:
+    listed = "、".join(f"{n} {t}" for n, t in candidates[:5])
+    first = candidates[0][0]
+    return f"有 {len(candidates)} 个日程都含「{title}」：{listed}。\n请用编号，比如：改日程 {first} 周五 15:00"
+
+
 def event_cancelled(title: str) -> str:
     return f"已取消日程：{title}，它的提醒也取消了。"
 
@@ -685,6 +695,10 @@ def guess_task(title: str, due: str | None) -> str:
 
 def guess_event(day: str, span: str, title: str) -> str:
     return f"加日程：{day} {span} {title}"
+
+
+def guess_move(event: str, when: str) -> str:
+    return f"把日程「{event}」改到 {when}"
 
 
 GUESS_OTHER = "照这样做"

@@ -2,19 +2,23 @@
 one event, the digest's time, the day window and the water plan.
 
 `两小时内别打扰我`, `关掉免打扰`, `打开卡片`, `关掉所有提醒`, `删掉提醒3`,
-`把日程2改到周五下午三点`, `日程2取消`, `每天早上7点半发晨报`, `我一般7点起床11点睡`,
+`把日程2改到周五下午三点`, `把复诊改到周五下午3点`, `日程2取消`, `每天早上7点半发晨报`, `我一般7点起床11点睡`,
 `提醒我喝水`. Each reader returns a command or None (never guesses).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from handlers.commands import (
     CancelEvent,
     ChangeRule,
     Command,
+    Confirm,
+    EditEvent,
     EndQuiet,
+    ParseError,
     RuleVerb,
     SetCards,
     SetDayWindow,
@@ -33,8 +37,9 @@ from handlers.parse.settings import (
     quiet_minutes,
     rule_number,
 )
+from handlers.parse.tasks import SAID_PERIOD as _SAID_PERIOD
 from handlers.parse.tasks import parse_edit_event
-from handlers.parse.when import match_time
+from handlers.parse.when import match_time, match_when
 
 _N = r"[0-9]{1,4}|[一二两三四五六七八九十]{1,3}"
 _ON = r"打开|开启|开|恢复|启用"
@@ -56,6 +61,9 @@ _ALL = re.compile(
 )
 _EVENT_EDIT = re.compile(
     r"(?:把)?日程\s*(?P<n>[0-9]{1,4})\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+)
+_EVENT_MOVE = re.compile(
+    r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在)\s*(?P<rest>.+)"
 )
 _EVENT_CANCEL = re.compile(
     r"(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})|日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|不去)"
@@ -119,7 +127,28 @@ def _event_change(text: str, context: Body) -> Command | None:
         return CancelEvent(number=int(match["a"] or match["b"]))
     if match := _EVENT_EDIT.fullmatch(text):
         return parse_edit_event(context.with_text("改日程", f"{match['n']} {match['rest']}"))
-    return None
+    return _event_move(text, context)
+
+
+def _event_move(text: str, context: Body) -> Command | None:
+    """`把复诊改到周五下午3点` / `复诊推迟到明天`: an event named by its title, moved to
+    a new day or time (nothing else: a title change needs the number)."""
+    if (match := _EVENT_MOVE.fullmatch(text)) is None or match["title"].startswith("日程"):
+        return None
+    try:
+        when = match_when(match["rest"], context.today)
+    except ParseError:
+        return None
+    if (when.day is None and when.start is None) or when.rest:
+        return None
+    if when.start is not None and when.end is not None and when.end <= when.start:
+        return None
+    move = EditEvent(title_ref=match["title"], day=when.day, start=when.start, end=when.end)
+    if when.start is not None and 1 <= when.start.hour <= 6 and not _SAID_PERIOD.search(text):
+        later = when.start.replace(hour=when.start.hour + 12)  # 开会改到3点: 15:00, asked
+        end = when.end.replace(hour=when.end.hour + 12) if when.end and when.end.hour < 12 else None
+        return Confirm(guess=dataclasses.replace(move, start=later, end=end or when.end))
+    return move
 
 
 def _digest_daily(text: str, _context: Body) -> Command | None:

@@ -54,6 +54,9 @@ _DONE_FIRST = re.compile(rf"{_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})", re.IGN
 _POSTPONE = re.compile(r"(?P<what>.{1,30}?)\s*(?:改到)?明天(?:再说|再做|再弄|做)")
 _CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
 _CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不用|不要|取消|算)")
+_PRONOUNS = frozenset(
+    ["我", "你", "他", "她", "它", "这", "那", "这个", "那个", "我们", "今天", "都"]
+)
 MAX_NATURAL = 200
 """Longer messages are read only with a keyword (`日记 ...`, `提醒 ...`)."""
 _LONE_NUMBER = re.compile(rf"[+]?\s*(?P<n>{ANY_NUMBER})")
@@ -139,6 +142,8 @@ def read_task_state(text: str) -> Command | None:
 def _is_title(said: str) -> bool:
     """A task title, not a question or a number (`都搞定` has no title)."""
     said = said.strip()
+    if said in _PRONOUNS:
+        return False
     return bool(said) and not any(q in said for q in "?吗么啥什都")
 
 

@@ -129,7 +129,7 @@ def parse_event(body: Body) -> Command:
     return small_hours_asked(event_from(match_when(body.text, body.today)), body.text)
 
 
-_SAID_PERIOD = re.compile(
+SAID_PERIOD = re.compile(
     r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|[0-9]:[0-9]"
 )
 
@@ -139,7 +139,7 @@ def small_hours_asked(event: AddEvent, said: str) -> Command:
     between 1 and 6 o'clock said without 上午/下午 (or a 24-hour `2:00`) is asked,
     guessing the afternoon."""
     start, end = event.start, event.end
-    if start is None or not 1 <= start.hour <= 6 or _SAID_PERIOD.search(said):
+    if start is None or not 1 <= start.hour <= 6 or SAID_PERIOD.search(said):
         return event
     later = start.replace(hour=start.hour + 12)
     later_end = end.replace(hour=end.hour + 12) if end is not None and end.hour < 12 else end

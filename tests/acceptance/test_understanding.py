@@ -126,3 +126,22 @@ async def test_a_day_and_a_title_without_a_verb_is_asked_as_a_task(
     assert "已添加待办" in await keeper.say("对")
     assert await count(engine, TASKS) == 1
     assert await count(engine, EVENTS) == 0
+
+
+async def test_an_event_is_moved_by_its_title(keeper: Keeper, engine: AsyncEngine) -> None:
+    await keeper.say("日程 周四 14:00-15:00 复诊")
+    await keeper.say("日程 周五 10:00 开会")
+
+    moved = await keeper.say("把复诊改到周六下午3点")
+    unknown = await keeper.say("把体检改到周六")
+    asked = await keeper.say("开会改到3点")
+    confirmed = await keeper.say("是")
+
+    assert "11月28日" in moved
+    assert "15:00-16:00" in moved  # the length is kept
+    assert "复诊" in moved
+    assert "体检" in unknown
+    assert asked == "把日程「开会」改到 15:00？回「是」记下"
+    assert "15:00" in confirmed
+    assert "开会" in confirmed
+    assert await count(engine, EVENTS) == 2
