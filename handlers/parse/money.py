@@ -43,6 +43,9 @@ _MONEY_VERBS = (*_STRONG_SPEND, *INCOME_VERBS)
 _NOTE_SPLIT = re.compile(r"[\s,;:、，。！!?？~…]+")
 _CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
 _INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
+_LEDGER_WORDS = "|".join(map(re.escape, sorted({*_CATEGORY_WORDS, *_INCOME_WORDS}, key=len)[::-1]))
+_LEDGER_WORD = re.compile(_LEDGER_WORDS)
+_LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
 
 
 def read_money(text: str) -> Command | None:
@@ -130,12 +133,9 @@ def stands_alone(match: re.Match[str]) -> bool:
     before = text[start - 1] if start else " "
     if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
         return False
-    if match["cn"] and before.isalnum() and not match["cur"]:
-        # 张三 200 is a name, 午饭三十五 an amount: a numeral glued to a word counts
-        # only after a spending or income word.
-        head = text[:start]
-        if not any(head.endswith(word) for word in (*_CATEGORY_WORDS, *_INCOME_WORDS)):
-            return False
+    glued = match["cn"] and before.isalnum() and not match["cur"]
+    if glued and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
+        return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
     if is_money(match):
         return True
     while end > match.start() and text[end - 1].isspace():
@@ -144,4 +144,4 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
         return True  # 花了200买鞋: the verb says it is money
-    return any(text.startswith(word, end) for word in (*_CATEGORY_WORDS, *_INCOME_WORDS))
+    return _LEDGER_WORD.match(text, end) is not None

@@ -18,6 +18,7 @@ How a message is read, in order:
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 
 from handlers import texts
@@ -82,6 +83,10 @@ KEYWORDS: dict[str, Callable[[Body], Command]] = {
 }
 
 
+_KEYWORD = re.compile("|".join(map(re.escape, KEYWORDS)))
+"""The keywords in `KEYWORDS` order (longer first), so `取消日程` wins over `取消`."""
+
+
 def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) -> Command:
     """Read one message. Returns a Command (maybe a `Confirm`) or raises ParseError.
 
@@ -127,13 +132,15 @@ def read_keyword(normal: str, context: Body) -> Command | None:
     keyword (the journal keeps what was typed, decoration and all).
     """
     start = len(normal) - len(normal.lstrip())
-    for keyword, parse_body in KEYWORDS.items():
-        if normal.startswith(keyword, start):
-            body_text = strip_separators(normal[start + len(keyword) :].rstrip())
-            at = normalise(context.raw).find(keyword)
-            raw_body = context.raw[at + len(keyword) :].strip()
-            return parse_body(Body(keyword, body_text, raw_body, context.today, context.now_local))
-    return None
+    found = _KEYWORD.match(normal, start)
+    if found is None:
+        return None
+    keyword = found[0]
+    body_text = strip_separators(normal[found.end() :].rstrip())
+    at = normalise(context.raw).find(keyword)
+    raw_body = context.raw[at + len(keyword) :].strip()
+    body = Body(keyword, body_text, raw_body, context.today, context.now_local)
+    return KEYWORDS[keyword](body)
 
 
 def parse_event_key(key: str, *, today: dt.date) -> Command:
