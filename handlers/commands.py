@@ -308,8 +308,14 @@ class Confirm:
     guess: Command
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Dismiss:
+    """`不` / `不是` / `算了`: no to a question (the guess is already dropped by then)."""
+
+
 Command = (
     Confirm
+    | Dismiss
     | RecordWeight
     | CheckInWater
     | RecordLedger

@@ -25,6 +25,7 @@ from handlers.commands import (
     CheckInWater,
     Command,
     Confirm,
+    Dismiss,
     EditEvent,
     RecordLedger,
     RecordWeight,
@@ -75,6 +76,12 @@ async def ask(session: Session, ctx: Context, cmd: Confirm) -> Outcome:
         return Outcome(reply=texts.miss(""))
     await users.update_user(session, ctx.user.id, pending_guess=encoded, pending_guess_at=ctx.now)
     return Outcome(reply=texts.confirm_question(describe(cmd.guess, ctx.today)))
+
+
+@router.handles(Dismiss)
+async def dismiss(session: Session, ctx: Context, cmd: Dismiss) -> Outcome:
+    """A no: whatever was asked is already dropped (`take_pending`); say so."""
+    return Outcome(reply=texts.DISMISSED)
 
 
 async def take_pending(session: Session, ctx: Context, text: str | None) -> Command | None:

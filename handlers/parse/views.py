@@ -11,6 +11,7 @@ from handlers.commands import (
     CheckInWater,
     Command,
     CompleteTask,
+    Dismiss,
     EndQuiet,
     Help,
     ParseError,
@@ -41,6 +42,8 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "日程": ShowEvents, "日程列表": ShowEvents,
     "取消免打扰": EndQuiet, "结束免打扰": EndQuiet,
     "稍后": SnoozeWater, "稍后提醒": SnoozeWater, "等会儿": SnoozeWater,
+    "不": Dismiss, "不是": Dismiss, "不对": Dismiss, "不用": Dismiss, "不用了": Dismiss,
+    "算了": Dismiss, "否": Dismiss, "no": Dismiss, "不要": Dismiss, "不记": Dismiss,
 }  # fmt: skip
 MENU_KEYS: dict[str, Callable[[], Command]] = {
     "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,

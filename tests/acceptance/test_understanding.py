@@ -145,3 +145,10 @@ async def test_an_event_is_moved_by_its_title(keeper: Keeper, engine: AsyncEngin
     assert "15:00" in confirmed
     assert "开会" in confirmed
     assert await count(engine, EVENTS) == 2
+
+
+async def test_a_no_drops_the_guess_and_says_so(keeper: Keeper, engine: AsyncEngine) -> None:
+    await keeper.say("35")
+    assert await keeper.say("不") == "好的，没有记。"
+    assert (await keeper.say("是")).startswith("没看懂")
+    assert await count(engine, LEDGER) == 0
