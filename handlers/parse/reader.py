@@ -5,14 +5,18 @@ any string at all it returns a Command or raises ParseError, never anything else
 
 How a message is read, in order:
 1. Over 2000 characters: refused before any other work.
-2. Full-width characters become ASCII (`７２．４` -> `72.4`), outer space is dropped.
-3. Whole-message words (`今天`, `本周`, `任务`, `撤销`, `帮助` ...) -> a view or action.
+2. Full-width characters become ASCII (`７２．４` -> `72.4`, `72。4` -> `72.4`); then
+   `tidy` opens a leading 【】 label and drops trailing particles, punctuation, emoji.
+3. Whole-message words (`今天`, `本周`, `任务`, `撤销`, `帮助`, `不` ...) -> a view or
+   action.
 4. A leading command keyword (`体重`, `记账`, `任务`, `日程` ...) -> that keyword's
-   reader, given the rest of the message. When it cannot read the rest, the natural
-   readers get a chance (`日程有啥`, `体重是 70.1`) before its error is answered.
-5. The natural readers (`handlers.parse.natural`): free word order, verbs, questions.
-6. A weight with its unit (`72.4kg`, `145斤`); a lone number becomes a question.
-7. Anything else -> ParseError with a short answer (`texts.miss`).
+   reader, given the rest of the message. When it cannot read the rest, the strict
+   natural readers get a chance (`日程有啥`, `体重是 70.1`) before its error is answered.
+5. A record lead (`帮我记`, `记一下`) is dropped and the rest read from step 2.
+6. The natural readers (`handlers.parse.natural`): questions, settings and changes in
+   words, reminders in sentences, water, weight, task state, money in free order, a
+   dated line, a lone number; the last four may answer with a `Confirm` question.
+7. Anything else -> ParseError with a short answer (`texts.miss`, at most 3 lines).
 """
 
 from __future__ import annotations
