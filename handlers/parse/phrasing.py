@@ -46,7 +46,7 @@ _WATER = re.compile(
 _SET = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调成|调到|定在|为|是|:)?\s*"
 _DIGEST_TIME = re.compile(rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{_SET}(?P<t>.+)")
 _DIGEST_SWITCH = re.compile(
-    r"(?P<v1>打开|开启|关掉|关闭|停掉|取消|不要)?\s*(?P<d>晨报|早报|晚报)\s*"
+    r"把?(?P<v1>打开|开启|关掉|关闭|停掉|取消|不要)?\s*(?P<d>晨报|早报|晚报)\s*"
     r"(?P<v2>打开|开启|开|关掉|关闭|关|停掉|不要)?"
 )
 _INTERVAL = re.compile(
@@ -56,7 +56,7 @@ _INTERVAL = re.compile(
 )
 _GOAL = re.compile(
     rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{_SET}(?P<n>{_N})\s*杯水?"
-    rf"|(?:目标)?每天喝\s*(?P<m>{_N})\s*杯水?"
+    rf"|(?:目标)?(?:每天|一天|每日)(?:要)?喝\s*(?P<m>{_N})\s*杯水?"
 )
 _WINDOW = re.compile(
     rf"(?:设置)?\s*作息\s*(?:时间)?\s*{_SET}(?P<a>.+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
@@ -135,7 +135,8 @@ def _has_period(said: str) -> bool:
 
 
 def _switch(text: str, context: Body) -> Command | None:
-    """`打开早报`, `关掉喝水提醒`, `喝水提醒关掉`: the switch keywords' synonyms."""
+    """`打开早报`, `关掉喝水提醒`, `把喝水提醒关掉`: the switch keywords' synonyms."""
+    text = text.removeprefix("把")
     for synonym, keyword in (*SWITCH_SYNONYMS.items(), *((k, k) for k in SWITCHES)):
         target = ""
         if text.startswith(synonym):

@@ -91,6 +91,11 @@ ROWS: list[tuple[str, Any]] = [
     ("目标十杯", SetWaterGoal(glasses=10)),
     ("关掉喝水提醒", SwitchWater(action="close")),
     ("两小时内别打扰我", SetQuiet(minutes=120)),
+    ("把晚报关了", SetDigest(kind="digest_evening", on=False)),
+    ("把喝水提醒关了", SwitchWater(action="close")),
+    ("一天喝8杯水", SetWaterGoal(glasses=8)),
+    ("交了房租3500", spend("3500", "居住", "房租")),
+    ("工资到账 12000", earn("12000", "工资", "工资")),
     # asked, never recorded
     ("35", Confirm(guess=spend("35", "其他", ""))),
     ("称了一下 140", Confirm(guess=RecordWeight(kg=Decimal("70")))),
