@@ -8,6 +8,7 @@ text is not its shape, or raises ParseError when it is its shape with a bad valu
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 
@@ -204,6 +205,7 @@ def read_dated(text: str, context: Body) -> Command | None:
         when = match_when(text, context.today)
     except ParseError:
         return None
+    when = dataclasses.replace(when, rest=when.rest.removeprefix("的").strip())  # 8点的飞机
     if when.day is None or not when.rest or len(when.rest) > _DAY_TIME_TITLE:
         return None
     if when.day < context.today or (when.start is None and when.day == context.today):

@@ -123,6 +123,10 @@ def test_a_natural_phrasing_reads_as_its_command(text: str, expected: Command) -
         "午饭35贵吗",
         "一起吃饭",
         "体重多少合适",
+        "基金亏了300",
+        "他借了我500",
+        "心率72",
+        "跑了10公里用了50分钟",
     ],
 )
 def test_a_story_with_a_number_never_becomes_a_record(text: str) -> None:
