@@ -140,6 +140,8 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True
     while end > match.start() and text[end - 1].isspace():
         end -= 1
+    if text[end : end + 1] in ("/", "-", ":") and text[end + 1 : end + 2].isdigit():
+        return False  # 12/5, 12-5, 9:30: a date or a time
     if end == len(text) or not text[end].isalnum():
         return True
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):

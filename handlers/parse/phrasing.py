@@ -168,7 +168,8 @@ def read_reminder(text: str, context: Body) -> Command | None:
     for word in (*REMIND_WORDS, "提醒"):
         at = text.find(word)
         if at >= 0:
-            before = text[:at].rstrip().removesuffix("记得").removesuffix("到时候")
+            before = text[:at].rstrip().removesuffix("再").removesuffix("记得")
+            before = before.removesuffix("到时候").rstrip()
             said = f"{before} {text[at + len(word) :]}".strip()
             return parse_custom_reminder(said, now_local=context.now_local)
     return None

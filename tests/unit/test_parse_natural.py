@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from handlers.commands import (
+    AddEvent,
     AddReminder,
     AddTask,
     CancelTask,
@@ -83,6 +84,8 @@ ROWS: list[tuple[str, Any]] = [
     ("还有什么没做", ShowTasks()),
     ("日程有啥", ShowEvents()),
     ("上一条不要了", Undo()),
+    ("撤销上一步", Undo()),
+    ("这周体重", ShowWeek()),
     ("撤回刚才那个", Undo()),
     ("帮助 记账", Help(topic="记账")),
     ("打开早报", SetDigest(kind="digest_morning", on=True)),
@@ -103,6 +106,11 @@ ROWS: list[tuple[str, Any]] = [
     ("喝了三杯", Confirm(guess=CheckInWater(glasses=3))),
     ("周五交材料", Confirm(guess=AddTask(title="交材料", due_date=dt.date(2026, 12, 4)))),
     ("昨天打车 30", Confirm(guess=spend("30", "交通", "昨天打车"))),
+    ("12/5 体检", Confirm(guess=AddTask(title="体检", due_date=dt.date(2026, 12, 5)))),
+    (
+        "明天8点的飞机",
+        Confirm(guess=AddEvent(title="飞机", day=dt.date(2026, 12, 2), start=dt.time(8))),
+    ),
 ]
 
 
