@@ -19,7 +19,7 @@ from bot import callback, keys, metrics
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
 from bot.settings import Settings
-from handlers import admin, events, general, records, reminders, tasks, views, water
+from handlers import admin, confirm, events, general, records, reminders, tasks, views, water
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
@@ -36,6 +36,7 @@ ROUTERS: list[Router] = [
     views.router,
     water.router,
     admin.router,
+    confirm.router,
     general.router,
 ]
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB

@@ -15,10 +15,10 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 from bot.incoming import Incoming, loggable_key
-from handlers import rule_store, texts, water
+from handlers import confirm, rule_store, texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
-from handlers.parser import parse, parse_card_key, parse_event_key
+from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.router import Dispatcher
 from scheduler import cards, messages
 from scheduler.failure_words import failure_words
@@ -99,6 +99,9 @@ class Conversation:
         self, session: Session, ctx: Context, msg: Incoming, message_id: int
     ) -> Command | None:
         """The command a message means; None when it asks for no answer."""
+        text = msg.content if msg.msg_type == "text" else None
+        if (guess := await confirm.take_pending(session, ctx, text)) is not None:
+            return guess  # `是` to the question just asked: do what was guessed
         if msg.msg_type == "text":
             local = ctx.now.astimezone(ctx.tz).replace(tzinfo=None)
             return parse(msg.content, today=ctx.today, now_local=local)

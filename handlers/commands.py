@@ -1,6 +1,7 @@
 """The commands a user can give, as frozen values.
 
-The parser (`handlers.parser.parse`) turns text into exactly one of these; the
+The parser (`handlers.parse.parse`) turns text into exactly one of these (or a
+`Confirm` holding one, when the reading is a guess); the
 dispatcher routes each type to one small handler. Commands carry resolved,
 concrete values (a `date`, a `Decimal`), never raw text to be re-parsed later,
 so a handler never needs to know what "周五" meant on the day it was said.
@@ -128,7 +129,9 @@ class Undo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Help:
-    """`帮助` (also `?`, `help`, `菜单`)."""
+    """`帮助` (also `?`, `help`, `菜单`): the menu; `帮助 记账`: one topic's page."""
+
+    topic: str = ""
 
 
 WaterAction = Literal["enable", "pause", "resume", "close"]
@@ -244,10 +247,12 @@ class EditEvent:
     """`改日程 2 周五 15:00` / `改日程 2 明天 9:00-10:00 复查 提前1小时`.
 
     Only what is given changes: a time without a day keeps the day, a day without a
-    time keeps the time, no title keeps the title.
+    time keeps the time, no title keeps the title. `把复诊改到周五下午3点` names the
+    event by (part of) its title instead (`title_ref`, `number` 0).
     """
 
-    number: int
+    number: int = 0
+    title_ref: str | None = None
     day: dt.date | None = None
     start: dt.time | None = None
     end: dt.time | None = None
@@ -294,8 +299,24 @@ class Welcome:
     """Not typed by users: the `subscribe` event (the app was added)."""
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Confirm:
+    """A reading that could be wrong (`35`, `称了一下 140`, `周五交材料`): not done,
+    asked. The reply is one short question with `guess`; `是` within 10 minutes does
+    it, anything else drops it (see `handlers.confirm`)."""
+
+    guess: Command
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Dismiss:
+    """`不` / `不是` / `算了`: no to a question (the guess is already dropped by then)."""
+
+
 Command = (
-    RecordWeight
+    Confirm
+    | Dismiss
+    | RecordWeight
     | CheckInWater
     | RecordLedger
     | AddTask

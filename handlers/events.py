@@ -71,9 +71,9 @@ async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outc
 
 @router.handles(EditEvent)
 async def edit_event(session: Session, ctx: Context, cmd: EditEvent) -> Outcome:
-    event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
-    if event is None:
-        return Outcome(reply=texts.event_not_found(cmd.number))
+    event = await _target(session, ctx, cmd)
+    if isinstance(event, str):
+        return Outcome(reply=event)
     changed = _edited(event, cmd, ctx)
     await events.change(
         session,
@@ -91,6 +91,24 @@ async def edit_event(session: Session, ctx: Context, cmd: EditEvent) -> Outcome:
         day, _span(changed, ctx), changed.title, ctx.when(remind_at) if remind_at else None
     )
     return Outcome(reply=reply)
+
+
+async def _target(session: Session, ctx: Context, cmd: EditEvent) -> EventRecord | str:
+    """The event `cmd` names (by number, or by a part of its title), or the reply
+    saying why there is none (no such event, or several with that title)."""
+    if cmd.title_ref is None:
+        event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
+        return event if event is not None else texts.event_not_found(cmd.number)
+    found = [
+        e
+        for e in await events.upcoming(session, ctx.user.id, ctx.today)
+        if cmd.title_ref in e.title
+    ]
+    if not found:
+        return texts.event_title_not_found(cmd.title_ref)
+    if len(found) > 1:
+        return texts.event_title_ambiguous(cmd.title_ref, [(e.number, e.title) for e in found])
+    return found[0]
 
 
 def _edited(event: EventRecord, cmd: EditEvent, ctx: Context) -> EventRecord:

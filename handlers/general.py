@@ -37,7 +37,7 @@ async def undo(session: Session, ctx: Context, cmd: Undo) -> Outcome:
 
 @router.handles(Help)
 async def show_help(session: Session, ctx: Context, cmd: Help) -> Outcome:
-    return Outcome(reply=texts.HELP_TEXT)
+    return Outcome(reply=texts.help_page(cmd.topic))
 
 
 @router.handles(Welcome)

@@ -12,32 +12,91 @@ from decimal import Decimal
 from scheduler.messages import Lost, lost_line
 from scheduler.messages import hm as hm  # re-exported: one way to write a time
 
-# --- parse errors (owned by handlers/parser.py) ---
+# --- parse errors (owned by handlers/parse/) ---
 HELP_TEXT = "\n".join(
     (
-        "可以这样发：",
-        "体重 72.4 —— 记体重（也可以写 145斤）",
-        "喝水 / 喝水 +2 / 喝水 -1 —— 记喝水",
-        "记账 35 午饭 / 收入 8000 工资 —— 记账",
-        "任务 周五 提交材料 —— 加待办；只发「任务」看列表",
-        "完成 3 / 取消 3 —— 完成或取消第 3 项待办",
-        "日程 周四 14:00-15:00 复诊 提前15分钟 —— 加日程",
-        "日记 今天感觉轻松了一些 —— 写日记",
-        "今天 / 本周 / 本月 —— 看今天、这周、这个月",
-        "日程 —— 看日程；取消日程 2 / 改日程 2 周五 15:00",
-        "开启 喝水 / 暂停 喝水 / 恢复 喝水 / 关闭 喝水 —— 喝水提醒；稍后 —— 30 分钟后再提醒",
-        "设置 作息 08:00-22:00 / 设置 喝水间隔 120 / 设置 喝水目标 8",
-        "设置 晨报 08:00 / 设置 晚报 21:30 / 关闭 晨报 / 关闭 晚报",
-        "提醒 每天 22:00 吃药 / 提醒 明天 9:00 交材料 / 提醒 工作日 18:00 打卡（加「重要」必达）",
-        "提醒 —— 看所有提醒；删除 提醒 3 / 暂停 提醒 3 / 恢复 提醒 3",
-        "免打扰 2小时 / 免打扰 到 明天 8:00 / 取消免打扰；关闭 提醒 / 开启 提醒 —— 全部关掉或打开",
-        "明天再说 3 —— 待办改到明天；设置 卡片 开 —— 提醒带按钮",
-        "撤销 —— 撤回上一条记录",
+        "直接说就行，比如：午饭 35、称了 70.1、喝了两杯水、明天9点提醒我交材料、今天咋样。",
+        "按类看用法，发「帮助 记账」这样：",
+        "记账 · 体重 · 喝水 · 待办 · 日程 · 提醒 · 设置 · 日记 · 查看",
+        "记错了发「撤销」。",
     )
 )
-UNKNOWN_COMMAND = "没看懂这句。\n" + HELP_TEXT
-EMPTY_MESSAGE = "想记点什么？\n" + HELP_TEXT
-BARE_NUMBER = "光一个数字不知道是什么。记体重写：体重 72.4，记账写：记账 35 午饭\n" + HELP_TEXT
+HELP_PAGES = {
+    "记账": (
+        "记账：午饭 35 · 地铁 4块 · 花了120买衣服 · 收到工资 8000",
+        "也可以：记账 35 午饭 / 支出 35.5 交通 打车 / 收入 8000 工资",
+        "分类会自动认（早餐→餐饮，地铁→交通，房租→居住…），回复里会写明。",
+        "看账：本月 或 这个月花了多少",
+    ),
+    "体重": (
+        "体重：体重 72.4 · 称了下 70.1 · 空腹 140斤 · 72.4kg",
+        "斤会换算成公斤。只发一个数字时会先问你是不是体重。",
+        "看变化：本周 / 本月",
+    ),
+    "喝水": (
+        "喝水：喝水 · 喝了三杯水 · 喝水 +2 · 喝水 -1（记多了减掉）",
+        "提醒：开启 喝水 / 暂停 喝水 / 关闭 喝水；稍后 = 30 分钟后再提醒",
+        "设置：每隔一个半小时提醒我喝水 · 喝水目标 10杯 · 作息 七点到十一点",
+    ),
+    "待办": (
+        "加待办：待办 周五 交材料 · 加个待办 明天下午3点 取快递",
+        "完成：完成 3 · 取快递搞定了 · 2 完成了",
+        "取消：取消 3 · 不用买菜了；改到明天：明天再说 3",
+        "看列表：任务 或 还有什么没做",
+    ),
+    "日程": (
+        "加日程：日程 周四 14:00-15:00 复诊 · 记到日程 明天3点到4点半 开会",
+        "提前提醒：日程 明天 9:30 开会 提前15分钟",
+        "看日程：日程 或 日程有啥；改日程 2 周五 15:00；取消日程 2",
+    ),
+    "提醒": (
+        "提醒：每天早上七点半提醒我吃维生素 · 四十分钟后提醒我关烤箱",
+        "重复：每天 / 工作日 / 每周一三五 / 每月1号 / 每年3月8日；加「重要」必达",
+        "管理：提醒（看列表）· 删除 提醒 3 · 暂停 提醒 3 · 关闭 提醒（全部）",
+    ),
+    "设置": (
+        "晨报晚报：打开早报 · 关掉晚报 · 晨报 7:30",
+        "作息：作息 七点到十一点；喝水：每隔两小时提醒我喝水 · 喝水目标 8杯",
+        "免打扰 2小时 · 免打扰 到 明天 8:00 · 取消免打扰；设置 卡片 开",
+    ),
+    "日记": ("写日记：日记 今天复诊以后轻松了一些", "日记按原样保存，不会被当成记账或体重。"),
+    "查看": (
+        "今天 / 今天咋样：今天的记录和待办",
+        "本周 / 这周花了多少 · 本月 / 这个月花了多少",
+        "任务 / 还有什么没做 · 日程 / 日程有啥 · 提醒",
+    ),
+}
+"""`帮助 <topic>`: each page a few lines, far under the 2048-byte passive reply."""
+
+
+def help_page(topic: str) -> str:
+    """The page of `topic`, or the menu for an unknown or empty topic."""
+    page = HELP_PAGES.get(topic)
+    return "\n".join(page) if page else HELP_TEXT
+
+
+MISS_HINTS = (
+    (("提醒", "叫我", "闹钟"), "想设提醒？比如：明天9点提醒我交材料"),
+    (("喝",), "记喝水可以说：喝了两杯水"),
+    (("斤", "kg", "公斤", "称", "体重"), "记体重可以说：称了 70.1 或 体重 72.4"),
+    (("花", "钱", "块", "元", "买", "付", "收入", "工资"), "记账可以说：午饭 35 或 收到工资 8000"),
+    (("待办", "任务", "要做"), "加待办可以说：待办 周五 交材料"),
+    (("日程", "开会", "会议"), "加日程可以说：日程 明天 15:00 开会"),
+)
+MISS_TAIL = "发「帮助」看看还能做什么。"
+
+
+def miss(text: str) -> str:
+    """A message nothing fits: at most 3 lines, the closest thing keeper can do."""
+    for words, hint in MISS_HINTS:
+        if any(word in text for word in words):
+            return f"没看懂这句。{hint}\n{MISS_TAIL}"
+    return f"没看懂这句。{MISS_TAIL}"
+
+
+UNKNOWN_COMMAND = miss("")
+EMPTY_MESSAGE = "想记点什么？比如：午饭 35、称了 70.1、喝了两杯水。发「帮助」看更多。"
+BARE_NUMBER = "光一个数字不知道是什么。记体重写：体重 72.4，记账写：记账 35 午饭"
 TOO_LONG = "这条太长了，一条最多 2000 字，请分开发。"
 
 WEIGHT_FORMAT = "体重要写成数字，比如：体重 72.4 或 体重 145斤"
@@ -115,7 +174,7 @@ ADMIN_HINT = (
     "管理命令：管理 状态 / 管理 对账 <任务号> 已收到|未收到 / 管理 暂停 全部 / 管理 恢复 全部"
 )
 GOAL_HINT = "喝水目标写每天几杯，1 到 30，比如：设置 喝水目标 8"
-# Custom reminders (handlers/parse_custom.py).
+# Custom reminders (handlers/parse/schedules.py).
 REMINDER_EXAMPLES = "比如：提醒 每天 22:00 吃药、提醒 明天 9:00 交材料、提醒 每周一 09:00 写周报"
 NEEDS_WHEN = "什么时候提醒？时间写在前面，" + REMINDER_EXAMPLES
 NEEDS_TITLE = "提醒做什么？把事情写在时间后面，比如：提醒 每天 22:00 吃药"
@@ -127,6 +186,7 @@ UNKNOWN_REPEAT = (
 )
 WEEKDAY_MISSING = "每周几？比如：提醒 每周一 09:00 写周报，或 提醒 每周一三五 7:00 健身"
 INVALID_MONTH_DAY = "每月的日子要在 1 到 31 号之间，月底可以写：每月最后一天"
+ONE_TIME_PER_REMINDER = "一条提醒写一个时间，两个时间请分两条发，比如：每天 8:00 吃药"
 LATER_OUT_OF_RANGE = "「多久以后」要在 1 分钟到 365 天之间，比如：提醒 30分钟后 关火"
 # --- end parse errors ---
 
@@ -608,6 +668,16 @@ def event_not_found(number: int) -> str:
     return f"没有编号 {number} 的日程。发「日程」看看列表。"
 
 
+def event_title_not_found(title: str) -> str:
+    return f"接下来没有叫「{title}」的日程。发「日程」看看列表。"
+
+
+def event_title_ambiguous(title: str, candidates: list[tuple[int | None, str]]) -> str:
+    listed = "、".join(f"{n} {t}" for n, t in candidates[:5])
+    first = candidates[0][0]
+    return f"有 {len(candidates)} 个日程都含「{title}」：{listed}。\n请用编号，比如：改日程 {first} 周五 15:00"
+
+
 def event_cancelled(title: str) -> str:
     return f"已取消日程：{title}，它的提醒也取消了。"
 
@@ -622,3 +692,42 @@ def missed_line(summary: str) -> str:
 
 
 # --- end replies ---
+
+
+# --- questions about a guess (handlers/confirm.py) ---
+CONFIRM_TAIL = "？回「是」记下"
+DISMISSED = "好的，没有记。"
+
+
+def confirm_question(what: str) -> str:
+    """One short question: the guess in canonical form, and how to say yes."""
+    return f"{what}{CONFIRM_TAIL}"
+
+
+def guess_ledger(direction: str, amount: Decimal, category: str, note: str) -> str:
+    what = "支出" if direction == "expense" else "收入"
+    detail = f"{category} {note}".strip()
+    return f"记一笔{what} {yuan(amount)}（{detail}）"
+
+
+def guess_weight(value: Decimal) -> str:
+    return f"记体重 {kg(value)} kg"
+
+
+def guess_water(glasses: int) -> str:
+    return f"记喝水 {glasses} 杯"
+
+
+def guess_task(title: str, due: str | None) -> str:
+    return f"加待办：{title}" + (f"，{due}" if due else "")
+
+
+def guess_event(day: str, span: str, title: str) -> str:
+    return f"加日程：{day} {span} {title}"
+
+
+def guess_move(event: str, when: str) -> str:
+    return f"把日程「{event}」改到 {when}"
+
+
+GUESS_OTHER = "照这样做"

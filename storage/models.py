@@ -125,6 +125,11 @@ class User(Base):
     # Set when reminders of this user expired unsent (an outage); the next message
     # tells them once which, then clears it.
     missed_since: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    # A reading keeper asked about instead of recording (`35` -> "记一笔支出…？"): the
+    # guessed command as JSON (`handlers.confirm`) and when it was asked; `是` within
+    # ten minutes carries it out, any other message drops it.
+    pending_guess: Mapped[str | None] = mapped_column(Text)
+    pending_guess_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
     __table_args__ = (TABLE_OPTIONS,)
 

@@ -16,6 +16,8 @@ class UserRecord:
     cards: bool = False
     defaults_version: int = 0
     missed_since: dt.datetime | None = None
+    pending_guess: str | None = None
+    pending_guess_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

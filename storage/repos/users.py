@@ -35,6 +35,8 @@ async def ensure_and_lock_user(
         cards=bool(row.cards),
         defaults_version=row.defaults_version,
         missed_since=row.missed_since,
+        pending_guess=row.pending_guess,
+        pending_guess_at=row.pending_guess_at,
     )
 
 
@@ -46,6 +48,8 @@ _LOCK_USER = (
         USERS.c.cards,
         USERS.c.defaults_version,
         USERS.c.missed_since,
+        USERS.c.pending_guess,
+        USERS.c.pending_guess_at,
     )
     .where(USERS.c.wecom_user_id == bindparam("wecom_user_id"))
     .with_for_update()
@@ -93,7 +97,8 @@ async def prefs(session: Session, user_id: int) -> Prefs:
 
 
 async def update_user(session: Session, user_id: int, **values: object) -> None:
-    """Set preference columns (`quiet_until`, `cards`, `defaults_version`, `missed_since`)."""
+    """Set preference columns (`quiet_until`, `cards`, `defaults_version`, `missed_since`,
+    `pending_guess` and `pending_guess_at`)."""
     await session.execute(update(USERS).where(USERS.c.id == user_id).values(**values))
 
 

@@ -204,7 +204,8 @@ ISSUE_PHRASES = {  # phrase -> a word its reply must contain
     "开启 喝水": "喝水提醒已开启",
     "稍后": "再提醒你喝水",
     "管理 暂停 全部": "管理员命令",  # the demo user is no admin: refused, politely
-    "帮助": "免打扰 2小时",
+    "帮助": "帮助 记账",  # a short menu by topic since issue 9
+    "帮助 设置": "免打扰 2小时",
 }
 
 

@@ -26,7 +26,7 @@ from handlers.commands import (
     SwitchAllReminders,
     TaskRef,
 )
-from handlers.parser import parse, parse_card_key
+from handlers.parse import parse, parse_card_key
 from scheduler import cards
 
 WEDNESDAY = dt.date(2026, 11, 25)

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from handlers.commands import Command, ParseError
-from handlers.parser import parse, parse_event_key
+from handlers.parse import parse, parse_event_key
 
 KEYWORDS = [
     "体重", "喝水", "记账", "支出", "花了", "收入", "任务", "待办", "完成", "取消", "日程",

@@ -1,21 +1,16 @@
-"""Parsing the reminder commands: 开启/暂停/恢复/关闭 喝水|晨报|晚报|提醒 [N], 设置 ...,
-删除 提醒 N, 免打扰, and 管理.
+"""Reminders and settings: 开启/暂停/恢复/关闭 喝水|晨报|晚报|提醒 [N], 设置 ...,
+删除 提醒 N, 免打扰, and `提醒 <when> <what>` (its schedule is `schedules`'s).
 
-Split from `handlers.parser` to keep each module about one thing; the keyword
-table there routes these words here. Pure and total like the rest of the parser.
+Pure and total like the rest of the parser.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from typing import Protocol
 
 from handlers import texts
 from handlers.commands import (
-    AdminHoldAll,
-    AdminSettle,
-    AdminStatus,
     ChangeRule,
     Command,
     DigestKind,
@@ -31,7 +26,9 @@ from handlers.commands import (
     SwitchWater,
     WaterAction,
 )
-from handlers.dates import match_when
+from handlers.parse.body import Body
+from handlers.parse.schedules import parse_custom_reminder
+from handlers.parse.when import match_when
 
 SWITCHES: dict[str, WaterAction] = {
     "开启": "enable",
@@ -52,31 +49,17 @@ DIGESTS: dict[str, DigestKind] = {
 }  # fmt: skip
 _RULE = re.compile(r"提醒\s*#?(?P<n>[0-9]+)?")
 MAX_RULE_NUMBER = 9999
-_RULE_VERBS: dict[str, RuleVerb] = {"暂停": "pause", "关闭": "pause", "恢复": "resume"}
-_RULE_VERBS |= {"开启": "resume", "删除": "delete"}
+RULE_VERBS: dict[str, RuleVerb] = {"暂停": "pause", "关闭": "pause", "恢复": "resume"}
+RULE_VERBS |= {"开启": "resume", "删除": "delete"}
 _TIME = re.compile(r"(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})")
 MAX_QUIET_MINUTES = 7 * 24 * 60
-_QUIET_FOR = re.compile(
+QUIET_FOR = re.compile(
     r"(?P<n>[0-9]+(?:\.[0-9]+)?|半|一|两|二|三)?\s*(?P<half>个半)?\s*"
     r"(?P<unit>分钟|分|个小时|小时|个钟头|钟头|h|min|天)",
     re.IGNORECASE,
 )
 _QUIET_UNITS = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
 _QUIET_UNTIL = re.compile(r"(?:到|至|直到)\s*")
-
-
-class Body(Protocol):
-    @property
-    def keyword(self) -> str: ...
-
-    @property
-    def text(self) -> str: ...
-
-    @property
-    def today(self) -> dt.date: ...
-
-    @property
-    def now_local(self) -> dt.datetime: ...
 
 
 def parse_switch(body: Body) -> Command:
@@ -90,7 +73,7 @@ def parse_switch(body: Body) -> Command:
     if match := _RULE.fullmatch(target):
         if match["n"] is None:
             return SwitchAllReminders(on=on)
-        return ChangeRule(verb=_RULE_VERBS[body.keyword], number=_rule_number(match["n"]))
+        return ChangeRule(verb=RULE_VERBS[body.keyword], number=rule_number(match["n"]))
     if not target:
         raise ParseError(texts.SWITCH_NEEDS_TARGET.format(keyword=body.keyword))
     raise ParseError(texts.SWITCH_UNKNOWN_TARGET)
@@ -101,10 +84,11 @@ def parse_delete(body: Body) -> Command:
     match = _RULE.fullmatch(body.text.strip())
     if match is None or match["n"] is None:
         raise ParseError(texts.DELETE_HINT)
-    return ChangeRule(verb="delete", number=_rule_number(match["n"]))
+    return ChangeRule(verb="delete", number=rule_number(match["n"]))
 
 
-def _rule_number(text: str) -> int:
+def rule_number(text: str) -> int:
+    """A rule's number from 「提醒」, or ParseError outside 1-9999."""
     number = int(text[:6])  # no one has a million rules; keeps int() cheap
     if not 1 <= number <= MAX_RULE_NUMBER or len(text) > 6:
         raise ParseError(texts.RULE_NUMBER_INVALID)
@@ -118,10 +102,10 @@ def parse_quiet(body: Body) -> Command:
         raise ParseError(texts.QUIET_HINT)
     if until := _QUIET_UNTIL.match(text):
         return SetQuiet(until_local=_quiet_until(text[until.end() :], body))
-    match = _QUIET_FOR.fullmatch(text)
+    match = QUIET_FOR.fullmatch(text)
     if match is None:
         raise ParseError(texts.QUIET_HINT)
-    minutes = _quiet_minutes(match)
+    minutes = quiet_minutes(match)
     if minutes < 1:
         raise ParseError(texts.QUIET_TOO_SHORT)
     if minutes > MAX_QUIET_MINUTES:
@@ -129,7 +113,8 @@ def parse_quiet(body: Body) -> Command:
     return SetQuiet(minutes=minutes)
 
 
-def _quiet_minutes(match: re.Match[str]) -> int:
+def quiet_minutes(match: re.Match[str]) -> int:
+    """Minutes of a `QUIET_FOR` match (`2小时`, `半小时`, `1个半小时`)."""
     words = {None: 1.0, "半": 0.5, "一": 1.0, "两": 2.0, "二": 2.0, "三": 3.0}
     count = words[match["n"]] if match["n"] in words else float(match["n"])
     count += 0.5 if match["half"] else 0.0
@@ -213,17 +198,6 @@ def _number(value: str, bounds: tuple[int, int], hint: str) -> int:
     return int(match["n"])
 
 
-_SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到)")
-
-
-def parse_admin(body: Body) -> Command:
-    """`管理 状态` / `管理 对账 12 已收到` / `管理 暂停 全部` / `管理 恢复 全部`
-    (whether the user may is the handler's call)."""
-    text = " ".join(body.text.split())
-    if text == "状态":
-        return AdminStatus()
-    if text in ("暂停 全部", "暂停全部", "恢复 全部", "恢复全部"):
-        return AdminHoldAll(hold=text.startswith("暂停"))
-    if match := _SETTLE.fullmatch(text):
-        return AdminSettle(job_id=int(match["job"]), received=match["word"] == "已收到")
-    raise ParseError(texts.ADMIN_HINT)
+def parse_reminder(body: Body) -> Command:
+    """`提醒 每天 22:00 吃药` (`提醒` alone lists them: a whole-message word)."""
+    return parse_custom_reminder(body.text, now_local=body.now_local)

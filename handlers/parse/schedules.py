@@ -1,4 +1,7 @@
-"""`提醒 <when> <what>`: a custom reminder in plain Chinese -> `AddReminder` (pure, total).
+"""`提醒 <when> <what>`: when a reminder fires, in plain Chinese -> `AddReminder`.
+
+Recurrences (每天, 工作日, 每周X, 每月N号 ...) and one-offs (明天 9:00, 40分钟后);
+the plain day and time words are `handlers.parse.when`'s. Pure and total.
 
 The text is what follows the keyword, already normalised. The time rule comes first,
 the title after it; `重要` anywhere (as its own word, or in brackets: `【重要】`) marks
@@ -17,14 +20,14 @@ Recurring rules (APScheduler cron fields, see `scheduler.schedule`):
 - 每年M月D日 / 每年M-D; 每年2月29日 fires only in leap years.
 
 One-offs (a naive local datetime):
-- Every day word of `handlers.dates` (今天, 明天, 后天, 周五, 下周一, 12-01, 12月1日,
+- Every day word of `handlers.parse.when` (今天, 明天, 后天, 周五, 下周一, 12-01, 12月1日,
   2027-01-05, 1号 ...), and 今早 / 今晚 / 明早 / 明晚; N天后 (a day, like 明天).
 - N分钟后 / N小时后 / 半小时后 / 1个半小时后 / 2h后: that long after `now_local`,
   to the second, on the wall clock (so a DST change in between moves it by the change).
 - A time alone (下午3点, 22:30): today, or tomorrow when today's has passed.
 - Any other one-off at or before `now_local` is refused (texts.IN_THE_PAST).
 
-Times are those of `handlers.dates.match_time`. A period word says the time when no
+Times are those of `handlers.parse.when.match_time`. A period word says the time when no
 clock time follows (每天早上 -> 08:00, 明晚 -> 20:00, see `PERIOD_TIMES`); with no time
 at all a reminder fires at 09:00 (`DEFAULT_TIME`): `每月1号 交房租` is 09:00 on the 1st.
 """
@@ -37,25 +40,21 @@ from dataclasses import dataclass
 
 from handlers import texts
 from handlers.commands import AddReminder, ParseError
-from handlers.dates import add_days, make_date, match_day, match_time
-from handlers.numbers import is_separator, small_int, strip_separators
+from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
+from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
+from handlers.parse.lexicon import PERIOD_TIMES
+from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
+from handlers.parse.normalise import is_separator, strip_separators
+from handlers.parse.numbers import small_int
+from handlers.parse.when import add_days, make_date, match_day, match_time
 from scheduler.schedule import Schedule
 
 MAX_TITLE = 100
 DEFAULT_TIME = dt.time(9, 0)
-PERIOD_TIMES = {
-    "早上": dt.time(8), "早晨": dt.time(8), "上午": dt.time(9), "中午": dt.time(12),
-    "下午": dt.time(15), "傍晚": dt.time(18), "晚上": dt.time(20),
-}  # fmt: skip
-"""What a period word alone means (`每天早上 跑步`); 凌晨 alone is not a time."""
 LATER_RANGE = (dt.timedelta(minutes=1), dt.timedelta(days=365))
 
-_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_WEEKDAYS |= {str(number): number - 1 for number in range(1, 8)}
-_CRON_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _WORKDAYS = frozenset(range(5))
 _SHORT_PERIODS = {"早": "早上", "晚": "晚上"}
-_SECONDS = {"分钟": 60, "分": 60, "min": 60, "小时": 3600, "钟头": 3600, "h": 3600, "天": 86400}
 
 _NUM = r"(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?![0-9])"
 _JOIN = r"(?:[、,/]|和|及|与)"
@@ -133,6 +132,8 @@ def _title(rest: str) -> str:
     title = " ".join(title.split())
     if not title:
         raise ParseError(texts.NEEDS_TITLE)
+    if title.startswith(("和", "及", "与")) and _PERIOD_WORD.search(title):
+        raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 每天8点和晚上8点: two rules
     if len(title) > MAX_TITLE:
         raise ParseError(texts.TITLE_TOO_LONG)
     return title
@@ -309,7 +310,7 @@ def _whole_days(match: re.Match[str]) -> int | None:
 
 
 def _match_date(text: str, today: dt.date) -> tuple[dt.date, str | None, int] | None:
-    """A one-off day (今晚, 3天后, or any `handlers.dates` day), its implied period
+    """A one-off day (今晚, 3天后, or any `handlers.parse.when` day), its implied period
     word, and where it ended."""
     if match := _TODAY_PERIOD.match(text):
         tomorrow = match["day"] == "明"

@@ -1,4 +1,4 @@
-"""Chinese day and time words, resolved against the user's `today`.
+"""Dates and times as spoken, resolved against the user's `today`.
 
 The parser never reads the clock: the caller passes `today`, the date in the user's
 time zone. Weeks start on Monday. The rules:
@@ -18,6 +18,10 @@ time zone. Weeks start on Monday. The rules:
   0-23 and minutes 0-59, so 24:00 is a ParseError. In a range (14:00-15:00, 下午2点到
   4点) an end without its own period word inherits the start's afternoon shift.
 
+Spoken forms read too: 周末 (the coming Saturday), 月底 (the month's last day),
+下个月N号, `12.5` (M.D, only where a day is expected), 今早/今晚/明早/明晚 (a day and
+its period), Chinese numerals in times (三点, 七点半, 八点五十, 十点一刻, 十五点).
+
 A day word may be followed directly by a time or by the title (`后天下午3点`,
 `明天买菜`); numbers are never split (`12-012` is not a date).
 """
@@ -31,28 +35,46 @@ from typing import Literal
 
 from handlers import texts
 from handlers.commands import ParseError
-from handlers.numbers import strip_separators
+from handlers.parse.lexicon import (
+    AFTERNOON,
+    MINUTE_WORDS,
+    MORNING,
+    PERIOD_TIMES,
+    RELATIVE_DAYS,
+    WEEKDAYS,
+)
+from handlers.parse.normalise import strip_separators
+from handlers.parse.numbers import small_int
 
 Week = Literal["nearest", "this", "next"]
 
-_RELATIVE_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
-_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_WEEKDAYS |= {str(number): number - 1 for number in range(1, 8)}
-_AFTERNOON = frozenset({"下午", "傍晚", "晚上"})
-_MORNING = frozenset({"凌晨", "早上", "早晨", "上午"})
+_SHORT_DAY_PERIODS = {"今早": (0, "早上"), "今晚": (0, "晚上"), "明早": (1, "早上")}
+_SHORT_DAY_PERIODS |= {"明晚": (1, "晚上"), "今天早上": (0, "早上"), "今天晚上": (0, "晚上")}
+_SHORT_DAY_PERIODS |= {"明天早上": (1, "早上"), "明天晚上": (1, "晚上")}
+_SHORT_DAY = re.compile("|".join(sorted(_SHORT_DAY_PERIODS, key=len, reverse=True)))
 
 _FULL_DATE = re.compile(
     r"(?P<y>[0-9]{4})(?:(?P<sep>[-/])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])"
     r"|年(?P<cm>[0-9]{1,2})月(?P<cd>[0-9]{1,2})[日号]?(?![0-9]))"
 )
 _MONTH_DAY = re.compile(r"(?P<m>[0-9]{1,2})(?:[-/]|月)(?P<d>[0-9]{1,2})[日号]?(?![0-9])")
-_DAY_OF_MONTH = re.compile(r"(?P<d>[0-9]{1,2})[日号](?![0-9])")
+_DOT_DATE = re.compile(r"(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-9]{1,2})(?![0-9.A-Za-z万千元块])")
+_DAY_OF_MONTH = re.compile(r"(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号](?![0-9])")
+_NEXT_MONTH_DAY = re.compile(r"下(?:个)?月的?(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]")
+_MONTH_END = re.compile(r"(?:这个?月|本月)?(?:月底|月末)")
+_WEEKEND = re.compile(r"(?P<rel>下个?|这个?|本)?周末")
 _RELATIVE = re.compile("大后天|后天|明天|明日|今天|今日")
 _WEEKDAY = re.compile(r"(?P<rel>下个?|这个?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])")
+_CN_CLOCK = "[零〇一二两三四五六七八九十]{1,3}"
 _TIME = re.compile(
-    r"(?P<period>凌晨|早上|早晨|上午|中午|下午|傍晚|晚上)?\s*"
+    r"(?P<period>凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|今晚|明晚|今早|明早)?\s*"
     r"(?:(?P<h>[0-9]{1,2}):(?P<m>[0-9]{2})"
-    r"|(?P<hh>[0-9]{1,2})点钟?(?:(?P<half>半)|(?P<mm>[0-9]{1,2})分?)?)(?![0-9])"
+    rf"|(?P<hh>[0-9]{{1,2}}|{_CN_CLOCK})(?:点钟?|时)"
+    rf"(?:(?P<half>半|一刻|三刻)|(?P<mm>[0-9]{{1,2}}|{_CN_CLOCK})分?)?)(?![0-9])"
+)
+_BEFORE = re.compile(r"\s*(?:之前|以前|前)(?![0-9一二三四五六七八九十])")
+_PERIOD_ALONE = re.compile(
+    r"(早上|早晨|上午|中午|下午|傍晚|晚上)(?![0-9零〇一二两三四五六七八九十])"
 )
 _RANGE_JOIN = re.compile(r"\s*(?:-|~|到|至)\s*")
 
@@ -124,27 +146,54 @@ def match_day(text: str, today: dt.date, pos: int = 0) -> tuple[dt.date, int] | 
         return make_date(int(match["y"]), int(month), int(day)), match.end()
     if match := _MONTH_DAY.match(text, pos):
         return resolve_month_day(int(match["m"]), int(match["d"]), today), match.end()
+    if match := _DOT_DATE.match(text, pos):
+        return resolve_month_day(int(match["m"]), int(match["d"]), today), match.end()
     if match := _DAY_OF_MONTH.match(text, pos):
-        return resolve_day_of_month(int(match["d"]), today), match.end()
+        return resolve_day_of_month(_said_day(match["d"]), today), match.end()
+    return _match_spoken_day(text, today, pos)
+
+
+def _match_spoken_day(text: str, today: dt.date, pos: int) -> tuple[dt.date, int] | None:
+    """后天, 周五, 下周三, 周末, 月底, 下个月5号."""
     if match := _RELATIVE.match(text, pos):
-        return add_days(today, _RELATIVE_DAYS[match[0]]), match.end()
+        return add_days(today, RELATIVE_DAYS[match[0]]), match.end()
     if match := _WEEKDAY.match(text, pos):
-        week: Week = "nearest"
-        if match["rel"]:
-            week = "next" if match["rel"].startswith("下") else "this"
-        return resolve_weekday(_WEEKDAYS[match["wd"]], today, week), match.end()
+        return resolve_weekday(WEEKDAYS[match["wd"]], today, _week(match["rel"])), match.end()
+    if match := _WEEKEND.match(text, pos):
+        return resolve_weekday(5, today, _week(match["rel"])), match.end()
+    if match := _MONTH_END.match(text, pos):
+        return month_end(today), match.end()
+    if match := _NEXT_MONTH_DAY.match(text, pos):
+        first = add_days(month_end(today), 1)
+        return make_date(first.year, first.month, _said_day(match["d"])), match.end()
     return None
+
+
+def _week(rel: str | None) -> Week:
+    if not rel:
+        return "nearest"
+    return "next" if rel.startswith("下") else "this"
+
+
+def _said_day(said: str) -> int:
+    return small_int(said) or 0
+
+
+def month_end(today: dt.date) -> dt.date:
+    """The last day of `today`'s month."""
+    first_next = dt.date(today.year + today.month // 12, today.month % 12 + 1, 1)
+    return first_next - dt.timedelta(days=1)
 
 
 def _hour_in_period(hour: int, period: str | None) -> int | None:
     """The 24-hour hour for `hour` said with `period`, or None if they contradict."""
-    if period in _AFTERNOON:
+    if period in AFTERNOON:
         if 1 <= hour <= 11:
             return hour + 12
         return hour if 13 <= hour <= 23 or (hour == 12 and period == "下午") else None
     if period == "中午":
         return hour + 12 if hour in (1, 2) else hour if hour in (11, 12) else None
-    if period in _MORNING and hour > 12:
+    if period in MORNING and hour > 12:
         return None
     return hour
 
@@ -157,8 +206,13 @@ def match_time(text: str, pos: int = 0) -> TimeMatch | None:
     match = _TIME.match(text, pos)
     if match is None:
         return None
-    said_hour = int(match["h"] or match["hh"])
-    minute = 30 if match["half"] else int(match["m"] or match["mm"] or 0)
+    if match["hh"] == "一" and not (match["period"] or match["half"] or match["mm"]):
+        return None  # 一点 alone is mostly "a little" (一点小事), not 1 o'clock
+    said_hour = small_int(match["h"] or match["hh"])
+    said_minute = small_int(match["m"] or match["mm"] or "0")
+    minute = MINUTE_WORDS[match["half"]] if match["half"] else said_minute
+    if said_hour is None or minute is None:
+        raise ParseError(texts.invalid_time(match[0].strip()))
     hour = _hour_in_period(said_hour, match["period"])
     if hour is None or not 0 <= hour <= 23 or not 0 <= minute <= 59:
         raise ParseError(texts.invalid_time(match[0].strip()))
@@ -184,13 +238,27 @@ def _match_range(text: str, pos: int) -> tuple[dt.time | None, dt.time | None, i
 def match_when(text: str, today: dt.date) -> When:
     """Split `text` into leading day, `全天` or time (range), and the rest.
 
-    Each part is optional; `rest` has outer separators stripped.
+    Each part is optional; `rest` has outer separators stripped. 今晚/明早 give the
+    day and the period of a time that follows (`明早8点` is 08:00 tomorrow).
     """
+    if short := _SHORT_DAY.match(text):
+        offset, period = _SHORT_DAY_PERIODS[short[0]]
+        rest = text[short.end() :].lstrip()
+        start, end, pos = _match_range(period + rest, 0)
+        if start is None:
+            return When(add_days(today, offset), None, None, False, strip_separators(rest))
+        rest = rest[pos - len(period) :]
+        return When(add_days(today, offset), start, end, False, strip_separators(rest))
     found = match_day(text, today)
     day, pos = found if found else (None, 0)
+    if day is not None and (before := _BEFORE.match(text, pos)):
+        pos = before.end()  # 周五前 交报告: due on Friday
     while pos < len(text) and text[pos].isspace():
         pos += 1
     if text.startswith("全天", pos):
         return When(day, None, None, True, strip_separators(text[pos + 2 :]))
-    start, end, pos = _match_range(text, pos)
-    return When(day, start, end, False, strip_separators(text[pos:]))
+    start, end, end_pos = _match_range(text, pos)
+    if start is None and day is not None and (alone := _PERIOD_ALONE.match(text, pos)):
+        # 12月8号 晚上 演唱会: a period word alone stands for its usual time
+        return When(day, PERIOD_TIMES[alone[1]], None, False, strip_separators(text[alone.end() :]))
+    return When(day, start, end, False, strip_separators(text[end_pos:]))

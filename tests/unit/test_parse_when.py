@@ -1,4 +1,4 @@
-"""Chinese day and time words resolved against a given `today` (see handlers/dates.py)."""
+"""Chinese day and time words resolved against a given `today` (see handlers/parse/when.py)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ import datetime as dt
 import pytest
 
 from handlers.commands import ParseError
-from handlers.dates import (
+from handlers.parse.when import (
     Week,
+    When,
     match_day,
     match_time,
     match_when,
@@ -153,6 +154,17 @@ def test_a_date_that_does_not_exist_is_an_error_not_a_neighbour(today: dt.date, 
         ("28日", D(2026, 11, 28), 3),
         ("明天下午3点", D(2026, 11, 26), 2),
         ("明天买菜", D(2026, 11, 26), 2),
+        # Spoken forms (issue 9); 周末 and 一号 were left alone before.
+        ("周末", D(2026, 11, 28), 2),
+        ("下周末", D(2026, 12, 5), 3),
+        ("一号", D(2026, 12, 1), 2),
+        ("十五号", D(2026, 12, 15), 3),
+        ("月底", D(2026, 11, 30), 2),
+        ("下个月5号", D(2026, 12, 5), 5),
+        ("下月十号", D(2026, 12, 10), 4),
+        ("12.5", D(2026, 12, 5), 4),
+        ("12/5", D(2026, 12, 5), 4),
+        ("12月5号", D(2026, 12, 5), 5),
     ],
 )
 def test_a_day_word_resolves_and_says_where_it_ended(
@@ -161,9 +173,7 @@ def test_a_day_word_resolves_and_says_where_it_ended(
     assert match_day(text, WEDNESDAY) == (expected, end)
 
 
-@pytest.mark.parametrize(
-    "text", ["", "买菜", "周末", "本周", "下周", "12-012", "20261201", "3个", "15:00", "一号"]
-)
+@pytest.mark.parametrize("text", ["", "买菜", "本周", "下周", "12-012", "20261201", "3个", "15:00"])
 def test_text_that_is_not_a_day_is_left_alone(text: str) -> None:
     assert match_day(text, WEDNESDAY) is None
 
@@ -248,3 +258,42 @@ def test_a_body_splits_into_day_time_and_the_rest(
         all_day,
         rest,
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("三点", T(3)),
+        ("3点半", T(3, 30)),
+        ("十五点", T(15)),
+        ("8点50", T(8, 50)),
+        ("八点五十", T(8, 50)),
+        ("十点一刻", T(10, 15)),
+        ("七点三刻", T(7, 45)),
+        ("下午两点", T(14)),
+        ("晚上七点半", T(19, 30)),
+        ("凌晨一点", T(1)),
+        ("今晚8点", T(20)),
+        ("明早七点", T(7)),
+    ],
+)
+def test_a_spoken_time_is_read(text: str, expected: dt.time) -> None:
+    found = match_time(text)
+    assert found is not None
+    assert (found.time, found.end) == (expected, len(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "day", "start", "end", "rest"),
+    [
+        ("明早8点 跑步", D(2026, 11, 26), T(8), None, "跑步"),
+        ("今晚 看电影", WEDNESDAY, None, None, "看电影"),
+        ("今晚7点到9点 看电影", WEDNESDAY, T(19), T(21), "看电影"),
+        ("周五 3点到4点半 复诊", FRIDAY, T(3), T(4, 30), "复诊"),
+        ("下午3点到4点半 开会", None, T(15), T(16, 30), "开会"),
+    ],
+)
+def test_a_spoken_day_and_time_range_split_from_the_title(
+    text: str, day: dt.date | None, start: dt.time, end: dt.time | None, rest: str
+) -> None:
+    assert match_when(text, WEDNESDAY) == When(day, start, end, False, rest)

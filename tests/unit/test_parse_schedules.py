@@ -1,4 +1,4 @@
-"""Custom reminders in plain Chinese (handlers/parse_custom.py), read on a fixed Sunday.
+"""Custom reminders in plain Chinese (handlers/parse/schedules.py), read on a fixed Sunday.
 
 Each row gives the phrase typed after `提醒`, the title and importance it yields, and
 the next (up to three) times it fires in Shanghai, computed with `next_after` from
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from handlers import texts
 from handlers.commands import AddReminder, ParseError
-from handlers.numbers import normalise
-from handlers.parse_custom import MAX_TITLE, parse_custom_reminder
+from handlers.parse.normalise import normalise
+from handlers.parse.schedules import MAX_TITLE, parse_custom_reminder
 from handlers.texts import (
     IN_THE_PAST,
     INVALID_MONTH_DAY,

@@ -1,0 +1,24 @@
+"""`管理 ...`: the admin commands (whether the user may is the handler's call)."""
+
+from __future__ import annotations
+
+import re
+
+from handlers import texts
+from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus, Command, ParseError
+from handlers.parse.body import Body
+
+_SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到)")
+
+
+def parse_admin(body: Body) -> Command:
+    """`管理 状态` / `管理 对账 12 已收到` / `管理 暂停 全部` / `管理 恢复 全部`
+    (whether the user may is the handler's call)."""
+    text = " ".join(body.text.split())
+    if text == "状态":
+        return AdminStatus()
+    if text in ("暂停 全部", "暂停全部", "恢复 全部", "恢复全部"):
+        return AdminHoldAll(hold=text.startswith("暂停"))
+    if match := _SETTLE.fullmatch(text):
+        return AdminSettle(job_id=int(match["job"]), received=match["word"] == "已收到")
+    raise ParseError(texts.ADMIN_HINT)

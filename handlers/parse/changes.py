@@ -1,0 +1,181 @@
+"""Switches and changes said in words: quiet time, cards, every reminder, one rule,
+one event, the digest's time, the day window and the water plan.
+
+`两小时内别打扰我`, `关掉免打扰`, `打开卡片`, `关掉所有提醒`, `删掉提醒3`,
+`把日程2改到周五下午三点`, `把复诊改到周五下午3点`, `日程2取消`, `每天早上7点半发晨报`, `我一般7点起床11点睡`,
+`提醒我喝水`. Each reader returns a command or None (never guesses).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from handlers.commands import (
+    CancelEvent,
+    ChangeRule,
+    Command,
+    Confirm,
+    EditEvent,
+    EndQuiet,
+    ParseError,
+    RuleVerb,
+    SetCards,
+    SetDayWindow,
+    SetDigest,
+    SetQuiet,
+    SwitchAllReminders,
+    SwitchWater,
+)
+from handlers.parse.body import Body
+from handlers.parse.lexicon import END_WORDS, QUIET_WORDS
+from handlers.parse.numbers import small_int
+from handlers.parse.settings import (
+    DIGESTS,
+    MAX_QUIET_MINUTES,
+    QUIET_FOR,
+    quiet_minutes,
+    rule_number,
+)
+from handlers.parse.tasks import SAID_PERIOD as _SAID_PERIOD
+from handlers.parse.tasks import parse_edit_event
+from handlers.parse.when import match_time, match_when
+
+_N = r"[0-9]{1,4}|[一二两三四五六七八九十]{1,3}"
+_ON = r"打开|开启|开|恢复|启用"
+_OFF = r"关掉|关闭|关|停掉|停用"
+_RULE_WORDS: dict[str, RuleVerb] = {"删掉": "delete", "删除": "delete", "删了": "delete"}
+_RULE_WORDS |= dict.fromkeys(("暂停", "关掉", "关闭", "停掉"), "pause")
+_RULE_WORDS |= dict.fromkeys(("恢复", "打开", "开启"), "resume")
+_RULE_VERB = "|".join(_RULE_WORDS)
+_RULE = re.compile(
+    rf"(?:把)?(?:第)?(?P<a>{_N})(?:个|条)提醒\s*(?P<v1>{_RULE_VERB})"
+    rf"|(?:把)?提醒\s*#?(?P<b>{_N})\s*(?P<v2>{_RULE_VERB})"
+    rf"|(?P<v3>{_RULE_VERB})\s*(?:第\s*(?P<c>{_N})\s*(?:个|条)\s*提醒|提醒\s*#?(?P<d>{_N}))"
+)
+_CARDS = re.compile(
+    rf"(?:(?P<v1>{_ON}|{_OFF})\s*(?:提醒)?卡片|卡片\s*(?P<v2>{_ON}|{_OFF}))(?:模式)?"
+)
+_ALL = re.compile(
+    rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
+)
+_EVENT_EDIT = re.compile(
+    r"(?:把)?日程\s*(?P<n>[0-9]{1,4})\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+)
+_EVENT_MOVE = re.compile(
+    r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在)\s*(?P<rest>.+)"
+)
+_EVENT_CANCEL = re.compile(
+    r"(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})|日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|不去)"
+)
+_DIGEST_DAILY = re.compile(
+    r"(?:每天)?(?P<t>.+?)\s*(?:发|推送|给我发|发我|发一下|来)(?P<d>晨报|早报|晚报)"
+)
+_WAKE_SLEEP = re.compile(r"(?:我)?(?:一般|平时|每天|通常)?(?P<a>.+?)起床?[\s,]*(?P<b>.+?)睡(?:觉)?")
+_WATER_WORDS = re.compile(r"(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水")
+
+
+def read_change(text: str, context: Body) -> Command | None:
+    """Any of the module's changes, or None."""
+    for reader in (_quiet, _cards, _all_reminders, _rule, _event_change, _digest_daily):
+        if (command := reader(text, context)) is not None:
+            return command
+    return _wake_sleep(text) or _water_words(text)
+
+
+def _quiet(text: str, _context: Body) -> Command | None:
+    """`两小时内别打扰我` / `免打扰1小时` / `关掉免打扰` / `免打扰结束`."""
+    word = next((w for w in QUIET_WORDS if w in text), None)
+    if word is None:
+        return None
+    if any(end in text for end in END_WORDS):
+        return EndQuiet()
+    match = QUIET_FOR.search(text)
+    if match is None:
+        return None
+    minutes = quiet_minutes(match)
+    return SetQuiet(minutes=minutes) if 1 <= minutes <= MAX_QUIET_MINUTES else None
+
+
+def _cards(text: str, _context: Body) -> Command | None:
+    if (match := _CARDS.fullmatch(text)) is None:
+        return None
+    return SetCards(on=re.fullmatch(_ON, match["v1"] or match["v2"]) is not None)
+
+
+def _all_reminders(text: str, _context: Body) -> Command | None:
+    if (match := _ALL.fullmatch(text)) is None:
+        return None
+    return SwitchAllReminders(on=re.fullmatch(_ON, match["v1"] or match["v2"]) is not None)
+
+
+def _rule(text: str, _context: Body) -> Command | None:
+    """`删掉提醒3` / `删除第3个提醒` / `提醒3 删掉` / `把提醒2暂停`."""
+    if (match := _RULE.fullmatch(text)) is None:
+        return None
+    verb = match["v1"] or match["v2"] or match["v3"]
+    said = match["a"] or match["b"] or match["c"] or match["d"]
+    number = small_int(said)
+    if number is None:
+        return None
+    return ChangeRule(verb=_RULE_WORDS[verb], number=rule_number(str(number)))
+
+
+def _event_change(text: str, context: Body) -> Command | None:
+    """`把日程2改到周五下午三点` / `日程2取消` / `删除日程 2`."""
+    if match := _EVENT_CANCEL.fullmatch(text):
+        return CancelEvent(number=int(match["a"] or match["b"]))
+    if match := _EVENT_EDIT.fullmatch(text):
+        return parse_edit_event(context.with_text("改日程", f"{match['n']} {match['rest']}"))
+    return _event_move(text, context)
+
+
+def _event_move(text: str, context: Body) -> Command | None:
+    """`把复诊改到周五下午3点` / `复诊推迟到明天`: an event named by its title, moved to
+    a new day or time (nothing else: a title change needs the number)."""
+    if (match := _EVENT_MOVE.fullmatch(text)) is None or match["title"].startswith("日程"):
+        return None
+    try:
+        when = match_when(match["rest"], context.today)
+    except ParseError:
+        return None
+    if (when.day is None and when.start is None) or when.rest:
+        return None
+    if when.start is not None and when.end is not None and when.end <= when.start:
+        return None
+    move = EditEvent(title_ref=match["title"], day=when.day, start=when.start, end=when.end)
+    if when.start is not None and 1 <= when.start.hour <= 6 and not _SAID_PERIOD.search(text):
+        later = when.start.replace(hour=when.start.hour + 12)  # 开会改到3点: 15:00, asked
+        end = when.end.replace(hour=when.end.hour + 12) if when.end and when.end.hour < 12 else None
+        return Confirm(guess=dataclasses.replace(move, start=later, end=end or when.end))
+    return move
+
+
+def _digest_daily(text: str, _context: Body) -> Command | None:
+    """`每天早上7点半发晨报`."""
+    if (match := _DIGEST_DAILY.fullmatch(text)) is None:
+        return None
+    found = match_time(match["t"].strip())
+    if found is None or found.end != len(match["t"].strip()):
+        return None
+    return SetDigest(kind=DIGESTS[match["d"]], on=True, at=found.time)
+
+
+def _wake_sleep(text: str) -> Command | None:
+    """`我一般7点起床11点睡`: the day window, evening hours read as evening."""
+    if (match := _WAKE_SLEEP.fullmatch(text)) is None:
+        return None
+    wake, sleep = match_time(match["a"].strip()), match_time(match["b"].strip())
+    if wake is None or sleep is None:
+        return None
+    late = sleep.time
+    if late.hour < 12 and sleep.period is None:
+        late = late.replace(hour=late.hour + 12)
+    return SetDayWindow(wake=wake.time, sleep=late) if wake.time < late else None
+
+
+def _water_words(text: str) -> Command | None:
+    """`提醒我喝水` turns the water plan on; `不要提醒我喝水` turns it off."""
+    if (match := _WATER_WORDS.fullmatch(text)) is None:
+        return None
+    return SwitchWater(action="close" if match["neg"] else "enable")

@@ -1,0 +1,149 @@
+"""Money typed in free word order: `晚饭 48`, `地铁 4块`, `花了35吃午饭`, `收到工资8000`.
+
+The rules, in the order they are applied:
+- Exactly one amount. A number followed by another unit (`3点`, `20分钟`, `8000步`,
+  `3个`) is not money; two amounts are one message too many.
+- Questions (`午饭35贵吗`), past days (`昨天打车 30`: the ledger records the day it is
+  told) and long sentences are never recorded: asked or missed.
+- Direction: an income word (工资 奖金 红包 报销 兼职 退款 ... or 收到, 到账) without
+  a spending verb is income; a spending verb, a spending category word or a currency
+  word is an expense.
+- Category: the longest lexicon word inside the note (早餐 -> 餐饮, 地铁 -> 交通).
+  The entry is recorded when the direction is certain and the category is known (or
+  a verb says money moved: `花了200` is 其他); otherwise it is asked with the guess.
+- The note is the rest of the message as typed, minus the spending verb.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from decimal import Decimal
+
+from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
+from handlers.parse.lexicon import (
+    EXPENSE_SYNONYMS,
+    HEDGES,
+    INCOME_SYNONYMS,
+    INCOME_VERBS,
+    MEASURE_WORDS,
+    NOT_MONEY_UNITS,
+    RECORD_LEADS,
+)
+from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
+
+MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
+_QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
+_PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天")
+_STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "买了", "交了", "充了", "用了")
+_VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
+_NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
+_NOT_BEFORE_MONEY = frozenset("第周期拜每#./")
+_MONEY_VERBS = (*_STRONG_SPEND, *INCOME_VERBS)
+_NOTE_SPLIT = re.compile(r"[\s,;:、，。！!?？~…]+")
+_CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
+_INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
+_LEDGER_WORDS = "|".join(map(re.escape, sorted({*_CATEGORY_WORDS, *_INCOME_WORDS}, key=len)[::-1]))
+_LEDGER_WORD = re.compile(_LEDGER_WORDS)
+_LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
+
+
+def read_money(text: str) -> Command | None:
+    """A ledger entry (or a question about one) read from `text`; None if not money."""
+    if _QUESTION.search(text):
+        return None
+    found = [m for m in amount_matches(text) if stands_alone(m)]
+    if len(found) != 1:
+        return None
+    match = found[0]
+    if match["sign"] == "-":
+        return None  # `-3` is no expense: a correction is 撤销, a refund is income
+    value = find_amount(match)
+    if value is None:
+        return None
+    after = text[match.end() :].split()
+    if after and after[0].lower() in NOT_MONEY_UNITS:
+        return None  # 72.4 磅, 5 公里: a measure, not money
+    note = _note(text[: match.start()] + " " + text[match.end() :])
+    story = bool(_PAST.search(text)) or any(word in text for word in HEDGES)
+    return _entry(value[0], note, money_said=is_money(match), story=story)
+
+
+def category_of(note: str) -> tuple[str | None, str]:
+    """The longest spending word in `note` and its canonical category (其他 if none)."""
+    word = _find(note, _CATEGORY_WORDS)
+    return word, EXPENSE_SYNONYMS.get(word or "", "其他")
+
+
+def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Command | None:
+    """The entry `note` and `amount` make, recorded only when nothing is a guess."""
+    income = _find(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
+    verb = _find(note, _STRONG_SPEND)
+    word, category = category_of(note)
+    known = note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS  # 发红包 keeps its verb
+    clean = note if known else _NOTE_TRIM.sub("", note).strip()
+    if income and not verb and len(income) >= len(word or ""):
+        entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
+        certain = income in INCOME_SYNONYMS
+    elif word or verb or money_said:
+        bought = verb is not None and verb.startswith("买") and word is None
+        entry = _ledger("expense", amount, "购物" if bought else category, clean)
+        certain = word is not None or (verb is not None and not bought and not clean)
+    elif note:
+        return Confirm(guess=_ledger("expense", amount, "其他", clean))
+    else:
+        return None
+    if story or len(note) > MAX_NOTE or not certain:
+        return Confirm(guess=entry)
+    return entry
+
+
+def _note(text: str) -> str:
+    """The words around the amount, without record leads and punctuation."""
+    for lead in (*RECORD_LEADS, "记账"):
+        text = text.replace(lead, " ")
+    return " ".join(w for w in _NOTE_SPLIT.split(text) if w)
+
+
+def guess_expense(value: Decimal) -> RecordLedger | None:
+    """The expense a lone number would be, if it can be one (positive, cents, capped)."""
+    if value <= 0 or value > MAX_AMOUNT or value != value.quantize(Decimal("0.01")):
+        return None
+    return _ledger("expense", value.quantize(Decimal("0.01")), "其他", "")
+
+
+def _ledger(direction: LedgerDirection, amount: Decimal, category: str, note: str) -> RecordLedger:
+    return RecordLedger(direction=direction, amount=amount, category=category, note=note)
+
+
+def _find(text: str, table: Iterable[str]) -> str | None:
+    """The first (longest, as tables are sorted) word of `table` inside `text`."""
+    for word in table:
+        if word in text:
+            return word
+    return None
+
+
+def stands_alone(match: re.Match[str]) -> bool:
+    """A number is money only when nothing but a currency word, a separator, the end
+    or a category word follows it (`48`, `4块`, `28宵夜`; not `3点`, `8000步`)."""
+    text, end, start = match.string, match.end(), match.start()
+    while start < end and text[start].isspace():
+        start += 1
+    before = text[start - 1] if start else " "
+    if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
+        return False
+    glued = match["cn"] and before.isalnum() and not match["cur"]
+    if glued and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
+        return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
+    if is_money(match):
+        return True
+    while end > match.start() and text[end - 1].isspace():
+        end -= 1
+    if text[end : end + 1] in ("/", "-", ":") and text[end + 1 : end + 2].isdigit():
+        return False  # 12/5, 12-5, 9:30: a date or a time
+    if end == len(text) or not text[end].isalnum():
+        return True
+    if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
+        return True  # 花了200买鞋: the verb says it is money
+    return _LEDGER_WORD.match(text, end) is not None

@@ -1,0 +1,172 @@
+"""What people type without a keyword, read into the same commands.
+
+`晚饭 48`, `称了下 70.1`, `喝了三杯水`, `地铁 4块`, `取快递搞定了`,
+`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `这周花了多少`, `刚才记错了`.
+
+Precision beats coverage. A reading that could be wrong is returned as
+`Confirm(guess=...)`, never as the record itself: a lone number, a weight that may be
+in 斤, money whose direction or category is a guess, a dated line without a verb
+(`周五交材料`). Questions and long diary-like sentences never become records.
+
+`read` is given the message tidied (`normalise.tidy(..., drop_le=True)`); it returns
+a Command or raises ParseError: the keyword reader's error when there was one
+(`fallback`), else a short miss (`texts.miss`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from handlers import texts
+from handlers.commands import (
+    CancelTask,
+    Command,
+    CompleteTask,
+    Confirm,
+    ParseError,
+    PostponeTask,
+    RecordWeight,
+)
+from handlers.parse import money, phrasing
+from handlers.parse.body import Body
+from handlers.parse.lexicon import RECORD_LEADS
+from handlers.parse.numbers import (
+    ANY_NUMBER,
+    SPOKEN_DECIMAL,
+    check_weight,
+    is_bare_number,
+    number_value,
+)
+from handlers.parse.tasks import task_ref
+from handlers.parse.views import read_question
+
+_WEIGHT = re.compile(
+    r"(?:今天|今早|早上|早晨|刚才|刚刚|刚|晨起|起床后?|起来|今天早上)*\s*(?P<fast>空腹)?\s*"
+    r"(?P<verb>记体重|记一下体重|称了一下|称了下|称了|称一下|称重|上秤|体重是|体重为|体重|称)?"
+    r"\s*[,:]?\s*(?:是|为|有)?\s*"
+    rf"(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?"
+    r"(?:\s*[,]?\s*(?:又|终于)?(?:瘦|胖|重|轻|涨|掉)了?)?",
+    re.IGNORECASE,
+)
+_DONE_WORDS = r"(?:搞定|做完|弄完|办完|办好|做好|弄好|完成|完事|干完|done|ok)"
+_DONE = re.compile(rf"(?P<what>.{{1,30}}?)\s*(?:已经|都|也)?{_DONE_WORDS}")
+_DONE_FIRST = re.compile(rf"{_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})", re.IGNORECASE)
+_POSTPONE = re.compile(r"(?P<what>.{1,30}?)\s*(?:改到)?明天(?:再说|再做|再弄|做)")
+_CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
+_CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不用|不要|取消|算)")
+_PRONOUNS = frozenset(
+    ["我", "你", "他", "她", "它", "这", "那", "这个", "那个", "我们", "今天", "都"]
+)
+MAX_NATURAL = 200
+"""Longer messages are read only with a keyword (`日记 ...`, `提醒 ...`)."""
+_LONE_NUMBER = re.compile(rf"[+]?\s*(?P<n>{ANY_NUMBER})")
+
+
+def read(text: str, context: Body, *, fallback: ParseError | None) -> Command:
+    """The command `text` means, or ParseError (`fallback`, else a short miss)."""
+    if fallback is not None:
+        try:
+            command = read_command(text, context, strict=True)
+        except ParseError:
+            command = None  # the keyword's own answer says more than a second reading's
+        if command is None:
+            raise fallback
+        return command
+    command = read_command(text, context)
+    if command is not None:
+        return command
+    raise ParseError(texts.BARE_NUMBER if is_bare_number(text) else texts.miss(text))
+
+
+def read_command(text: str, context: Body, *, strict: bool = False) -> Command | None:
+    """The natural readers in order; None when none of them fits.
+
+    `strict` (a keyword was typed but its reader refused the rest) leaves out the
+    loose readers (money in free order, dated lines, lone numbers): `记账 35x` gets
+    the keyword's answer, never a guess.
+    """
+    if not text or len(text) > MAX_NATURAL:
+        return None  # a long text is a diary, not a command said in passing
+    if (command := read_question(text)) is not None:
+        return command
+    for leading in (
+        phrasing.read_setting,
+        phrasing.read_lead,
+        phrasing.read_reminder,
+        phrasing.read_water,
+    ):
+        if (command := leading(text, context)) is not None:
+            return command
+    if (command := read_weight(text, guess_jin=not strict)) is not None:
+        return command
+    if (command := read_task_state(text)) is not None or strict:
+        return command
+    if (command := money.read_money(text)) is not None:
+        return command
+    return phrasing.read_dated(text, context) or read_lone_number(text)
+
+
+def read_weight(text: str, *, guess_jin: bool = True) -> Command | None:
+    """`称了下 70.1` / `体重是七十二点四` / `空腹 140斤` / `70.1kg`; None if not a weight.
+
+    Without a unit, a value of 100 or more is probably 斤: asked, not recorded
+    (`guess_jin`), or left to the keyword's answer.
+    """
+    match = _WEIGHT.fullmatch(text)
+    if match is None or not (match["verb"] or match["fast"] or match["unit"]):
+        return None
+    value = number_value(match["n"])
+    if value is None:
+        return None
+    if match["unit"] is None and value >= 100:
+        if not guess_jin:
+            return None
+        return Confirm(guess=RecordWeight(kg=check_weight(value, jin=True)))
+    return RecordWeight(kg=check_weight(value, jin=match["unit"] == "斤"))
+
+
+def read_task_state(text: str) -> Command | None:
+    """`2 完成了` / `取快递搞定了` / `搞定 2` / `不用买菜了` / `买菜明天再说` (了 dropped)."""
+    if (match := _DONE_FIRST.fullmatch(text)) and _is_title(match["what"]):
+        return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
+    if (match := _POSTPONE.fullmatch(text)) and _is_title(match["what"]):
+        return PostponeTask(ref=task_ref(match["what"].strip(), "明天再说"))
+    if (match := _DONE.fullmatch(text)) and _is_title(match["what"]):
+        return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
+    match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
+    if match and _is_title(match["what"]):
+        return CancelTask(ref=task_ref(match["what"].strip(), "取消"))
+    return None
+
+
+def _is_title(said: str) -> bool:
+    """A task title, not a question or a number (`都搞定` has no title)."""
+    said = said.strip()
+    if said in _PRONOUNS:
+        return False
+    return bool(said) and not any(q in said for q in "?吗么啥什都")
+
+
+def read_lone_number(text: str) -> Command | None:
+    """`72.4` / `35` / `七十二点四`: asked, with the likelier reading as the guess.
+
+    A value with decimals in 20-300 looks like a weight; anything else like money.
+    """
+    match = _LONE_NUMBER.fullmatch(text)
+    if match is None:
+        return None
+    value = number_value(match["n"])
+    if value is None:
+        return None
+    if value != value.to_integral_value() and 20 <= value <= 300:
+        return Confirm(guess=RecordWeight(kg=check_weight(value, jin=False)))
+    guess = money.guess_expense(value)
+    return None if guess is None else Confirm(guess=guess)
+
+
+def strip_record_lead(text: str) -> str | None:
+    """`记一下 晚饭 48` / `帮我记 称了 70.1`: what follows the lead, or None."""
+    for lead in RECORD_LEADS:
+        if text.startswith(lead) and len(text) > len(lead):
+            return text[len(lead) :].lstrip(" :,")
+    return None

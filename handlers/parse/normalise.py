@@ -1,0 +1,87 @@
+"""Making typed text comparable: width, look-alikes, separators, decoration.
+
+Two levels, both pure:
+- `normalise` maps one character to one character (full-width ASCII, ideographic
+  space, dashes, the yuan sign), so an index into its result is an index into the
+  original (the journal keeps the original).
+- `tidy` removes what carries no meaning for a command: leading 【】 / [] labels are
+  opened (`【记账】35 午饭` -> `记账 35 午饭`), trailing punctuation, emoji, and the
+  particles 吧 呢 啊 哈 呀 哦 嘛 啦 are dropped. `drop_le` also drops a trailing 了
+  (`取快递搞定了`), used by the natural readers only: a keyword command's title keeps it.
+"""
+
+from __future__ import annotations
+
+import re
+
+_FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
+_LOOK_ALIKES = {
+    0x3000: " ",  # ideographic space
+    0x00A0: " ",  # no-break space
+    0xFFE5: "¥",  # full-width yen/yuan sign
+    0x2014: "-",  # em dash, often typed for a range
+    0x2013: "-",  # en dash
+    0x2212: "-",  # minus sign
+    0x301C: "~",  # wave dash
+}
+_TRANSLATION: dict[int, int | str] = {**_FULL_WIDTH, **_LOOK_ALIKES}
+_SEPARATOR_CHARS = frozenset(",;:、")
+
+_DECIMAL_DOT = re.compile(r"(?<=[0-9])[。·](?=[0-9])")
+_LEAD_LABEL = re.compile(r"^\s*[【\[]\s*([^】\]]{0,12}?)\s*[】\]]\s*")
+_TRAIL_PUNCT = "。.!?~,;:、…'\"“”‘’ \t\r\n"
+_PARTICLES = "吧呢啊哈呀哦嘛啦噢"
+_WORD_SPLIT = re.compile(r"[\s,;、]+")
+
+
+def normalise(text: str) -> str:
+    """Full-width digits, letters and punctuation to ASCII, and a `。` typed between
+    digits to a decimal point (`72。4`); the result has the same length as `text`."""
+    return _DECIMAL_DOT.sub(".", text.translate(_TRANSLATION))
+
+
+def is_separator(char: str) -> bool:
+    """Whitespace or the light punctuation people put between words (`,` `;` `:` `、`)."""
+    return char.isspace() or char in _SEPARATOR_CHARS
+
+
+def strip_separators(text: str) -> str:
+    """`text` without leading and trailing separators (linear time, no regex)."""
+    start, end = 0, len(text)
+    while start < end and is_separator(text[start]):
+        start += 1
+    while end > start and is_separator(text[end - 1]):
+        end -= 1
+    return text[start:end]
+
+
+def words(text: str) -> list[str]:
+    """`text` split on separators, without empty words."""
+    return [word for word in _WORD_SPLIT.split(text) if word]
+
+
+def is_decoration(char: str) -> bool:
+    """Emoji, symbols and variation selectors: never part of a command's meaning."""
+    code = ord(char)
+    return (
+        code >= 0x1F000
+        or 0x2600 <= code <= 0x27BF
+        or 0xFE00 <= code <= 0xFE0F
+        or code in (0x200D, 0x2B50, 0x2764)
+    )
+
+
+def tidy(text: str, *, drop_le: bool = False) -> str:
+    """`text` (already normalised) without labels, trailing particles and emoji.
+
+    Always returns a string (possibly empty); never raises.
+    """
+    text = _LEAD_LABEL.sub(lambda m: f"{m[1]} " if m[1] else "", text, count=1)
+    end = len(text)
+    trailing = _TRAIL_PUNCT + _PARTICLES + ("了" if drop_le else "")
+    while end > 0 and (text[end - 1] in trailing or is_decoration(text[end - 1])):
+        end -= 1
+    start = 0
+    while start < end and (text[start].isspace() or is_decoration(text[start])):
+        start += 1
+    return text[start:end]

@@ -1,0 +1,210 @@
+"""Numbers as people type them: weights, amounts, counts.
+
+Digits (`72.4`, `1,200`), Chinese numerals (一百四十五, 七十二点四, 两千五, 一万二),
+multipliers (`3k`, `1.2w`, `2千`, `1.5万`), currency words before or after
+(`¥35`, `35块钱`, `35rmb`), 十八块五 / 18块5 (yuan and jiao) and weight units
+(`kg kgs 公斤 千克 斤`), with or without spaces.
+
+Everything here is pure and total: functions return a value, None for "not this
+shape", or raise `ParseError` with the user-facing message for "this shape, but a bad
+value" (a weight of 500 kg, an amount of 0).
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+
+from handlers import texts
+from handlers.commands import ParseError
+from handlers.parse.lexicon import ASCII_MULTIPLIERS, CN_DIGITS, CN_MYRIAD, CN_UNITS
+
+# Decimal numbers as typed: ASCII digits only (`\d` would also accept e.g. Arabic-Indic).
+NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+CN_INT = "[零〇一二两三四五六七八九十百千万]+"
+CN_NUMBER = rf"{CN_INT}(?:点[零〇一二三四五六七八九]+)?"
+ANY_NUMBER = rf"(?:{NUMBER}|{CN_NUMBER})"
+SPOKEN_DECIMAL = r"[0-9]+点[0-9]+"
+"""`70点5`: digits with 点 for the point (weights only: elsewhere 3点30 is a time)."""
+
+_WEIGHT = re.compile(rf"(?P<number>{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?", re.IGNORECASE)
+_AMOUNT = re.compile(
+    r"(?P<sign>[+-]?)\s*(?:¥|rmb)?\s*"
+    r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
+    r"(?P<mult>[kw百千万](?![A-Za-z]))?"
+    rf"|(?P<cn>{CN_NUMBER}))"
+    r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny)?"
+    r"(?:(?<=[块元])(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]))?"
+    r"(?![A-Za-z])",  # "1e5" or "35abc" is not an amount followed by a category
+    re.IGNORECASE,
+)
+
+MIN_KG = Decimal(20)
+MAX_KG = Decimal(300)
+MAX_AMOUNT = Decimal(10_000_000)
+_CENT = Decimal("0.01")
+_MAX_DIGITS = 40
+
+
+def cn_int(said: str) -> int | None:
+    """一百四十五 -> 145, 两千五 -> 2500, 一万二 -> 12000, 二零二六 -> 2026; else None."""
+    if not said or len(said) > 12:
+        return None
+    if all(char in CN_DIGITS for char in said):
+        return int("".join(str(CN_DIGITS[char]) for char in said))
+    total = section = 0
+    digit: int | None = None
+    last_unit, after_zero = 0, False
+    for char in said:
+        if char in "零〇":
+            after_zero = True  # 一百零五: the next digit is units
+        elif char in CN_DIGITS:
+            if digit is not None:
+                return None
+            digit = CN_DIGITS[char]
+        elif char in CN_UNITS:
+            unit = CN_UNITS[char]
+            if digit is None and (unit != 10 or section or total):
+                return None
+            section += (1 if digit is None else digit) * unit
+            digit, last_unit, after_zero = None, unit, False
+        elif char in CN_MYRIAD and (section or digit):
+            total, section = (section + (digit or 0)) * CN_MYRIAD[char], 0
+            digit, last_unit, after_zero = None, CN_MYRIAD[char], False
+        else:
+            return None
+    if digit is not None:  # 两千五 is 2500, 一百零五 is 105
+        section += digit * (last_unit // 10 if last_unit >= 100 and not after_zero else 1)
+    return total + section
+
+
+def cn_number(said: str) -> Decimal | None:
+    """七十二点四 -> 72.4 (digits after 点 are read one by one); None when not a number."""
+    whole, dot, fraction = said.partition("点")
+    value = cn_int(whole)
+    if value is None:
+        return None
+    if not dot:
+        return Decimal(value)
+    if not fraction or any(char not in CN_DIGITS for char in fraction):
+        return None
+    return Decimal(f"{value}.{''.join(str(CN_DIGITS[char]) for char in fraction)}")
+
+
+def number_value(said: str) -> Decimal | None:
+    """`72.4` or a Chinese numeral -> its value; None for anything else."""
+    if said[:1].isascii():
+        said = said.replace("点", ".")
+        if len(said) > _MAX_DIGITS:
+            return None
+        try:
+            return Decimal(said)
+        except InvalidOperation:
+            return None
+    return cn_number(said)
+
+
+def small_int(token: str) -> int | None:
+    """`"12"` -> 12, `"两"` -> 2, `"十二"` -> 12, `"二十"` -> 20; None for anything else."""
+    if token.isascii() and token.isdigit():
+        return int(token[:_MAX_DIGITS])
+    return cn_int(token)
+
+
+def parse_weight(text: str, *, unit_required: bool) -> Decimal | None:
+    """`"72.4"`, `"72.4kg"`, `"145斤"`, `"七十二点四公斤"` -> kilograms, quantized to 0.01.
+
+    Returns None when `text` is not a weight (or has no unit but `unit_required`);
+    raises ParseError when it is one but outside 20-300 kg.
+    """
+    match = _WEIGHT.fullmatch(text)
+    if match is None or (unit_required and match["unit"] is None):
+        return None
+    value = number_value(match["number"])
+    if value is None:
+        return None
+    return check_weight(value, jin=match["unit"] == "斤")
+
+
+def check_weight(value: Decimal, *, jin: bool) -> Decimal:
+    """`value` (in 斤 when `jin`) as kilograms to 0.01, or ParseError out of 20-300 kg."""
+    kg = value / 2 if jin else value
+    if not MIN_KG <= kg <= MAX_KG:
+        raise ParseError(texts.WEIGHT_OUT_OF_RANGE)
+    return kg.quantize(_CENT, rounding=ROUND_HALF_UP)
+
+
+def match_amount(text: str, pos: int = 0) -> tuple[Decimal, str] | None:
+    """An amount at `pos` (`35` `¥35` `35.5块` `1,200元` `三十五块` `3k`) and the rest.
+
+    Returns None when `text` does not start with an amount; raises ParseError when
+    the amount is not positive, has more than two decimals, or is over ten million.
+    """
+    found = find_amount(_AMOUNT.match(text, pos))
+    if found is None:
+        return None
+    return found[0], text[found[1] :]
+
+
+def amount_matches(text: str) -> list[re.Match[str]]:
+    """Every amount-shaped piece of `text` (for the natural readers to choose from)."""
+    return [m for m in _AMOUNT.finditer(text) if m["whole"] or m["cn"]]
+
+
+def find_amount(match: re.Match[str] | None) -> tuple[Decimal, int] | None:
+    """The value of an `_AMOUNT` match and where it ended; None when it is no amount."""
+    if match is None or not (match["whole"] or match["cn"]):
+        return None
+    if match["cn"]:
+        if not _cn_amount_ends_well(match):
+            return None
+        amount = cn_number(match["cn"])
+        if amount is None:
+            return None
+    else:
+        digits = match["whole"].replace(",", "") + (match["fraction"] or "")
+        if len(digits) > _MAX_DIGITS:
+            raise ParseError(texts.AMOUNT_TOO_LARGE)
+        amount = Decimal(digits) * _multiplier(match["mult"])
+    if match["jiao"]:
+        amount += Decimal(small_int(match["jiao"]) or 0) / 10
+    return check_amount(amount, negative=match["sign"] == "-"), match.end()
+
+
+def is_money(match: re.Match[str]) -> bool:
+    """Whether an amount match said it was money (`¥`, `块`, `元`, `rmb`)."""
+    return bool(match["cur"]) or match[0].lstrip("+- ").lower().startswith(("¥", "rmb"))
+
+
+def _cn_amount_ends_well(match: re.Match[str]) -> bool:
+    """一起 is not 1 + 起: a Chinese numeral is an amount only before a currency word,
+    a separator or the end (so `三十五 午饭` is, `一起吃饭` is not)."""
+    if match["cur"]:
+        return True
+    end = match.end("cn")
+    return end == len(match.string) or not match.string[end].isalnum()
+
+
+def _multiplier(said: str | None) -> Decimal:
+    if not said:
+        return Decimal(1)
+    return Decimal(
+        ASCII_MULTIPLIERS.get(said.lower()) or {"百": 100, "千": 1000, "万": 10_000}[said]
+    )
+
+
+def check_amount(amount: Decimal, *, negative: bool) -> Decimal:
+    """`amount` quantized to cents, or ParseError saying what is wrong with it."""
+    if negative or amount <= 0:
+        raise ParseError(texts.AMOUNT_NOT_POSITIVE)
+    if amount > MAX_AMOUNT:
+        raise ParseError(texts.AMOUNT_TOO_LARGE)
+    cents = amount.quantize(_CENT)
+    if cents != amount:
+        raise ParseError(texts.AMOUNT_TOO_PRECISE)
+    return cents
+
+
+def is_bare_number(text: str) -> bool:
+    """`"72.4"`, `"-3"`: a number with nothing to say what it measures."""
+    return re.fullmatch(rf"[+-]?\s*{NUMBER}", text) is not None

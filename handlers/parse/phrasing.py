@@ -1,0 +1,220 @@
+"""Sentences for tasks, events, reminders, water and settings, in the user's words.
+
+`加个待办 明天买菜`, `记到日程 周五3点 复诊`, `每天早上七点半提醒我吃维生素`,
+`四十分钟后提醒我关烤箱`, `喝了三杯水`, `打开早报`, `每隔一个半小时提醒我喝水`,
+`作息 七点到十一点`, `喝水目标十杯`. Each reader returns a command, None when the
+text is not its shape, or raises ParseError when it is its shape with a bad value.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+
+from handlers.commands import (
+    Command,
+    Confirm,
+    ParseError,
+    SetDayWindow,
+    SetDigest,
+    SetWaterGoal,
+    SetWaterInterval,
+)
+from handlers.parse.body import Body
+from handlers.parse.changes import read_change
+from handlers.parse.lexicon import EVENT_LEADS, REMIND_WORDS, SWITCH_SYNONYMS, TASK_LEADS
+from handlers.parse.numbers import CN_INT, small_int
+from handlers.parse.records import water
+from handlers.parse.schedules import parse_custom_reminder
+from handlers.parse.settings import (
+    DIGESTS,
+    GOAL_RANGE,
+    INTERVAL_RANGE,
+    SWITCHES,
+    parse_switch,
+)
+from handlers.parse.tasks import event_from, parse_event, parse_task, small_hours_asked, task_from
+from handlers.parse.when import match_time, match_when
+
+_N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
+_POLITE = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我)\s*")
+_WATER = re.compile(
+    r"(?P<total>今天)?(?:又|刚|刚刚|刚才|已经)?(?:喝|补)(?:了|掉|完了|完)?\s*(?:水)?\s*"
+    rf"(?:(?P<n>{_N})\s*(?:大|小)?(?P<unit>杯|瓶)(?P<water>水)?|(?P<one>杯水|水))?"
+    rf"|(?P<n2>{_N})\s*(?:大|小)?杯水"
+)
+_SET = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调成|调到|定在|为|是|:)?\s*"
+_DIGEST_TIME = re.compile(rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{_SET}(?P<t>.+)")
+_DIGEST_SWITCH = re.compile(
+    r"把?(?P<v1>打开|开启|关掉|关闭|停掉|取消|不要)?\s*(?P<d>晨报|早报|晚报)\s*"
+    r"(?P<v2>打开|开启|开|关掉|关闭|关|停掉|不要)?"
+)
+_INTERVAL = re.compile(
+    rf"(?:设置)?\s*(?:喝水)?(?:提醒)?(?:间隔|频率)?\s*{_SET}(?:每隔|每|隔)?\s*"
+    rf"(?:(?P<n>{_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)\s*(?P<unit>分钟|分|小时|钟头)"
+    r"\s*(?:提醒我?喝(?:一次)?水|喝一次水?|提醒一次|一次)?"
+)
+_GOAL = re.compile(
+    rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{_SET}(?P<n>{_N})\s*杯水?"
+    rf"|(?:目标)?(?:每天|一天|每日)(?:要)?喝\s*(?P<m>{_N})\s*杯水?"
+)
+_WINDOW = re.compile(
+    rf"(?:设置)?\s*作息\s*(?:时间)?\s*{_SET}(?P<a>.+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
+)
+_DAY_TIME_TITLE = 20
+
+
+def read_setting(text: str, context: Body) -> Command | None:
+    """Digests, water and the day window in words; switches with 打开 / 关掉."""
+    for reader in (_digest, _water_interval, _water_goal, _day_window):
+        if (command := reader(text)) is not None:
+            return command
+    return read_change(text, context) or _switch(text, context)
+
+
+def _digest(text: str) -> Command | None:
+    if match := _DIGEST_SWITCH.fullmatch(text):
+        verb = match["v1"] or match["v2"]
+        if verb is None:
+            return None
+        on = verb in ("打开", "开启", "开")
+        return SetDigest(kind=DIGESTS[match["d"]], on=on)
+    if (match := _DIGEST_TIME.fullmatch(text)) and (at := _clock(match["t"])) is not None:
+        return SetDigest(kind=DIGESTS[match["d"]], on=True, at=at)
+    return None
+
+
+def _clock(said: str) -> dt.time | None:
+    """A whole-string time (`7:30`, `早上七点半`), or None."""
+    found = match_time(said.strip())
+    return found.time if found is not None and found.end == len(said.strip()) else None
+
+
+def _water_interval(text: str) -> Command | None:
+    if "后" in text or not ("喝水" in text or "间隔" in text):
+        return None
+    match = _INTERVAL.fullmatch(text)
+    if match is None:
+        return None
+    count = small_int(match["n"]) if match["n"] else 0
+    if count is None:
+        return None
+    unit = 60 if match["unit"] in ("小时", "钟头") else 1
+    minutes = count * unit + (unit // 2 if match["half"] or match["only_half"] else 0)
+    if not INTERVAL_RANGE[0] <= minutes <= INTERVAL_RANGE[1]:
+        return None
+    return SetWaterInterval(minutes=minutes)
+
+
+def _water_goal(text: str) -> Command | None:
+    match = _GOAL.fullmatch(text)
+    if match is None:
+        return None
+    glasses = small_int(match["n"] or match["m"])
+    if glasses is None or not GOAL_RANGE[0] <= glasses <= GOAL_RANGE[1]:
+        return None
+    return SetWaterGoal(glasses=glasses)
+
+
+def _day_window(text: str) -> Command | None:
+    match = _WINDOW.fullmatch(text)
+    if match is None:
+        return None
+    wake, sleep = _clock(match["a"]), _clock(match["b"])
+    if wake is None or sleep is None:
+        return None
+    if sleep.hour < 12 and not _has_period(match["b"]):
+        sleep = sleep.replace(hour=sleep.hour + 12)  # nobody says 作息 7点到11点 meaning 11:00
+    if wake >= sleep:
+        return None
+    return SetDayWindow(wake=wake, sleep=sleep)
+
+
+def _has_period(said: str) -> bool:
+    return any(word in said for word in ("上午", "早上", "凌晨", "中午"))
+
+
+def _switch(text: str, context: Body) -> Command | None:
+    """`打开早报`, `关掉喝水提醒`, `把喝水提醒关掉`: the switch keywords' synonyms."""
+    text = text.removeprefix("把")
+    for synonym, keyword in (*SWITCH_SYNONYMS.items(), *((k, k) for k in SWITCHES)):
+        target = ""
+        if text.startswith(synonym):
+            target = text[len(synonym) :].strip()
+        elif text.endswith(synonym) and len(text) > len(synonym):
+            target = text[: -len(synonym)].strip()
+        if target:
+            try:
+                return parse_switch(Body(keyword, target, target, context.today, context.now_local))
+            except ParseError:
+                return None
+    return None
+
+
+def read_lead(text: str, context: Body) -> Command | None:
+    """`加个待办 明天买菜` / `记到日程 周五3点 复诊`: the lead names the command."""
+    text = _POLITE.sub("", text)
+    for leads, reader in ((TASK_LEADS, parse_task), (EVENT_LEADS, parse_event)):
+        for lead in leads:
+            if text.startswith(lead):
+                rest = text[len(lead) :].lstrip(" :,")
+                return reader(context.with_text(lead, rest)) if rest else None
+    return None
+
+
+def read_reminder(text: str, context: Body) -> Command | None:
+    """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`."""
+    for word in (*REMIND_WORDS, "提醒"):
+        at = text.find(word)
+        if at >= 0:
+            before = text[:at].rstrip().removesuffix("再").removesuffix("记得")
+            before = before.removesuffix("到时候").rstrip()
+            said = f"{before} {text[at + len(word) :]}".strip()
+            return parse_custom_reminder(said, now_local=context.now_local)
+    return None
+
+
+def read_water(text: str, _context: Body) -> Command | None:
+    """`喝了三杯水` / `一杯水` / `补水一杯` / `喝了` (the card's button, typed); asked:
+    `喝了三杯` (of what?), `喝了一瓶`, and `今天喝了三杯水` (a total, or three more?)."""
+    match = _WATER.fullmatch(text)
+    if match is None:
+        return None
+    if match["n2"]:
+        count = small_int(match["n2"])
+        return None if count is None else water(count)
+    if not match["n"]:
+        said_water = match["one"] or "水" in text
+        return water(1) if said_water or text in ("喝", "喝了") else None
+    count = small_int(match["n"])
+    if count is None:
+        return None
+    guess = water(count)
+    said_water = match["water"] or text.startswith("补水") or "水" in text[: match.start("n")]
+    if match["unit"] != "杯" or not said_water or match["total"]:
+        return Confirm(guess=guess)
+    return guess
+
+
+def read_dated(text: str, context: Body) -> Command | None:
+    """`周五交材料` / `明天下午3点开会`: a day, maybe a time, and a short title, with no
+    verb saying which it is: asked, as a task (no time) or an event (a time)."""
+    if any(mark in text for mark in "?？吗"):
+        return None
+    try:
+        when = match_when(text, context.today)
+    except ParseError:
+        return None
+    when = dataclasses.replace(when, rest=when.rest.removeprefix("的").strip())  # 8点的飞机
+    if when.day is None or not when.rest or len(when.rest) > _DAY_TIME_TITLE:
+        return None
+    if when.day < context.today or (when.start is None and when.day == context.today):
+        return None
+    try:
+        if when.start is None:
+            return Confirm(guess=task_from(when, context))
+        event = small_hours_asked(event_from(when), text)
+    except ParseError:
+        return None
+    return event if isinstance(event, Confirm) else Confirm(guess=event)

@@ -1,0 +1,154 @@
+"""Chinese message text -> one `Command`, a `Confirm` question, or `ParseError`.
+
+The parser is pure and total: no I/O, no clock (the caller passes `today`), and for
+any string at all it returns a Command or raises ParseError, never anything else.
+
+How a message is read, in order:
+1. Over 2000 characters: refused before any other work.
+2. Full-width characters become ASCII (`７２．４` -> `72.4`, `72。4` -> `72.4`); then
+   `tidy` opens a leading 【】 label and drops trailing particles, punctuation, emoji.
+3. Whole-message words (`今天`, `本周`, `任务`, `撤销`, `帮助`, `不` ...) -> a view or
+   action.
+4. A leading command keyword (`体重`, `记账`, `任务`, `日程` ...) -> that keyword's
+   reader, given the rest of the message. When it cannot read the rest, the strict
+   natural readers get a chance (`日程有啥`, `体重是 70.1`) before its error is answered.
+5. A record lead (`帮我记`, `记一下`) is dropped and the rest read from step 2.
+6. The natural readers (`handlers.parse.natural`): questions, settings and changes in
+   words, reminders in sentences, water, weight, task state, money in free order, a
+   dated line, a lone number; the last four may answer with a `Confirm` question.
+7. Anything else -> ParseError with a short answer (`texts.miss`, at most 3 lines).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+
+from handlers import texts
+from handlers.commands import Command, ParseError
+from handlers.parse import natural
+from handlers.parse.admin import parse_admin
+from handlers.parse.body import Body
+from handlers.parse.lexicon import DONE_WORDS
+from handlers.parse.normalise import normalise, strip_separators, tidy
+from handlers.parse.records import (
+    LEDGER_DIRECTIONS,
+    parse_journal,
+    parse_ledger,
+    parse_water,
+    parse_weight_body,
+)
+from handlers.parse.settings import (
+    SWITCHES,
+    parse_delete,
+    parse_quiet,
+    parse_reminder,
+    parse_setting,
+    parse_switch,
+)
+from handlers.parse.tasks import (
+    parse_cancel,
+    parse_cancel_event,
+    parse_complete,
+    parse_edit_event,
+    parse_event,
+    parse_postpone,
+    parse_task,
+)
+from handlers.parse.views import MENU_KEYS, WHOLE_MESSAGES
+
+MAX_LENGTH = 2000
+_CHECK_MARKS = ("✅", "✔", "✔️", "☑", "☑️")
+
+KEYWORDS: dict[str, Callable[[Body], Command]] = {
+    # Longer keywords first: `取消日程 2` is not `取消` (a task) + "日程 2".
+    "取消日程": parse_cancel_event,
+    "改日程": parse_edit_event,
+    "修改日程": parse_edit_event,
+    "明天再说": parse_postpone,
+    "免打扰": parse_quiet,
+    "删除": parse_delete,
+    "提醒": parse_reminder,
+    "体重": parse_weight_body,
+    "喝水": parse_water,
+    **dict.fromkeys(LEDGER_DIRECTIONS, parse_ledger),
+    "任务": parse_task,
+    "待办": parse_task,
+    "完成": parse_complete,
+    "取消": parse_cancel,
+    "日程": parse_event,
+    "日记": parse_journal,
+    "记日记": parse_journal,
+    "写日记": parse_journal,
+    **dict.fromkeys(SWITCHES, parse_switch),
+    "设置": parse_setting,
+    "管理": parse_admin,
+}
+
+
+_KEYWORD = re.compile("|".join(map(re.escape, KEYWORDS)))
+"""The keywords in `KEYWORDS` order (longer first), so `取消日程` wins over `取消`."""
+
+
+def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) -> Command:
+    """Read one message. Returns a Command (maybe a `Confirm`) or raises ParseError.
+
+    `today` is the user's local date; relative days (明天, 周五, 1号) resolve against
+    it. `now_local` is the user's naive wall-clock time (for `提醒 30分钟后 ...` and
+    `免打扰 到 8:00`); without it the day is taken to start now (00:00 of `today`).
+    ParseError.message is the Chinese reply saying how to write it instead.
+    """
+    local = now_local if now_local is not None else dt.datetime.combine(today, dt.time())
+    if len(text) > MAX_LENGTH:
+        raise ParseError(texts.TOO_LONG)
+    normal = normalise(text)
+    whole = normal.strip().rstrip("。!").strip()
+    if not whole:
+        raise ParseError(texts.EMPTY_MESSAGE)
+    if make := WHOLE_MESSAGES.get(whole.casefold()):
+        return make()
+    clean = tidy(normal)
+    if make := WHOLE_MESSAGES.get(clean.casefold()):
+        return make()
+    loose = tidy(normal, drop_le=True)
+    if normal.rstrip().endswith(_CHECK_MARKS) and loose and not any(w in loose for w in DONE_WORDS):
+        loose += " 完成"  # `2 ✅`: the check mark is the word
+    context = Body("", clean, text, today, local)
+    first_error: ParseError | None = None
+    for candidate in (clean, loose):
+        try:
+            command = read_keyword(candidate, context)
+        except ParseError as error:
+            first_error = first_error or error
+            continue
+        if command is not None:
+            return command
+    if first_error is None and (rest := natural.strip_record_lead(loose)):
+        return parse(rest, today=today, now_local=local)  # `帮我记 晚饭 48`: read the rest
+    return natural.read(loose, context, fallback=first_error)
+
+
+def read_keyword(normal: str, context: Body) -> Command | None:
+    """The command of a leading keyword in `normal`; None when there is none.
+
+    The keyword's reader gets the rest tidied; `raw` is the original text after the
+    keyword (the journal keeps what was typed, decoration and all).
+    """
+    start = len(normal) - len(normal.lstrip())
+    found = _KEYWORD.match(normal, start)
+    if found is None:
+        return None
+    keyword = found[0]
+    body_text = strip_separators(normal[found.end() :].rstrip())
+    at = normalise(context.raw).find(keyword)
+    raw_body = context.raw[at + len(keyword) :].strip()
+    body = Body(keyword, body_text, raw_body, context.today, context.now_local)
+    return KEYWORDS[keyword](body)
+
+
+def parse_event_key(key: str, *, today: dt.date) -> Command:
+    """A WeCom menu click key: an English alias (`today`, `water` ...) or command text."""
+    if make := MENU_KEYS.get(key.strip().casefold()):
+        return make()
+    return parse(key, today=today)

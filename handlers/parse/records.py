@@ -1,0 +1,127 @@
+"""Records: weight, water, money and the journal, as keyword commands.
+
+`体重 72.4`, `喝水 +2`, `记账 35 午饭`, `收入 8000 工资`, `日记 ……`. The same
+facts typed without a keyword (`晚饭 48`, `称了下 70.1`, `喝了三杯水`) are read by
+`handlers.parse.natural`.
+"""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from handlers import texts
+from handlers.commands import (
+    CheckInWater,
+    Command,
+    LedgerDirection,
+    ParseError,
+    RecordLedger,
+    RecordWeight,
+    WriteJournal,
+)
+from handlers.parse.body import Body
+from handlers.parse.lexicon import (
+    EXPENSE_CATEGORIES,
+    INCOME_CATEGORIES,
+    INCOME_SYNONYMS,
+    MEASURE_WORDS,
+)
+from handlers.parse.money import category_of, stands_alone
+from handlers.parse.normalise import words
+from handlers.parse.numbers import (
+    amount_matches,
+    find_amount,
+    match_amount,
+    parse_weight,
+    small_int,
+)
+
+LEDGER_DIRECTIONS: dict[str, LedgerDirection] = {
+    "记账": "expense", "支出": "expense", "花了": "expense", "收入": "income",
+}  # fmt: skip
+_WATER = re.compile(
+    r"(?P<sign>[+-]?)\s*(?P<count>[0-9]+|[零〇一二两三四五六七八九十]{1,3})\s*(?:杯水?)?"
+)
+WATER_RANGE = (-10, 20)
+
+
+def parse_weight_body(body: Body) -> Command:
+    """`体重 72.4` / `体重72.4kg` / `体重 145斤` / `体重 七十二点四`."""
+    kg = parse_weight(body.text, unit_required=False)
+    if kg is None:
+        raise ParseError(texts.WEIGHT_FORMAT)
+    return RecordWeight(kg=kg)
+
+
+def parse_water(body: Body) -> Command:
+    """`喝水` (one glass) / `喝水 +2` / `喝水 -1` / `喝水 2杯` / `喝水 两杯`."""
+    if not body.text:
+        return CheckInWater(glasses=1)
+    match = _WATER.fullmatch(body.text)
+    count = small_int(match["count"]) if match else None
+    if match is None or count is None:
+        raise ParseError(texts.WATER_FORMAT)
+    return water(-count if match["sign"] == "-" else count)
+
+
+def water(glasses: int) -> CheckInWater:
+    """A check-in of `glasses`, or ParseError outside -10..20 (and for 0)."""
+    if glasses == 0 or not WATER_RANGE[0] <= glasses <= WATER_RANGE[1]:
+        raise ParseError(texts.WATER_OUT_OF_RANGE)
+    return CheckInWater(glasses=glasses)
+
+
+def parse_ledger(body: Body) -> Command:
+    """`记账 35 午饭` / `支出 35.5 交通 打车` / `收入 8000` (category defaults to 其他).
+
+    The category is canonical (`lexicon.EXPENSE_CATEGORIES` / `INCOME_CATEGORIES`): a
+    category named first is kept (`交通 打车`), else it is inferred from the words
+    (`午饭` -> 餐饮, `奖金 年终` -> 奖金) and the words are the note. Also forgives the
+    amount coming second: `记账 午饭 35`.
+    """
+    direction = LEDGER_DIRECTIONS[body.keyword]
+    found = match_amount(body.text)
+    if found is not None and found[1].startswith(MEASURE_WORDS):
+        # 花了2个小时: a count of something else, not an amount
+        raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
+    if found is not None:
+        amount, rest = found
+        labels = words(rest)
+    else:
+        amount, labels = _amount_inside(body, direction)
+    category, note = canonical_category(direction, labels)
+    return RecordLedger(direction=direction, amount=amount, category=category, note=note)
+
+
+def _amount_inside(body: Body, direction: LedgerDirection) -> tuple[Decimal, list[str]]:
+    """`记账 午饭 35` / `记账 晚饭48元`: the one amount after the words, and the words."""
+    labels = words(body.text)
+    found = match_amount(labels[1]) if len(labels) >= 2 else None
+    if found is not None and not found[1].strip():
+        return found[0], [labels[0], *labels[2:]]
+    inside = [m for m in amount_matches(body.text) if stands_alone(m)]
+    if len(inside) == 1 and (value := find_amount(inside[0])) is not None:
+        match = inside[0]
+        return value[0], words(f"{body.text[: match.start()]} {body.text[match.end() :]}")
+    raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
+
+
+def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[str, str]:
+    """The category and note of a keyword entry's words (see `parse_ledger`)."""
+    names = EXPENSE_CATEGORIES if direction == "expense" else INCOME_CATEGORIES
+    if labels and labels[0] in names:
+        return labels[0], " ".join(labels[1:])
+    note = " ".join(labels)
+    if direction == "income":
+        word = next((w for w in labels if w in INCOME_SYNONYMS), None)
+        return (INCOME_SYNONYMS[word] if word else "其他"), note
+    return category_of(note)[1], note
+
+
+def parse_journal(body: Body) -> Command:
+    """`日记 ……`: the text exactly as typed, only outer whitespace (and a `:`) removed."""
+    text = body.raw.lstrip(" \t\r\n:：,，\u3000").strip()
+    if not text:
+        raise ParseError(texts.JOURNAL_NEEDS_TEXT)
+    return WriteJournal(text=text)

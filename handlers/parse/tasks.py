@@ -1,0 +1,196 @@
+"""Tasks and events as keyword commands: 任务, 完成, 取消, 明天再说, 日程, 改日程, 取消日程.
+
+Natural forms (`取快递搞定了`, `不用买菜了`, `明天下午3点开会`) are read by
+`handlers.parse.natural` and land here as the same commands.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from decimal import Decimal
+
+from handlers import texts
+from handlers.commands import (
+    AddEvent,
+    AddTask,
+    CancelEvent,
+    CancelTask,
+    Command,
+    CompleteTask,
+    Confirm,
+    EditEvent,
+    EndQuiet,
+    ParseError,
+    PostponeTask,
+    ShowTasks,
+    TaskRef,
+)
+from handlers.parse.body import Body
+from handlers.parse.normalise import strip_separators
+from handlers.parse.numbers import small_int
+from handlers.parse.when import When, match_when
+
+MAX_REMIND_MINUTES = 24 * 60
+MAX_TASK_NUMBER = 99_999
+
+_TASK_NUMBER = re.compile(
+    r"(?:任务|待办)?\s*(?:#|第|no\.?)?\s*(?P<number>[0-9]+|[一二两三四五六七八九十]{1,3})\s*"
+    r"(?:项|个|号|条)?\s*(?:任务|待办)?",
+    re.IGNORECASE,
+)
+_SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
+_REMIND = re.compile(
+    r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半)\s*(?P<unit>分钟|分|个?小时|个?钟头|天|min|h)?",
+    re.IGNORECASE,
+)
+_MINUTES_PER = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
+_EVENT_NUMBER = re.compile(r"#?(?P<n>[0-9]{1,5})(?:号|项)?(?![0-9:：点])")
+
+
+def parse_task(body: Body) -> Command:
+    """`任务 周五 提交材料` / `待办 明天 15:00 买菜` / `任务 交材料` (no date).
+
+    A time without a day means today.
+    """
+    if not body.text:
+        return ShowTasks()
+    return task_from(match_when(body.text, body.today), body)
+
+
+def task_from(when: When, body: Body) -> AddTask:
+    """The task `when` describes; ParseError without a title or with a time range."""
+    if when.end is not None:
+        raise ParseError(texts.TASK_ONE_TIME)
+    title = " ".join(when.rest.split())
+    if not title:
+        raise ParseError(texts.TASK_NEEDS_TITLE)
+    day = when.day if when.day is not None or when.start is None else body.today
+    return AddTask(title=title, due_date=day, due_time=when.start)
+
+
+def task_ref(text: str, verb: str) -> TaskRef:
+    """`3` / `#3` / `第3项` -> a number; anything else -> (part of) a title."""
+    if not text:
+        raise ParseError(texts.task_ref_missing(verb))
+    if _SEVERAL_NUMBERS.fullmatch(text):
+        raise ParseError(texts.task_one_at_a_time(verb))
+    match = _TASK_NUMBER.fullmatch(text)
+    if match is None:
+        return TaskRef(title=" ".join(text.split()))
+    number = small_int(match["number"][:8]) or 0
+    if not 1 <= number <= MAX_TASK_NUMBER:
+        raise ParseError(texts.TASK_NUMBER_INVALID)
+    return TaskRef(number=number)
+
+
+def parse_complete(body: Body) -> Command:
+    """`完成 3` / `完成 #3` / `完成 提交材料` / `完成了 3`."""
+    return CompleteTask(ref=task_ref(strip_separators(body.text.removeprefix("了")), "完成"))
+
+
+def parse_cancel(body: Body) -> Command:
+    """`取消 3` / `取消 提交材料`; `取消 免打扰` and `取消 日程 2` with a space mean
+    what they mean without one (never a task whose title contains 免打扰)."""
+    if body.text == "免打扰":
+        return EndQuiet()
+    if body.text.startswith("日程"):
+        rest = strip_separators(body.text.removeprefix("日程"))
+        return parse_cancel_event(body.with_text("取消日程", rest))
+    return CancelTask(ref=task_ref(body.text, "取消"))
+
+
+def parse_postpone(body: Body) -> Command:
+    """`明天再说 3`: the task moves to tomorrow."""
+    return PostponeTask(ref=task_ref(body.text, "明天再说"))
+
+
+def _remind_minutes(text: str) -> tuple[int | None, str]:
+    """`提前15分钟` / `提前1小时` / `提前半小时` anywhere in `text`: minutes and the rest.
+
+    `提前` not followed by a number (`提前还款`) is left alone as part of the title.
+    """
+    match = _REMIND.search(text)
+    if match is None:
+        return None, text
+    unit = (match["unit"] or "分钟").lower()
+    count = Decimal("0.5") if match["count"] == "半" else Decimal(match["count"][:12])
+    minutes = count * _MINUTES_PER.get(unit, 1)
+    if minutes != minutes.to_integral_value() or not 0 <= minutes <= MAX_REMIND_MINUTES:
+        raise ParseError(texts.REMIND_FORMAT)
+    return int(minutes), f"{text[: match.start()]} {text[match.end() :]}"
+
+
+def parse_event(body: Body) -> Command:
+    """`日程 周四 14:00-15:00 复诊` / `日程 明天 9:30 开会 提前15分钟` / `日程 明天 复诊`.
+
+    A day is required; no time (or `全天`) makes an all-day event.
+    """
+    return small_hours_asked(event_from(match_when(body.text, body.today)), body.text)
+
+
+SAID_PERIOD = re.compile(
+    r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|今晚|明晚|今早|明早|[0-9]:[0-9]"
+)
+
+
+def small_hours_asked(event: AddEvent, said: str) -> Command:
+    """`日程 周四 两点到三点 复诊`: an appointment at 2 a.m. is rarely meant. A start
+    between 1 and 6 o'clock said without 上午/下午 (or a 24-hour `2:00`) is asked,
+    guessing the afternoon."""
+    start, end = event.start, event.end
+    if start is None or not 1 <= start.hour <= 6 or SAID_PERIOD.search(said):
+        return event
+    later = start.replace(hour=start.hour + 12)
+    later_end = end.replace(hour=end.hour + 12) if end is not None and end.hour < 12 else end
+    return Confirm(guess=dataclasses.replace(event, start=later, end=later_end))
+
+
+def event_from(when: When) -> AddEvent:
+    """The event `when` describes, or ParseError saying what is missing."""
+    if when.day is None:
+        raise ParseError(texts.EVENT_NEEDS_DAY)
+    if when.start is not None and when.end is not None and when.end <= when.start:
+        raise ParseError(texts.EVENT_END_BEFORE_START)
+    remind, rest = _remind_minutes(when.rest)
+    title = " ".join(strip_separators(rest).split())
+    if not title:
+        raise ParseError(texts.EVENT_NEEDS_TITLE)
+    return AddEvent(
+        title=title, day=when.day, start=when.start, end=when.end, remind_minutes_before=remind
+    )
+
+
+def _event_number(text: str, hint: str) -> tuple[int, str]:
+    match = _EVENT_NUMBER.match(text)
+    if match is None or int(match["n"]) < 1:
+        raise ParseError(hint)
+    return int(match["n"]), strip_separators(text[match.end() :])
+
+
+def parse_cancel_event(body: Body) -> Command:
+    """`取消日程 2` (the number from 「日程」)."""
+    number, rest = _event_number(body.text, texts.CANCEL_EVENT_HINT)
+    if rest:
+        raise ParseError(texts.CANCEL_EVENT_HINT)
+    return CancelEvent(number=number)
+
+
+def parse_edit_event(body: Body) -> Command:
+    """`改日程 2 周五 15:00` / `改日程 2 16:00-17:00` / `改日程 2 复查 提前1小时`."""
+    number, rest = _event_number(body.text, texts.EDIT_EVENT_HINT)
+    when = match_when(rest, body.today)
+    if when.start is not None and when.end is not None and when.end <= when.start:
+        raise ParseError(texts.EVENT_END_BEFORE_START)
+    remind, title = _remind_minutes(when.rest)
+    title = " ".join(strip_separators(title).split())
+    if when.day is None and when.start is None and remind is None and not title:
+        raise ParseError(texts.EDIT_EVENT_HINT)
+    return EditEvent(
+        number=number,
+        day=when.day,
+        start=when.start,
+        end=when.end,
+        title=title or None,
+        remind_minutes_before=remind,
+    )
