@@ -1,7 +1,7 @@
 """`keeper menu install`: put keeper's menu on the app with WeCom's menu/create.
 
 Every button is a `click` whose key is one of the English aliases the parser maps to
-a command (`handlers.parser.parse_event_key`): a click runs exactly what the words do.
+a command (`handlers.parse.parse_event_key`): a click runs exactly what the words do.
 WeCom's rules (https://developer.work.weixin.qq.com/document/path/90231): at most 3
 buttons, at most 5 under each, names of at most 16 bytes (top) or 40 (sub menu).
 """

@@ -309,6 +309,11 @@ class Confirm:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class WhoAmI:
+    """`我是谁` / `我的账号`: the member's WeCom UserID (what KEEPER_ADMINS lists)."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Dismiss:
     """`不` / `不是` / `算了`: no to a question (the guess is already dropped by then)."""
 
@@ -316,6 +321,7 @@ class Dismiss:
 Command = (
     Confirm
     | Dismiss
+    | WhoAmI
     | RecordWeight
     | CheckInWater
     | RecordLedger

@@ -1,9 +1,9 @@
-"""Undo, help and the greeting."""
+"""Undo, help, the greeting, and 我是谁."""
 
 from __future__ import annotations
 
 from handlers import rule_store, texts
-from handlers.commands import Help, Undo, Welcome
+from handlers.commands import Help, Undo, Welcome, WhoAmI
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from storage.database import Session
@@ -38,6 +38,13 @@ async def undo(session: Session, ctx: Context, cmd: Undo) -> Outcome:
 @router.handles(Help)
 async def show_help(session: Session, ctx: Context, cmd: Help) -> Outcome:
     return Outcome(reply=texts.help_page(cmd.topic))
+
+
+@router.handles(WhoAmI)
+async def who_am_i(session: Session, ctx: Context, cmd: WhoAmI) -> Outcome:
+    """The member's own UserID, for the admin who sets KEEPER_ADMINS (only ever told
+    to the member it belongs to; never logged)."""
+    return Outcome(reply=texts.who_am_i(ctx.user.wecom_user_id, ctx.is_admin))
 
 
 @router.handles(Welcome)

@@ -58,6 +58,7 @@ HELP_PAGES = {
         "晨报晚报：打开早报 · 关掉晚报 · 晨报 7:30",
         "作息：作息 七点到十一点；喝水：每隔两小时提醒我喝水 · 喝水目标 8杯",
         "免打扰 2小时 · 免打扰 到 明天 8:00 · 取消免打扰；设置 卡片 开",
+        "我是谁：看自己的企业微信账号（管理员配置 KEEPER_ADMINS 用）",
     ),
     "日记": ("写日记：日记 今天复诊以后轻松了一些", "日记按原样保存，不会被当成记账或体重。"),
     "查看": (
@@ -485,6 +486,15 @@ def goal_set(glasses: int) -> str:
 # Admin.
 
 ADMIN_ONLY = "这是管理员命令，你没有权限。"
+
+
+def who_am_i(user_id: str, is_admin: bool) -> str:
+    role = (
+        "你是管理员，可以用「管理 状态」。"
+        if is_admin
+        else "要当管理员，请把它加到 KEEPER_ADMINS 里。"
+    )
+    return f"你的企业微信账号（UserID）是：{user_id}\n{role}"
 
 
 def admin_channel(

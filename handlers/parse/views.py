@@ -25,6 +25,7 @@ from handlers.commands import (
     SnoozeWater,
     TaskRef,
     Undo,
+    WhoAmI,
 )
 from handlers.parse.lexicon import UNDO_PHRASES
 from scheduler import cards
@@ -42,6 +43,9 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "日程": ShowEvents, "日程列表": ShowEvents,
     "取消免打扰": EndQuiet, "结束免打扰": EndQuiet,
     "稍后": SnoozeWater, "稍后提醒": SnoozeWater, "等会儿": SnoozeWater,
+    "我是谁": WhoAmI, "我的账号": WhoAmI, "我的id": WhoAmI, "我的userid": WhoAmI,
+    "whoami": WhoAmI, "我的用户名": WhoAmI, "我的企业微信账号": WhoAmI,
+    "我的账号是什么": WhoAmI, "我的id是什么": WhoAmI, "我的userid是什么": WhoAmI,
     "不": Dismiss, "不是": Dismiss, "不对": Dismiss, "不用": Dismiss, "不用了": Dismiss,
     "算了": Dismiss, "否": Dismiss, "no": Dismiss, "不要": Dismiss, "不记": Dismiss,
 }  # fmt: skip

@@ -13,6 +13,13 @@ from tests.acceptance.conftest import Keeper
 HOUR = dt.timedelta(hours=1)
 
 
+async def test_a_member_asks_who_they_are_and_gets_their_userid(keeper: Keeper) -> None:
+    """Issue 10: 我是谁 answers the UserID an admin puts in KEEPER_ADMINS."""
+    reply = await keeper.say("我是谁", user="alice")
+    assert reply == "你的企业微信账号（UserID）是：alice\n要当管理员，请把它加到 KEEPER_ADMINS 里。"
+    assert "你是管理员" in await keeper.say("我的ID是什么？", user="boss")
+
+
 async def test_only_admins_get_the_status(keeper: Keeper) -> None:
     assert await keeper.say("管理 状态", user="alice") == texts.ADMIN_ONLY
     status = await keeper.say("管理 状态", user="boss")

@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestServer
 from bot.app import create_app
 from bot.menu import MENU, menu_keys
 from bot.sandbox.fake_wecom import ISSUED_TOKENS, FakeWeCom, run_fake_wecom
-from handlers.parser import _MENU_KEYS
+from handlers.parse.views import MENU_KEYS
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import ticks
@@ -230,7 +230,7 @@ async def test_menu_install_puts_every_key_the_parser_knows_on_the_app(
     assert code == 0, err
     assert out.startswith("keeper: menu installed")
     assert api.console.menu == MENU
-    assert menu_keys() == set(_MENU_KEYS)
+    assert menu_keys() == set(MENU_KEYS)
 
 
 async def test_menu_install_from_an_untrusted_ip_says_where_to_add_it(
