@@ -138,7 +138,10 @@ async def test_a_served_run_logs_no_secret(served: tuple[str, asyncio.subprocess
         async with http.post(f"{base}/wecom/callback", params=bad.query, data=bad.body) as response:
             assert response.status == 403
         async with http.get(f"{base}/healthz") as response:
-            assert response.status == 200
+            # The message made alice's digests, and this serve runs no scheduler: the
+            # health check says so (503, scheduler stopped) rather than look healthy.
+            assert response.status == 503
+            assert (await response.json())["scheduler"] == "stopped"
     proc.terminate()
     assert proc.stderr is not None
     logs = (await proc.stderr.read()).decode()
@@ -220,3 +223,20 @@ async def test_every_phrase_of_the_reminders_issue_works_in_keeper_chat(tmp_path
         assert reply.startswith(phrase), reply
         assert expected in reply, (phrase, reply)
         assert "没看懂" not in reply, (phrase, reply)
+
+
+async def test_a_guess_confirmed_in_keeper_chat_is_recorded_once_and_another_is_dropped(
+    tmp_path: Path,
+) -> None:
+    """Issue 9: the confirmation flow as a person types it in the demo."""
+    script = "35\n是\n是\n称了一下 140\n今天\n"
+    args = ["chat", "--db", str(tmp_path / "demo.db"), "--start", "2026-12-01T10:00"]
+    code, out, err = await _run(args, _env(tmp_path), tmp_path, script.encode())
+    assert code == 0, err
+    asked, confirmed, again, other, today = out.split("你> ")[1:]
+    assert "回「是」记下" in asked
+    assert "35.00" in confirmed
+    assert "35.00" not in again  # the guess was used up: nothing recorded twice
+    assert "回「是」记下" in other  # a new guess...
+    assert "支出 35.00 元" in today  # ...dropped by the next message; 35 is there once
+    assert "体重：还没记录" in today  # the 140 guess was dropped, not recorded

@@ -19,9 +19,7 @@ from storage.database import Database
 from storage.engine import create_engine
 from storage.migrate import alembic_config, current_revision, upgrade
 from storage.repos import jobs
-from storage.repos.jobs import NewJob
 from storage.schema import metadata
-from tests.integration.conftest import new_rule, new_user
 
 
 async def test_a_migrated_database_is_at_head(engine: AsyncEngine) -> None:
@@ -47,25 +45,35 @@ async def test_a_job_an_older_worker_was_sending_at_the_upgrade_is_never_release
     may have gone out, so its lease expiry settles it by its policy, never resends it."""
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}")
     await upgrade(engine, "0003")
-    user = await new_user(engine, clock)
-    rule = await new_rule(engine, clock, user)
-    async with engine.begin() as session:
-        job_id = await jobs.materialise(
-            session,
-            NewJob(
-                user_id=user, rule_id=rule, slot=clock.now(), policy="at_most_once",
-                priority="normal", channel="wecom_app", recipient="zhangsan",
-                payload_kind="custom",
-            ),
-            now=clock.now(),
-        )  # fmt: skip
+    now = clock.now().replace(tzinfo=None)  # as the 0003 schema stores UTC instants
+    async with engine.begin() as session:  # the old release's rows, as its code wrote them
         await session.execute(
             text(
-                "UPDATE notification_jobs SET status = 'processing', lease_owner = 'old:1', "
-                "attempts = 1, lease_expires_at = :expiry WHERE id = :id"
+                "INSERT INTO users (id, wecom_user_id, timezone, created_at) "
+                "VALUES (1, 'zhangsan', 'Asia/Shanghai', :now)"
             ),
-            {"expiry": clock.now() + dt.timedelta(minutes=2), "id": job_id},
+            {"now": now},
         )
+        await session.execute(
+            text(
+                "INSERT INTO reminder_rules (id, user_id, kind, status, policy, priority, "
+                "channel, spec, label, created_at, updated_at) VALUES (1, 1, 'custom', "
+                "'active', 'at_most_once', 'normal', 'wecom_app', '', '吃药', :now, :now)"
+            ),
+            {"now": now},
+        )
+        await session.execute(
+            text(
+                "INSERT INTO notification_jobs (id, user_id, rule_id, scheduled_slot_utc, "
+                "status, policy, priority, channel, recipient, payload_kind, payload, "
+                "attempts, next_attempt_at, lease_owner, lease_expires_at, created_at, "
+                "updated_at, outcome_note) VALUES (1, 1, 1, :now, 'processing', "
+                "'at_most_once', 'normal', 'wecom_app', 'zhangsan', 'custom', '', 1, :now, "
+                "'old:1', :expiry, :now, :now, '')"
+            ),
+            {"now": now, "expiry": now + dt.timedelta(minutes=2)},
+        )
+    job_id = 1
     await upgrade(engine)
     clock.advance(dt.timedelta(minutes=5))
     scheduler = Scheduler(
