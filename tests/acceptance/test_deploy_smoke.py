@@ -17,14 +17,16 @@ with the WeCom values, KEEPER_ADMINS and the database password filled in.
 
 A member then sets a reminder in chat (an encrypted callback to the web process), and
 the worker, on its own, sends it to the fake WeCom. The processes read the real clock,
-so the reminder is "in 1 minute" and the test waits for its arrival (an event set by
-the fake, bounded), not for a fixed time.
+so the member books an event a quarter of an hour ahead, whose reminder (30 minutes
+before) is due at once, and the worker started after it sends it at its first tick;
+the test waits for its arrival (an event set by the fake, bounded), never a fixed time.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime as dt
 import os
 import re
 import shlex
@@ -34,6 +36,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import aiohttp
 import pytest
@@ -51,7 +54,7 @@ pytestmark = [pytest.mark.mariadb, pytest.mark.timeout(300)]
 COMPOSE = Path(__file__).parents[2] / "deploy" / "compose.yaml"
 UNITS = COMPOSE.parent / "systemd"
 ENV_EXAMPLE = COMPOSE.parent / "env.example"
-ARRIVAL_TIMEOUT_S = 150  # one minute to the reminder, then at most a 30 s tick interval
+ARRIVAL_TIMEOUT_S = 60  # the worker's first tick sends it; bounded, never slept on
 STARTUP_TIMEOUT_S = 30
 DB_PASSWORD = "smoke-db-pass-7731"
 
@@ -231,14 +234,23 @@ async def test_the_deploy_kits_commands_on_mariadb_deliver_a_reminder_set_in_cha
         assert code == 0, err
         assert "applied 0001" in out
         assert DB_PASSWORD not in out
-        async with (
-            _running(plan.commands["web"], plan.envs["web"], tmp_path),
-            _running(plan.commands["worker"], plan.envs["worker"], tmp_path),
-        ):
+        async with _running(plan.commands["web"], plan.envs["web"], tmp_path):
             base = f"http://127.0.0.1:{port}"
             await _until_listening(base)
             async with WeComSide(base, s.token, s.aes_key, s.corp_id, s.agent_id) as wecom:
-                reply = await wecom.send_text("alice", "提醒 1分钟后 测试")
-            assert "测试" in (reply.text or "")
-            await asyncio.wait_for(api.arrived.wait(), ARRIVAL_TIMEOUT_S)
-    assert [m.content for m in api.messages_to("alice")] == ["⏰ 提醒：测试"]
+                reply = await wecom.send_text("alice", _an_event_due_for_its_reminder())
+            assert "复诊" in (reply.text or "")
+            # The worker's first tick, at its start, finds the reminder due.
+            async with _running(plan.commands["worker"], plan.envs["worker"], tmp_path):
+                await asyncio.wait_for(api.arrived.wait(), ARRIVAL_TIMEOUT_S)
+    (sent,) = [m.content for m in api.messages_to("alice")]
+    assert "复诊" in sent
+
+
+def _an_event_due_for_its_reminder() -> str:
+    """An event 15 minutes from now (the processes read the real clock): its reminder,
+    30 minutes before, is already due, so the worker sends it at its first tick."""
+    soon = dt.datetime.now(ZoneInfo("Asia/Shanghai")) + dt.timedelta(minutes=15)
+    today = dt.datetime.now(ZoneInfo("Asia/Shanghai")).date()
+    day = "今天" if soon.date() == today else "明天"
+    return f"日程 {day} {soon:%H:%M} 复诊"
