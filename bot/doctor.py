@@ -63,13 +63,7 @@ async def _wecom(
     settings: Settings, options: Options, now: Callable[[], dt.datetime]
 ) -> list[Check]:
     async with aiohttp.ClientSession() as session:
-        admin = WeComAdmin(
-            api_base=settings.api_base,
-            corp_id=settings.corp_id,
-            secret=settings.secret,
-            agent_id=settings.agent_id,
-            session=session,
-        )
+        admin = WeComAdmin.for_settings(settings, session)
         token_check, token = await check_token(admin)
         checks = [token_check]
         if token is not None:

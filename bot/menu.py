@@ -49,13 +49,7 @@ def menu_keys(menu: Json = MENU) -> set[str]:
 async def install(settings: Settings) -> tuple[int, str]:
     """Install `MENU` on the configured app: (exit status, one line for the operator)."""
     async with aiohttp.ClientSession() as session:
-        admin = WeComAdmin(
-            api_base=settings.api_base,
-            corp_id=settings.corp_id,
-            secret=settings.secret,
-            agent_id=settings.agent_id,
-            session=session,
-        )
+        admin = WeComAdmin.for_settings(settings, session)
         try:
             token = await admin.gettoken()
             answer = (

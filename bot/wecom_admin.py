@@ -16,6 +16,8 @@ from typing import Any
 
 import aiohttp
 
+from bot.settings import Settings
+
 Json = dict[str, Any]
 
 TIMEOUT_S = 10.0
@@ -49,6 +51,17 @@ class WeComAdmin:
     secret: str
     agent_id: int
     session: aiohttp.ClientSession
+
+    @classmethod
+    def for_settings(cls, settings: Settings, session: aiohttp.ClientSession) -> WeComAdmin:
+        """The configured app (WECOM_* settings), calling through `session`."""
+        return cls(
+            api_base=settings.api_base,
+            corp_id=settings.corp_id,
+            secret=settings.secret,
+            agent_id=settings.agent_id,
+            session=session,
+        )
 
     async def gettoken(self) -> Json:
         """获取access_token: `access_token` on errcode 0."""

@@ -13,7 +13,19 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Row, and_, delete, func, insert, or_, select, tuple_, update
+from sqlalchemy import (
+    CursorResult,
+    Row,
+    Select,
+    and_,
+    delete,
+    func,
+    insert,
+    or_,
+    select,
+    tuple_,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 
 from storage.database import Session
@@ -485,14 +497,9 @@ class Missed:
     note: str = ""  # for failed / unknown: the job's outcome note ("config: 60020")
 
 
-async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
-    """The user's reminders that ended unsent at or after `since`, oldest first:
-    expired (not `UNTOLD` kinds), failed or unknown (not `UNTOLD_FAILURES` kinds)."""
-    expired = and_(JOBS.c.status == "expired", JOBS.c.payload_kind.not_in(UNTOLD))
-    lost = and_(
-        JOBS.c.status.in_(("failed", "unknown")), JOBS.c.payload_kind.not_in(UNTOLD_FAILURES)
-    )
-    stmt = (
+def _lost_jobs(user_id: int, *conditions: Any) -> Select[Any]:
+    """The user's jobs matching `conditions`, with what telling them needs, oldest first."""
+    return (
         select(
             JOBS.c.payload_kind,
             JOBS.c.scheduled_slot_utc,
@@ -501,9 +508,12 @@ async def missed_since(session: Session, user_id: int, since: dt.datetime) -> li
             JOBS.c.outcome_note,
         )
         .join(RULES, RULES.c.id == JOBS.c.rule_id)
-        .where(JOBS.c.user_id == user_id, JOBS.c.finished_at >= since, or_(expired, lost))
+        .where(JOBS.c.user_id == user_id, *conditions)
         .order_by(JOBS.c.scheduled_slot_utc, JOBS.c.id)
     )
+
+
+async def _missed(session: Session, stmt: Select[Any]) -> list[Missed]:
     return [
         Missed(
             kind=kind,
@@ -514,6 +524,18 @@ async def missed_since(session: Session, user_id: int, since: dt.datetime) -> li
         )
         for kind, slot, label, status, note in await session.execute(stmt)
     ]
+
+
+async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
+    """The user's reminders that ended unsent at or after `since`, oldest first:
+    expired (not `UNTOLD` kinds), failed or unknown (not `UNTOLD_FAILURES` kinds)."""
+    expired = and_(JOBS.c.status == "expired", JOBS.c.payload_kind.not_in(UNTOLD))
+    lost = and_(
+        JOBS.c.status.in_(("failed", "unknown")), JOBS.c.payload_kind.not_in(UNTOLD_FAILURES)
+    )
+    return await _missed(
+        session, _lost_jobs(user_id, JOBS.c.finished_at >= since, or_(expired, lost))
+    )
 
 
 async def unresolved_failures(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
@@ -530,29 +552,17 @@ async def unresolved_failures(session: Session, user_id: int, since: dt.datetime
         )
         .exists()
     )
-    stmt = (
-        select(
-            JOBS.c.payload_kind,
-            JOBS.c.scheduled_slot_utc,
-            RULES.c.label,
-            JOBS.c.status,
-            JOBS.c.outcome_note,
-        )
-        .join(RULES, RULES.c.id == JOBS.c.rule_id)
-        .where(
-            JOBS.c.user_id == user_id,
+    return await _missed(
+        session,
+        _lost_jobs(
+            user_id,
             JOBS.c.status.in_(("failed", "unknown")),
             JOBS.c.payload_kind.not_in(UNTOLD_FAILURES),
             JOBS.c.finished_at >= since,
             RULES.c.status.in_(("active", "done")),
             ~accepted_since,
-        )
-        .order_by(JOBS.c.scheduled_slot_utc, JOBS.c.id)
+        ),
     )
-    return [
-        Missed(kind=kind, slot=slot, label=label, status=status, note=note)
-        for kind, slot, label, status, note in await session.execute(stmt)
-    ]
 
 
 async def next_pending(session: Session) -> JobRecord | None:
