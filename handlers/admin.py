@@ -42,6 +42,10 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
         lines.append(texts.ADMIN_NO_JOBS)
     by_kind = await jobs.count_by_kind(session)
     lines.append(texts.admin_jobs(_counts(by_kind)))
+    broken, latest = await rules.set_aside_rules(session)
+    if broken:
+        named = [(b.rule_id, texts.RULE_KIND_NAMES.get(b.kind, b.kind), b.reason) for b in latest]
+        lines.append(texts.admin_broken_rules(broken, named))
     return Outcome(reply="\n".join(line for line in lines if line))
 
 

@@ -565,6 +565,11 @@ def admin_overview(users: int, rules: str, next_job: str | None, held: bool) -> 
     return "\n".join(lines)
 
 
+def admin_broken_rules(count: int, latest: list[tuple[int, str, str]]) -> str:
+    shown = "；".join(f"#{rule_id} {kind}：{reason}" for rule_id, kind, reason in latest)
+    return f"⚠ 出错停用的规则 {count} 条（算不出下次时间）：{shown}"
+
+
 def admin_jobs(counts: str) -> str:
     return f"按类型：{counts}" if counts else ""
 

@@ -5,6 +5,9 @@ which 开启 提醒 undoes, leaving individually paused rules paused) do not; `d
 (a one-off that fired, or whose moment passed) and `deleted` are final and release
 the rule's short number. `internal` rules (the card-update carrier) are never listed
 and never change. The water rule stays `active`: its on/off is the water plan's.
+`error`: the tick could not compute the rule's occurrences (a malformed schedule, a
+bug); it is set aside with the reason so it cannot stall the others, leaves the
+user's list, and is shown to the admin (管理 状态); only deleting it is left.
 """
 
 from __future__ import annotations
@@ -19,18 +22,20 @@ class RuleStatus(StrEnum):
     DONE = "done"
     DELETED = "deleted"
     INTERNAL = "internal"
+    ERROR = "error"
 
 
 _ON, _PAUSED, _OFF = RuleStatus.ACTIVE, RuleStatus.PAUSED, RuleStatus.OFF
 _DONE, _DELETED = RuleStatus.DONE, RuleStatus.DELETED
 
 TRANSITIONS: dict[RuleStatus, frozenset[RuleStatus]] = {
-    _ON: frozenset({_PAUSED, _OFF, _DONE, _DELETED}),
+    _ON: frozenset({_PAUSED, _OFF, _DONE, _DELETED, RuleStatus.ERROR}),
     _PAUSED: frozenset({_ON, _DONE, _DELETED}),  # resumed; done when nothing is left
     _OFF: frozenset({_ON, _PAUSED, _DONE, _DELETED}),  # 开启 提醒, or 关闭 晨报 meanwhile
     _DONE: frozenset(),
     _DELETED: frozenset(),
     RuleStatus.INTERNAL: frozenset(),
+    RuleStatus.ERROR: frozenset({_DELETED}),
 }
 """Every allowed status change (a status never "moves" to itself)."""
 

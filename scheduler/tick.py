@@ -147,9 +147,10 @@ async def _occurrences(
 async def _set_aside(
     session: Session, rule: rules.RuleRecord, reason: str, now: dt.datetime
 ) -> None:
-    """A rule whose occurrences cannot be computed stops being due (it would fail again
-    every tick and, before, took the whole batch down with it); the reason is logged."""
-    await rules.set_next_fire(session, rule.id, None, now=now, expected=rule.next_fire_at)
+    """A rule whose occurrences cannot be computed is set aside (status `error`, the
+    reason kept for 管理 状态): it would fail again every tick and, before, took the
+    whole batch down with it."""
+    await rules.set_aside(session, rule.id, reason, now=now)
     log.error(
         "rule set aside: its next occurrence cannot be computed",
         extra={"rule": rule.id, "kind": rule.kind, "reason": reason[:200]},

@@ -40,6 +40,8 @@ class ReminderRule(Base):
     ref_id: Mapped[int | None] = mapped_column(Integer)
     # What the reminder says (a custom reminder's words); never journal text or amounts.
     label: Mapped[str] = mapped_column(String(200), default="")
+    # Why the tick set the rule aside (status `error`), for 管理 状态.
+    error_note: Mapped[str] = mapped_column(String(200), default="", server_default="")
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
 

@@ -208,6 +208,38 @@ async def move_next_fire(session: Session, moves: list[Move], *, now: dt.datetim
     return int(cast(CursorResult[Any], await session.execute(stmt)).rowcount)
 
 
+async def set_aside(session: Session, rule_id: int, reason: str, *, now: dt.datetime) -> None:
+    """Status `error` with the reason: the tick could not plan the rule."""
+    values = {"status": "error", "error_note": reason[:200], "next_fire_at": None, "number": None}
+    await session.execute(
+        update(RULES).where(RULES.c.id == rule_id).values(updated_at=now, **values)
+    )
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Broken:
+    """A rule set aside (status `error`), for the admin."""
+
+    rule_id: int
+    kind: str
+    reason: str
+
+
+async def set_aside_rules(session: Session, *, limit: int = 5) -> tuple[int, list[Broken]]:
+    """How many rules are set aside, and the latest `limit` of them."""
+    count = (
+        await session.execute(select(func.count()).where(RULES.c.status == "error"))
+    ).scalar_one()
+    stmt = (
+        select(RULES.c.id, RULES.c.kind, RULES.c.error_note)
+        .where(RULES.c.status == "error")
+        .order_by(RULES.c.updated_at.desc(), RULES.c.id.desc())
+        .limit(limit)
+    )
+    latest = [Broken(rule_id=i, kind=k, reason=r) for i, k, r in await session.execute(stmt)]
+    return int(count), latest
+
+
 def _instant(at: dt.datetime | None) -> Any:
     """A bound instant typed as the column is (UTC storage), or NULL."""
     return null() if at is None else literal(at, RULES.c.next_fire_at.type)

@@ -41,7 +41,10 @@ async def test_one_bad_rule_among_many_good_ones_stalls_nothing(keeper: Keeper) 
             await session.execute(select(func.count()).where(JOBS.c.rule_id == bad))
         ).scalar_one()
     assert rule is not None
-    assert (rule.next_fire_at, jobs_of_bad) == (None, 0)
+    assert (rule.status, rule.next_fire_at, jobs_of_bad) == ("error", None, 0)
+    status = await keeper.say("管理 状态", user="boss")
+    assert f"⚠ 出错停用的规则 1 条（算不出下次时间）：#{bad} 提醒：" in status
+    assert "JSONDecodeError" in status  # the reason, as the tick met it
     while (await keeper.tick()).claimed:
         pass
     async with keeper.scheduler.database.transaction() as session:

@@ -15,6 +15,8 @@ ALLOWED = {
     (S.ACTIVE, S.OFF),
     (S.ACTIVE, S.DONE),
     (S.ACTIVE, S.DELETED),
+    (S.ACTIVE, S.ERROR),  # its occurrences cannot be computed: set aside by the tick
+    (S.ERROR, S.DELETED),
     (S.PAUSED, S.ACTIVE),
     (S.PAUSED, S.DONE),
     (S.PAUSED, S.DELETED),
