@@ -6,10 +6,27 @@ import asyncio
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
+from bot.sandbox.fake_wecom import FakeWeCom
 from tests.conftest import TEST_SETTINGS
 
 KEEPER = str(Path(sys.executable).parent / "keeper")
+
+
+class ArrivalFake(FakeWeCom):
+    """The fake, telling the test the moment a message arrives (no polling): a test
+    waits on `arrived` (bounded) while `keeper` processes do the work."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.arrived = asyncio.Event()
+
+    def send(self, token: str, raw_body: bytes) -> dict[str, object]:
+        answer = super().send(token, raw_body)
+        if self.messages:
+            self.arrived.set()
+        return answer
 
 
 async def run_keeper(

@@ -43,10 +43,10 @@ import pytest
 import yaml
 from sqlalchemy.engine import make_url
 
-from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.fake_wecom import run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
 from storage.engine import create_engine
-from tests.acceptance.processes import KEEPER, keeper_env, run_keeper
+from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env, run_keeper
 from tests.conftest import MYSQL_URL, TEST_SETTINGS, _drop_mysql_database, _fresh_mysql_database
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.timeout(300)]
@@ -57,18 +57,6 @@ ENV_EXAMPLE = COMPOSE.parent / "env.example"
 ARRIVAL_TIMEOUT_S = 60  # the worker's first tick sends it; bounded, never slept on
 STARTUP_TIMEOUT_S = 30
 DB_PASSWORD = "smoke-db-pass-7731"
-
-
-class _Watched(FakeWeCom):
-    """The fake, telling the test the moment a message arrives (no polling)."""
-
-    arrived: asyncio.Event
-
-    def send(self, token: str, raw_body: bytes) -> dict[str, object]:
-        answer = super().send(token, raw_body)
-        if self.messages:
-            self.arrived.set()
-        return answer
 
 
 def _service(name: str) -> dict[str, Any]:
@@ -219,8 +207,7 @@ async def test_the_deploy_kits_commands_on_mariadb_deliver_a_reminder_set_in_cha
 ) -> None:
     db_url, secret = compose_database
     s, port = TEST_SETTINGS, _free_port()
-    api = _Watched(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
-    api.arrived = asyncio.Event()
+    api = ArrivalFake(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
     async with run_fake_wecom(api) as api_base:
         plan = (
             _compose(db_url, secret, api_base, port)

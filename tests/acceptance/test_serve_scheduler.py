@@ -7,27 +7,15 @@ import datetime as dt
 import socket
 from pathlib import Path
 
-from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.fake_wecom import run_fake_wecom
 from scheduler.schedule import Schedule
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import rules, users
-from tests.acceptance.processes import KEEPER, keeper_env
+from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env
 from tests.conftest import TEST_SETTINGS
 
 TIMEOUT_S = 60
-
-
-class _Watched(FakeWeCom):
-    """The fake, telling the test the moment a message arrives (no polling)."""
-
-    arrived: asyncio.Event
-
-    def send(self, token: str, raw_body: bytes) -> dict[str, object]:
-        answer = super().send(token, raw_body)
-        if self.messages:
-            self.arrived.set()
-        return answer
 
 
 async def _due_reminder(db_url: str) -> None:
@@ -65,8 +53,7 @@ async def test_serve_with_the_scheduler_on_sends_a_due_reminder_and_stops_cleanl
     db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
     await _due_reminder(db_url)
     s = TEST_SETTINGS
-    api = _Watched(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
-    api.arrived = asyncio.Event()
+    api = ArrivalFake(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
     async with run_fake_wecom(api) as api_base:
         env = keeper_env(db_url, api_base, KEEPER_SCHEDULER="on")
         proc = await asyncio.create_subprocess_exec(
