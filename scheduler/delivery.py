@@ -95,9 +95,10 @@ async def _mark_started(
     now = s.clock.now()
     ids = [job.id for item in wave for job in item.jobs]
     mine = await jobs.start_sending(session, ids, owner=s.owner, now=now, lease=s.lease)
-    whole = [item for item in wave if all(job.id in mine for job in item.jobs)]
+    whole: list[_Ready] = []
     for item in wave:
-        if item in whole:
+        if all(job.id in mine for job in item.jobs):
+            whole.append(item)
             continue
         for job in item.jobs:
             if job.id in mine:
@@ -313,12 +314,14 @@ def _moved(job: JobRecord, until: dt.datetime) -> NewJob:
 
 async def _settle(s: Scheduler, session: Session, sent: list[tuple[_Ready, SendResult]]) -> None:
     now = s.clock.now()
+    ended: list[tuple[JobRecord, str | None]] = []
     for item, result in sent:
         if result.error_class == "config":
             _hold(s, item.channel)
         for job in item.jobs:
             await attempts.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
-            await finish(s, session, job, result, now)
+            ended.append((job, await finish(s, session, job, result, now)))
+    await tell_later(session, ended, now)
     sent_rules = {job.rule_id for item, _ in sent for job in item.jobs}
     await rules.retire_spent(session, sent_rules, now=now)
 
@@ -341,8 +344,9 @@ async def _send(s: Scheduler, item: _Ready) -> SendResult:
 
 async def finish(
     s: Scheduler, session: Session, job: JobRecord, result: SendResult, now: dt.datetime
-) -> bool:
-    """Finalise the job by the result and its policy; if this claim won, tell its kind."""
+) -> str | None:
+    """Finalise the job by the result and its policy; if this claim won, tell its kind
+    and return the status written (None: another worker or the sweeper got there)."""
     decision = outcomes.decide(job, result, now)
     won = await jobs.finalise(
         session,
@@ -352,12 +356,20 @@ async def finish(
         next_attempt_at=decision.next_attempt_at,
         note=decision.note,
     )
-    if won:
-        await s.kinds[job.payload_kind].settle(session, job, result, decision.status, now)
-        if (
-            decision.status in ("failed", "unknown")
-            and job.payload_kind not in jobs.UNTOLD_FAILURES
-        ):
-            # Told once on the user's next message, with what expired (`jobs.missed_since`).
-            await users.mark_missed(session, {job.user_id}, since=now)
-    return won
+    if not won:
+        return None
+    await s.kinds[job.payload_kind].settle(session, job, result, decision.status, now)
+    return decision.status
+
+
+async def tell_later(
+    session: Session, ended: list[tuple[JobRecord, str | None]], now: dt.datetime
+) -> None:
+    """Users whose reminders just failed or may not have arrived are told once on their
+    next message, with what expired (`jobs.missed_since`): one UPDATE for the batch."""
+    told = {
+        job.user_id
+        for job, status in ended
+        if status in ("failed", "unknown") and job.payload_kind not in jobs.UNTOLD_FAILURES
+    }
+    await users.mark_missed(session, told, since=now)

@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from scheduler import outcomes
-from scheduler.delivery import deliver, finish
+from scheduler.delivery import deliver, finish, tell_later
 from scheduler.job_state import Priority, expiry_cutoff
 from scheduler.runtime import (
     BATCH,
@@ -189,6 +189,7 @@ async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
 
     async def unit() -> int:
         recovered = 0
+        ended: list[tuple[JobRecord, str | None]] = []
         async with s.database.transaction() as session:
             found = await jobs.expired_leases(session, now=now, limit=s.batch)
             for job in found:
@@ -197,13 +198,15 @@ async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
                     recovered += await jobs.release(session, job, now=now, note=note)
                     continue
                 result = outcomes.lease_lost(job)
-                if await finish(s, session, job, result, now):
+                ended.append((job, status := await finish(s, session, job, result, now)))
+                if status is not None:
                     # The dead worker wrote no attempt: record what is known, so the
                     # admin's counts and 管理 对账 see this unknown send too.
                     await attempts.record_attempt(
                         session, outcomes.attempt(job, result, now, s.secrets)
                     )
                     recovered += 1
+            await tell_later(session, ended, now)
             await rules.retire_spent(session, {job.rule_id for job in found}, now=now)
         return recovered
 

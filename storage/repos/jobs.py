@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import (
+    ColumnElement,
     CursorResult,
     Row,
     Select,
@@ -128,11 +129,9 @@ async def _materialise_chunk(session: Session, chunk: list[NewJob], now: dt.date
             [(rule_id, slot) for _, rule_id, slot in keys]
         )
     )
-    existing = {(u, r, _utc(s)) for u, r, s in await session.execute(there)}
+    existing = set(await session.execute(there))  # aware instants compare as instants
     rows = [
-        _new_row(job, now)
-        for job in chunk
-        if (job.user_id, job.rule_id, _utc(job.slot)) not in existing
+        _new_row(job, now) for job in chunk if (job.user_id, job.rule_id, job.slot) not in existing
     ]
     rows = list({(r["user_id"], r["rule_id"], r["scheduled_slot_utc"]): r for r in rows}.values())
     if not rows:
@@ -146,11 +145,6 @@ async def _materialise_chunk(session: Session, chunk: list[NewJob], now: dt.date
         for row in rows:
             made += await insert_unless_exists(session, JOBS, row) is not None
         return made
-
-
-def _utc(at: dt.datetime) -> dt.datetime:
-    """A stored instant as aware UTC (SQLite hands back what it was given)."""
-    return at.replace(tzinfo=dt.UTC) if at.tzinfo is None else at.astimezone(dt.UTC)
 
 
 def _new_row(job: NewJob, now: dt.datetime) -> dict[str, Any]:
@@ -256,13 +250,7 @@ async def release(session: Session, job: JobRecord, *, now: dt.datetime, note: s
     earlier_tries = job.attempts - 1
     stmt = (
         update(JOBS)
-        .where(
-            JOBS.c.id == job.id,
-            JOBS.c.status == "processing",
-            JOBS.c.lease_owner == job.lease_owner,
-            JOBS.c.attempts == job.attempts,
-            JOBS.c.send_started_at.is_(None),
-        )
+        .where(_this_claim(job), JOBS.c.send_started_at.is_(None))
         .values(
             status="retry_wait" if earlier_tries else "pending",
             attempts=earlier_tries,
@@ -353,17 +341,19 @@ async def finalise(
         values["attempts"] = JOBS.c.attempts - 1
     if status not in ("retry_wait",):
         values["finished_at"] = now
-    stmt = (
-        update(JOBS)
-        .where(
-            JOBS.c.id == job.id,
-            JOBS.c.status == "processing",
-            JOBS.c.lease_owner == job.lease_owner,
-            JOBS.c.attempts == job.attempts,
-        )
-        .values(values)
-    )
+    stmt = update(JOBS).where(_this_claim(job)).values(values)
     return bool((await session.execute(stmt)).rowcount)
+
+
+def _this_claim(job: JobRecord) -> ColumnElement[bool]:
+    """The job as this claim left it: still `processing` under the same owner and
+    attempt. A late worker or the lease sweeper that lost the claim matches nothing."""
+    return and_(
+        JOBS.c.id == job.id,
+        JOBS.c.status == "processing",
+        JOBS.c.lease_owner == job.lease_owner,
+        JOBS.c.attempts == job.attempts,
+    )
 
 
 async def settle_waiting(
