@@ -12,7 +12,6 @@ import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 
 from aiohttp import web
-from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import callback, keys, metrics
@@ -148,16 +147,16 @@ async def healthz(request: web.Request) -> web.Response:
     try:
         async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
             async with request.app[keys.DATABASE].transaction() as session:
-                await session.execute(text("SELECT 1"))
-                last = await ticks.last_tick(session)
-                waiting = (
+                last = await ticks.last_tick(session)  # also proves the database answers
+                age = _tick_age(last, request.app[keys.CLOCK].now())
+                # Only a stale scheduler needs to know whether anything waits for it.
+                waiting = (age is None or age > SCHEDULER_STALE) and (
                     await rules.next_fire_min(session) is not None
                     or await jobs.next_waiting_at(session) is not None
                 )
     except Exception:
         log.warning("health check: database unreachable")
         return web.json_response(body, status=503)
-    age = _tick_age(last, request.app[keys.CLOCK].now())
     body["database"] = "ok"
     body["scheduler"] = scheduler_health(age, waiting=waiting)
     if age is not None:
@@ -195,7 +194,7 @@ async def _warn_without_scheduler(app: web.Application) -> None:
                 last = await ticks.last_tick(session)
     except Exception:
         return  # the health check and the first message will tell
-    if last is None or app[keys.CLOCK].now() - last > SCHEDULER_STALE:
+    if scheduler_health(_tick_age(last, app[keys.CLOCK].now()), waiting=True) != "ok":
         log.warning(
             "no scheduler is running: KEEPER_SCHEDULER is off here and no worker has "
             "ticked in the last 10 minutes; reminders will not be sent until one does "

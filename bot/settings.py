@@ -59,10 +59,6 @@ class Settings:
         values = (self.secret, self.token, self.aes_key, str(password or ""))
         return tuple(s for s in values if s)
 
-    def masked_database_url(self) -> str:
-        """The database URL as an operator may see it: the password as `***`."""
-        return mask_database_url(self.database_url)
-
 
 def mask_database_url(url: str) -> str:
     """`url` with its password (if any) replaced by `***`."""

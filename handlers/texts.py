@@ -95,7 +95,6 @@ def miss(text: str) -> str:
     return f"没看懂这句。{MISS_TAIL}"
 
 
-UNKNOWN_COMMAND = miss("")
 EMPTY_MESSAGE = "想记点什么？比如：午饭 35、称了 70.1、喝了两杯水。发「帮助」看更多。"
 BARE_NUMBER = "光一个数字不知道是什么。记体重写：体重 72.4，记账写：记账 35 午饭"
 TOO_LONG = "这条太长了，一条最多 2000 字，请分开发。"
@@ -295,16 +294,6 @@ def event_span(start: dt.time | None, end: dt.time | None) -> str:
 # Undo, errors, greetings.
 
 NOTHING_TO_UNDO = "没有可以撤销的记录。"
-UNDO_LABELS = {
-    "weight": "体重记录",
-    "water": "喝水记录",
-    "ledger": "记账",
-    "journal": "日记",
-    "event": "日程",
-    "task_add": "新建的待办",
-    "task_done": "完成待办",
-    "task_cancel": "取消待办",
-}
 
 
 def undone(kind: str, content: str) -> str:

@@ -15,10 +15,6 @@ CN_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
 CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 CN_MYRIAD = {"万": 10_000}
 ASCII_MULTIPLIERS = {"k": 1000, "w": 10_000}
-CURRENCY_BEFORE = ("¥", "rmb")
-CURRENCY_AFTER = ("块钱", "元钱", "元", "块", "rmb", "cny")
-KG_UNITS = {"kg": 1, "kgs": 1, "公斤": 1, "千克": 1}
-JIN_UNITS = {"斤": 2}  # divide by this to get kilograms
 
 # --- ledger ---
 EXPENSE_CATEGORIES: tuple[str, ...] = (
@@ -71,19 +67,6 @@ INCOME_SYNONYMS: dict[str, str] = {
 }  # fmt: skip
 """Income words: with one of these (and no spending verb) an amount is income."""
 
-SPEND_VERBS: tuple[str, ...] = (
-    "花了",
-    "花掉",
-    "付了",
-    "付款",
-    "支付",
-    "消费",
-    "买了",
-    "充了",
-    "交了",
-    "花费",
-)
-SPEND_VERBS += ("给了", "掏了", "用了", "买", "花", "付", "交")
 INCOME_VERBS = ("收到", "收入", "到账", "进账", "入账", "赚了", "挣了", "收了", "领了", "发了")
 NOT_MONEY_UNITS = frozenset(
     [
@@ -121,22 +104,6 @@ MEASURE_WORDS = (
     "楼", "页", "遍", "杯", "瓶", "碗", "斤", "克", "度", "分", "人", "口",
 )  # fmt: skip
 """Words right after a number that make it a count or a measure (`2个小时`), not money."""
-MONEY_WORDS = ("块钱", "元钱", "块", "元", "¥", "rmb")
-
-# --- weight, water ---
-WEIGHT_VERBS: tuple[str, ...] = (
-    "称了一下",
-    "称了下",
-    "称了",
-    "称重",
-    "上秤",
-    "体重是",
-    "体重",
-    "空腹",
-)
-WEIGHT_VERBS += ("早上称", "今天称", "秤上")
-WATER_VERBS = ("喝了", "又喝了", "刚喝了", "喝掉", "喝完")
-WATER_UNITS = ("杯水", "杯", "瓶水", "瓶")
 
 # --- verbs and leads ---
 RECORD_LEADS: tuple[str, ...] = (
@@ -175,7 +142,6 @@ DONE_WORDS: tuple[str, ...] = (
     "完事",
 )
 DONE_WORDS += ("交了", "已完成", "已经完成", "做了")
-CANCEL_LEADS = ("不用", "不要", "不做", "取消", "算了", "删掉", "删除")
 
 # --- views and undo ---
 UNDO_PHRASES = (
@@ -203,11 +169,8 @@ DURATION_SECONDS = {"分钟": 60, "分": 60, "min": 60, "小时": 3600, "钟头"
 DURATION_SECONDS |= {"天": 86400}
 
 # --- switches and settings ---
-ON_WORDS = ("开启", "打开", "开", "恢复", "启用")
-OFF_WORDS = ("关闭", "关掉", "关了", "关", "停用")
 SWITCH_SYNONYMS = {"打开": "开启", "关掉": "关闭", "停掉": "关闭", "停止": "关闭", "启用": "开启"}
 SWITCH_SYNONYMS |= {"关了": "关闭", "关": "关闭", "开": "开启"}
-DIGEST_WORDS = ("晨报", "早报", "晚报", "晚间回顾")
 QUIET_WORDS = ("免打扰", "勿扰", "别打扰我", "不要打扰我", "别打扰", "别吵我", "不要吵我")
 END_WORDS = ("关掉", "关闭", "结束", "取消", "解除", "停止", "关了")
 HEDGES = (

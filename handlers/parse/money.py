@@ -98,9 +98,12 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     return entry
 
 
+_LEDGER_LEADS = (*RECORD_LEADS, "记账")
+
+
 def _note(text: str) -> str:
     """The words around the amount, without record leads and punctuation."""
-    for lead in (*RECORD_LEADS, "记账"):
+    for lead in _LEDGER_LEADS:
         text = text.replace(lead, " ")
     return " ".join(w for w in _NOTE_SPLIT.split(text) if w)
 

@@ -71,6 +71,10 @@ def is_decoration(char: str) -> bool:
     )
 
 
+_TRAILING = _TRAIL_PUNCT + _PARTICLES
+_TRAILING_LE = _TRAILING + "了"
+
+
 def tidy(text: str, *, drop_le: bool = False) -> str:
     """`text` (already normalised) without labels, trailing particles and emoji.
 
@@ -78,7 +82,7 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
     """
     text = _LEAD_LABEL.sub(lambda m: f"{m[1]} " if m[1] else "", text, count=1)
     end = len(text)
-    trailing = _TRAIL_PUNCT + _PARTICLES + ("了" if drop_le else "")
+    trailing = _TRAILING_LE if drop_le else _TRAILING
     while end > 0 and (text[end - 1] in trailing or is_decoration(text[end - 1])):
         end -= 1
     start = 0

@@ -135,10 +135,14 @@ def _has_period(said: str) -> bool:
     return any(word in said for word in ("上午", "早上", "凌晨", "中午"))
 
 
+_SWITCH_WORDS = (*SWITCH_SYNONYMS.items(), *((k, k) for k in SWITCHES))
+"""Each switch word and the keyword it means, synonyms first (built once)."""
+
+
 def _switch(text: str, context: Body) -> Command | None:
     """`打开早报`, `关掉喝水提醒`, `把喝水提醒关掉`: the switch keywords' synonyms."""
     text = text.removeprefix("把")
-    for synonym, keyword in (*SWITCH_SYNONYMS.items(), *((k, k) for k in SWITCHES)):
+    for synonym, keyword in _SWITCH_WORDS:
         target = ""
         if text.startswith(synonym):
             target = text[len(synonym) :].strip()
@@ -163,9 +167,12 @@ def read_lead(text: str, context: Body) -> Command | None:
     return None
 
 
+_REMIND_WORDS = (*REMIND_WORDS, "提醒")
+
+
 def read_reminder(text: str, context: Body) -> Command | None:
     """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`."""
-    for word in (*REMIND_WORDS, "提醒"):
+    for word in _REMIND_WORDS:
         at = text.find(word)
         if at >= 0:
             before = text[:at].rstrip().removesuffix("再").removesuffix("记得")

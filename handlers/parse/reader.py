@@ -118,7 +118,7 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     first_error: ParseError | None = None
     for candidate in (clean, loose):
         try:
-            command = read_keyword(candidate, context)
+            command = read_keyword(candidate, context, normal_raw=normal)
         except ParseError as error:
             first_error = first_error or error
             continue
@@ -129,11 +129,12 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     return natural.read(loose, context, fallback=first_error)
 
 
-def read_keyword(normal: str, context: Body) -> Command | None:
+def read_keyword(normal: str, context: Body, *, normal_raw: str | None = None) -> Command | None:
     """The command of a leading keyword in `normal`; None when there is none.
 
     The keyword's reader gets the rest tidied; `raw` is the original text after the
-    keyword (the journal keeps what was typed, decoration and all).
+    keyword (the journal keeps what was typed, decoration and all). `normal_raw`: the
+    raw text already normalised, when the caller has it (not normalised twice).
     """
     start = len(normal) - len(normal.lstrip())
     found = _KEYWORD.match(normal, start)
@@ -141,7 +142,7 @@ def read_keyword(normal: str, context: Body) -> Command | None:
         return None
     keyword = found[0]
     body_text = strip_separators(normal[found.end() :].rstrip())
-    at = normalise(context.raw).find(keyword)
+    at = (normalise(context.raw) if normal_raw is None else normal_raw).find(keyword)
     raw_body = context.raw[at + len(keyword) :].strip()
     body = Body(keyword, body_text, raw_body, context.today, context.now_local)
     return KEYWORDS[keyword](body)

@@ -113,9 +113,14 @@ def parse_quiet(body: Body) -> Command:
     return SetQuiet(minutes=minutes)
 
 
+_QUIET_COUNTS: dict[str | None, float] = {
+    None: 1.0, "半": 0.5, "一": 1.0, "两": 2.0, "二": 2.0, "三": 3.0,
+}  # fmt: skip
+
+
 def quiet_minutes(match: re.Match[str]) -> int:
     """Minutes of a `QUIET_FOR` match (`2小时`, `半小时`, `1个半小时`)."""
-    words = {None: 1.0, "半": 0.5, "一": 1.0, "两": 2.0, "二": 2.0, "三": 3.0}
+    words = _QUIET_COUNTS
     count = words[match["n"]] if match["n"] in words else float(match["n"])
     count += 0.5 if match["half"] else 0.0
     return round(count * _QUIET_UNITS.get(match["unit"].lower(), 1))

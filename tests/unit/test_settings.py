@@ -103,7 +103,7 @@ def test_the_database_password_comes_from_its_file_and_is_a_secret(tmp_path: Pat
 
     assert make_url(settings.database_url).password == "p@ss:w/rd%1"
     assert "p@ss:w/rd%1" in settings.secrets()
-    assert settings.masked_database_url() == "mysql+aiomysql://keeper:***@db:3306/keeper"
+    assert mask_database_url(settings.database_url) == "mysql+aiomysql://keeper:***@db:3306/keeper"
     assert "p@ss" not in repr(settings)
 
 
