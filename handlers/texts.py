@@ -240,9 +240,14 @@ def water_recorded(glasses: int, today_total: int) -> str:
 
 
 def ledger_recorded(direction: str, amount: Decimal, category: str, note: str) -> str:
+    return f"记账：{_ledger_entry(direction, amount, category, note)}。"
+
+
+def _ledger_entry(direction: str, amount: Decimal, category: str, note: str) -> str:
+    """`支出 35.00 元（餐饮 午饭）`: one ledger entry, as recorded and as guessed."""
     what = "支出" if direction == "expense" else "收入"
     detail = f"{category} {note}".strip()
-    return f"记账：{what} {yuan(amount)}（{detail}）。"
+    return f"{what} {yuan(amount)}（{detail}）"
 
 
 def journal_saved(length: int) -> str:
@@ -709,9 +714,7 @@ def confirm_question(what: str) -> str:
 
 
 def guess_ledger(direction: str, amount: Decimal, category: str, note: str) -> str:
-    what = "支出" if direction == "expense" else "收入"
-    detail = f"{category} {note}".strip()
-    return f"记一笔{what} {yuan(amount)}（{detail}）"
+    return f"记一笔{_ledger_entry(direction, amount, category, note)}"
 
 
 def guess_weight(value: Decimal) -> str:
