@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import aiohttp
 
-from bot.doctor_wecom import wecom_error
+from bot.doctor_wecom import check_token, wecom_error
 from bot.settings import Settings
 from bot.wecom_admin import Json, WeComAdmin, WeComUnreachable
 
@@ -50,13 +50,11 @@ async def install(settings: Settings) -> tuple[int, str]:
     """Install `MENU` on the configured app: (exit status, one line for the operator)."""
     async with aiohttp.ClientSession() as session:
         admin = WeComAdmin.for_settings(settings, session)
+        got, token = await check_token(admin)  # the doctor's check: every answer handled
+        if token is None:
+            return 1, f"keeper: menu not installed: {got.detail}; fix: {got.fix}"
         try:
-            token = await admin.gettoken()
-            answer = (
-                token
-                if token.get("errcode")
-                else await admin.menu_create(str(token["access_token"]), MENU)
-            )
+            answer = await admin.menu_create(token, MENU)
         except WeComUnreachable as exc:
             return 1, f"keeper: menu not installed: no answer from WeCom ({exc})"
     if answer.get("errcode") != 0:
