@@ -78,10 +78,10 @@ class Settings:
         return tuple(s for s in values + self.channel_secrets() if s)
 
     def channel_secrets(self) -> tuple[str, ...]:
-        """The extra channels' credentials (the relay's sendkey and its whole URL)."""
+        """The extra channels' credentials (of the relay's URL, its sendkey)."""
         relay_key = parse_qs(urlsplit(self.wecomchan_url).query).get("sendkey", [""])[0]
         values = (self.robot_key, self.wxpusher_app_token, self.serverchan_sendkey)
-        return tuple(s for s in (*values, relay_key, self.wecomchan_url) if s)
+        return tuple(s for s in (*values, relay_key) if s)
 
 
 def mask_database_url(url: str) -> str:

@@ -34,9 +34,11 @@ def test_the_credentials_load_and_are_secrets_never_in_the_repr() -> None:
     settings = load_settings({**GOOD, **CHANNELS})
     assert settings.robot_key == CHANNELS["KEEPER_ROBOT_KEY"]
     assert settings.wecomchan_url == CHANNELS["KEEPER_WECOMCHAN_URL"]
-    for value in [*CHANNELS.values(), "relay-key-42"]:
-        assert value in settings.secrets()
+    for name, value in CHANNELS.items():
         assert value not in repr(settings)
+        if name != "KEEPER_WECOMCHAN_URL":
+            assert value in settings.secrets()
+    assert "relay-key-42" in settings.secrets()  # the relay's host stays readable in logs
 
 
 def test_the_base_urls_can_point_at_fakes() -> None:
