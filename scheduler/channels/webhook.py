@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 import time
+from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -75,7 +76,7 @@ def _utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-class WebhookChannel(SessionHolder):
+class WebhookChannel(SessionHolder, ABC):
     """A `Channel` that is one HTTP call per message; subclasses fill in the four hooks.
 
     Use as `async with Channel(config) as channel:` (it owns a session) or pass
@@ -104,21 +105,21 @@ class WebhookChannel(SessionHolder):
 
     # -- the hooks ------------------------------------------------------------------
 
+    @abstractmethod
     def refuse(self, recipient: str, message: OutboundMessage) -> Verdict | None:
         """A verdict when the message cannot be sent at all (no call is made)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def request(self, recipient: str, message: OutboundMessage) -> Request:
         """The HTTP request that sends `message`."""
-        raise NotImplementedError
 
+    @abstractmethod
     def classify(self, reply: Reply, recipient: str) -> Verdict:
         """The verdict for the provider's reply."""
-        raise NotImplementedError
 
+    @abstractmethod
     def secrets(self) -> tuple[str, ...]:
         """The credential values that must never leave in an error or a log line."""
-        raise NotImplementedError
 
     # -- the shell ------------------------------------------------------------------
 
