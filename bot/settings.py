@@ -15,6 +15,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.engine import make_url
@@ -25,6 +26,16 @@ DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
 DEFAULT_CALLBACK_WINDOW_SECONDS = 600
 
 SECRET_NAMES = ("WECOM_SECRET", "WECOM_TOKEN", "WECOM_AES_KEY")
+
+# -- extra channels (issue 12): every one optional, each with its own credential -------
+DEFAULT_WXPUSHER_API_BASE = "https://wxpusher.zjiecode.com"
+DEFAULT_SERVERCHAN_API_BASE = "https://sctapi.ftqq.com"
+CHANNEL_SECRET_NAMES = (
+    "KEEPER_ROBOT_KEY",
+    "KEEPER_WXPUSHER_APP_TOKEN",
+    "KEEPER_SERVERCHAN_SENDKEY",
+    "KEEPER_WECOMCHAN_URL",
+)
 
 
 class SettingsError(Exception):
@@ -52,12 +63,25 @@ class Settings:
     log_level: str = "INFO"
     metrics_host: str = "127.0.0.1"
     metrics_port: int | None = None
+    # -- extra channels (issue 12); empty: that channel is off -------------------------
+    robot_key: str = field(default="", repr=False)
+    wxpusher_app_token: str = field(default="", repr=False)
+    wxpusher_api_base: str = DEFAULT_WXPUSHER_API_BASE
+    serverchan_sendkey: str = field(default="", repr=False)
+    serverchan_api_base: str = DEFAULT_SERVERCHAN_API_BASE
+    wecomchan_url: str = field(default="", repr=False)  # holds the relay's sendkey
 
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
         password = make_url(self.database_url).password
         values = (self.secret, self.token, self.aes_key, str(password or ""))
-        return tuple(s for s in values if s)
+        return tuple(s for s in values + self.channel_secrets() if s)
+
+    def channel_secrets(self) -> tuple[str, ...]:
+        """The extra channels' credentials (of the relay's URL, its sendkey)."""
+        relay_key = parse_qs(urlsplit(self.wecomchan_url).query).get("sendkey", [""])[0]
+        values = (self.robot_key, self.wxpusher_app_token, self.serverchan_sendkey)
+        return tuple(s for s in (*values, relay_key) if s)
 
 
 def mask_database_url(url: str) -> str:
@@ -102,6 +126,7 @@ def load_settings(
         log_level=_choice(env, "KEEPER_LOG_LEVEL", LOG_LEVELS, "INFO", upper=True),
         metrics_host=env.get("KEEPER_METRICS_HOST", "127.0.0.1").strip() or "127.0.0.1",
         metrics_port=_int(env, "KEEPER_METRICS_PORT", 0, 0, 65535) or None,
+        **_channel_settings(env),
     )
 
 
@@ -237,4 +262,59 @@ def _api_base(env: Mapping[str, str]) -> str:
         raise SettingsError(
             "WECOM_API_BASE must be an http(s) URL, e.g. https://qyapi.weixin.qq.com"
         )
+    return url
+
+
+# -- extra channels (issue 12) ---------------------------------------------------------
+
+
+def _channel_settings(env: Mapping[str, str]) -> dict[str, str]:
+    """The extra channels' settings; each credential optional (empty: channel off)."""
+    return {
+        "robot_key": _optional(
+            env,
+            "KEEPER_ROBOT_KEY",
+            r"[A-Za-z0-9_-]{8,128}",
+            "the key= value of the group robot's webhook address",
+        ),
+        "wxpusher_app_token": _optional(
+            env,
+            "KEEPER_WXPUSHER_APP_TOKEN",
+            r"AT_[A-Za-z0-9_-]{4,128}",
+            "the WxPusher appToken, AT_ followed by letters and digits",
+        ),
+        "wxpusher_api_base": _base_url(env, "KEEPER_WXPUSHER_API_BASE", DEFAULT_WXPUSHER_API_BASE),
+        "serverchan_sendkey": _optional(
+            env,
+            "KEEPER_SERVERCHAN_SENDKEY",
+            r"SCT[A-Za-z0-9]{4,128}",
+            "the Server酱 Turbo SendKey, SCT followed by letters and digits",
+        ),
+        "serverchan_api_base": _base_url(
+            env, "KEEPER_SERVERCHAN_API_BASE", DEFAULT_SERVERCHAN_API_BASE
+        ),
+        "wecomchan_url": _wecomchan_url(env),
+    }
+
+
+def _optional(env: Mapping[str, str], name: str, pattern: str, form: str) -> str:
+    """The stripped value, or "" when unset; a malformed one names `form`, never the value."""
+    value = env.get(name, "").strip()
+    if value and not re.fullmatch(pattern, value):
+        raise SettingsError(f"{name} is malformed; expected {form}")
+    return value
+
+
+def _base_url(env: Mapping[str, str], name: str, default: str) -> str:
+    url = env.get(name, default).strip().rstrip("/") or default
+    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+        raise SettingsError(f"{name} must be an http(s) URL, e.g. {default}")
+    return url
+
+
+def _wecomchan_url(env: Mapping[str, str]) -> str:
+    form = "the relay's http(s) address with its sendkey, e.g. https://host/wecomchan?sendkey=KEY"
+    url = _optional(env, "KEEPER_WECOMCHAN_URL", r"https?://[^\s/?#]+[^\s#]*", form)
+    if url and not parse_qs(urlsplit(url).query).get("sendkey", [""])[0]:
+        raise SettingsError(f"KEEPER_WECOMCHAN_URL has no sendkey; expected {form}")
     return url

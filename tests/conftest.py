@@ -38,6 +38,10 @@ TEST_SETTINGS = Settings(
     secret="test-secret-value-0001",
     token="TestTokenValue123",
     aes_key="jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
+    robot_key="test-robot-key-0001",
+    wxpusher_app_token="AT_testAppToken0001",
+    serverchan_sendkey="SCTtestSendKey0001",
+    wecomchan_url="http://127.0.0.1:9/wecomchan?sendkey=test-relay-key-0001",
 )
 """The settings every in-process app of the suite runs with."""
 
@@ -80,6 +84,7 @@ def _secret_values() -> list[tuple[str, str]]:
         ("WECOM_SECRET", s.secret),
         ("WECOM_TOKEN", s.token),
         ("WECOM_AES_KEY", s.aes_key),
+        *((f"channel credential {i}", value) for i, value in enumerate(s.channel_secrets())),
     ]
     return configured + [("access_token", token) for token in ISSUED_TOKENS]
 

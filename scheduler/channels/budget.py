@@ -33,6 +33,7 @@ __all__ = [
     "Allowed",
     "Defer",
     "budget_decision",
+    "window_decision",
 ]
 
 WECOM_PER_MINUTE = 30  # documented: per app and member
@@ -98,3 +99,34 @@ def _check(sent_at: Sequence[datetime], now: datetime, per_minute: int, per_hour
         raise ValueError("naive datetime; pass aware ones")
     if not (1 <= per_minute <= WECOM_PER_MINUTE and 1 <= per_hour <= WECOM_PER_HOUR):
         raise ValueError("budget must be positive and within WeCom's 30/minute, 1000/hour")
+
+
+def window_decision(
+    sent_at: Sequence[datetime], now: datetime, windows: Sequence[tuple[timedelta, int]]
+) -> Allowed | Defer:
+    """May one more call go out at `now` under any provider's sliding windows?
+
+    The same rule as `budget_decision`, for limits other than WeCom's per-member
+    ones (a group robot's 20 a minute, WxPusher's 20 per 10 seconds): each
+    `(window, limit)` allows at most `limit` calls in any `window`.
+
+    Args:
+        sent_at: the calls already made, at least those inside the longest window;
+            aware datetimes only.
+        now: aware.
+        windows: (window, limit) pairs, each limit at least 1.
+
+    Returns:
+        `Allowed()`, or `Defer(until)` with the earliest time one more call fits every
+        window.
+    """
+    if now.tzinfo is None or any(t.tzinfo is None for t in sent_at):
+        raise ValueError("naive datetime; pass aware ones")
+    if any(limit < 1 or window <= timedelta(0) for window, limit in windows):
+        raise ValueError("each window needs a positive length and a limit of at least 1")
+    newest_first = sorted(sent_at, reverse=True)
+    until = max(
+        (_free_at([t for t in newest_first if now - t < w], w, n, now) for w, n in windows),
+        default=now,
+    )
+    return Allowed() if until <= now else Defer(until)

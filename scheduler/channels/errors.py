@@ -1,0 +1,107 @@
+"""What every HTTP channel's error table shares: rule builders and the transport rows.
+
+Each channel keeps one table of its own in the shape of `wecom_errors.TABLE`: every
+provider code and every named signal mapped to one `Rule` (see `robot_errors`,
+`wxpusher_errors`, `serverchan_errors`, `wecomchan_errors`). What is the same for
+any provider reached over HTTP is defined once here, for the reasons
+`wecom_errors` gives:
+
+- no connection (refused, DNS, connect timeout): nothing was written, so retry;
+- a timeout, a reset, an HTTP 5xx or a body that is not the provider's answer after
+  the request was written: uncertain, because the provider may have acted on it;
+- HTTP 429: retry later; any other HTTP 4xx without the provider's answer: config
+  (a proxy or a wrong base URL refuses every message until an admin fixes it);
+- over the channel's own budget: retry later, nothing was sent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Final
+
+# One definition each, kept with the WeCom table that introduced them.
+from scheduler.channels.wecom_errors import Rule, Verdict
+from scheduler.channels.wecom_errors import _http_signal as http_signal
+from scheduler.channels.wecom_errors import _retry_after as retry_after_seconds
+from scheduler.channels.wecom_errors import _snippet as snippet
+
+__all__ = [
+    "TRANSPORT",
+    "Rule",
+    "Verdict",
+    "accepted",
+    "config",
+    "describe",
+    "http_signal",
+    "lookup",
+    "permanent",
+    "retry_after_seconds",
+    "snippet",
+    "transient",
+    "uncertain",
+]
+
+
+def accepted(note: str) -> Rule:
+    return Rule("accepted", "none", note)
+
+
+def transient(note: str, retry_after: float | None = None) -> Rule:
+    return Rule("retry", "transient", note, retry_after=retry_after)
+
+
+def config(note: str) -> Rule:
+    return Rule("failed", "config", note)
+
+
+def permanent(note: str) -> Rule:
+    return Rule("failed", "permanent", note)
+
+
+def uncertain(note: str) -> Rule:
+    return Rule("unknown", "uncertain", note)
+
+
+TRANSPORT: Final[Mapping[int | str, Rule]] = MappingProxyType(
+    {
+        "connect_failed": transient("could not connect; nothing was sent"),
+        "timeout_after_send": uncertain("timed out after the request was sent"),
+        "reset_after_send": uncertain("connection lost after the request was sent"),
+        "http_5xx": uncertain("HTTP 5xx after the request was sent"),
+        "http_429": transient("HTTP 429 from a proxy"),
+        "http_4xx": config("HTTP 4xx: a proxy or the base URL refused the request"),
+        "bad_body": uncertain("reply is not the provider's answer; it may have been processed"),
+        "over_budget": transient("over the channel's send budget; nothing was sent"),
+    }
+)
+
+
+def lookup(
+    table: Mapping[int | str, Rule],
+    signal: int | str,
+    *,
+    detail: str = "",
+    retry_after: float | None = None,
+    message_id: str | None = None,
+) -> Verdict:
+    """The verdict for `signal` in `table`; an int missing from it is `unknown_code`.
+
+    The int, when there is one, is kept as the provider code; `message_id` is kept
+    only when the rule is accepted; `retry_after` falls back to the rule's hint.
+    """
+    rule = table.get(signal) or table["unknown_code"]
+    return Verdict(
+        signal=signal,
+        rule=rule,
+        provider_code=signal if isinstance(signal, int) else None,
+        message_id=message_id if rule.outcome == "accepted" else None,
+        detail=detail,
+        retry_after=retry_after if retry_after is not None else rule.retry_after,
+    )
+
+
+def describe(exc: BaseException) -> str:
+    """An exception as `Type: text` (the caller redacts it)."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
