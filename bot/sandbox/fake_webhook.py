@@ -18,7 +18,7 @@ from aiohttp import web
 
 from bot.sandbox.fake_faults import Fault, FaultSwitches
 from bot.sandbox.fake_wecom_app import ERROR_PAGE
-from bot.sandbox.fake_wecom_app import _reason as reason  # one page wording for all fakes
+from bot.sandbox.fake_wecom_app import http_reason as reason  # one page wording for all fakes
 
 __all__ = ["GARBLED", "WebhookFaults", "act_out", "serve"]
 

@@ -75,7 +75,7 @@ async def _misbehave(request: web.Request, fault: Fault) -> web.StreamResponse:
     if fault.kind == "errcode":
         return web.json_response(error_body(fault.code))
     if fault.kind == "status":
-        page = ERROR_PAGE.format(f"{fault.code} {_reason(fault.code)}")
+        page = ERROR_PAGE.format(f"{fault.code} {http_reason(fault.code)}")
         return web.Response(status=fault.code, text=page, content_type="text/html")
     if fault.kind == "hang":
         await request.app[FAKE_WECOM_KEY].wait_released()
@@ -104,7 +104,7 @@ async def _menu_create(request: web.Request) -> web.StreamResponse:
     return web.json_response(fake.menu_create(token, agentid, raw_body))
 
 
-def _reason(http_status: int) -> str:
+def http_reason(http_status: int) -> str:
     try:
         return HTTPStatus(http_status).phrase
     except ValueError:

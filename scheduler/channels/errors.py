@@ -21,10 +21,13 @@ from types import MappingProxyType
 from typing import Final
 
 # One definition each, kept with the WeCom table that introduced them.
-from scheduler.channels.wecom_errors import Rule, Verdict
-from scheduler.channels.wecom_errors import _http_signal as http_signal
-from scheduler.channels.wecom_errors import _retry_after as retry_after_seconds
-from scheduler.channels.wecom_errors import _snippet as snippet
+from scheduler.channels.wecom_errors import (
+    Rule,
+    Verdict,
+    http_signal,
+    retry_after_seconds,
+    snippet,
+)
 
 __all__ = [
     "TRANSPORT",

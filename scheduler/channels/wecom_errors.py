@@ -162,7 +162,7 @@ def parse_body(body: bytes) -> Json | None:
     return value
 
 
-def _http_signal(status: int) -> str | None:
+def http_signal(status: int) -> str | None:
     if 200 <= status < 300:
         return None
     if status == 429:
@@ -170,7 +170,7 @@ def _http_signal(status: int) -> str | None:
     return "http_5xx" if status >= 500 else "http_4xx"
 
 
-def _retry_after(header: str | None) -> float | None:
+def retry_after_seconds(header: str | None) -> float | None:
     """Retry-After in seconds; an HTTP date or nonsense is ignored (the backoff decides)."""
     try:
         seconds = float(header) if header is not None else None
@@ -179,20 +179,22 @@ def _retry_after(header: str | None) -> float | None:
     return max(seconds, 0.0) if seconds is not None and math.isfinite(seconds) else None
 
 
-def _snippet(body: bytes, limit: int = 200) -> str:
+def snippet(body: bytes, limit: int = 200) -> str:
     """The start of a body that is not WeCom's JSON (a proxy's page), on one line."""
     return " ".join(body[: limit * 4].decode("utf-8", "replace").split())[:limit]
 
 
 def _reply_verdict(status: int, body: bytes, retry_after: str | None) -> Verdict | Json:
     """The verdict for a failed HTTP layer or a body that is not WeCom's; else the JSON."""
-    signal = _http_signal(status)
+    signal = http_signal(status)
     data = parse_body(body) if signal is None else None
     if data is not None:
         return data
-    snippet = _snippet(body)
-    detail = f"HTTP {status}: {snippet}" if snippet else f"HTTP {status}"
-    return classify(signal or "bad_body", detail=detail, retry_after=_retry_after(retry_after))
+    start = snippet(body)
+    detail = f"HTTP {status}: {start}" if start else f"HTTP {status}"
+    return classify(
+        signal or "bad_body", detail=detail, retry_after=retry_after_seconds(retry_after)
+    )
 
 
 def _listed(recipient: str, data: Json) -> bool:
