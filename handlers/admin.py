@@ -16,6 +16,7 @@ from handlers.router import Router
 from scheduler.failure_words import failure_words
 from scheduler.redact import mask_user
 from storage.database import Session
+from storage.records import ChannelStats, FailureCause
 from storage.repos import admin, flags, jobs, rules, users
 
 router = Router("admin")
@@ -75,7 +76,7 @@ def _counts(by_kind: dict[tuple[str, str], int]) -> str:
 
 
 def _channel_lines(
-    stats: list[admin.ChannelStats], causes: list[admin.FailureCause], ctx: Context
+    stats: list[ChannelStats], causes: list[FailureCause], ctx: Context
 ) -> list[str]:
     return [
         texts.admin_channel(
@@ -95,7 +96,7 @@ def _channel_lines(
     ]
 
 
-def _cause_words(cause: admin.FailureCause) -> str:
+def _cause_words(cause: FailureCause) -> str:
     """The cause in words an admin acts on; the code stays visible for searching."""
     words = failure_words(f"{cause.error_class}: {cause.provider_code}") or "原因不明"
     return f"{words}（{cause.provider_code}）" if cause.provider_code is not None else words

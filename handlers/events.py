@@ -1,12 +1,13 @@
 """Handlers for calendar events: add, list, cancel, change; each keeps its reminder
-in step through `handlers.rule_store` (a changed event moves its pending
+in step through `services.rules` (a changed event moves its pending
 reminder, a cancelled one cancels it)."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from handlers import rule_store, texts
+import services.rules
+from handlers import texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
 from handlers.router import Router
@@ -36,7 +37,7 @@ async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
     )
     event = await events.get(session, record_id)
     assert event is not None
-    remind_at = await rule_store.schedule_event(session, ctx.user.id, event, ctx.now)
+    remind_at = await services.rules.schedule_event(session, ctx.user.id, event, ctx.now)
     reply = texts.event_added(
         number,
         texts.day_label(cmd.day, ctx.today),
@@ -65,7 +66,7 @@ async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outc
     if event is None:
         return Outcome(reply=texts.event_not_found(cmd.number))
     await events.change(session, event.id, ctx.user.id, status=events.CANCELLED, number=None)
-    await rule_store.cancel_for(session, rule_store.EVENT, event.id, ctx.now)
+    await services.rules.cancel_for(session, services.rules.EVENT, event.id, ctx.now)
     return Outcome(reply=texts.event_cancelled(event.title))
 
 
@@ -85,7 +86,7 @@ async def edit_event(session: Session, ctx: Context, cmd: EditEvent) -> Outcome:
         ends_at=changed.ends_at,
         remind_minutes_before=changed.remind_minutes_before,
     )
-    remind_at = await rule_store.schedule_event(session, ctx.user.id, changed, ctx.now)
+    remind_at = await services.rules.schedule_event(session, ctx.user.id, changed, ctx.now)
     day = texts.day_label(changed.day, ctx.today)
     reply = texts.event_changed(
         day, _span(changed, ctx), changed.title, ctx.when(remind_at) if remind_at else None

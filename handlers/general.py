@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from handlers import rule_store, texts
+import services.rules
+from handlers import texts
 from handlers.commands import Help, Undo, Welcome, WhoAmI
 from handlers.context import Context, Outcome
 from handlers.router import Router
@@ -23,15 +24,15 @@ async def undo(session: Session, ctx: Context, cmd: Undo) -> Outcome:
     if kind in ("task_done", "task_cancel"):
         task = await tasks.reopen_task(session, record_id, ctx.user.id)
         if task is not None:
-            await rule_store.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
+            await services.rules.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
             return Outcome(reply=texts.task_reopened(task.number, task.title))
     elif kind == "task_add":
         await tasks.delete_task(session, record_id, ctx.user.id)
-        await rule_store.cancel_for(session, rule_store.TASK, record_id, ctx.now)
+        await services.rules.cancel_for(session, services.rules.TASK, record_id, ctx.now)
     else:
         await records.delete_record(session, kind=kind, record_id=record_id, user_id=ctx.user.id)
         if kind == "event":
-            await rule_store.cancel_for(session, rule_store.EVENT, record_id, ctx.now)
+            await services.rules.cancel_for(session, services.rules.EVENT, record_id, ctx.now)
     return Outcome(reply=texts.undone(last.kind, last.content))
 
 

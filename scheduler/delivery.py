@@ -24,8 +24,8 @@ from scheduler.channels.budget import Defer, budget_decision
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from storage.database import Session
+from storage.records import Addressee, JobRecord, NewJob
 from storage.repos import attempts, jobs, rules, users
-from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -240,7 +240,7 @@ async def _prepare(
     s: Scheduler,
     session: Session,
     group: list[JobRecord],
-    to: users.Addressee,
+    to: Addressee,
     now: dt.datetime,
 ) -> list[tuple[JobRecord, Send]]:
     """Re-read the business state; finish what is no longer worth sending now."""
@@ -279,7 +279,7 @@ async def _quiet_or_prepare(
     s: Scheduler,
     session: Session,
     job: JobRecord,
-    to: users.Addressee,
+    to: Addressee,
     now: dt.datetime,
 ) -> Send | Skip:
     """Quiet time first (`scheduler.quiet`): suppressed, or moved to its end as a new

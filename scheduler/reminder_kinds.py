@@ -17,10 +17,8 @@ from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
+from storage.records import Addressee, JobRecord, RuleRecord
 from storage.repos import events, reads, rules, tasks
-from storage.repos.jobs import JobRecord
-from storage.repos.rules import RuleRecord
-from storage.repos.users import Addressee
 
 STARTED_GRACE = dt.timedelta(minutes=5)
 """An event reminder still goes out this long after the start (提前0分钟, a slow tick)."""

@@ -1,7 +1,7 @@
 """The pure parts of reminder rules: their kinds, defaults and times (no I/O).
 
 Shared by the tick's kinds (`scheduler.reminder_kinds`) and the conversation's rule
-writer (`handlers.rule_store`), so both compute a reminder's time the same way.
+writer (`services.rules`), so both compute a reminder's time the same way.
 """
 
 from __future__ import annotations
@@ -10,8 +10,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from scheduler.schedule import Schedule
-from storage.records import EventRecord, TaskRecord
-from storage.repos.rules import RuleRecord
+from storage.records import EventRecord, RuleRecord, TaskRecord
 
 EVENT, TASK, CUSTOM = "event_reminder", "task_due", "custom"
 MORNING, EVENING = "digest_morning", "digest_evening"

@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
-import datetime as dt
-from dataclasses import dataclass
-
 from sqlalchemy import func, select, update
 
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
+from storage.records import ChannelStats, FailureCause
 
 WAITING = ("pending", "retry_wait")
 FAILURES = ("failed", "unknown", "retry")
 """Attempt outcomes that count as a failed try (suppressed/cancelled jobs tried nothing)."""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ChannelStats:
-    channel: str
-    accepted: int
-    failed: int
-    unknown: int
-    retries: int
-    not_sent: int
-    last_success: dt.datetime | None
-    consecutive_failures: int
-    waiting: int
-    oldest_waiting: dt.datetime | None
 
 
 async def channel_stats(session: Session) -> list[ChannelStats]:
@@ -73,16 +57,6 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
         waiting=int(waiting[0]),
         oldest_waiting=waiting[1],
     )
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class FailureCause:
-    """Failed or retried attempts of one channel with one cause."""
-
-    channel: str
-    error_class: str
-    provider_code: int | None
-    count: int
 
 
 async def failure_causes(session: Session) -> list[FailureCause]:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -32,6 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_unless_exists
+from storage.records import JobRecord, Missed, NewJob
 
 CLAIMABLE = ("pending", "retry_wait")
 UNTOLD = ("water", "card_update", "digest_morning", "digest_evening")
@@ -42,39 +42,6 @@ UNTOLD_FAILURES = ("water", "card_update")
 """Kinds whose failed or unknown send the user is not told about here: water has its
 own notice (the plan pauses and says why), and a card update is not a reminder. A
 digest that failed did have something to say, so it is told."""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class NewJob:
-    user_id: int
-    rule_id: int
-    slot: dt.datetime
-    policy: str
-    priority: str
-    channel: str
-    recipient: str
-    payload_kind: str
-    payload_ref: int | None = None
-    payload: str = ""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class JobRecord:
-    id: int
-    user_id: int
-    rule_id: int
-    slot: dt.datetime
-    status: str
-    policy: str
-    priority: str
-    channel: str
-    recipient: str
-    payload_kind: str
-    payload_ref: int | None
-    attempts: int
-    lease_owner: str | None
-    payload: str = ""
-    send_started_at: dt.datetime | None = None
 
 
 def _record(row: Row[Any]) -> JobRecord:
@@ -474,17 +441,6 @@ async def next_waiting_at(session: Session) -> dt.datetime | None:
     stmt = select(func.min(JOBS.c.next_attempt_at)).where(JOBS.c.status.in_(CLAIMABLE))
     earliest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
     return earliest
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Missed:
-    """A job that expired unsent: what to tell the user about it."""
-
-    kind: str
-    slot: dt.datetime
-    label: str
-    status: str = "expired"
-    note: str = ""  # for failed / unknown: the job's outcome note ("config: 60020")
 
 
 def _lost_jobs(user_id: int, *conditions: Any) -> Select[Any]:

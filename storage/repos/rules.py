@@ -18,24 +18,8 @@ from sqlalchemy import CursorResult, Row, case, func, literal, null, select, upd
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_returning_id
+from storage.records import Broken, RuleRecord
 from storage.repos.numbers import smallest_free
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class RuleRecord:
-    id: int
-    user_id: int
-    kind: str
-    status: str
-    policy: str
-    priority: str
-    channel: str
-    next_fire_at: dt.datetime | None
-    spec: str
-    number: int | None = None
-    ref_id: int | None = None
-    label: str = ""
-
 
 LISTED = ("active", "paused", "off")
 """Statuses that keep a rule in the user's list (and its number)."""
@@ -214,15 +198,6 @@ async def set_aside(session: Session, rule_id: int, reason: str, *, now: dt.date
     await session.execute(
         update(RULES).where(RULES.c.id == rule_id).values(updated_at=now, **values)
     )
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Broken:
-    """A rule set aside (status `error`), for the admin."""
-
-    rule_id: int
-    kind: str
-    reason: str
 
 
 async def set_aside_rules(session: Session, *, limit: int = 5) -> tuple[int, list[Broken]]:

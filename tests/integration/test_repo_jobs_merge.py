@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.database import Database
 from storage.delivery_models import JOBS
+from storage.records import JobRecord, Missed, NewJob
 from storage.repos import jobs
-from storage.repos.jobs import JobRecord, Missed, NewJob
 from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)

@@ -12,9 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
 from storage.delivery_models import FLAGS, RULES
-from storage.records import EventRecord, TaskRecord, UserRecord
+from storage.records import EventRecord, Prefs, RuleRecord, TaskRecord, UserRecord
 from storage.repos import events, flags, reads, records, rules, tasks, users
-from storage.repos.users import Prefs
 from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
@@ -53,7 +52,7 @@ async def _set_status(sessionmaker: Sessions, rule_id: int, status: str, now: dt
         await rules.set_status(session, rule_id, status, now=now)
 
 
-async def _get(sessionmaker: Sessions, rule_id: int) -> rules.RuleRecord:
+async def _get(sessionmaker: Sessions, rule_id: int) -> RuleRecord:
     async with sessionmaker.begin() as session:
         found = await rules.get(session, rule_id)
     assert found is not None

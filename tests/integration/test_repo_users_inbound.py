@@ -12,10 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
 from storage.models import InboundMessage, User
-from storage.records import Effect, StoredReply, UserRecord
+from storage.records import Effect, NewInbound, StoredReply, UserRecord
 from storage.repos.inbound import (
     CONTENT_LIMIT,
-    NewInbound,
     claim_message,
     last_undoable,
     mark_undone,

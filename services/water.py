@@ -15,8 +15,8 @@ from zoneinfo import ZoneInfo
 from scheduler import water_plan as wp
 from scheduler.water_rule import next_reminder
 from storage.database import Session
+from storage.records import Habit, PlanRecord
 from storage.repos import jobs, reads, rules, water
-from storage.repos.water import Habit, PlanRecord
 
 WATER = "water"
 CHANNEL = "wecom_app"

@@ -3,8 +3,8 @@
 Handlers (and the conversation) turn the user's words into these calls; the tick's
 kinds (`scheduler.reminder_kinds`) read what they wrote. A rule's `next_fire_at` is
 always computed here, from the pure `scheduler.reminder_rules` and
-`scheduler.schedule`, never by the caller. (It lives in handlers/ because it writes:
-DESIGN lets handlers use only the pure parts of scheduler.)
+`scheduler.schedule`, never by the caller. Water's rule is the plan's
+(`services.water`); card updates are queued by `services.card_updates`.
 
 Decisions:
 - Digests are on by default for every user (08:00 and 21:30 local); they are created
@@ -44,9 +44,8 @@ from scheduler.reminder_rules import (
 from scheduler.rule_state import can_transition
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
-from storage.records import EventRecord, TaskRecord
+from storage.records import EventRecord, RuleRecord, TaskRecord
 from storage.repos import events, jobs, rules, tasks, users
-from storage.repos.rules import RuleRecord
 
 
 async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.datetime) -> None:
@@ -304,45 +303,6 @@ async def _move(
         await rules.change(session, rule.id, now=now, status=to, **values)
 
 
-async def queue_card_update(
-    session: Session,
-    user_id: int,
-    *,
-    recipient: str,
-    response_code: str,
-    button_text: str,
-    now: dt.datetime,
-) -> None:
-    """After a card click, grey out its buttons: a tracked job of the user's (unlisted)
-    card_update rule, sent by the next tick, never from inside the callback."""
-    found = await rules.of_user(session, user_id, CARD_UPDATE)
-    rule_id = found[0].id if found else None
-    if rule_id is None:
-        rule_id = await rules.create(
-            session,
-            user_id=user_id,
-            kind=CARD_UPDATE,
-            policy="at_most_once",
-            priority="high",
-            channel=CHANNEL,
-            now=now,
-            status="internal",
-            listed=False,
-        )
-    job = jobs.NewJob(
-        user_id=user_id,
-        rule_id=rule_id,
-        slot=now,
-        policy="at_most_once",
-        priority="high",
-        channel=CHANNEL,
-        recipient=recipient,
-        payload_kind=CARD_UPDATE,
-        payload=f"{response_code}\n{button_text}",
-    )
-    await jobs.materialise(session, job, now=now)
-
-
 __all__ = [
     "CARD_UPDATE",
     "CUSTOM",
@@ -357,7 +317,6 @@ __all__ = [
     "digest_time",
     "ensure_defaults",
     "pause",
-    "queue_card_update",
     "resume",
     "schedule_event",
     "schedule_task",

@@ -1,0 +1,53 @@
+"""Card updates: after a click, the clicked card's buttons are greyed out by the tick.
+
+The conversation queues the update here, inside the message's transaction; the tick
+sends it (`scheduler.reminder_kinds.CardUpdateKind`), never the callback itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from scheduler.reminder_rules import CARD_UPDATE, CHANNEL
+from storage.database import Session
+from storage.records import NewJob
+from storage.repos import jobs, rules
+
+
+async def queue_card_update(
+    session: Session,
+    user_id: int,
+    *,
+    recipient: str,
+    response_code: str,
+    button_text: str,
+    now: dt.datetime,
+) -> None:
+    """After a card click, grey out its buttons: a tracked job of the user's (unlisted)
+    card_update rule, sent by the next tick, never from inside the callback."""
+    found = await rules.of_user(session, user_id, CARD_UPDATE)
+    rule_id = found[0].id if found else None
+    if rule_id is None:
+        rule_id = await rules.create(
+            session,
+            user_id=user_id,
+            kind=CARD_UPDATE,
+            policy="at_most_once",
+            priority="high",
+            channel=CHANNEL,
+            now=now,
+            status="internal",
+            listed=False,
+        )
+    job = NewJob(
+        user_id=user_id,
+        rule_id=rule_id,
+        slot=now,
+        policy="at_most_once",
+        priority="high",
+        channel=CHANNEL,
+        recipient=recipient,
+        payload_kind=CARD_UPDATE,
+        payload=f"{response_code}\n{button_text}",
+    )
+    await jobs.materialise(session, job, now=now)
