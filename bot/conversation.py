@@ -24,6 +24,7 @@ from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.router import Dispatcher
 from scheduler import cards, messages
 from scheduler.failure_words import failure_words
+from scheduler.reminder_rules import DEFAULTS_VERSION, DIGESTS
 from storage.database import CommitWatch, Database, Session
 from storage.records import NewInbound, UserRecord
 from storage.repos import inbound, jobs, users
@@ -68,7 +69,7 @@ class Conversation:
                 source_key=msg.dedup_key,
                 is_admin=msg.from_user in self.admins,
             )
-            if user.defaults_version < services.rules.DEFAULTS_VERSION:
+            if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)
             outcome = await self._outcome(session, ctx, msg, message_id)
             if msg.event in CARD_EVENTS and msg.response_code:
@@ -157,7 +158,7 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
     lost = [
         messages.Lost(
             label=m.label
-            if m.kind in services.rules.DIGESTS
+            if m.kind in DIGESTS
             else f"{messages.hm(m.slot.astimezone(ctx.tz))} {m.label}",
             how=m.status,
             why=failure_words(m.note),

@@ -12,7 +12,7 @@ from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from storage.database import Session
-from storage.records import Effect, EventRecord
+from storage.records import Effect, EventRecord, RuleKind
 from storage.repos import events, records
 
 router = Router("events")
@@ -66,7 +66,7 @@ async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outc
     if event is None:
         return Outcome(reply=texts.event_not_found(cmd.number))
     await events.change(session, event.id, ctx.user.id, status=events.CANCELLED, number=None)
-    await services.rules.cancel_for(session, services.rules.EVENT, event.id, ctx.now)
+    await services.rules.cancel_for(session, RuleKind.EVENT_REMINDER, event.id, ctx.now)
     return Outcome(reply=texts.event_cancelled(event.title))
 
 

@@ -8,6 +8,7 @@ from handlers.commands import Help, Undo, Welcome, WhoAmI
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from storage.database import Session
+from storage.records import RuleKind
 from storage.repos import inbound, records, tasks
 
 router = Router("general")
@@ -28,11 +29,11 @@ async def undo(session: Session, ctx: Context, cmd: Undo) -> Outcome:
             return Outcome(reply=texts.task_reopened(task.number, task.title))
     elif kind == "task_add":
         await tasks.delete_task(session, record_id, ctx.user.id)
-        await services.rules.cancel_for(session, services.rules.TASK, record_id, ctx.now)
+        await services.rules.cancel_for(session, RuleKind.TASK_DUE, record_id, ctx.now)
     else:
         await records.delete_record(session, kind=kind, record_id=record_id, user_id=ctx.user.id)
         if kind == "event":
-            await services.rules.cancel_for(session, services.rules.EVENT, record_id, ctx.now)
+            await services.rules.cancel_for(session, RuleKind.EVENT_REMINDER, record_id, ctx.now)
     return Outcome(reply=texts.undone(last.kind, last.content))
 
 

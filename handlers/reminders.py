@@ -31,9 +31,11 @@ from handlers.router import Router
 from scheduler import messages, quiet
 from scheduler import water_plan as wp
 from scheduler.failure_words import failure_words
+from scheduler.job_state import DeliveryPolicy
+from scheduler.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time
 from scheduler.schedule import Schedule, describe, next_after
 from storage.database import Session
-from storage.records import RuleRecord
+from storage.records import RuleKind, RuleRecord
 from storage.repos import jobs, rules, tasks, users, water
 
 router = Router("reminders")
@@ -77,7 +79,7 @@ async def _failures(session: Session, ctx: Context) -> list[str]:
 async def _still_relevant(session: Session, rule: RuleRecord) -> bool:
     """A done task's reminder waits to be suppressed at send time (so 撤销 can bring it
     back); it is not worth a line in the list meanwhile."""
-    if rule.kind != services.rules.TASK or rule.ref_id is None:
+    if rule.kind != RuleKind.TASK_DUE or rule.ref_id is None:
         return True
     task = await tasks.get(session, rule.ref_id)
     return task is not None and task.status == tasks.OPEN
@@ -87,16 +89,16 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     assert rule.number is not None
     state = texts.RULE_STATE_NAMES.get(rule.status, rule.status)
     label = rule.label
-    if rule.kind == services.water.WATER:
+    if rule.kind == RuleKind.WATER:
         plan = await water.plan_of(session, ctx.user.id)
         state = texts.WATER_STATE.get(plan.state if plan else "disabled", state)
         habit = await water.habit(session, ctx.user.id)
         label = texts.water_habit(habit.wake_at, habit.sleep_at, habit.interval_minutes, habit.goal)
-    elif rule.kind in services.rules.DIGESTS:
+    elif rule.kind in DIGESTS:
         label = rule.spec
-    elif rule.kind == services.rules.CUSTOM:
+    elif rule.kind == RuleKind.CUSTOM:
         label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
-        label += "（重要）" if rule.policy == "at_least_once" else ""
+        label += "（重要）" if rule.policy == DeliveryPolicy.AT_LEAST_ONCE else ""
     next_at = rule.next_fire_at
     if rule.status == "active" and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
         next_at = await jobs.waiting_slot(session, rule.id)  # made early, not yet sent
@@ -134,10 +136,10 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     rule = await rules.by_number(session, ctx.user.id, cmd.number)
     if rule is None:
         return Outcome(reply=texts.rule_not_found(cmd.number))
-    if rule.kind == services.water.WATER:
+    if rule.kind == RuleKind.WATER:
         return await _water_rule(session, ctx, cmd)
     if cmd.verb == "delete":
-        if rule.kind in services.rules.DIGESTS:
+        if rule.kind in DIGESTS:
             return Outcome(reply=texts.DIGEST_RULE_DELETE)
         if not await services.rules.delete(session, rule, ctx.now):
             return Outcome(reply=texts.rule_not_found(cmd.number))
@@ -186,8 +188,7 @@ async def switch_all(session: Session, ctx: Context, cmd: SwitchAllReminders) ->
     found = [
         r
         for r in await rules.of_user(session, ctx.user.id)
-        if r.status == from_status
-        and r.kind not in (services.water.WATER, services.rules.CARD_UPDATE)
+        if r.status == from_status and r.kind not in (RuleKind.WATER, RuleKind.CARD_UPDATE)
     ]
     count = 0
     for rule in found:
@@ -204,8 +205,8 @@ async def set_digest(session: Session, ctx: Context, cmd: SetDigest) -> Outcome:
     at = None
     if cmd.on:
         current = await rules.of_user(session, ctx.user.id, cmd.kind)
-        default = services.rules.DEFAULT_DIGEST_TIMES[cmd.kind]
-        at = cmd.at or (services.rules.digest_time(current[0]) if current else default)
+        default = DEFAULT_DIGEST_TIMES[cmd.kind]
+        at = cmd.at or (digest_time(current[0]) if current else default)
     await services.rules.set_digest(session, ctx.user.id, cmd.kind, at, ctx.tz, ctx.now)
     return Outcome(reply=texts.digest_set(cmd.kind, at.strftime("%H:%M") if at else None))
 

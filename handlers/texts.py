@@ -11,6 +11,7 @@ from decimal import Decimal
 
 from scheduler.messages import Lost, lost_line
 from scheduler.messages import hm as hm  # re-exported: one way to write a time
+from storage.records import RuleKind
 
 # --- parse errors (owned by handlers/parse/) ---
 HELP_TEXT = "\n".join(
@@ -570,13 +571,13 @@ def admin_jobs(counts: str) -> str:
 
 # Reminders (提醒), digests, quiet time, cards.
 
-RULE_KIND_NAMES = {
-    "water": "喝水",
-    "digest_morning": "晨报",
-    "digest_evening": "晚报",
-    "event_reminder": "日程",
-    "task_due": "待办",
-    "custom": "提醒",
+RULE_KIND_NAMES: dict[str, str] = {
+    RuleKind.WATER: "喝水",
+    RuleKind.DIGEST_MORNING: "晨报",
+    RuleKind.DIGEST_EVENING: "晚报",
+    RuleKind.EVENT_REMINDER: "日程",
+    RuleKind.TASK_DUE: "待办",
+    RuleKind.CUSTOM: "提醒",
 }
 RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"

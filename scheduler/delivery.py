@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from scheduler import messages, outcomes, quiet, stats
 from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.budget import Defer, budget_decision
+from scheduler.job_state import DeliveryPolicy
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from storage.database import Session
@@ -262,7 +263,7 @@ async def _prepare(
     return sends
 
 
-AT_LEAST_ONCE = "at_least_once"
+AT_LEAST_ONCE = DeliveryPolicy.AT_LEAST_ONCE
 
 
 async def _exact_repeat(session: Session, job: JobRecord, send: Send, now: dt.datetime) -> Send:

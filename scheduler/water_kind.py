@@ -15,7 +15,7 @@ from scheduler import water_plan as wp
 from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
-from storage.records import Addressee, JobRecord, RuleRecord
+from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
 from storage.repos import water
 
 _SENT_ENDS = ("accepted", "failed", "unknown", "retry_wait")
@@ -23,7 +23,7 @@ _SENT_ENDS = ("accepted", "failed", "unknown", "retry_wait")
 
 
 class WaterKind:
-    name = services.water.WATER
+    name: str = RuleKind.WATER
 
     async def materialise(
         self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scheduler.reminder_rules import CARD_UPDATE, CHANNEL
+from scheduler import rule_kinds
+from scheduler.reminder_rules import CHANNEL
+from services.rules import create
 from storage.database import Session
-from storage.records import NewJob
+from storage.records import NewJob, RuleKind
 from storage.repos import jobs, rules
 
 
@@ -25,29 +27,27 @@ async def queue_card_update(
 ) -> None:
     """After a card click, grey out its buttons: a tracked job of the user's (unlisted)
     card_update rule, sent by the next tick, never from inside the callback."""
-    found = await rules.of_user(session, user_id, CARD_UPDATE)
+    found = await rules.of_user(session, user_id, RuleKind.CARD_UPDATE)
     rule_id = found[0].id if found else None
     if rule_id is None:
-        rule_id = await rules.create(
+        rule_id = await create(
             session,
             user_id=user_id,
-            kind=CARD_UPDATE,
-            policy="at_most_once",
-            priority="high",
-            channel=CHANNEL,
+            kind=RuleKind.CARD_UPDATE,
             now=now,
             status="internal",
             listed=False,
         )
+    terms = rule_kinds.TERMS[RuleKind.CARD_UPDATE]
     job = NewJob(
         user_id=user_id,
         rule_id=rule_id,
         slot=now,
-        policy="at_most_once",
-        priority="high",
+        policy=terms.policy,
+        priority=terms.priority,
         channel=CHANNEL,
         recipient=recipient,
-        payload_kind=CARD_UPDATE,
+        payload_kind=RuleKind.CARD_UPDATE,
         payload=f"{response_code}\n{button_text}",
     )
     await jobs.materialise(session, job, now=now)

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.dialect import insert_into
-from storage.records import AttemptRecord
+from storage.records import AttemptRecord, RuleKind
 
 
 async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
@@ -47,7 +47,7 @@ async def accepted_sends_since(
         .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
         .where(
             JOBS.c.recipient == recipient,
-            JOBS.c.payload_kind != "card_update",
+            JOBS.c.payload_kind != RuleKind.CARD_UPDATE,
             ATTEMPTS.c.channel == channel,
             ATTEMPTS.c.outcome == "accepted",
             ATTEMPTS.c.started_at >= since,

@@ -31,14 +31,14 @@ from sqlalchemy.exc import IntegrityError
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_unless_exists
-from storage.records import JobRecord, Missed, NewJob
+from storage.records import JobRecord, Missed, NewJob, RuleKind
 
 CLAIMABLE = ("pending", "retry_wait")
-UNTOLD = ("water", "card_update", "digest_morning", "digest_evening")
+UNTOLD = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING)
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
 plan, a card update is not a reminder, and a digest may well have had nothing to say
 (its content is one 「今天」 away)."""
-UNTOLD_FAILURES = ("water", "card_update")
+UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE)
 """Kinds whose failed or unknown send the user is not told about here: water has its
 own notice (the plan pauses and says why), and a card update is not a reminder. A
 digest that failed did have something to say, so it is told."""

@@ -18,7 +18,7 @@ from sqlalchemy import CursorResult, Row, case, func, literal, null, select, upd
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_returning_id
-from storage.records import Broken, RuleRecord
+from storage.records import Broken, RuleKind, RuleRecord
 from storage.repos.numbers import smallest_free
 
 LISTED = ("active", "paused", "off")
@@ -248,7 +248,7 @@ async def next_fire_min(session: Session) -> dt.datetime | None:
     return earliest
 
 
-ONE_OFF_KINDS = ("custom", "event_reminder", "task_due")
+ONE_OFF_KINDS = (RuleKind.CUSTOM, RuleKind.EVENT_REMINDER, RuleKind.TASK_DUE)
 """Kinds whose rules can run out of occurrences (water waits for the plan instead)."""
 
 

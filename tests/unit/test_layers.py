@@ -23,7 +23,7 @@ until someone decides):
 - `cards`, `messages`, `digests`, `failure_words`: plain values to text and card
   payloads, no I/O.
 - `job_state`, `rule_state`, `water_plan`: state machines over plain values.
-- `schedule`, `water_rule`, `reminder_rules`, `quiet`: times and
+- `schedule`, `water_rule`, `reminder_rules`, `rule_kinds`, `quiet`: times and
   policies computed from values passed in (`now` included); APScheduler's trigger
   only as a calculator.
 - `redact`: string masking; its one piece of state is the mask key set at start-up.
@@ -58,6 +58,7 @@ CORE = frozenset(
         "quiet",
         "redact",
         "reminder_rules",
+        "rule_kinds",
         "rule_state",
         "schedule",
         "water_plan",
