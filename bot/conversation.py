@@ -22,7 +22,7 @@ from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.router import Dispatcher
-from scheduler import cards, messages
+from scheduler import cards, messages, times
 from scheduler.failure_words import failure_words
 from scheduler.reminder_rules import DEFAULTS_VERSION, DIGESTS
 from storage.database import CommitWatch, Database, Session
@@ -159,7 +159,7 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
         messages.Lost(
             label=m.label
             if m.kind in DIGESTS
-            else f"{messages.hm(m.slot.astimezone(ctx.tz))} {m.label}",
+            else f"{times.hm(m.slot.astimezone(ctx.tz))} {m.label}",
             how=m.status,
             why=failure_words(m.note),
         )

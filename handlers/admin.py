@@ -13,6 +13,7 @@ from handlers import texts
 from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import times
 from scheduler.failure_words import failure_words
 from scheduler.redact import mask_user
 from storage.database import Session
@@ -132,7 +133,7 @@ async def settle(session: Session, ctx: Context, cmd: AdminSettle) -> Outcome:
 
 
 def _when(at: dt.datetime | None, ctx: Context) -> str:
-    return "无" if at is None else at.astimezone(ctx.tz).strftime("%m-%d %H:%M")
+    return "无" if at is None else times.stamp(at, ctx.tz)
 
 
 def _age(since: dt.datetime | None, now: dt.datetime) -> str:

@@ -11,6 +11,7 @@ from handlers import texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import times
 from storage.database import Session
 from storage.records import Effect, EventRecord, RuleKind
 from storage.repos import events, records
@@ -40,7 +41,7 @@ async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
     remind_at = await services.rules.schedule_event(session, ctx.user.id, event, ctx.now)
     reply = texts.event_added(
         number,
-        texts.day_label(cmd.day, ctx.today),
+        times.day_label(cmd.day, ctx.today),
         texts.event_span(cmd.start, cmd.end),
         cmd.title,
         ctx.when(remind_at) if remind_at else None,
@@ -54,7 +55,7 @@ async def show_events(session: Session, ctx: Context, cmd: ShowEvents) -> Outcom
     if not upcoming:
         return Outcome(reply=texts.NO_EVENTS)
     lines = [
-        texts.event_line(e.number, texts.day_label(e.day, ctx.today), _span(e, ctx), e.title)
+        texts.event_line(e.number, times.day_label(e.day, ctx.today), _span(e, ctx), e.title)
         for e in upcoming[:20]
     ]
     return Outcome(reply=texts.events_list(lines))
@@ -87,7 +88,7 @@ async def edit_event(session: Session, ctx: Context, cmd: EditEvent) -> Outcome:
         remind_minutes_before=changed.remind_minutes_before,
     )
     remind_at = await services.rules.schedule_event(session, ctx.user.id, changed, ctx.now)
-    day = texts.day_label(changed.day, ctx.today)
+    day = times.day_label(changed.day, ctx.today)
     reply = texts.event_changed(
         day, _span(changed, ctx), changed.title, ctx.when(remind_at) if remind_at else None
     )

@@ -10,7 +10,7 @@ import datetime as dt
 from decimal import Decimal
 
 from scheduler.messages import Lost, lost_line
-from scheduler.messages import hm as hm  # re-exported: one way to write a time
+from scheduler.times import WEEKDAYS, day_label, hm, md
 from storage.records import RuleKind
 
 # --- parse errors (owned by handlers/parse/) ---
@@ -192,7 +192,6 @@ LATER_OUT_OF_RANGE = "「多久以后」要在 1 分钟到 365 天之间，比�
 # --- end parse errors ---
 
 # --- replies ---
-WEEKDAYS = "一二三四五六日"
 
 
 def kg(value: Decimal) -> str:
@@ -202,18 +201,6 @@ def kg(value: Decimal) -> str:
 
 def yuan(value: Decimal) -> str:
     return f"{value:.2f} 元"
-
-
-def md(day: dt.date) -> str:
-    return f"{day.month}月{day.day}日"
-
-
-def day_label(day: dt.date, today: dt.date) -> str:
-    """ "今天" / "明天" / "11月28日 周六"."""
-    relative = {0: "今天", 1: "明天", 2: "后天", -1: "昨天"}.get((day - today).days)
-    if relative:
-        return relative
-    return f"{md(day)} 周{WEEKDAYS[day.weekday()]}"
 
 
 def signed(value: Decimal, unit: str = "") -> str:

@@ -19,6 +19,7 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import times
 from scheduler import water_plan as wp
 from storage.database import Session
 from storage.repos import water
@@ -94,7 +95,7 @@ async def snooze(session: Session, ctx: Context, cmd: SnoozeWater) -> Outcome:
 @router.handles(SetDayWindow)
 async def set_day_window(session: Session, ctx: Context, cmd: SetDayWindow) -> Outcome:
     await water.set_habit(session, ctx.user.id, wake_at=cmd.wake, sleep_at=cmd.sleep)
-    return Outcome(reply=texts.window_set(f"{texts.hm(cmd.wake)}-{texts.hm(cmd.sleep)}"))
+    return Outcome(reply=texts.window_set(f"{times.hm(cmd.wake)}-{times.hm(cmd.sleep)}"))
 
 
 @router.handles(SetWaterInterval)

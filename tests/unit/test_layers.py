@@ -20,7 +20,7 @@ Which scheduler modules are the pure core, and why (everything else in `schedule
 is a shell, and a module in neither list fails `test_every_scheduler_module_is_placed`
 until someone decides):
 
-- `cards`, `messages`, `digests`, `failure_words`: plain values to text and card
+- `times`, `cards`, `messages`, `digests`, `failure_words`: plain values to text and card
   payloads, no I/O.
 - `job_state`, `rule_state`, `water_plan`: state machines over plain values.
 - `schedule`, `water_rule`, `reminder_rules`, `rule_kinds`, `quiet`: times and
@@ -61,6 +61,7 @@ CORE = frozenset(
         "rule_kinds",
         "rule_state",
         "schedule",
+        "times",
         "water_plan",
         "water_rule",
     )
