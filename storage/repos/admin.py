@@ -1,4 +1,5 @@
-"""Read models for the admin: per-channel delivery counts and the waiting queue."""
+"""Read models for the admin (管理 状态, /metrics): delivery counts per channel and per
+kind, failure causes, the waiting queue; and settling an unknown send by hand."""
 
 from __future__ import annotations
 
@@ -6,7 +7,8 @@ from sqlalchemy import func, select, update
 
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
-from storage.records import ChannelStats, FailureCause
+from storage.records import ChannelStats, FailureCause, JobRecord
+from storage.repos import jobs
 
 WAITING = ("pending", "retry_wait")
 FAILURES = ("failed", "unknown", "retry")
@@ -93,3 +95,23 @@ async def settle_unknown(session: Session, job_id: int, *, received: bool, note:
     )
     await session.execute(update(JOBS).where(JOBS.c.id == job_id).values(outcome_note=note[:200]))
     return True
+
+
+async def next_pending(session: Session) -> JobRecord | None:
+    """The waiting job due soonest (for 管理 状态)."""
+    stmt = (
+        select(JOBS.c.id)
+        .where(JOBS.c.status.in_(WAITING))
+        .order_by(JOBS.c.next_attempt_at, JOBS.c.id)
+        .limit(1)
+    )
+    job_id = (await session.execute(stmt)).scalar_one_or_none()
+    return None if job_id is None else await jobs.get(session, job_id)
+
+
+async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
+    """Jobs per (payload kind, status): every sent or suppressed occurrence counted."""
+    stmt = select(JOBS.c.payload_kind, JOBS.c.status, func.count()).group_by(
+        JOBS.c.payload_kind, JOBS.c.status
+    )
+    return {(kind, status): int(n) for kind, status, n in await session.execute(stmt)}

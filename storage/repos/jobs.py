@@ -509,23 +509,3 @@ async def unresolved_failures(session: Session, user_id: int, since: dt.datetime
             ~accepted_since,
         ),
     )
-
-
-async def next_pending(session: Session) -> JobRecord | None:
-    """The waiting job due soonest (for 管理 状态)."""
-    stmt = (
-        select(JOBS)
-        .where(JOBS.c.status.in_(CLAIMABLE))
-        .order_by(JOBS.c.next_attempt_at, JOBS.c.id)
-        .limit(1)
-    )
-    row = (await session.execute(stmt)).first()
-    return None if row is None else _record(row)
-
-
-async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
-    """Jobs per (payload kind, status): every sent or suppressed occurrence counted."""
-    stmt = select(JOBS.c.payload_kind, JOBS.c.status, func.count()).group_by(
-        JOBS.c.payload_kind, JOBS.c.status
-    )
-    return {(kind, status): int(n) for kind, status, n in await session.execute(stmt)}

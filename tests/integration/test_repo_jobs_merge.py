@@ -20,7 +20,7 @@ from scheduler.clock import FakeClock
 from storage.database import Database
 from storage.delivery_models import JOBS
 from storage.records import JobRecord, Missed, NewJob
-from storage.repos import jobs
+from storage.repos import admin, jobs
 from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
@@ -309,7 +309,7 @@ async def test_next_pending_is_the_waiting_job_due_soonest(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     async with sessionmaker.begin() as session:
-        nothing = await jobs.next_pending(session)
+        nothing = await admin.next_pending(session)
     later, retrying_soon, processing, tied = await _jobs(
         sessionmaker, clock, [10 * MINUTE, 6 * MINUTE, -5 * MINUTE, 5 * MINUTE]
     )
@@ -318,13 +318,13 @@ async def test_next_pending_is_the_waiting_job_due_soonest(
     await _force(sessionmaker, processing, status="processing", lease_owner="w")
 
     async with sessionmaker.begin() as session:
-        first = await jobs.next_pending(session)
+        first = await admin.next_pending(session)
     await _force(sessionmaker, retrying_soon, status="accepted")
     async with sessionmaker.begin() as session:
-        then = await jobs.next_pending(session)
+        then = await admin.next_pending(session)
     await _force(sessionmaker, tied, status="accepted")
     async with sessionmaker.begin() as session:
-        last = await jobs.next_pending(session)
+        last = await admin.next_pending(session)
 
     assert nothing is None
     assert [j.id if j else None for j in (first, then, last)] == [retrying_soon, tied, later]
@@ -334,7 +334,7 @@ async def test_count_by_kind_counts_jobs_per_payload_kind_and_status(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     async with sessionmaker.begin() as session:
-        empty = await jobs.count_by_kind(session)
+        empty = await admin.count_by_kind(session)
     sent, suppressed, waiting = await _jobs(sessionmaker, clock, [-2 * MINUTE, -MINUTE, MINUTE])
     await _jobs(sessionmaker, clock, [-MINUTE, MINUTE], kind="water")
     await _jobs(sessionmaker, clock, [MINUTE], recipient="lisi")
@@ -342,7 +342,7 @@ async def test_count_by_kind_counts_jobs_per_payload_kind_and_status(
     await _force(sessionmaker, suppressed, status="suppressed")
 
     async with sessionmaker.begin() as session:
-        counts = await jobs.count_by_kind(session)
+        counts = await admin.count_by_kind(session)
 
     assert empty == {}
     assert counts == {
