@@ -24,8 +24,6 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
 DEFAULT_CALLBACK_WINDOW_SECONDS = 600
 
-SECRET_NAMES = ("WECOM_SECRET", "WECOM_TOKEN", "WECOM_AES_KEY")
-
 
 class SettingsError(Exception):
     """A setting is missing or malformed. The message names it, never its value."""

@@ -1,4 +1,4 @@
-"""The water plan's rows: the plan, its grants, and the log of user actions.
+"""The water plan's rows: the plan and its grants.
 
 The rules about which state follows which live in `scheduler.water_plan`; these
 functions store the result. Grant changes name the state they expect, so a grant
