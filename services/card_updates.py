@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import datetime as dt
 
+import services.rules
 from scheduler import rule_kinds
 from scheduler.reminder_rules import CHANNEL
-from services.rules import create
 from storage.database import Session
 from storage.records import NewJob, RuleKind
 from storage.repos import jobs, rules
@@ -30,7 +30,7 @@ async def queue_card_update(
     found = await rules.of_user(session, user_id, RuleKind.CARD_UPDATE)
     rule_id = found[0].id if found else None
     if rule_id is None:
-        rule_id = await create(
+        rule_id = await services.rules.create(
             session,
             user_id=user_id,
             kind=RuleKind.CARD_UPDATE,

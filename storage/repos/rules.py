@@ -58,7 +58,11 @@ async def create(
     label: str = "",
     listed: bool = True,
 ) -> int:
-    """Create a rule (a listed one gets the user's smallest free number); its id."""
+    """Create a rule (a listed one gets the user's smallest free number); its id.
+
+    Stores what it is given. The code creates rules through `services.rules.create`,
+    which takes policy and priority from the kind's terms (`scheduler.rule_kinds`).
+    """
     values = {
         "number": await _free_number(session, user_id) if listed else None,
         "ref_id": ref_id,
