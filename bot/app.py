@@ -18,7 +18,7 @@ from bot import callback, keys, metrics
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
 from bot.settings import Settings
-from handlers import admin, confirm, events, general, records, reminders, tasks, views, water
+from handlers import admin, confirm, events, records, reminders, tasks, undo, views, water, welcome
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
@@ -36,7 +36,8 @@ ROUTERS: list[Router] = [
     water.router,
     admin.router,
     confirm.router,
-    general.router,
+    undo.router,
+    welcome.router,
 ]
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
 HEALTH_TIMEOUT_SECONDS = 2.0

@@ -14,16 +14,19 @@ import logging
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+import services.card_updates
+import services.rules
 from bot.incoming import Incoming, loggable_key
-from handlers import confirm, rule_store, texts, water
+from handlers import confirm, texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.router import Dispatcher
-from scheduler import cards, messages
+from scheduler import cards, messages, times
 from scheduler.failure_words import failure_words
+from scheduler.reminder_rules import DEFAULTS_VERSION, DIGESTS
 from storage.database import CommitWatch, Database, Session
-from storage.records import UserRecord
+from storage.records import NewInbound, UserRecord
 from storage.repos import inbound, jobs, users
 from storage.retry import retrying
 
@@ -66,8 +69,8 @@ class Conversation:
                 source_key=msg.dedup_key,
                 is_admin=msg.from_user in self.admins,
             )
-            if user.defaults_version < rule_store.DEFAULTS_VERSION:
-                await rule_store.ensure_defaults(session, user.id, ctx.tz, now)
+            if user.defaults_version < DEFAULTS_VERSION:
+                await services.rules.ensure_defaults(session, user.id, ctx.tz, now)
             outcome = await self._outcome(session, ctx, msg, message_id)
             if msg.event in CARD_EVENTS and msg.response_code:
                 await _grey_out_card(session, ctx, msg)
@@ -132,7 +135,7 @@ async def _grey_out_card(session: Session, ctx: Context, msg: Incoming) -> None:
     action = cards.parse_key(msg.content)
     if action is None:
         return
-    await rule_store.queue_card_update(
+    await services.card_updates.queue_card_update(
         session,
         ctx.user.id,
         recipient=msg.from_user,
@@ -155,8 +158,8 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
     lost = [
         messages.Lost(
             label=m.label
-            if m.kind in rule_store.DIGESTS
-            else f"{messages.hm(m.slot.astimezone(ctx.tz))} {m.label}",
+            if m.kind in DIGESTS
+            else f"{times.hm(m.slot.astimezone(ctx.tz))} {m.label}",
             how=m.status,
             why=failure_words(m.note),
         )
@@ -167,8 +170,8 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
 
 def _new_inbound(
     msg: Incoming, user: UserRecord, sent_at: dt.datetime, now: dt.datetime
-) -> inbound.NewInbound:
-    return inbound.NewInbound(
+) -> NewInbound:
+    return NewInbound(
         dedup_key=msg.dedup_key,
         wecom_user_id=msg.from_user,
         user_id=user.id,

@@ -29,7 +29,7 @@ from prometheus_client.registry import Collector
 from scheduler import stats
 from scheduler.clock import Clock
 from storage.database import Database
-from storage.repos import attempts, jobs, ticks
+from storage.repos import admin, attempts, ticks
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +68,7 @@ class DatabaseCollector(Collector):
     async def refresh(self) -> None:
         async with asyncio.timeout(SCRAPE_TIMEOUT_S):
             async with self.database.transaction() as session:
-                by_kind = await jobs.count_by_kind(session)
+                by_kind = await admin.count_by_kind(session)
                 by_outcome = await attempts.count_by_channel_outcome(session)
                 last = await ticks.last_tick(session)
         lag = None if last is None else (self.clock.now() - last).total_seconds()

@@ -21,7 +21,6 @@ import aiohttp
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.settings import Settings
-from scheduler import reminder_rules as store
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
@@ -30,6 +29,7 @@ from scheduler.reminder_kinds import CardUpdateKind, OneOffKind, RecurringKind
 from scheduler.tick import Scheduler, TickReport, tick
 from scheduler.water_kind import WaterKind
 from storage.database import Database
+from storage.records import RuleKind
 
 log = logging.getLogger(__name__)
 
@@ -82,11 +82,11 @@ def all_kinds() -> dict[str, Kind]:
     """Every rule kind the tick knows, by the name stored on rules and jobs."""
     kinds: list[Kind] = [
         WaterKind(),
-        RecurringKind(store.MORNING),
-        RecurringKind(store.EVENING),
-        RecurringKind(store.CUSTOM),
-        OneOffKind(store.EVENT),
-        OneOffKind(store.TASK),
+        RecurringKind(RuleKind.DIGEST_MORNING),
+        RecurringKind(RuleKind.DIGEST_EVENING),
+        RecurringKind(RuleKind.CUSTOM),
+        OneOffKind(RuleKind.EVENT_REMINDER),
+        OneOffKind(RuleKind.TASK_DUE),
         CardUpdateKind(),
     ]
     return {kind.name: kind for kind in kinds}

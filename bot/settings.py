@@ -25,17 +25,9 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
 DEFAULT_CALLBACK_WINDOW_SECONDS = 600
 
-SECRET_NAMES = ("WECOM_SECRET", "WECOM_TOKEN", "WECOM_AES_KEY")
-
 # -- extra channels (issue 12): every one optional, each with its own credential -------
 DEFAULT_WXPUSHER_API_BASE = "https://wxpusher.zjiecode.com"
 DEFAULT_SERVERCHAN_API_BASE = "https://sctapi.ftqq.com"
-CHANNEL_SECRET_NAMES = (
-    "KEEPER_ROBOT_KEY",
-    "KEEPER_WXPUSHER_APP_TOKEN",
-    "KEEPER_SERVERCHAN_SENDKEY",
-    "KEEPER_WECOMCHAN_URL",
-)
 
 
 class SettingsError(Exception):

@@ -1,6 +1,7 @@
 """Admin commands (KEEPER_ADMINS only): delivery status, settling unknown sends, and
 holding every send (管理 暂停 全部).
 
+The router's guard (`admins_only`) refuses everyone else before any handler runs.
 Every admin command, allowed or refused, leaves an audit line in the log.
 """
 
@@ -10,37 +11,50 @@ import datetime as dt
 import logging
 
 from handlers import texts
-from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus
+from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus, Command
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import times
 from scheduler.failure_words import failure_words
 from scheduler.redact import mask_user
 from storage.database import Session
-from storage.repos import admin, flags, jobs, rules, users
+from storage.records import ChannelStats, FailureCause
+from storage.repos import admin, flags, rules, users
 
-router = Router("admin")
 audit = logging.getLogger("keeper.audit")
 
 
-def _refused(ctx: Context, command: str) -> Outcome:
+def admins_only(ctx: Context, cmd: Command) -> Outcome | None:
+    """Let KEEPER_ADMINS through; refuse anyone else, with an audit line."""
+    if ctx.is_admin:
+        return None
     audit.warning(
         "admin command refused",
-        extra={"user": mask_user(ctx.user.wecom_user_id), "command": command},
+        extra={"user": mask_user(ctx.user.wecom_user_id), "command": _audit_name(cmd)},
     )
     return Outcome(reply=texts.ADMIN_ONLY)
 
 
+def _audit_name(cmd: Command) -> str:
+    if isinstance(cmd, AdminHoldAll):
+        return "hold all" if cmd.hold else "release all"
+    if isinstance(cmd, AdminSettle):
+        return f"settle {cmd.job_id}"
+    return "status"
+
+
+router = Router("admin", guard=admins_only)
+
+
 @router.handles(AdminStatus)
 async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
-    if not ctx.is_admin:
-        return _refused(ctx, "status")
     audit.info("admin status", extra={"user": mask_user(ctx.user.wecom_user_id)})
     stats = await admin.channel_stats(session)
     causes = await admin.failure_causes(session)
     lines = [await _overview(session, ctx), *_channel_lines(stats, causes, ctx)]
     if not stats:
         lines.append(texts.ADMIN_NO_JOBS)
-    by_kind = await jobs.count_by_kind(session)
+    by_kind = await admin.count_by_kind(session)
     lines.append(texts.admin_jobs(_counts(by_kind)))
     broken, latest = await rules.set_aside_rules(session)
     if broken:
@@ -58,7 +72,7 @@ async def _overview(session: Session, ctx: Context) -> str:
         f"{rule_counts.get((k, 'active'), 0)}/{sum(n for (kk, _), n in rule_counts.items() if kk == k)}"
         for k in kinds
     )
-    upcoming = await jobs.next_pending(session)
+    upcoming = await admin.next_pending(session)
     next_job = None
     if upcoming is not None:
         kind = texts.RULE_KIND_NAMES.get(upcoming.payload_kind, upcoming.payload_kind)
@@ -75,7 +89,7 @@ def _counts(by_kind: dict[tuple[str, str], int]) -> str:
 
 
 def _channel_lines(
-    stats: list[admin.ChannelStats], causes: list[admin.FailureCause], ctx: Context
+    stats: list[ChannelStats], causes: list[FailureCause], ctx: Context
 ) -> list[str]:
     return [
         texts.admin_channel(
@@ -95,7 +109,7 @@ def _channel_lines(
     ]
 
 
-def _cause_words(cause: admin.FailureCause) -> str:
+def _cause_words(cause: FailureCause) -> str:
     """The cause in words an admin acts on; the code stays visible for searching."""
     words = failure_words(f"{cause.error_class}: {cause.provider_code}") or "原因不明"
     return f"{words}（{cause.provider_code}）" if cause.provider_code is not None else words
@@ -104,9 +118,7 @@ def _cause_words(cause: admin.FailureCause) -> str:
 @router.handles(AdminHoldAll)
 async def hold_all(session: Session, ctx: Context, cmd: AdminHoldAll) -> Outcome:
     """Hold or release every send; waiting jobs expire by the catch-up rules meanwhile."""
-    word = "hold all" if cmd.hold else "release all"
-    if not ctx.is_admin:
-        return _refused(ctx, word)
+    word = _audit_name(cmd)
     await flags.put(session, flags.SENDS_PAUSED, "on" if cmd.hold else "off", now=ctx.now)
     audit.warning(f"admin {word}", extra={"user": mask_user(ctx.user.wecom_user_id)})
     return Outcome(reply=texts.admin_hold(cmd.hold))
@@ -114,8 +126,6 @@ async def hold_all(session: Session, ctx: Context, cmd: AdminHoldAll) -> Outcome
 
 @router.handles(AdminSettle)
 async def settle(session: Session, ctx: Context, cmd: AdminSettle) -> Outcome:
-    if not ctx.is_admin:
-        return _refused(ctx, f"settle {cmd.job_id}")
     note = f"settled by {ctx.user.wecom_user_id}: {'received' if cmd.received else 'missing'}"
     if not await admin.settle_unknown(session, cmd.job_id, received=cmd.received, note=note):
         return Outcome(reply=texts.admin_not_unknown(cmd.job_id))
@@ -131,7 +141,7 @@ async def settle(session: Session, ctx: Context, cmd: AdminSettle) -> Outcome:
 
 
 def _when(at: dt.datetime | None, ctx: Context) -> str:
-    return "无" if at is None else at.astimezone(ctx.tz).strftime("%m-%d %H:%M")
+    return "无" if at is None else times.stamp(at, ctx.tz)
 
 
 def _age(since: dt.datetime | None, now: dt.datetime) -> str:

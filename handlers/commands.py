@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Literal
 
 from scheduler.schedule import Schedule
+from storage.records import RuleKind
 
 LedgerDirection = Literal["expense", "income"]
 
@@ -198,7 +199,7 @@ class SwitchAllReminders:
     on: bool
 
 
-DigestKind = Literal["digest_morning", "digest_evening"]
+DigestKind = Literal[RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -33,6 +33,7 @@ from handlers.commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.normalise import normalise, tidy
 from handlers.router import Router
+from scheduler import times
 from storage.database import Session
 from storage.repos import users
 
@@ -117,11 +118,11 @@ def _task(g: AddTask, today: dt.date) -> str:
 
 def _event(g: AddEvent, today: dt.date) -> str:
     span = texts.event_span(g.start, g.end)
-    return texts.guess_event(texts.day_label(g.day, today), span, g.title)
+    return texts.guess_event(times.day_label(g.day, today), span, g.title)
 
 
 def _move(g: EditEvent, today: dt.date) -> str:
-    day = texts.day_label(g.day, today) if g.day else ""
+    day = times.day_label(g.day, today) if g.day else ""
     span = texts.event_span(g.start, g.end) if g.start else ""
     return texts.guess_move(g.title_ref or str(g.number), f"{day} {span}".strip())
 

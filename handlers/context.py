@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from scheduler.water_rule import format_next
+from scheduler import times
 from storage.records import Effect, UserRecord
 
 
@@ -41,7 +41,7 @@ class Context:
 
     def when(self, at: dt.datetime) -> str:
         """An instant named for a reply, in the user's zone: "12:00", "明天 08:00"."""
-        return format_next(at, now_utc=self.now, tz=self.tz)
+        return times.when(at, now_utc=self.now, tz=self.tz)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -1,17 +1,19 @@
 """Handlers for calendar events: add, list, cancel, change; each keeps its reminder
-in step through `handlers.rule_store` (a changed event moves its pending
+in step through `services.rules` (a changed event moves its pending
 reminder, a cancelled one cancels it)."""
 
 from __future__ import annotations
 
 import dataclasses
 
-from handlers import rule_store, texts
+import services.rules
+from handlers import texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import times
 from storage.database import Session
-from storage.records import Effect, EventRecord
+from storage.records import Effect, EventRecord, RuleKind
 from storage.repos import events, records
 
 router = Router("events")
@@ -36,10 +38,10 @@ async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
     )
     event = await events.get(session, record_id)
     assert event is not None
-    remind_at = await rule_store.schedule_event(session, ctx.user.id, event, ctx.now)
+    remind_at = await services.rules.schedule_event(session, ctx.user.id, event, ctx.now)
     reply = texts.event_added(
         number,
-        texts.day_label(cmd.day, ctx.today),
+        times.day_label(cmd.day, ctx.today),
         texts.event_span(cmd.start, cmd.end),
         cmd.title,
         ctx.when(remind_at) if remind_at else None,
@@ -53,7 +55,7 @@ async def show_events(session: Session, ctx: Context, cmd: ShowEvents) -> Outcom
     if not upcoming:
         return Outcome(reply=texts.NO_EVENTS)
     lines = [
-        texts.event_line(e.number, texts.day_label(e.day, ctx.today), _span(e, ctx), e.title)
+        texts.event_line(e.number, times.day_label(e.day, ctx.today), _span(e, ctx), e.title)
         for e in upcoming[:20]
     ]
     return Outcome(reply=texts.events_list(lines))
@@ -65,7 +67,7 @@ async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outc
     if event is None:
         return Outcome(reply=texts.event_not_found(cmd.number))
     await events.change(session, event.id, ctx.user.id, status=events.CANCELLED, number=None)
-    await rule_store.cancel_for(session, rule_store.EVENT, event.id, ctx.now)
+    await services.rules.cancel_for(session, RuleKind.EVENT_REMINDER, event.id, ctx.now)
     return Outcome(reply=texts.event_cancelled(event.title))
 
 
@@ -85,8 +87,8 @@ async def edit_event(session: Session, ctx: Context, cmd: EditEvent) -> Outcome:
         ends_at=changed.ends_at,
         remind_minutes_before=changed.remind_minutes_before,
     )
-    remind_at = await rule_store.schedule_event(session, ctx.user.id, changed, ctx.now)
-    day = texts.day_label(changed.day, ctx.today)
+    remind_at = await services.rules.schedule_event(session, ctx.user.id, changed, ctx.now)
+    day = times.day_label(changed.day, ctx.today)
     reply = texts.event_changed(
         day, _span(changed, ctx), changed.title, ctx.when(remind_at) if remind_at else None
     )

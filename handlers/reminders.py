@@ -1,8 +1,8 @@
 """Handlers for the user's reminders as a whole: the list (提醒), custom reminders,
 one rule by number, all at once (关闭 提醒 / 开启 提醒), digests, quiet time, cards.
 
-Rules change only through `handlers.rule_store` (water's through
-`scheduler.water_store`); these handlers turn words into those calls and back.
+Rules change only through `services.rules` (water's through
+`services.water`); these handlers turn words into those calls and back.
 
 Decisions: 暂停/恢复/删除 提醒 N on the water rule act on the water plan (删除 is
 refused: 关闭 喝水 turns it off); digests cannot be deleted, only switched off.
@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from handlers import rule_store, texts
+import services.rules
+import services.water
+from handlers import texts
 from handlers.commands import (
     AddReminder,
     ChangeRule,
@@ -26,13 +28,15 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import messages, quiet, water_store
+from scheduler import messages, quiet
 from scheduler import water_plan as wp
 from scheduler.failure_words import failure_words
+from scheduler.job_state import DeliveryPolicy
+from scheduler.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time
 from scheduler.schedule import Schedule, describe, next_after
 from storage.database import Session
+from storage.records import RuleKind, RuleRecord
 from storage.repos import jobs, rules, tasks, users, water
-from storage.repos.rules import RuleRecord
 
 router = Router("reminders")
 
@@ -75,7 +79,7 @@ async def _failures(session: Session, ctx: Context) -> list[str]:
 async def _still_relevant(session: Session, rule: RuleRecord) -> bool:
     """A done task's reminder waits to be suppressed at send time (so 撤销 can bring it
     back); it is not worth a line in the list meanwhile."""
-    if rule.kind != rule_store.TASK or rule.ref_id is None:
+    if rule.kind != RuleKind.TASK_DUE or rule.ref_id is None:
         return True
     task = await tasks.get(session, rule.ref_id)
     return task is not None and task.status == tasks.OPEN
@@ -85,16 +89,16 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     assert rule.number is not None
     state = texts.RULE_STATE_NAMES.get(rule.status, rule.status)
     label = rule.label
-    if rule.kind == water_store.WATER:
+    if rule.kind == RuleKind.WATER:
         plan = await water.plan_of(session, ctx.user.id)
         state = texts.WATER_STATE.get(plan.state if plan else "disabled", state)
         habit = await water.habit(session, ctx.user.id)
         label = texts.water_habit(habit.wake_at, habit.sleep_at, habit.interval_minutes, habit.goal)
-    elif rule.kind in rule_store.DIGESTS:
+    elif rule.kind in DIGESTS:
         label = rule.spec
-    elif rule.kind == rule_store.CUSTOM:
+    elif rule.kind == RuleKind.CUSTOM:
         label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
-        label += "（重要）" if rule.policy == "at_least_once" else ""
+        label += "（重要）" if rule.policy == DeliveryPolicy.AT_LEAST_ONCE else ""
     next_at = rule.next_fire_at
     if rule.status == "active" and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
         next_at = await jobs.waiting_slot(session, rule.id)  # made early, not yet sent
@@ -106,7 +110,7 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
 async def add_reminder(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
     if next_after(cmd.schedule, ctx.now, ctx.tz) is None:
         return Outcome(reply=texts.REMINDER_HAS_NO_TIME)
-    rule = await rule_store.add_custom(
+    rule = await services.rules.add_custom(
         session,
         ctx.user.id,
         title=cmd.title,
@@ -132,21 +136,21 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     rule = await rules.by_number(session, ctx.user.id, cmd.number)
     if rule is None:
         return Outcome(reply=texts.rule_not_found(cmd.number))
-    if rule.kind == water_store.WATER:
+    if rule.kind == RuleKind.WATER:
         return await _water_rule(session, ctx, cmd)
     if cmd.verb == "delete":
-        if rule.kind in rule_store.DIGESTS:
+        if rule.kind in DIGESTS:
             return Outcome(reply=texts.DIGEST_RULE_DELETE)
-        if not await rule_store.delete(session, rule, ctx.now):
+        if not await services.rules.delete(session, rule, ctx.now):
             return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))
     if (cmd.verb == "pause") == (rule.status != "active"):
         return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
     if cmd.verb == "pause":
-        if not await rule_store.pause(session, rule, ctx.now):
+        if not await services.rules.pause(session, rule, ctx.now):
             return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "pause", None))
-    resumed = await rule_store.resume(session, rule, ctx.tz, ctx.now)
+    resumed = await services.rules.resume(session, rule, ctx.tz, ctx.now)
     found = await rules.get(session, rule.id)
     next_at = found.next_fire_at if resumed and found else None
     return Outcome(reply=texts.rule_changed(cmd.number, "resume", _when_or_none(next_at, ctx)))
@@ -168,12 +172,12 @@ async def _water_switch(session: Session, ctx: Context, *, on: bool) -> wp.Event
     record = await water.plan_of(session, ctx.user.id, lock=True)
     if record is None:
         return None
-    loaded = await water_store.load(session, record)
+    loaded = await services.water.load(session, record)
     event = wp.PAUSE
     if on:
-        next_at = await water_store.next_time(session, ctx.user.id, ctx.now, ctx.now)
+        next_at = await services.water.next_time(session, ctx.user.id, ctx.now, ctx.now)
         event = wp.Event(kind=wp.EventKind.RESUME, request_id=ctx.source_key, next_at=next_at)
-    result = await water_store.act(session, loaded, event, ctx.now)
+    result = await services.water.act(session, loaded, event, ctx.now)
     return None if isinstance(result, wp.Refused) else event
 
 
@@ -184,14 +188,14 @@ async def switch_all(session: Session, ctx: Context, cmd: SwitchAllReminders) ->
     found = [
         r
         for r in await rules.of_user(session, ctx.user.id)
-        if r.status == from_status and r.kind not in (water_store.WATER, rule_store.CARD_UPDATE)
+        if r.status == from_status and r.kind not in (RuleKind.WATER, RuleKind.CARD_UPDATE)
     ]
     count = 0
     for rule in found:
         if cmd.on:
-            count += await rule_store.resume(session, rule, ctx.tz, ctx.now)
+            count += await services.rules.resume(session, rule, ctx.tz, ctx.now)
         else:
-            count += await rule_store.pause(session, rule, ctx.now, to=to_status)
+            count += await services.rules.pause(session, rule, ctx.now, to=to_status)
     count += await _water_switch(session, ctx, on=cmd.on) is not None
     return Outcome(reply=texts.all_switched(cmd.on, count))
 
@@ -201,9 +205,9 @@ async def set_digest(session: Session, ctx: Context, cmd: SetDigest) -> Outcome:
     at = None
     if cmd.on:
         current = await rules.of_user(session, ctx.user.id, cmd.kind)
-        default = rule_store.DEFAULT_DIGEST_TIMES[cmd.kind]
-        at = cmd.at or (rule_store.digest_time(current[0]) if current else default)
-    await rule_store.set_digest(session, ctx.user.id, cmd.kind, at, ctx.tz, ctx.now)
+        default = DEFAULT_DIGEST_TIMES[cmd.kind]
+        at = cmd.at or (digest_time(current[0]) if current else default)
+    await services.rules.set_digest(session, ctx.user.id, cmd.kind, at, ctx.tz, ctx.now)
     return Outcome(reply=texts.digest_set(cmd.kind, at.strftime("%H:%M") if at else None))
 
 

@@ -1,6 +1,6 @@
 """Handlers for tasks: add, complete, cancel, postpone, list.
 
-A task with a due time gets a reminder 30 minutes before (`rule_store`). Completing
+A task with a due time gets a reminder 30 minutes before (`services.rules`). Completing
 it leaves the reminder alone: the tick re-checks the task at send time and suppresses
 it, so `撤销` of a 完成 brings the reminder back with the task.
 """
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 
-from handlers import rule_store, texts
+import services.rules
+from handlers import texts
 from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, ShowTasks, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
@@ -33,7 +34,7 @@ async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
     )
     due = texts.task_due_label(cmd.due_date, cmd.due_time, ctx.today)
     assert task.number is not None
-    remind_at = await rule_store.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
+    remind_at = await services.rules.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
     remind = ctx.when(remind_at) if remind_at else None
     return Outcome(
         reply=texts.task_added(task.number, task.title, due, remind),
@@ -95,7 +96,7 @@ async def postpone_task(session: Session, ctx: Context, cmd: PostponeTask) -> Ou
     await tasks.set_due(session, found.id, due_date=tomorrow)
     moved = await tasks.get(session, found.id)
     assert moved is not None
-    await rule_store.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
+    await services.rules.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
     due = texts.task_due_label(tomorrow, moved.due_time, ctx.today) or ""
     return Outcome(reply=texts.task_postponed(moved.number, moved.title, due))
 

@@ -10,7 +10,8 @@ import datetime as dt
 from decimal import Decimal
 
 from scheduler.messages import Lost, lost_line
-from scheduler.messages import hm as hm  # re-exported: one way to write a time
+from scheduler.times import WEEKDAYS, day_label, hm, md
+from storage.records import RuleKind
 
 # --- parse errors (owned by handlers/parse/) ---
 HELP_TEXT = "\n".join(
@@ -191,7 +192,6 @@ LATER_OUT_OF_RANGE = "「多久以后」要在 1 分钟到 365 天之间，比�
 # --- end parse errors ---
 
 # --- replies ---
-WEEKDAYS = "一二三四五六日"
 
 
 def kg(value: Decimal) -> str:
@@ -201,18 +201,6 @@ def kg(value: Decimal) -> str:
 
 def yuan(value: Decimal) -> str:
     return f"{value:.2f} 元"
-
-
-def md(day: dt.date) -> str:
-    return f"{day.month}月{day.day}日"
-
-
-def day_label(day: dt.date, today: dt.date) -> str:
-    """ "今天" / "明天" / "11月28日 周六"."""
-    relative = {0: "今天", 1: "明天", 2: "后天", -1: "昨天"}.get((day - today).days)
-    if relative:
-        return relative
-    return f"{md(day)} 周{WEEKDAYS[day.weekday()]}"
 
 
 def signed(value: Decimal, unit: str = "") -> str:
@@ -570,13 +558,13 @@ def admin_jobs(counts: str) -> str:
 
 # Reminders (提醒), digests, quiet time, cards.
 
-RULE_KIND_NAMES = {
-    "water": "喝水",
-    "digest_morning": "晨报",
-    "digest_evening": "晚报",
-    "event_reminder": "日程",
-    "task_due": "待办",
-    "custom": "提醒",
+RULE_KIND_NAMES: dict[str, str] = {
+    RuleKind.WATER: "喝水",
+    RuleKind.DIGEST_MORNING: "晨报",
+    RuleKind.DIGEST_EVENING: "晚报",
+    RuleKind.EVENT_REMINDER: "日程",
+    RuleKind.TASK_DUE: "待办",
+    RuleKind.CUSTOM: "提醒",
 }
 RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"

@@ -8,6 +8,7 @@ from handlers import summaries, texts
 from handlers.commands import ShowMonth, ShowToday, ShowWeek
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import times
 from storage.database import Session
 from storage.repos import reads, tasks
 
@@ -39,7 +40,7 @@ async def show_today(session: Session, ctx: Context, cmd: ShowToday) -> Outcome:
 def _due(day: dt.date | None, at: dt.time | None, today: dt.date) -> str:
     assert day is not None
     label = texts.overdue_label(day, today)
-    return f"{label} {texts.hm(at)}" if at else label
+    return f"{label} {times.hm(at)}" if at else label
 
 
 def _span(start: dt.datetime | None, end: dt.datetime | None, ctx: Context) -> str:

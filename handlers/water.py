@@ -1,6 +1,6 @@
 """Handlers for the water reminders: switch them, tune them, see them.
 
-The plan itself is changed only through `scheduler.water_store` (its one writer);
+The plan itself is changed only through `services.water` (its one writer);
 these handlers turn the user's words into its events and its answers into words.
 """
 
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import services.water
 from handlers import texts
 from handlers.commands import (
     SetDayWindow,
@@ -18,8 +19,8 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import times
 from scheduler import water_plan as wp
-from scheduler import water_store
 from storage.database import Session
 from storage.repos import water
 
@@ -30,14 +31,14 @@ KINDS = {"enable": wp.EventKind.ENABLE, "resume": wp.EventKind.RESUME}
 
 @router.handles(SwitchWater)
 async def switch_water(session: Session, ctx: Context, cmd: SwitchWater) -> Outcome:
-    record = await water_store.ensure(session, ctx.user.id, ctx.now)
-    loaded = await water_store.load(session, record)
+    record = await services.water.ensure(session, ctx.user.id, ctx.now)
+    loaded = await services.water.load(session, record)
     if cmd.action in KINDS:
-        next_at = await water_store.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now)
+        next_at = await services.water.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now)
         event = wp.Event(kind=KINDS[cmd.action], request_id=ctx.source_key, next_at=next_at)
     else:
         event = wp.PAUSE if cmd.action == "pause" else wp.CLOSE
-    result = await water_store.act(session, loaded, event, ctx.now)
+    result = await services.water.act(session, loaded, event, ctx.now)
     if isinstance(result, wp.Refused):
         return Outcome(
             reply=texts.WATER_REFUSED.get(result.reason.value, texts.WATER_REFUSED_OTHER)
@@ -61,13 +62,13 @@ async def check_in(session: Session, ctx: Context, today_total: int) -> str | No
     record = await water.plan_of(session, ctx.user.id, lock=True)
     if record is None:
         return None
-    loaded = await water_store.load(session, record)
+    loaded = await services.water.load(session, record)
     if loaded.plan.state is wp.PlanState.DISABLED:
         return None
     habit = await water.habit(session, ctx.user.id)
-    next_at = await water_store.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now, habit)
+    next_at = await services.water.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now, habit)
     event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=ctx.source_key, next_at=next_at)
-    result = await water_store.act(session, loaded, event, ctx.now)
+    result = await services.water.act(session, loaded, event, ctx.now)
     if isinstance(result, wp.Refused):
         return None
     goal = habit.goal
@@ -81,11 +82,11 @@ async def snooze(session: Session, ctx: Context, cmd: SnoozeWater) -> Outcome:
     record = await water.plan_of(session, ctx.user.id, lock=True)
     if record is None:
         return Outcome(reply=texts.SNOOZE_OFF)
-    loaded = await water_store.load(session, record)
+    loaded = await services.water.load(session, record)
     at = ctx.now + dt.timedelta(minutes=cmd.minutes)
     event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=ctx.source_key, next_at=at)
     if loaded.plan.state is wp.PlanState.DISABLED or isinstance(
-        await water_store.act(session, loaded, event, ctx.now), wp.Refused
+        await services.water.act(session, loaded, event, ctx.now), wp.Refused
     ):
         return Outcome(reply=texts.SNOOZE_OFF)
     return Outcome(reply=texts.snoozed(ctx.when(at)))
@@ -94,7 +95,7 @@ async def snooze(session: Session, ctx: Context, cmd: SnoozeWater) -> Outcome:
 @router.handles(SetDayWindow)
 async def set_day_window(session: Session, ctx: Context, cmd: SetDayWindow) -> Outcome:
     await water.set_habit(session, ctx.user.id, wake_at=cmd.wake, sleep_at=cmd.sleep)
-    return Outcome(reply=texts.window_set(f"{texts.hm(cmd.wake)}-{texts.hm(cmd.sleep)}"))
+    return Outcome(reply=texts.window_set(f"{times.hm(cmd.wake)}-{times.hm(cmd.sleep)}"))
 
 
 @router.handles(SetWaterInterval)
@@ -116,9 +117,9 @@ async def notice_owed(session: Session, user_id: int, now: dt.datetime) -> str |
         return None  # the usual case, read without a lock
     record = await water.plan_of(session, user_id, lock=True)
     assert record is not None
-    loaded = await water_store.load(session, record)
+    loaded = await services.water.load(session, record)
     told, notice = wp.take_notice(loaded.plan)
     if notice is None:
         return None
-    await water_store.save(session, record, told, now)
+    await services.water.save(session, record, told, now)
     return texts.WATER_NOTICE.get(notice.paused_because)

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from scheduler import messages, outcomes, quiet, stats
 from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.budget import Defer, budget_decision
+from scheduler.job_state import DeliveryPolicy
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from storage.database import Session
+from storage.records import Addressee, JobRecord, NewJob
 from storage.repos import attempts, jobs, rules, users
-from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -240,7 +241,7 @@ async def _prepare(
     s: Scheduler,
     session: Session,
     group: list[JobRecord],
-    to: users.Addressee,
+    to: Addressee,
     now: dt.datetime,
 ) -> list[tuple[JobRecord, Send]]:
     """Re-read the business state; finish what is no longer worth sending now."""
@@ -262,7 +263,7 @@ async def _prepare(
     return sends
 
 
-AT_LEAST_ONCE = "at_least_once"
+AT_LEAST_ONCE = DeliveryPolicy.AT_LEAST_ONCE
 
 
 async def _exact_repeat(session: Session, job: JobRecord, send: Send, now: dt.datetime) -> Send:
@@ -279,7 +280,7 @@ async def _quiet_or_prepare(
     s: Scheduler,
     session: Session,
     job: JobRecord,
-    to: users.Addressee,
+    to: Addressee,
     now: dt.datetime,
 ) -> Send | Skip:
     """Quiet time first (`scheduler.quiet`): suppressed, or moved to its end as a new

@@ -15,9 +15,7 @@ from typing import Any, Protocol
 
 from scheduler.channels.base import SendResult
 from storage.database import Session
-from storage.repos.jobs import JobRecord, NewJob
-from storage.repos.rules import RuleRecord
-from storage.repos.users import Addressee
+from storage.records import Addressee, JobRecord, NewJob, RuleRecord
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from scheduler.times import hm
+
 WATER_REMINDER = "该喝水了 💧\n喝完回复「喝水」；想晚点再提醒，回复「稍后」。"
 ADMIN_TEST = "keeper 测试消息：消息通道正常。"
 
@@ -32,11 +34,6 @@ LATE_AFTER_MINUTES = 5
 MERGE_SEPARATOR = "\n———\n"
 MISSED_MAX_LABELS = 5
 _ELLIPSIS = "…"
-
-
-def hm(at: dt.time | dt.datetime) -> str:
-    """Wall-clock "14:05", the way every notification names a time."""
-    return f"{at.hour:02d}:{at.minute:02d}"
 
 
 def clip_title(title: str, max_chars: int) -> str:

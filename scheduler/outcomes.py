@@ -17,8 +17,7 @@ from typing import Protocol
 from scheduler.channels.base import SendResult
 from scheduler.job_state import DeliveryPolicy, JobStatus, after_unknown
 from scheduler.redact import redact
-from storage.repos.attempts import AttemptRecord
-from storage.repos.jobs import JobRecord
+from storage.records import AttemptRecord, JobRecord
 
 MAX_ATTEMPTS = 5
 BACKOFF_BASE_S = 30.0

@@ -25,11 +25,11 @@ from typing import Literal
 from zoneinfo import ZoneInfo
 
 from scheduler.job_state import Priority
+from scheduler.reminder_rules import DIGESTS
+from storage.records import RuleKind
 
 MAX_QUIET = dt.timedelta(days=7)
 """The longest quiet time one command may set; longer reads as a mistake (or `关闭`)."""
-
-DIGEST_KINDS = frozenset({"digest_morning", "digest_evening"})
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -63,9 +63,9 @@ def during_quiet(
     # In UTC: two datetimes sharing a tzinfo compare by wall clock, wrong across DST.
     if quiet_until.astimezone(dt.UTC) <= now.astimezone(dt.UTC):
         return "send"
-    if kind == "water":
+    if kind == RuleKind.WATER:
         return Move(until=quiet_until)
-    if kind in DIGEST_KINDS:
+    if kind in DIGESTS:
         return "suppress"
     if level is Priority.HIGH:
         return "send"

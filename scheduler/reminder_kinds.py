@@ -14,13 +14,12 @@ from zoneinfo import ZoneInfo
 from scheduler import cards, digests, messages
 from scheduler import reminder_rules as store
 from scheduler.channels.base import SendResult
+from scheduler.job_state import DeliveryPolicy
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
+from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
 from storage.repos import events, reads, rules, tasks
-from storage.repos.jobs import JobRecord
-from storage.repos.rules import RuleRecord
-from storage.repos.users import Addressee
 
 STARTED_GRACE = dt.timedelta(minutes=5)
 """An event reminder still goes out this long after the start (提前0分钟, a slow tick)."""
@@ -78,7 +77,7 @@ class RecurringKind(_NoSettle):
         rule = await _live_rule(session, job)
         if isinstance(rule, Skip):
             return rule
-        if self.name == store.CUSTOM:
+        if self.name == RuleKind.CUSTOM:
             return Send(text=messages.custom_reminder(rule.label), dedup=_dedup(job))
         tz = _tz(to)
         if not is_digest_slot(rule, job.slot, tz):
@@ -94,7 +93,7 @@ class RecurringKind(_NoSettle):
         """The digest of the slot's day (a 00:00 digest claimed at 23:58 is tomorrow's)."""
         local = max(now, job.slot).astimezone(tz)
         facts = await day_facts(session, job.user_id, local.date(), tz, now)
-        if self.name == store.MORNING:
+        if self.name == RuleKind.DIGEST_MORNING:
             return digests.morning(facts)
         return digests.evening(facts, local.time())
 
@@ -133,7 +132,7 @@ async def day_facts(
 
 
 def _dedup(job: JobRecord) -> bool:
-    return job.policy == "at_least_once"
+    return job.policy == DeliveryPolicy.AT_LEAST_ONCE
 
 
 class OneOffKind(_NoSettle):
@@ -154,7 +153,7 @@ class OneOffKind(_NoSettle):
         rule = await _live_rule(session, job)
         if isinstance(rule, Skip):
             return rule
-        if self.name == store.EVENT:
+        if self.name == RuleKind.EVENT_REMINDER:
             return await self._event(session, job, _tz(to), now)
         return await self._task(session, job, _tz(to), now)
 
@@ -204,7 +203,7 @@ class CardUpdateKind(_NoSettle):
     """
 
     def __init__(self) -> None:
-        super().__init__(store.CARD_UPDATE)
+        super().__init__(RuleKind.CARD_UPDATE)
 
     async def materialise(
         self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime

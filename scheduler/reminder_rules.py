@@ -1,7 +1,7 @@
-"""The pure parts of reminder rules: their kinds, defaults and times (no I/O).
+"""The pure parts of reminder rules: their defaults and times (no I/O).
 
 Shared by the tick's kinds (`scheduler.reminder_kinds`) and the conversation's rule
-writer (`handlers.rule_store`), so both compute a reminder's time the same way.
+writer (`services.rules`), so both compute a reminder's time the same way.
 """
 
 from __future__ import annotations
@@ -10,19 +10,17 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from scheduler.schedule import Schedule
-from storage.records import EventRecord, TaskRecord
-from storage.repos.rules import RuleRecord
+from storage.records import EventRecord, RuleKind, RuleRecord, TaskRecord
 
-EVENT, TASK, CUSTOM = "event_reminder", "task_due", "custom"
-MORNING, EVENING = "digest_morning", "digest_evening"
-CARD_UPDATE = "card_update"
-DIGESTS = (MORNING, EVENING)
-DEFAULT_DIGEST_TIMES = {MORNING: dt.time(8, 0), EVENING: dt.time(21, 30)}
+DIGESTS = (RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING)
+DEFAULT_DIGEST_TIMES = {
+    RuleKind.DIGEST_MORNING: dt.time(8, 0),
+    RuleKind.DIGEST_EVENING: dt.time(21, 30),
+}
 DEFAULTS_VERSION = 1
 EVENT_LEAD_MINUTES = 30
 TASK_LEAD_MINUTES = 30
 CHANNEL = "wecom_app"
-AT_LEAST_ONCE, AT_MOST_ONCE = "at_least_once", "at_most_once"
 
 
 def digest_schedule(at: dt.time) -> Schedule:

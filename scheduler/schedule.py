@@ -30,6 +30,8 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.cron import CronTrigger
 
+from scheduler.times import hm, md
+
 # --- user-facing text (describe's words; to move into handlers/texts.py) ---
 EVERY_DAY = "每天"
 WORKDAYS = "工作日"
@@ -189,7 +191,7 @@ def describe(schedule: Schedule) -> str:
     """
     if schedule.once_at is not None:
         at = schedule.once_at
-        return f"{at.month}月{at.day}日 {at:%H:%M}"
+        return f"{md(at)} {hm(at)}"
     fields = dict(schedule.cron)
     clock = _describe_clock(fields.pop("hour"), fields.pop("minute"))
     days = _describe_days(fields)

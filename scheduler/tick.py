@@ -31,8 +31,8 @@ from scheduler.runtime import (
     Scheduler,
 )
 from storage.database import Session
+from storage.records import Addressee, JobRecord, NewJob, RuleRecord
 from storage.repos import attempts, flags, jobs, rules, ticks, users
-from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 
 __all__ = [
@@ -101,7 +101,7 @@ async def materialise_due(s: Scheduler, now: dt.datetime) -> int:
             addressees = await users.addressees(session, {r.user_id for r in due})
             planned: list[NewJob] = []
             moves: list[rules.Move] = []
-            broken: list[tuple[rules.RuleRecord, str]] = []
+            broken: list[tuple[RuleRecord, str]] = []
             for rule in due:
                 try:
                     made, following = await _occurrences(
@@ -124,8 +124,8 @@ async def materialise_due(s: Scheduler, now: dt.datetime) -> int:
 async def _occurrences(
     s: Scheduler,
     session: Session,
-    rule: rules.RuleRecord,
-    to: users.Addressee,
+    rule: RuleRecord,
+    to: Addressee,
     now: dt.datetime,
     horizon: dt.datetime,
 ) -> tuple[list[NewJob], dt.datetime | None]:
@@ -144,9 +144,7 @@ async def _occurrences(
     return made, following
 
 
-async def _set_aside(
-    session: Session, rule: rules.RuleRecord, reason: str, now: dt.datetime
-) -> None:
+async def _set_aside(session: Session, rule: RuleRecord, reason: str, now: dt.datetime) -> None:
     """A rule whose occurrences cannot be computed is set aside (status `error`, the
     reason kept for 管理 状态): it would fail again every tick and, before, took the
     whole batch down with it."""

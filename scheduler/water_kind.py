@@ -9,22 +9,21 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scheduler import cards, messages, water_store
+import services.water
+from scheduler import cards, messages
 from scheduler import water_plan as wp
 from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
+from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
 from storage.repos import water
-from storage.repos.jobs import JobRecord
-from storage.repos.rules import RuleRecord
-from storage.repos.users import Addressee
 
 _SENT_ENDS = ("accepted", "failed", "unknown", "retry_wait")
 """Statuses after a channel call: they book no time (no next_time read needed)."""
 
 
 class WaterKind:
-    name = water_store.WATER
+    name: str = RuleKind.WATER
 
     async def materialise(
         self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
@@ -42,7 +41,7 @@ class WaterKind:
             session, loaded, job
         ):
             return _reminder(job)
-        result = await water_store.act(session, loaded, wp.CLAIM, now, job_id=job.id)
+        result = await services.water.act(session, loaded, wp.CLAIM, now, job_id=job.id)
         if isinstance(result, wp.Refused):
             status = "cancelled" if loaded.plan.state in _OFF else "suppressed"
             return Skip(status=status, reason=f"plan: {result.reason.value}")
@@ -68,17 +67,17 @@ class WaterKind:
         if status in _SENT_ENDS:
             next_at = now  # unused: a send's outcome books nothing
         else:
-            next_at = await water_store.next_time(session, job.user_id, now, now)
+            next_at = await services.water.next_time(session, job.user_id, now, now)
         event = wp.event_for_job_end(loaded.plan, status, holds_reservation=holds, next_at=next_at)
         if event is not None:
-            await water_store.act(session, loaded, event, now)  # refused: the user moved on
+            await services.water.act(session, loaded, event, now)  # refused: the user moved on
 
-    async def _load(self, session: Session, job: JobRecord) -> water_store.Loaded | None:
+    async def _load(self, session: Session, job: JobRecord) -> services.water.Loaded | None:
         record = await water.plan_of(session, job.user_id, lock=True)
-        return None if record is None else await water_store.load(session, record)
+        return None if record is None else await services.water.load(session, record)
 
     async def _is_retry_of(
-        self, session: Session, loaded: water_store.Loaded, job: JobRecord
+        self, session: Session, loaded: services.water.Loaded, job: JobRecord
     ) -> bool:
         return await water.reserved_for_job(session, loaded.record.id, job.id)
 

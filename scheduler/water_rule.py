@@ -1,4 +1,4 @@
-"""The water plan's next-time rule and the way a reply names that time (pure).
+"""The water plan's next-time rule (pure); a reply names the time with `scheduler.times`.
 
 DESIGN §6: next time = check-in time + interval; before wake -> wake that day; at or
 after sleep -> the next day's wake; daily goal reached -> the next day's wake.
@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import datetime as dt
 from zoneinfo import ZoneInfo
-
-TOMORROW = "明天"
 
 
 def next_reminder(
@@ -60,24 +58,6 @@ def next_reminder(
     if candidate.time() >= sleep:
         return _at(candidate.date() + dt.timedelta(days=1), wake, tz)
     return candidate.astimezone(dt.UTC)
-
-
-def format_next(at_utc: dt.datetime, *, now_utc: dt.datetime, tz: ZoneInfo) -> str:
-    """Name a reminder time for a reply, in the user's zone, relative to now.
-
-    "12:00" on the user's current day, "明天 08:00" on the next, "12月3日 08:00"
-    on any other day (the year is left out: a reminder is never a year away).
-    """
-    if at_utc.tzinfo is None or now_utc.tzinfo is None:
-        raise ValueError("naive datetime; pass aware ones")
-    local = at_utc.astimezone(tz)
-    clock = f"{local.hour:02d}:{local.minute:02d}"
-    days_ahead = (local.date() - now_utc.astimezone(tz).date()).days
-    if days_ahead == 0:
-        return clock
-    if days_ahead == 1:
-        return f"{TOMORROW} {clock}"
-    return f"{local.month}月{local.day}日 {clock}"
 
 
 def _check(

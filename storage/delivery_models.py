@@ -88,21 +88,6 @@ class WaterGrant(Base):
     __table_args__ = (Index("ix_water_grants_plan_state", "plan_id", "state"), TABLE_OPTIONS)
 
 
-class WaterAction(Base):
-    """Each user action on the plan, once, keyed by the message that asked for it."""
-
-    __tablename__ = "water_actions"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    plan_id: Mapped[int] = mapped_column(ForeignKey("water_plans.id", ondelete="CASCADE"))
-    action_key: Mapped[str] = mapped_column(String(KEY_LENGTH), unique=True)
-    action: Mapped[str] = mapped_column(String(16))
-    from_state: Mapped[str] = mapped_column(String(24))
-    to_state: Mapped[str] = mapped_column(String(24))
-    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
-
-    __table_args__ = (TABLE_OPTIONS,)
-
-
 class NotificationJob(Base):
     """One occurrence of a rule for one user: the unit that is claimed and sent.
 
@@ -212,7 +197,6 @@ RULES = _table(ReminderRule)
 FLAGS = _table(SystemFlag)
 WATER_PLANS = _table(WaterPlan)
 WATER_GRANTS = _table(WaterGrant)
-WATER_ACTIONS = _table(WaterAction)
 JOBS = _table(NotificationJob)
 ATTEMPTS = _table(DeliveryAttempt)
 TOKENS = _table(WeComToken)

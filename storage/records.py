@@ -1,10 +1,34 @@
-"""Plain, frozen values that repositories hand to handlers (no ORM objects leak out)."""
+"""Every record type: the plain, frozen values repositories take and hand out.
+
+No ORM objects leak out of storage; handlers, services and the scheduler import these
+from here (never from a repository module), and the pure scheduler core may import
+this module and no other part of storage.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
+
+
+class RuleKind(StrEnum):
+    """What a reminder rule is, stored as its string value on rules and jobs.
+
+    The vocabulary lives here, at the bottom of the layers, because storage's own
+    queries name kinds (which rules run out, which expiries are told); what each
+    kind promises (delivery policy, priority, catch-up window) is one table in
+    `scheduler.rule_kinds`.
+    """
+
+    WATER = "water"
+    DIGEST_MORNING = "digest_morning"
+    DIGEST_EVENING = "digest_evening"
+    EVENT_REMINDER = "event_reminder"
+    TASK_DUE = "task_due"
+    CUSTOM = "custom"
+    CARD_UPDATE = "card_update"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -77,3 +101,168 @@ class LedgerRow:
     amount: Decimal
     category: str
     occurred_at: dt.datetime
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Prefs:
+    """What the scheduler needs to know about a recipient at send time."""
+
+    timezone: str
+    quiet_until: dt.datetime | None
+    cards: bool
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Addressee:
+    """A user as the scheduler addresses them: WeCom UserID and preferences."""
+
+    user_id: int
+    wecom_user_id: str
+    prefs: Prefs
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class PlanRecord:
+    id: int
+    user_id: int
+    rule_id: int
+    state: str
+    parked_request_key: str | None
+    parked_next_at: dt.datetime | None
+    pause_notice: str | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Habit:
+    """The user's day window and water habit, as stored on the user."""
+
+    timezone: str
+    wake_at: dt.time
+    sleep_at: dt.time
+    interval_minutes: int
+    goal: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AttemptRecord:
+    job_id: int
+    attempt_no: int
+    channel: str
+    started_at: dt.datetime
+    duration_ms: int
+    outcome: str
+    error_class: str
+    provider_code: int | None
+    provider_message_id: str | None
+    error: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TokenRow:
+    access_token: str
+    expires_at: dt.datetime | None
+    refreshed_at: dt.datetime | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NewInbound:
+    dedup_key: str
+    wecom_user_id: str
+    user_id: int
+    kind: str
+    content: str
+    sent_at: dt.datetime
+    received_at: dt.datetime
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class NewJob:
+    user_id: int
+    rule_id: int
+    slot: dt.datetime
+    policy: str
+    priority: str
+    channel: str
+    recipient: str
+    payload_kind: str
+    payload_ref: int | None = None
+    payload: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class JobRecord:
+    id: int
+    user_id: int
+    rule_id: int
+    slot: dt.datetime
+    status: str
+    policy: str
+    priority: str
+    channel: str
+    recipient: str
+    payload_kind: str
+    payload_ref: int | None
+    attempts: int
+    lease_owner: str | None
+    payload: str = ""
+    send_started_at: dt.datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Missed:
+    """A job that expired unsent: what to tell the user about it."""
+
+    kind: str
+    slot: dt.datetime
+    label: str
+    status: str = "expired"
+    note: str = ""  # for failed / unknown: the job's outcome note ("config: 60020")
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class RuleRecord:
+    id: int
+    user_id: int
+    kind: str
+    status: str
+    policy: str
+    priority: str
+    channel: str
+    next_fire_at: dt.datetime | None
+    spec: str
+    number: int | None = None
+    ref_id: int | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Broken:
+    """A rule set aside (status `error`), for the admin."""
+
+    rule_id: int
+    kind: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ChannelStats:
+    channel: str
+    accepted: int
+    failed: int
+    unknown: int
+    retries: int
+    not_sent: int
+    last_success: dt.datetime | None
+    consecutive_failures: int
+    waiting: int
+    oldest_waiting: dt.datetime | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class FailureCause:
+    """Failed or retried attempts of one channel with one cause."""
+
+    channel: str
+    error_class: str
+    provider_code: int | None
+    count: int

@@ -29,6 +29,7 @@ from handlers.commands import (
 from handlers.parse.body import Body
 from handlers.parse.schedules import parse_custom_reminder
 from handlers.parse.when import match_when
+from storage.records import RuleKind
 
 SWITCHES: dict[str, WaterAction] = {
     "开启": "enable",
@@ -44,8 +45,8 @@ _WINDOW = re.compile(
 )
 _NUMBER = re.compile(r"(?P<n>[0-9]{1,4})\s*(?:分钟|分|杯|min)?")
 DIGESTS: dict[str, DigestKind] = {
-    "晨报": "digest_morning", "早报": "digest_morning",
-    "晚报": "digest_evening", "晚间回顾": "digest_evening",
+    "晨报": RuleKind.DIGEST_MORNING, "早报": RuleKind.DIGEST_MORNING,
+    "晚报": RuleKind.DIGEST_EVENING, "晚间回顾": RuleKind.DIGEST_EVENING,
 }  # fmt: skip
 _RULE = re.compile(r"提醒\s*#?(?P<n>[0-9]+)?")
 MAX_RULE_NUMBER = 9999

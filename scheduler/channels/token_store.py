@@ -14,6 +14,7 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager
 
 from scheduler.channels.wecom_token import CachedToken
 from storage.database import Database, Session
+from storage.records import TokenRow
 from storage.repos import tokens
 from storage.retry import retrying
 
@@ -77,7 +78,7 @@ class DatabaseTokenStore:
         )
 
 
-def _cached(row: tokens.TokenRow | None) -> CachedToken | None:
+def _cached(row: TokenRow | None) -> CachedToken | None:
     if row is None or row.expires_at is None or row.refreshed_at is None:
         return None
     return CachedToken(

@@ -1,32 +1,18 @@
-"""Read models for the admin: per-channel delivery counts and the waiting queue."""
+"""Read models for the admin (管理 状态, /metrics): delivery counts per channel and per
+kind, failure causes, the waiting queue; and settling an unknown send by hand."""
 
 from __future__ import annotations
-
-import datetime as dt
-from dataclasses import dataclass
 
 from sqlalchemy import func, select, update
 
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
+from storage.records import ChannelStats, FailureCause, JobRecord
+from storage.repos import jobs
 
 WAITING = ("pending", "retry_wait")
 FAILURES = ("failed", "unknown", "retry")
 """Attempt outcomes that count as a failed try (suppressed/cancelled jobs tried nothing)."""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class ChannelStats:
-    channel: str
-    accepted: int
-    failed: int
-    unknown: int
-    retries: int
-    not_sent: int
-    last_success: dt.datetime | None
-    consecutive_failures: int
-    waiting: int
-    oldest_waiting: dt.datetime | None
 
 
 async def channel_stats(session: Session) -> list[ChannelStats]:
@@ -75,16 +61,6 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
     )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class FailureCause:
-    """Failed or retried attempts of one channel with one cause."""
-
-    channel: str
-    error_class: str
-    provider_code: int | None
-    count: int
-
-
 async def failure_causes(session: Session) -> list[FailureCause]:
     """Failed and retried attempts grouped by channel and cause, most frequent first."""
     stmt = (
@@ -119,3 +95,23 @@ async def settle_unknown(session: Session, job_id: int, *, received: bool, note:
     )
     await session.execute(update(JOBS).where(JOBS.c.id == job_id).values(outcome_note=note[:200]))
     return True
+
+
+async def next_pending(session: Session) -> JobRecord | None:
+    """The waiting job due soonest (for 管理 状态)."""
+    stmt = (
+        select(JOBS.c.id)
+        .where(JOBS.c.status.in_(WAITING))
+        .order_by(JOBS.c.next_attempt_at, JOBS.c.id)
+        .limit(1)
+    )
+    job_id = (await session.execute(stmt)).scalar_one_or_none()
+    return None if job_id is None else await jobs.get(session, job_id)
+
+
+async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
+    """Jobs per (payload kind, status): every sent or suppressed occurrence counted."""
+    stmt = select(JOBS.c.payload_kind, JOBS.c.status, func.count()).group_by(
+        JOBS.c.payload_kind, JOBS.c.status
+    )
+    return {(kind, status): int(n) for kind, status, n in await session.execute(stmt)}

@@ -6,27 +6,13 @@ The per-recipient budget is computed from these rows, so it holds across process
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from sqlalchemy import func, select
 
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.dialect import insert_into
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class AttemptRecord:
-    job_id: int
-    attempt_no: int
-    channel: str
-    started_at: dt.datetime
-    duration_ms: int
-    outcome: str
-    error_class: str
-    provider_code: int | None
-    provider_message_id: str | None
-    error: str
+from storage.records import AttemptRecord, RuleKind
 
 
 async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
@@ -61,7 +47,7 @@ async def accepted_sends_since(
         .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
         .where(
             JOBS.c.recipient == recipient,
-            JOBS.c.payload_kind != "card_update",
+            JOBS.c.payload_kind != RuleKind.CARD_UPDATE,
             ATTEMPTS.c.channel == channel,
             ATTEMPTS.c.outcome == "accepted",
             ATTEMPTS.c.started_at >= since,

@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from sqlalchemy import bindparam, select, update
 
 from storage.database import Session
 from storage.dialect import insert_unless_exists
 from storage.models import INBOUND
-from storage.records import Effect, StoredReply, UndoableMessage
+from storage.records import Effect, NewInbound, StoredReply, UndoableMessage
 
 CONTENT_LIMIT = 4000  # characters kept of a message's text; WeCom's own cap is 2048 bytes
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class NewInbound:
-    dedup_key: str
-    wecom_user_id: str
-    user_id: int
-    kind: str
-    content: str
-    sent_at: dt.datetime
-    received_at: dt.datetime
 
 
 async def claim_message(session: Session, msg: NewInbound) -> int | None:

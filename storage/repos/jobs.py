@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from dataclasses import dataclass
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -32,49 +31,17 @@ from sqlalchemy.exc import IntegrityError
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_unless_exists
+from storage.records import JobRecord, Missed, NewJob, RuleKind
 
 CLAIMABLE = ("pending", "retry_wait")
-UNTOLD = ("water", "card_update", "digest_morning", "digest_evening")
+UNTOLD = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING)
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
 plan, a card update is not a reminder, and a digest may well have had nothing to say
 (its content is one 「今天」 away)."""
-UNTOLD_FAILURES = ("water", "card_update")
+UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE)
 """Kinds whose failed or unknown send the user is not told about here: water has its
 own notice (the plan pauses and says why), and a card update is not a reminder. A
 digest that failed did have something to say, so it is told."""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class NewJob:
-    user_id: int
-    rule_id: int
-    slot: dt.datetime
-    policy: str
-    priority: str
-    channel: str
-    recipient: str
-    payload_kind: str
-    payload_ref: int | None = None
-    payload: str = ""
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class JobRecord:
-    id: int
-    user_id: int
-    rule_id: int
-    slot: dt.datetime
-    status: str
-    policy: str
-    priority: str
-    channel: str
-    recipient: str
-    payload_kind: str
-    payload_ref: int | None
-    attempts: int
-    lease_owner: str | None
-    payload: str = ""
-    send_started_at: dt.datetime | None = None
 
 
 def _record(row: Row[Any]) -> JobRecord:
@@ -476,17 +443,6 @@ async def next_waiting_at(session: Session) -> dt.datetime | None:
     return earliest
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Missed:
-    """A job that expired unsent: what to tell the user about it."""
-
-    kind: str
-    slot: dt.datetime
-    label: str
-    status: str = "expired"
-    note: str = ""  # for failed / unknown: the job's outcome note ("config: 60020")
-
-
 def _lost_jobs(user_id: int, *conditions: Any) -> Select[Any]:
     """The user's jobs matching `conditions`, with what telling them needs, oldest first."""
     return (
@@ -553,23 +509,3 @@ async def unresolved_failures(session: Session, user_id: int, since: dt.datetime
             ~accepted_since,
         ),
     )
-
-
-async def next_pending(session: Session) -> JobRecord | None:
-    """The waiting job due soonest (for 管理 状态)."""
-    stmt = (
-        select(JOBS)
-        .where(JOBS.c.status.in_(CLAIMABLE))
-        .order_by(JOBS.c.next_attempt_at, JOBS.c.id)
-        .limit(1)
-    )
-    row = (await session.execute(stmt)).first()
-    return None if row is None else _record(row)
-
-
-async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
-    """Jobs per (payload kind, status): every sent or suppressed occurrence counted."""
-    stmt = select(JOBS.c.payload_kind, JOBS.c.status, func.count()).group_by(
-        JOBS.c.payload_kind, JOBS.c.status
-    )
-    return {(kind, status): int(n) for kind, status, n in await session.execute(stmt)}

@@ -18,24 +18,8 @@ from sqlalchemy import CursorResult, Row, case, func, literal, null, select, upd
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_returning_id
+from storage.records import Broken, RuleKind, RuleRecord
 from storage.repos.numbers import smallest_free
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class RuleRecord:
-    id: int
-    user_id: int
-    kind: str
-    status: str
-    policy: str
-    priority: str
-    channel: str
-    next_fire_at: dt.datetime | None
-    spec: str
-    number: int | None = None
-    ref_id: int | None = None
-    label: str = ""
-
 
 LISTED = ("active", "paused", "off")
 """Statuses that keep a rule in the user's list (and its number)."""
@@ -74,7 +58,11 @@ async def create(
     label: str = "",
     listed: bool = True,
 ) -> int:
-    """Create a rule (a listed one gets the user's smallest free number); its id."""
+    """Create a rule (a listed one gets the user's smallest free number); its id.
+
+    Stores what it is given. The code creates rules through `services.rules.create`,
+    which takes policy and priority from the kind's terms (`scheduler.rule_kinds`).
+    """
     values = {
         "number": await _free_number(session, user_id) if listed else None,
         "ref_id": ref_id,
@@ -216,15 +204,6 @@ async def set_aside(session: Session, rule_id: int, reason: str, *, now: dt.date
     )
 
 
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Broken:
-    """A rule set aside (status `error`), for the admin."""
-
-    rule_id: int
-    kind: str
-    reason: str
-
-
 async def set_aside_rules(session: Session, *, limit: int = 5) -> tuple[int, list[Broken]]:
     """How many rules are set aside, and the latest `limit` of them."""
     count = (
@@ -273,7 +252,7 @@ async def next_fire_min(session: Session) -> dt.datetime | None:
     return earliest
 
 
-ONE_OFF_KINDS = ("custom", "event_reminder", "task_due")
+ONE_OFF_KINDS = (RuleKind.CUSTOM, RuleKind.EVENT_REMINDER, RuleKind.TASK_DUE)
 """Kinds whose rules can run out of occurrences (water waits for the plan instead)."""
 
 

@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from sqlalchemy import ColumnElement, and_, select, update
 
 from storage.database import Session
 from storage.delivery_models import TOKENS
 from storage.dialect import insert_unless_exists
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class TokenRow:
-    access_token: str
-    expires_at: dt.datetime | None
-    refreshed_at: dt.datetime | None
+from storage.records import TokenRow
 
 
 def _app(corp_id: str, agent_id: int) -> ColumnElement[bool]:

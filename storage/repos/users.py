@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from sqlalchemy import bindparam, func, select, update
 
 from storage.database import Session
 from storage.dialect import insert_unless_exists
 from storage.models import USERS
-from storage.records import UserRecord
+from storage.records import Addressee, Prefs, UserRecord
 
 
 async def ensure_and_lock_user(
@@ -54,24 +53,6 @@ _LOCK_USER = (
     .where(USERS.c.wecom_user_id == bindparam("wecom_user_id"))
     .with_for_update()
 )
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Prefs:
-    """What the scheduler needs to know about a recipient at send time."""
-
-    timezone: str
-    quiet_until: dt.datetime | None
-    cards: bool
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Addressee:
-    """A user as the scheduler addresses them: WeCom UserID and preferences."""
-
-    user_id: int
-    wecom_user_id: str
-    prefs: Prefs
 
 
 async def addressees(session: Session, user_ids: set[int]) -> dict[int, Addressee]:

@@ -1,4 +1,4 @@
-"""The water plan's rows: the plan, its grants, and the log of user actions.
+"""The water plan's rows: the plan and its grants.
 
 The rules about which state follows which live in `scheduler.water_plan`; these
 functions store the result. Grant changes name the state they expect, so a grant
@@ -8,7 +8,6 @@ is reserved, consumed or invalidated at most once.
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
 
 from sqlalchemy import select, update
 
@@ -16,28 +15,7 @@ from storage.database import Session
 from storage.delivery_models import WATER_GRANTS, WATER_PLANS
 from storage.dialect import insert_into, insert_returning_id, insert_unless_exists
 from storage.models import USERS
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class PlanRecord:
-    id: int
-    user_id: int
-    rule_id: int
-    state: str
-    parked_request_key: str | None
-    parked_next_at: dt.datetime | None
-    pause_notice: str | None
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Habit:
-    """The user's day window and water habit, as stored on the user."""
-
-    timezone: str
-    wake_at: dt.time
-    sleep_at: dt.time
-    interval_minutes: int
-    goal: int
+from storage.records import Habit, PlanRecord
 
 
 async def plan_of(session: Session, user_id: int, *, lock: bool = False) -> PlanRecord | None:

@@ -47,9 +47,7 @@ from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into
 from storage.engine import create_engine
 from storage.models import USERS
-from storage.repos.jobs import JobRecord
-from storage.repos.rules import RuleRecord
-from storage.repos.users import Addressee
+from storage.records import Addressee, JobRecord, RuleRecord
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)

@@ -29,15 +29,17 @@ from sqlalchemy import event, func, select, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+import services.water
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.scheduling import scheduler_for
-from scheduler import messages, water_store
+from scheduler import messages
 from scheduler import water_plan as wp
 from scheduler.clock import FakeClock
 from scheduler.tick import LEASE, TickReport, tick
 from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.engine import create_engine
+from storage.records import JobRecord
 from storage.repos import jobs, rules, tokens, water
 from storage.repos.users import ensure_and_lock_user
 from tests.acceptance.drain_worker import PLAIN, seed_plain_jobs, with_plain
@@ -359,7 +361,7 @@ async def sends_started(engine: AsyncEngine) -> set[int]:
         return set((await conn.execute(stmt)).scalars())
 
 
-async def jobs_in(engine: AsyncEngine, status: str) -> list[jobs.JobRecord]:
+async def jobs_in(engine: AsyncEngine, status: str) -> list[JobRecord]:
     async with engine.connect() as conn:
         ids = (await conn.execute(select(JOBS.c.id).where(JOBS.c.status == status))).scalars()
         return [job for job_id in ids if (job := await jobs.get(conn, job_id)) is not None]
@@ -369,14 +371,14 @@ async def enable_water(engine: AsyncEngine, wecom_id: str, *, due: dt.datetime) 
     """A user whose water plan is on, its first reminder due at `due`; their id."""
     async with engine.begin() as session:
         user = await ensure_and_lock_user(session, wecom_id, timezone="Asia/Shanghai", now=T)
-        record = await water_store.ensure(session, user.id, T)
-        loaded = await water_store.load(session, record)
+        record = await services.water.ensure(session, user.id, T)
+        loaded = await services.water.load(session, record)
         enable = wp.Event(kind=wp.EventKind.ENABLE, request_id=f"enable-{wecom_id}", next_at=due)
-        assert isinstance(await water_store.act(session, loaded, enable, T), wp.Applied)
+        assert isinstance(await services.water.act(session, loaded, enable, T), wp.Applied)
     return user.id
 
 
-async def jobs_of(engine: AsyncEngine, user_id: int) -> list[jobs.JobRecord]:
+async def jobs_of(engine: AsyncEngine, user_id: int) -> list[JobRecord]:
     async with engine.connect() as conn:
         ids = (await conn.execute(select(JOBS.c.id).where(JOBS.c.user_id == user_id))).scalars()
         return [job for job_id in ids if (job := await jobs.get(conn, job_id)) is not None]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from scheduler import messages
+from storage.records import AttemptRecord, NewJob
 from storage.repos import attempts, jobs, rules, users, water
 from tests.acceptance.conftest import Keeper
 
@@ -148,7 +149,7 @@ async def _fake_recent_sends(keeper: Keeper, user: str, count: int) -> None:
         )
         for i in range(count):
             slot = now - dt.timedelta(seconds=50 - i)
-            new = jobs.NewJob(
+            new = NewJob(
                 user_id=user_id,
                 rule_id=rule_id,
                 slot=slot,
@@ -163,7 +164,7 @@ async def _fake_recent_sends(keeper: Keeper, user: str, count: int) -> None:
             await jobs.settle_waiting(session, [job_id], status="accepted", now=now)
             await attempts.record_attempt(
                 session,
-                attempts.AttemptRecord(
+                AttemptRecord(
                     job_id=job_id,
                     attempt_no=1,
                     channel="wecom_app",

@@ -5,10 +5,11 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import text
+from sqlalchemy import inspect, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -85,3 +86,27 @@ async def test_a_job_an_older_worker_was_sending_at_the_upgrade_is_never_release
     await engine.dispose()
     assert job is not None
     assert job.status == "unknown"
+
+
+async def test_migration_0008_drops_water_actions_and_its_downgrade_brings_it_back(
+    engine: AsyncEngine,
+) -> None:
+    def _tables(connection: Connection) -> set[str]:
+        return set(inspect(connection).get_table_names())
+
+    def _downgrade(connection: Connection) -> None:
+        command.downgrade(alembic_config(connection), "0006")
+
+    async with engine.connect() as conn:
+        at_head = await conn.run_sync(_tables)
+    async with engine.begin() as conn:
+        await conn.run_sync(_downgrade)
+    async with engine.connect() as conn:
+        before = await conn.run_sync(_tables)
+    await upgrade(engine)
+    async with engine.connect() as conn:
+        again = await conn.run_sync(_tables)
+
+    assert "water_actions" not in at_head
+    assert "water_actions" in before
+    assert before - {"water_actions"} == at_head == again

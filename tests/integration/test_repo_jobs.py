@@ -23,10 +23,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.database import Database, Session
 from storage.delivery_models import ATTEMPTS, JOBS
+from storage.records import AttemptRecord, JobRecord, NewJob
 from storage.repos import attempts as attempt_rows
 from storage.repos import jobs, rules
-from storage.repos.attempts import AttemptRecord
-from storage.repos.jobs import JobRecord, NewJob
 from storage.retry import retrying
 from tests.integration.conftest import new_user
 

@@ -1,5 +1,5 @@
-"""Notification jobs for the reminders release: the merge-window claim, refunding a
-deferral's attempt, what was missed, and the admin's counts.
+"""Notification jobs (storage/repos/jobs.py) as the merge window uses them: the
+companion claim, refunding a deferral's attempt, what was missed, stored payloads.
 
 Concurrent tests open each transaction through `Database(engine).transaction()`: on
 MariaDB those are separate connections that really overlap; on SQLite the gate runs
@@ -19,8 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.database import Database
 from storage.delivery_models import JOBS
+from storage.records import JobRecord, Missed, NewJob
 from storage.repos import jobs
-from storage.repos.jobs import JobRecord, Missed, NewJob
 from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
@@ -300,58 +300,6 @@ async def test_an_expired_card_update_is_not_told_as_a_missed_reminder(
         missed = await jobs.missed_since(session, user_id, now - 60 * MINUTE)
 
     assert missed == [Missed(kind="custom", slot=now - 20 * MINUTE, label="吃药")]
-
-
-# --- the admin's view ----------------------------------------------------------------
-
-
-async def test_next_pending_is_the_waiting_job_due_soonest(
-    sessionmaker: Sessions, clock: FakeClock
-) -> None:
-    async with sessionmaker.begin() as session:
-        nothing = await jobs.next_pending(session)
-    later, retrying_soon, processing, tied = await _jobs(
-        sessionmaker, clock, [10 * MINUTE, 6 * MINUTE, -5 * MINUTE, 5 * MINUTE]
-    )
-    await _force(sessionmaker, retrying_soon, status="retry_wait", next_attempt_at=clock.now())
-    await _force(sessionmaker, tied, next_attempt_at=clock.now())  # same time, larger id
-    await _force(sessionmaker, processing, status="processing", lease_owner="w")
-
-    async with sessionmaker.begin() as session:
-        first = await jobs.next_pending(session)
-    await _force(sessionmaker, retrying_soon, status="accepted")
-    async with sessionmaker.begin() as session:
-        then = await jobs.next_pending(session)
-    await _force(sessionmaker, tied, status="accepted")
-    async with sessionmaker.begin() as session:
-        last = await jobs.next_pending(session)
-
-    assert nothing is None
-    assert [j.id if j else None for j in (first, then, last)] == [retrying_soon, tied, later]
-
-
-async def test_count_by_kind_counts_jobs_per_payload_kind_and_status(
-    sessionmaker: Sessions, clock: FakeClock
-) -> None:
-    async with sessionmaker.begin() as session:
-        empty = await jobs.count_by_kind(session)
-    sent, suppressed, waiting = await _jobs(sessionmaker, clock, [-2 * MINUTE, -MINUTE, MINUTE])
-    await _jobs(sessionmaker, clock, [-MINUTE, MINUTE], kind="water")
-    await _jobs(sessionmaker, clock, [MINUTE], recipient="lisi")
-    await _force(sessionmaker, sent, status="accepted")
-    await _force(sessionmaker, suppressed, status="suppressed")
-
-    async with sessionmaker.begin() as session:
-        counts = await jobs.count_by_kind(session)
-
-    assert empty == {}
-    assert counts == {
-        ("custom", "accepted"): 1,
-        ("custom", "suppressed"): 1,
-        ("custom", "pending"): 2,
-        ("water", "pending"): 2,
-    }
-    assert (await _row(sessionmaker, waiting)).status == "pending"
 
 
 async def test_a_jobs_payload_is_stored_and_cut_to_2048_characters(

@@ -16,7 +16,7 @@ from scheduler.clock import FakeClock
 from storage.database import Session
 from storage.models import CalendarEvent, JournalEntry, LedgerEntry, Measurement, WaterCheckin
 from storage.records import EventRecord, LedgerRow, WeightPoint
-from storage.repos import reads
+from storage.repos import reads, records
 from storage.repos.records import (
     FACT_TABLES,
     add_event,
@@ -38,6 +38,8 @@ Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core c
 Adder = Callable[[Session, int, str, dt.datetime], Awaitable[int]]
 SHANGHAI = dt.timezone(dt.timedelta(hours=8))
 HOUR = dt.timedelta(hours=1)
+MINUTE = dt.timedelta(minutes=1)
+TICK = dt.timedelta(microseconds=1)
 DAY = dt.date(2026, 11, 25)
 
 
@@ -512,3 +514,32 @@ async def test_journal_text_with_emoji_and_rare_han_round_trips(
 
     assert entry.text == text
     assert max(len(ch.encode()) for ch in entry.text) == 4
+
+
+# --- reads: weighed since ---------------------------------------------------------------------------
+
+
+async def test_weighed_since_sees_only_that_users_weights_at_or_after_the_time(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    zhang = await new_user(sessionmaker, clock)
+    li = await new_user(sessionmaker, clock, "lisi")
+    since = clock.now() - 60 * MINUTE
+    async with sessionmaker.begin() as session:
+        for user_id, at in ((zhang, since - TICK), (li, since + MINUTE)):
+            await records.add_weight(
+                session,
+                user_id=user_id,
+                kg=Decimal("61.20"),
+                occurred_at=at,
+                source_key=f"{user_id}:{at.isoformat()}",
+            )
+
+    async with sessionmaker.begin() as session:
+        zhang_since = await reads.weighed_since(session, zhang, since)
+        zhang_just_before = await reads.weighed_since(session, zhang, since - TICK)
+        li_since = await reads.weighed_since(session, li, since)
+        li_later = await reads.weighed_since(session, li, since + MINUTE + TICK)
+
+    assert (zhang_since, zhang_just_before) == (False, True)
+    assert (li_since, li_later) == (True, False)

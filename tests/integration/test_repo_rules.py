@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.database import Database
 from storage.delivery_models import RULES
+from storage.records import RuleRecord
 from storage.repos import rules
-from storage.repos.rules import RuleRecord
 from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)

@@ -16,6 +16,8 @@ from tests.integration.conftest import new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 FRIDAY = dt.date(2026, 11, 27)
+TODAY = dt.date(2026, 11, 25)  # the clock's local date in Shanghai
+DAY = dt.timedelta(days=1)
 
 
 async def _add(
@@ -326,3 +328,56 @@ async def test_count_done_between_counts_done_tasks_closed_in_a_half_open_range(
         empty = await tasks.count_done_between(session, user_id, end, end)
 
     assert (mine, theirs, empty) == (2, 1, 0)
+
+
+# --- tasks ---------------------------------------------------------------------------
+
+
+async def _task(
+    sessionmaker: Sessions, clock: FakeClock, user_id: int, title: str, due: dt.date | None
+) -> TaskRecord:
+    async with sessionmaker.begin() as session:
+        return await tasks.add_task(
+            session,
+            user_id=user_id,
+            title=title,
+            due_date=due,
+            due_time=dt.time(15, 0),
+            now=clock.now(),
+            source_key=f"{user_id}:{title}",
+        )
+
+
+async def test_get_and_owner_of_find_a_task_and_say_none_for_a_missing_one(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    li = await new_user(sessionmaker, clock, "lisi")
+    task = await _task(sessionmaker, clock, li, "交报告", TODAY)
+
+    async with sessionmaker.begin() as session:
+        found, owner = await tasks.get(session, task.id), await tasks.owner_of(session, task.id)
+        missing = await tasks.get(session, task.id + 100)
+        no_owner = await tasks.owner_of(session, task.id + 100)
+
+    assert (found, owner) == (task, li)
+    assert (missing, no_owner) == (None, None)
+
+
+async def test_set_due_moves_an_open_task_keeping_its_time_and_leaves_a_closed_one(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user_id = await new_user(sessionmaker, clock)
+    open_task = await _task(sessionmaker, clock, user_id, "交报告", TODAY)
+    closed = await _task(sessionmaker, clock, user_id, "买菜", TODAY)
+    async with sessionmaker.begin() as session:
+        await tasks.close_task(session, closed.id, status=tasks.DONE, now=clock.now())
+
+    async with sessionmaker.begin() as session:
+        await tasks.set_due(session, open_task.id, due_date=TODAY + DAY)
+        await tasks.set_due(session, closed.id, due_date=TODAY + DAY)
+        moved, stayed = await tasks.get(session, open_task.id), await tasks.get(session, closed.id)
+
+    assert moved is not None
+    assert stayed is not None
+    assert (moved.due_date, moved.due_time, moved.status) == (TODAY + DAY, dt.time(15, 0), "open")
+    assert (stayed.due_date, stayed.status) == (TODAY, "done")

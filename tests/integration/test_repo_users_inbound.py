@@ -12,10 +12,10 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
 from storage.models import InboundMessage, User
-from storage.records import Effect, StoredReply, UserRecord
+from storage.records import Effect, NewInbound, Prefs, StoredReply, UserRecord
+from storage.repos import users
 from storage.repos.inbound import (
     CONTENT_LIMIT,
-    NewInbound,
     claim_message,
     last_undoable,
     mark_undone,
@@ -25,10 +25,12 @@ from storage.repos.inbound import (
 )
 from storage.repos.users import ensure_and_lock_user
 from storage.retry import retrying
+from tests.integration.conftest import new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 SHANGHAI = dt.timezone(dt.timedelta(hours=8))
 ZONE = "Asia/Shanghai"
+MINUTE = dt.timedelta(minutes=1)
 
 
 async def _user(
@@ -360,3 +362,93 @@ async def test_times_come_back_aware_utc_with_microseconds(
     assert row.sent_at == dt.datetime(2026, 11, 25, 2, 0, 0, 123456, tzinfo=dt.UTC)
     assert row.received_at.microsecond == 123457
     assert row.received_at.tzinfo is dt.UTC
+
+
+# --- users ---------------------------------------------------------------------------
+
+
+async def _ensure(sessionmaker: Sessions, clock: FakeClock, wecom_user_id: str) -> UserRecord:
+    async with sessionmaker.begin() as session:
+        return await users.ensure_and_lock_user(
+            session, wecom_user_id, timezone="Asia/Shanghai", now=clock.now()
+        )
+
+
+async def test_ensure_and_lock_user_returns_the_reminder_preferences_defaults_then_values(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    fresh = await _ensure(sessionmaker, clock, "zhangsan")
+    quiet, missed = clock.now() + 120 * MINUTE, clock.now() - 30 * MINUTE
+    async with sessionmaker.begin() as session:
+        await users.update_user(
+            session, fresh.id, quiet_until=quiet, cards=1, defaults_version=1, missed_since=missed
+        )
+
+    again = await _ensure(sessionmaker, clock, "zhangsan")
+
+    assert fresh == UserRecord(id=fresh.id, wecom_user_id="zhangsan", timezone="Asia/Shanghai")
+    assert (fresh.quiet_until, fresh.cards, fresh.defaults_version) == (None, False, 0)
+    assert fresh.missed_since is None
+    assert again == UserRecord(
+        id=fresh.id,
+        wecom_user_id="zhangsan",
+        timezone="Asia/Shanghai",
+        quiet_until=quiet,
+        cards=True,
+        defaults_version=1,
+        missed_since=missed,
+    )
+
+
+async def test_prefs_reads_back_what_update_user_set_for_that_user_only(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    zhang = await new_user(sessionmaker, clock)
+    li = await new_user(sessionmaker, clock, "lisi", zone="Europe/Berlin")
+    quiet = clock.now() + 60 * MINUTE
+
+    async with sessionmaker.begin() as session:
+        await users.update_user(session, zhang, quiet_until=quiet, cards=1)
+        set_ = await users.prefs(session, zhang)
+        theirs = await users.prefs(session, li)
+        await users.update_user(session, zhang, quiet_until=None, cards=0)
+        cleared = await users.prefs(session, zhang)
+        how_many = await users.count(session)
+
+    assert set_ == Prefs(timezone="Asia/Shanghai", quiet_until=quiet, cards=True)
+    assert theirs == Prefs(timezone="Europe/Berlin", quiet_until=None, cards=False)
+    assert cleared == Prefs(timezone="Asia/Shanghai", quiet_until=None, cards=False)
+    assert how_many == 2
+
+
+async def test_mark_missed_keeps_the_earliest_marker_until_it_is_cleared(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    zhang = await new_user(sessionmaker, clock)
+    li = await new_user(sessionmaker, clock, "lisi")
+    first, second, third = (clock.now() + n * MINUTE for n in (1, 2, 3))
+
+    async def missed_since() -> tuple[dt.datetime | None, dt.datetime | None]:
+        async with sessionmaker.begin() as session:
+            zhang_user = await users.ensure_and_lock_user(
+                session, "zhangsan", timezone="UTC", now=clock.now()
+            )
+            li_user = await users.ensure_and_lock_user(
+                session, "lisi", timezone="UTC", now=clock.now()
+            )
+        return zhang_user.missed_since, li_user.missed_since
+
+    async with sessionmaker.begin() as session:
+        await users.mark_missed(session, set(), since=first)
+    nobody = await missed_since()
+    async with sessionmaker.begin() as session:
+        await users.mark_missed(session, {zhang}, since=first)
+        await users.mark_missed(session, {zhang, li}, since=second)
+    both = await missed_since()
+    async with sessionmaker.begin() as session:
+        await users.update_user(session, zhang, missed_since=None)
+        await users.mark_missed(session, {zhang, li}, since=third)
+
+    assert nobody == (None, None)
+    assert both == (first, second)
+    assert await missed_since() == (third, second)

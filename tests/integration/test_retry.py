@@ -25,8 +25,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.database import Session
 from storage.models import JournalEntry, User
-from storage.records import UserRecord
-from storage.repos.inbound import NewInbound, claim_message
+from storage.records import NewInbound, UserRecord
+from storage.repos.inbound import claim_message
 from storage.repos.records import add_journal, add_water
 from storage.repos.users import ensure_and_lock_user
 from storage.retry import ATTEMPTS, is_retryable, retrying

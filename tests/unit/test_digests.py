@@ -14,7 +14,7 @@ from scheduler.digests import DayFacts, DigestEvent, DigestTask, evening, mornin
 from scheduler.reminder_kinds import is_digest_slot
 from scheduler.reminder_rules import digest_schedule
 from scheduler.schedule import next_after
-from storage.repos.rules import RuleRecord
+from storage.records import RuleRecord
 
 TODAY = dt.date(2026, 11, 25)
 YESTERDAY = TODAY - dt.timedelta(days=1)

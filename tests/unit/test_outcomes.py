@@ -18,7 +18,7 @@ from scheduler.outcomes import (
     jittered,
     lease_lost,
 )
-from storage.repos.jobs import JobRecord
+from storage.records import JobRecord
 
 NOW = dt.datetime(2026, 11, 25, 12, 0, tzinfo=dt.UTC)
 

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from zoneinfo import ZoneInfo
+
 import pytest
 
 from bot.app import ROUTERS
-from handlers import commands
+from handlers import admin, commands
 from handlers.context import Context, Outcome
 from handlers.router import Dispatcher, Router
+from storage.records import UserRecord
 
 
 async def _noop(session: object, ctx: Context, cmd: object) -> Outcome:
@@ -33,3 +37,40 @@ def test_a_command_handled_by_two_routers_is_refused() -> None:
     second.handles(commands.Help)(_noop)
     with pytest.raises(ValueError, match="two routers"):
         Dispatcher([first, second])
+
+
+def _ctx(*, is_admin: bool) -> Context:
+    now = dt.datetime(2026, 11, 30, 8, tzinfo=dt.UTC)
+    user = UserRecord(id=1, wecom_user_id="zhangsan", timezone="Asia/Shanghai")
+    return Context(
+        user=user,
+        tz=ZoneInfo("Asia/Shanghai"),
+        now=now,
+        occurred_at=now,
+        source_key="k",
+        is_admin=is_admin,
+    )
+
+
+async def test_a_routers_guard_answers_instead_of_its_handlers_when_it_refuses() -> None:
+    ran: list[str] = []
+
+    async def handler(session: object, ctx: Context, cmd: object) -> Outcome:
+        ran.append("handler")
+        return Outcome(reply="done")
+
+    def guard(ctx: Context, cmd: commands.Command) -> Outcome | None:
+        return None if ctx.is_admin else Outcome(reply="no")
+
+    router = Router("guarded", guard=guard)
+    router.handles(commands.AdminStatus)(handler)
+    dispatcher = Dispatcher([router])
+    refused = await dispatcher.dispatch(None, _ctx(is_admin=False), commands.AdminStatus())  # type: ignore[arg-type]
+    allowed = await dispatcher.dispatch(None, _ctx(is_admin=True), commands.AdminStatus())  # type: ignore[arg-type]
+    assert (refused.reply, allowed.reply, ran) == ("no", "done", ["handler"])
+
+
+def test_every_admin_command_is_behind_the_admin_guard() -> None:
+    dispatcher = Dispatcher(ROUTERS)
+    guarded = {t for t, guard in dispatcher.guards.items() if guard is admin.admins_only}
+    assert guarded == {commands.AdminStatus, commands.AdminHoldAll, commands.AdminSettle}

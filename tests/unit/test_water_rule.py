@@ -1,4 +1,4 @@
-"""The water plan's next-time rule and how a reply names the time (scheduler/water_rule.py)."""
+"""The water plan's next-time rule (scheduler/water_rule.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scheduler.water_rule import format_next, next_reminder
+from scheduler.water_rule import next_reminder
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NEW_YORK = ZoneInfo("America/New_York")
@@ -218,32 +218,3 @@ def test_the_next_reminder_is_never_early_and_never_outside_the_window(
     )
     assert tomorrow > checkin_at
     assert tomorrow.astimezone(tz).date() == checkin_at.astimezone(tz).date() + dt.timedelta(1)
-
-
-NOW = sh(10)
-
-
-@pytest.mark.parametrize(
-    ("at", "now", "expected"),
-    [
-        (sh(12), NOW, "12:00"),
-        (sh(8, 5), NOW, "08:05"),
-        (sh(23, 59), NOW, "23:59"),
-        (sh(8, day=26), NOW, "明天 08:00"),
-        (sh(8, day=27), NOW, "11月27日 08:00"),
-        (local(SHANGHAI, 2026, 12, 3, 8), NOW, "12月3日 08:00"),
-        (local(SHANGHAI, 2027, 1, 2, 8), local(SHANGHAI, 2026, 12, 31, 20), "1月2日 08:00"),
-        # The local day decides, not the UTC one: both instants are on 25 Nov in UTC.
-        (utc(2026, 11, 26, 0), utc(2026, 11, 25, 15), "明天 08:00"),
-        (utc(2026, 11, 25, 4), utc(2026, 11, 24, 17), "12:00"),
-    ],
-)
-def test_a_reply_names_the_next_time_relative_to_the_users_today(
-    at: dt.datetime, now: dt.datetime, expected: str
-) -> None:
-    assert format_next(at, now_utc=now, tz=SHANGHAI) == expected
-
-
-def test_format_next_refuses_naive_datetimes() -> None:
-    with pytest.raises(ValueError, match="naive"):
-        format_next(NAIVE, now_utc=NOW, tz=SHANGHAI)

@@ -1,5 +1,7 @@
-"""The commands of the reminders release (digests, rules, quiet time, events, cards),
-as a table: text -> the exact command, on Wednesday 2026-11-25 at 10:00 local."""
+"""Settings and switches (handlers/parse/settings.py): digests, reminder rules, quiet
+time and cards, with the event and task changes read beside them (parse/tasks.py) and
+the card buttons (parse/views.py), as a table: text -> the exact command, on
+Wednesday 2026-11-25 at 10:00 local."""
 
 from __future__ import annotations
 

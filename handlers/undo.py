@@ -1,15 +1,17 @@
-"""Undo, help, the greeting, and 我是谁."""
+"""撤销: reverse the user's latest record, and the reminder that came with it."""
 
 from __future__ import annotations
 
-from handlers import rule_store, texts
-from handlers.commands import Help, Undo, Welcome, WhoAmI
+import services.rules
+from handlers import texts
+from handlers.commands import Undo
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from storage.database import Session
+from storage.records import RuleKind
 from storage.repos import inbound, records, tasks
 
-router = Router("general")
+router = Router("undo")
 
 
 @router.handles(Undo)
@@ -23,30 +25,13 @@ async def undo(session: Session, ctx: Context, cmd: Undo) -> Outcome:
     if kind in ("task_done", "task_cancel"):
         task = await tasks.reopen_task(session, record_id, ctx.user.id)
         if task is not None:
-            await rule_store.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
+            await services.rules.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
             return Outcome(reply=texts.task_reopened(task.number, task.title))
     elif kind == "task_add":
         await tasks.delete_task(session, record_id, ctx.user.id)
-        await rule_store.cancel_for(session, rule_store.TASK, record_id, ctx.now)
+        await services.rules.cancel_for(session, RuleKind.TASK_DUE, record_id, ctx.now)
     else:
         await records.delete_record(session, kind=kind, record_id=record_id, user_id=ctx.user.id)
         if kind == "event":
-            await rule_store.cancel_for(session, rule_store.EVENT, record_id, ctx.now)
+            await services.rules.cancel_for(session, RuleKind.EVENT_REMINDER, record_id, ctx.now)
     return Outcome(reply=texts.undone(last.kind, last.content))
-
-
-@router.handles(Help)
-async def show_help(session: Session, ctx: Context, cmd: Help) -> Outcome:
-    return Outcome(reply=texts.help_page(cmd.topic))
-
-
-@router.handles(WhoAmI)
-async def who_am_i(session: Session, ctx: Context, cmd: WhoAmI) -> Outcome:
-    """The member's own UserID, for the admin who sets KEEPER_ADMINS (only ever told
-    to the member it belongs to; never logged)."""
-    return Outcome(reply=texts.who_am_i(ctx.user.wecom_user_id, ctx.is_admin))
-
-
-@router.handles(Welcome)
-async def welcome(session: Session, ctx: Context, cmd: Welcome) -> Outcome:
-    return Outcome(reply=texts.WELCOME)

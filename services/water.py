@@ -12,14 +12,12 @@ import datetime as dt
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+import services.rules
 from scheduler import water_plan as wp
 from scheduler.water_rule import next_reminder
 from storage.database import Session
+from storage.records import Habit, PlanRecord, RuleKind
 from storage.repos import jobs, reads, rules, water
-from storage.repos.water import Habit, PlanRecord
-
-WATER = "water"
-CHANNEL = "wecom_app"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -34,15 +32,7 @@ async def ensure(session: Session, user_id: int, now: dt.datetime) -> PlanRecord
     record = await water.plan_of(session, user_id, lock=True)
     if record is not None:
         return record
-    rule_id = await rules.create(
-        session,
-        user_id=user_id,
-        kind=WATER,
-        policy="at_most_once",
-        priority="low",
-        channel=CHANNEL,
-        now=now,
-    )
+    rule_id = await services.rules.create(session, user_id=user_id, kind=RuleKind.WATER, now=now)
     await water.create_plan(session, user_id=user_id, rule_id=rule_id, now=now)
     record = await water.plan_of(session, user_id)
     assert record is not None

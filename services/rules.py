@@ -3,19 +3,18 @@
 Handlers (and the conversation) turn the user's words into these calls; the tick's
 kinds (`scheduler.reminder_kinds`) read what they wrote. A rule's `next_fire_at` is
 always computed here, from the pure `scheduler.reminder_rules` and
-`scheduler.schedule`, never by the caller. (It lives in handlers/ because it writes:
-DESIGN lets handlers use only the pure parts of scheduler.)
+`scheduler.schedule`, never by the caller. Water's rule is the plan's
+(`services.water`); card updates are queued by `services.card_updates`.
+
+Every rule is made by `create`, which takes its delivery policy and priority from
+the kind's row in `scheduler.rule_kinds` (the reasons are written there).
 
 Decisions:
 - Digests are on by default for every user (08:00 and 21:30 local); they are created
   on the user's first message after this version (`DEFAULTS_VERSION`).
-- Event reminders are `at_least_once` and high priority (DESIGN §6); a reminder whose
-  time has passed while the event is still ahead fires at once; a started event gets
-  none. Task reminders (tasks with a due time) are 30 minutes before, high priority
-  but `at_most_once`: they may go out as cards, and a card cannot be repeated exactly
-  (WeCom wants a new card id per send), so a resend could not be deduplicated.
-- Custom reminders are `at_most_once`, normal priority; `重要` makes them
-  `at_least_once`, high priority (so quiet time lets them through too).
+- An event reminder whose time has passed while the event is still ahead fires at
+  once; a started event gets none. Task reminders (tasks with a due time) are 30
+  minutes before.
 """
 
 from __future__ import annotations
@@ -23,18 +22,12 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
+from scheduler import rule_kinds
 from scheduler.reminder_rules import (
-    AT_LEAST_ONCE,
-    AT_MOST_ONCE,
-    CARD_UPDATE,
     CHANNEL,
-    CUSTOM,
     DEFAULT_DIGEST_TIMES,
     DEFAULTS_VERSION,
     DIGESTS,
-    EVENT,
-    MORNING,
-    TASK,
     TASK_LEAD_MINUTES,
     digest_schedule,
     digest_time,
@@ -44,9 +37,42 @@ from scheduler.reminder_rules import (
 from scheduler.rule_state import can_transition
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
-from storage.records import EventRecord, TaskRecord
+from storage.records import EventRecord, RuleKind, RuleRecord, TaskRecord
 from storage.repos import events, jobs, rules, tasks, users
-from storage.repos.rules import RuleRecord
+
+
+async def create(
+    session: Session,
+    *,
+    user_id: int,
+    kind: RuleKind,
+    now: dt.datetime,
+    important: bool = False,
+    next_fire_at: dt.datetime | None = None,
+    status: str = "active",
+    spec: str = "",
+    ref_id: int | None = None,
+    label: str = "",
+    listed: bool = True,
+) -> int:
+    """Create a rule of `kind` on the user's channel; its id. Policy and priority come
+    from the kind's terms (`important`: a custom reminder marked 重要)."""
+    terms = rule_kinds.terms(kind, important=important)
+    return await rules.create(
+        session,
+        user_id=user_id,
+        kind=kind,
+        policy=terms.policy,
+        priority=terms.priority,
+        channel=CHANNEL,
+        now=now,
+        next_fire_at=next_fire_at,
+        status=status,
+        spec=spec,
+        ref_id=ref_id,
+        label=label,
+        listed=listed,
+    )
 
 
 async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.datetime) -> None:
@@ -55,23 +81,25 @@ async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.
     for kind in DIGESTS:
         if kind not in have:
             at = DEFAULT_DIGEST_TIMES[kind]
-            await rules.create(
+            await create(
                 session,
                 user_id=user_id,
                 kind=kind,
-                policy="at_most_once",
-                priority="normal",
-                channel=CHANNEL,
                 now=now,
                 next_fire_at=next_after(digest_schedule(at), now, tz),
                 spec=at.strftime("%H:%M"),
-                label="晨报" if kind == MORNING else "晚报",
+                label="晨报" if kind == RuleKind.DIGEST_MORNING else "晚报",
             )
     await users.update_user(session, user_id, defaults_version=DEFAULTS_VERSION)
 
 
 async def set_digest(
-    session: Session, user_id: int, kind: str, at: dt.time | None, tz: ZoneInfo, now: dt.datetime
+    session: Session,
+    user_id: int,
+    kind: RuleKind,
+    at: dt.time | None,
+    tz: ZoneInfo,
+    now: dt.datetime,
 ) -> RuleRecord:
     """Move a digest to `at` (and turn it on), or turn it off (`at` None). The user has
     their digests: the conversation gives every user the defaults first."""
@@ -101,10 +129,17 @@ async def schedule_event(
     """Create or move the event's reminder (a changed event moves it); its time, or None."""
     at = event_reminder_at(event)
     if event.status != "scheduled" or at is None or event.starts_at is None:
-        await cancel_for(session, EVENT, event.id, now)
+        await cancel_for(session, RuleKind.EVENT_REMINDER, event.id, now)
         return None
     return await _one_off(
-        session, user_id, EVENT, event.id, event.title, max(at, now), event.starts_at, now
+        session,
+        user_id,
+        RuleKind.EVENT_REMINDER,
+        event.id,
+        event.title,
+        max(at, now),
+        event.starts_at,
+        now,
     )
 
 
@@ -114,25 +149,23 @@ async def schedule_task(
     """Create or move the task's reminder; its time, or None (no time, or already due)."""
     at = task_reminder_at(task, tz)
     if task.status != "open" or at is None:
-        await cancel_for(session, TASK, task.id, now)
+        await cancel_for(session, RuleKind.TASK_DUE, task.id, now)
         return None
     due = at + dt.timedelta(minutes=TASK_LEAD_MINUTES)
     return await _one_off(
-        session, user_id, TASK, task.id, task.title, max(at, now), due, now, policy=AT_MOST_ONCE
+        session, user_id, RuleKind.TASK_DUE, task.id, task.title, max(at, now), due, now
     )
 
 
 async def _one_off(
     session: Session,
     user_id: int,
-    kind: str,
+    kind: RuleKind,
     ref_id: int,
     label: str,
     at: dt.datetime,
     deadline: dt.datetime,
     now: dt.datetime,
-    *,
-    policy: str = AT_LEAST_ONCE,
 ) -> dt.datetime | None:
     """The rule of a thing that happens once: fires at `at`, pointless after `deadline`.
 
@@ -153,13 +186,10 @@ async def _one_off(
             await _move(session, rule, "done", now)
         return None
     if rule is None:
-        await rules.create(
+        await create(
             session,
             user_id=user_id,
             kind=kind,
-            policy=policy,
-            priority="high",
-            channel=CHANNEL,
             now=now,
             next_fire_at=at,
             ref_id=ref_id,
@@ -170,7 +200,7 @@ async def _one_off(
     return at
 
 
-async def cancel_for(session: Session, kind: str, ref_id: int, now: dt.datetime) -> None:
+async def cancel_for(session: Session, kind: RuleKind, ref_id: int, now: dt.datetime) -> None:
     """The thing is gone (cancelled, deleted): its reminder leaves the list."""
     found = await rules.of_ref(session, kind, ref_id)
     rule = None if found is None else await _locked(session, found)
@@ -190,14 +220,12 @@ async def add_custom(
     now: dt.datetime,
 ) -> RuleRecord:
     """A reminder in the user's words; the caller checked that it has a next time."""
-    rule_id = await rules.create(
+    rule_id = await create(
         session,
         user_id=user_id,
-        kind=CUSTOM,
-        policy="at_least_once" if important else "at_most_once",
-        priority="high" if important else "normal",
-        channel=CHANNEL,
+        kind=RuleKind.CUSTOM,
         now=now,
+        important=important,
         next_fire_at=next_after(schedule, now, tz),
         spec=schedule.to_json(),
         label=title,
@@ -215,7 +243,7 @@ async def next_fire(
     while paused and the thing is still ahead)."""
     if rule.kind in DIGESTS:
         return next_after(digest_schedule(digest_time(rule)), now, tz)
-    if rule.kind == CUSTOM:
+    if rule.kind == RuleKind.CUSTOM:
         return next_after(Schedule.from_json(rule.spec), now, tz)
     at, deadline = await _thing_times(session, rule, tz)
     if at is None or deadline is None or deadline <= now:
@@ -229,7 +257,7 @@ async def _thing_times(
     """An event or task reminder's time and the moment it becomes pointless."""
     if rule.ref_id is None:
         return None, None
-    if rule.kind == EVENT:
+    if rule.kind == RuleKind.EVENT_REMINDER:
         event = await events.get(session, rule.ref_id)
         if event is None or event.status != "scheduled":
             return None, None
@@ -302,64 +330,3 @@ async def _move(
         await rules.set_status(session, rule.id, to, now=now)
     else:
         await rules.change(session, rule.id, now=now, status=to, **values)
-
-
-async def queue_card_update(
-    session: Session,
-    user_id: int,
-    *,
-    recipient: str,
-    response_code: str,
-    button_text: str,
-    now: dt.datetime,
-) -> None:
-    """After a card click, grey out its buttons: a tracked job of the user's (unlisted)
-    card_update rule, sent by the next tick, never from inside the callback."""
-    found = await rules.of_user(session, user_id, CARD_UPDATE)
-    rule_id = found[0].id if found else None
-    if rule_id is None:
-        rule_id = await rules.create(
-            session,
-            user_id=user_id,
-            kind=CARD_UPDATE,
-            policy="at_most_once",
-            priority="high",
-            channel=CHANNEL,
-            now=now,
-            status="internal",
-            listed=False,
-        )
-    job = jobs.NewJob(
-        user_id=user_id,
-        rule_id=rule_id,
-        slot=now,
-        policy="at_most_once",
-        priority="high",
-        channel=CHANNEL,
-        recipient=recipient,
-        payload_kind=CARD_UPDATE,
-        payload=f"{response_code}\n{button_text}",
-    )
-    await jobs.materialise(session, job, now=now)
-
-
-__all__ = [
-    "CARD_UPDATE",
-    "CUSTOM",
-    "DEFAULTS_VERSION",
-    "DEFAULT_DIGEST_TIMES",
-    "DIGESTS",
-    "EVENT",
-    "TASK",
-    "add_custom",
-    "cancel_for",
-    "delete",
-    "digest_time",
-    "ensure_defaults",
-    "pause",
-    "queue_card_update",
-    "resume",
-    "schedule_event",
-    "schedule_task",
-    "set_digest",
-]

@@ -1,0 +1,68 @@
+"""What each rule kind promises: one table of delivery policy, priority and catch-up.
+
+| kind | policy | priority | catch-up | why |
+|---|---|---|---|---|
+| water | at_most_once | low | 10 min | a late glass reminder is stale; a repeat is noise |
+| digest_morning, digest_evening | at_most_once | normal | 15 min | a snapshot; the next one is due anyway |
+| event_reminder | at_least_once | high | 30 min | an appointment must not be missed (DESIGN §6) |
+| task_due | at_most_once | high | 30 min | may go out as a card, and a card cannot be repeated exactly (WeCom wants a new card id per send), so a resend could not be deduplicated |
+| custom | at_most_once | normal | 15 min | the user's own words, plain |
+| custom, marked 重要 | at_least_once | high | 30 min | the user said it must arrive (quiet time lets it through too) |
+| card_update | at_most_once | high | 30 min | greys out a clicked card: soon or never |
+
+The catch-up window follows from the priority (`job_state.CATCH_UP_WINDOWS`): the
+tick expires a waiting job by the priority copied onto it. `services.rules.create`
+is the one way a rule is made, and it takes these from here.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from scheduler.job_state import CATCH_UP_WINDOWS, DeliveryPolicy, Priority
+from storage.records import RuleKind
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Terms:
+    """A kind's delivery policy and priority, and the catch-up window that follows."""
+
+    policy: DeliveryPolicy
+    priority: Priority
+
+    @property
+    def catch_up(self) -> dt.timedelta:
+        return CATCH_UP_WINDOWS[self.priority]
+
+
+_ONCE, _SURE = DeliveryPolicy.AT_MOST_ONCE, DeliveryPolicy.AT_LEAST_ONCE
+
+TERMS: Mapping[RuleKind, Terms] = MappingProxyType(
+    {
+        RuleKind.WATER: Terms(policy=_ONCE, priority=Priority.LOW),
+        RuleKind.DIGEST_MORNING: Terms(policy=_ONCE, priority=Priority.NORMAL),
+        RuleKind.DIGEST_EVENING: Terms(policy=_ONCE, priority=Priority.NORMAL),
+        RuleKind.EVENT_REMINDER: Terms(policy=_SURE, priority=Priority.HIGH),
+        RuleKind.TASK_DUE: Terms(policy=_ONCE, priority=Priority.HIGH),
+        RuleKind.CUSTOM: Terms(policy=_ONCE, priority=Priority.NORMAL),
+        RuleKind.CARD_UPDATE: Terms(policy=_ONCE, priority=Priority.HIGH),
+    }
+)
+"""Every kind's terms (see the module table)."""
+
+IMPORTANT = Terms(policy=_SURE, priority=Priority.HIGH)
+"""A custom reminder marked 重要."""
+
+
+def terms(kind: RuleKind, *, important: bool = False) -> Terms:
+    """The terms of a rule of `kind`; `important` only for custom reminders.
+
+    Raises:
+        ValueError: `important` for a kind other than custom.
+    """
+    if important and kind is not RuleKind.CUSTOM:
+        raise ValueError(f"only custom reminders can be marked important, not {kind}")
+    return IMPORTANT if important else TERMS[kind]

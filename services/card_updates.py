@@ -1,0 +1,53 @@
+"""Card updates: after a click, the clicked card's buttons are greyed out by the tick.
+
+The conversation queues the update here, inside the message's transaction; the tick
+sends it (`scheduler.reminder_kinds.CardUpdateKind`), never the callback itself.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import services.rules
+from scheduler import rule_kinds
+from scheduler.reminder_rules import CHANNEL
+from storage.database import Session
+from storage.records import NewJob, RuleKind
+from storage.repos import jobs, rules
+
+
+async def queue_card_update(
+    session: Session,
+    user_id: int,
+    *,
+    recipient: str,
+    response_code: str,
+    button_text: str,
+    now: dt.datetime,
+) -> None:
+    """After a card click, grey out its buttons: a tracked job of the user's (unlisted)
+    card_update rule, sent by the next tick, never from inside the callback."""
+    found = await rules.of_user(session, user_id, RuleKind.CARD_UPDATE)
+    rule_id = found[0].id if found else None
+    if rule_id is None:
+        rule_id = await services.rules.create(
+            session,
+            user_id=user_id,
+            kind=RuleKind.CARD_UPDATE,
+            now=now,
+            status="internal",
+            listed=False,
+        )
+    terms = rule_kinds.TERMS[RuleKind.CARD_UPDATE]
+    job = NewJob(
+        user_id=user_id,
+        rule_id=rule_id,
+        slot=now,
+        policy=terms.policy,
+        priority=terms.priority,
+        channel=CHANNEL,
+        recipient=recipient,
+        payload_kind=RuleKind.CARD_UPDATE,
+        payload=f"{response_code}\n{button_text}",
+    )
+    await jobs.materialise(session, job, now=now)
