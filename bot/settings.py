@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import os
 import re
 from collections.abc import Mapping
@@ -24,7 +26,9 @@ DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
 DEFAULT_CALLBACK_WINDOW_SECONDS = 600
 
-SECRET_NAMES = ("WECOM_SECRET", "WECOM_TOKEN", "WECOM_AES_KEY")
+SECRET_NAMES = ("WECOM_SECRET", "WECOM_TOKEN", "WECOM_AES_KEY", "KEEPER_WEB_SECRET")
+WEB_KEY_LABEL = b"keeper web session key v1"
+"""The label the session key is derived under when KEEPER_WEB_SECRET is unset."""
 
 
 class SettingsError(Exception):
@@ -52,11 +56,26 @@ class Settings:
     log_level: str = "INFO"
     metrics_host: str = "127.0.0.1"
     metrics_port: int | None = None
+    # Pages and export (issue 13): where links point, and the session key.
+    public_url: str = ""
+    web_secret: str = field(default="", repr=False)
+
+    def web_key(self) -> bytes:
+        """The HMAC key of the pages' session cookies.
+
+        KEEPER_WEB_SECRET when set; otherwise derived from WECOM_SECRET as
+        HMAC-SHA256(WECOM_SECRET, WEB_KEY_LABEL), so a deployment needs no new secret
+        and the cookie key is never the WeCom secret itself. Resetting the app's
+        Secret in the WeCom console then signs everyone out, which is what one wants.
+        """
+        if self.web_secret:
+            return self.web_secret.encode()
+        return hmac.new(self.secret.encode(), WEB_KEY_LABEL, hashlib.sha256).digest()
 
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
         password = make_url(self.database_url).password
-        values = (self.secret, self.token, self.aes_key, str(password or ""))
+        values = (self.secret, self.token, self.aes_key, str(password or ""), self.web_secret)
         return tuple(s for s in values if s)
 
 
@@ -102,6 +121,8 @@ def load_settings(
         log_level=_choice(env, "KEEPER_LOG_LEVEL", LOG_LEVELS, "INFO", upper=True),
         metrics_host=env.get("KEEPER_METRICS_HOST", "127.0.0.1").strip() or "127.0.0.1",
         metrics_port=_int(env, "KEEPER_METRICS_PORT", 0, 0, 65535) or None,
+        public_url=_public_url(env),
+        web_secret=_web_secret(env),
     )
 
 
@@ -238,3 +259,27 @@ def _api_base(env: Mapping[str, str]) -> str:
             "WECOM_API_BASE must be an http(s) URL, e.g. https://qyapi.weixin.qq.com"
         )
     return url
+
+
+# --- Pages and export (issue 13) -------------------------------------------------
+
+
+def _public_url(env: Mapping[str, str]) -> str:
+    """KEEPER_PUBLIC_URL: the address people open the pages at (empty: no pages links)."""
+    url = env.get("KEEPER_PUBLIC_URL", "").strip().rstrip("/")
+    if url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+        raise SettingsError(
+            "KEEPER_PUBLIC_URL must be an http(s) URL without query, e.g. https://keeper.example.com"
+        )
+    return url
+
+
+def _web_secret(env: Mapping[str, str]) -> str:
+    """KEEPER_WEB_SECRET: optional, at least 32 characters (see `Settings.web_key`)."""
+    value = env.get("KEEPER_WEB_SECRET", "").strip()
+    if value and len(value) < 32:
+        raise SettingsError(
+            "KEEPER_WEB_SECRET is too short; expected at least 32 random characters "
+            "(e.g. openssl rand -hex 32), or leave it unset"
+        )
+    return value
