@@ -5,7 +5,7 @@ Alembic's environment and the schema tests read `metadata` from here.
 
 from __future__ import annotations
 
-from storage import delivery_models, models
+from storage import delivery_models, models, web_models
 
 metadata = models.Base.metadata
-MODULES = (models, delivery_models)
+MODULES = (models, delivery_models, web_models)
