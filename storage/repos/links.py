@@ -92,3 +92,11 @@ async def member(session: Session, user_id: int) -> tuple[str, str] | None:
         )
     ).first()
     return None if row is None else (row.wecom_user_id, row.timezone)
+
+
+async def user_id_of(session: Session, wecom_user_id: str) -> int | None:
+    """The user id of a WeCom UserID; None if that member never wrote to keeper."""
+    found: int | None = (
+        await session.execute(select(USERS.c.id).where(USERS.c.wecom_user_id == wecom_user_id))
+    ).scalar_one_or_none()
+    return found
