@@ -16,6 +16,7 @@ import jinja2
 from aiohttp import web
 
 from bot.web import routes
+from handlers import texts
 
 HERE = Path(__file__).parent
 CSP = (
@@ -25,12 +26,13 @@ CSP = (
 
 
 def setup(app: web.Application) -> None:
-    aiohttp_jinja2.setup(
+    env = aiohttp_jinja2.setup(
         app,
         loader=jinja2.FileSystemLoader(HERE / "templates"),
         autoescape=jinja2.select_autoescape(default=True),
         undefined=jinja2.StrictUndefined,
     )
+    env.filters["kg"] = texts.kg  # 72.40 -> 72.4, as the chat writes weights
     app.router.add_get("/web/link/{token}", routes.open_link)
     app.router.add_get("/web/me", routes.me)
     app.router.add_get("/web/admin", routes.admin_page)

@@ -16,6 +16,8 @@ from html import escape
 
 from markupsafe import Markup
 
+from handlers.texts import kg
+
 W, H = 360, 180
 PAD_L, PAD_R, PAD_T, PAD_B = 34, 8, 10, 20
 
@@ -73,7 +75,7 @@ def weight_chart(
         x, y = xy(day, value)
         body.append(
             f'<circle class="pt" cx="{x:.1f}" cy="{y:.1f}" r="2.5">'
-            f"<title>{day:%Y-%m-%d} {value} kg</title></circle>"
+            f"<title>{day:%Y-%m-%d} {kg(value)} kg</title></circle>"
         )
     desc = f"最低 {min(values):.1f} kg，最高 {max(values):.1f} kg；线是 7 天平均"
     return _frame(title, desc, body)

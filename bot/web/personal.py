@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 
 from bot.web import charts
 from handlers import year
+from handlers.texts import kg
 from storage.database import Session
 from storage.repos import events, reads, tasks, water
 from storage.repos.year import facts_between
@@ -39,7 +40,7 @@ def _label(day: dt.date, d: year.Day | None) -> str:
         return f"{day.month}月{day.day}日：没有记录"
     parts = [f"{day.month}月{day.day}日"]
     if d.weight is not None:
-        parts.append(f"体重 {d.weight}")
+        parts.append(f"体重 {kg(d.weight)}")
     if d.water:
         parts.append(f"喝水 {d.water} 杯")
     if d.spent:
