@@ -68,13 +68,11 @@ async def export_data(session: Session, ctx: Context, cmd: ExportData) -> Outcom
 @router.handles(ShowYear)
 async def show_year(session: Session, ctx: Context, cmd: ShowYear) -> Outcome:
     today = ctx.today
-    first = today.replace(month=1, day=1)
-    start, end = ctx.local_midnight(first), ctx.local_midnight(today + dt.timedelta(days=1))
-    facts = await facts_between(session, ctx.user.id, start, end, (first, today))
+    facts = await facts_between(session, ctx.user.id, ctx.tz, today.replace(month=1, day=1), today)
     days = year.by_day(facts, ctx.tz)
     goal = (await water.habit(session, ctx.user.id)).goal
     s = year.summarise(
-        days, year.by_month(facts.ledger, ctx.tz), year=today.year, through=today, goal=goal
+        days, year.by_month(facts.by_month), year=today.year, through=today, goal=goal
     )
     weight = None
     if s.first_weight is not None and s.last_weight is not None and s.low_weight is not None:

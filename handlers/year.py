@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from storage.records import LedgerRow, WeightPoint
+from storage.records import WeightPoint
 from storage.repos.year import SpanFacts
 
 ZERO = Decimal("0.00")
@@ -54,22 +54,16 @@ def by_day(facts: SpanFacts, tz: ZoneInfo) -> dict[dt.date, Day]:
 
     for w in facts.weights:
         days[local(w.occurred_at)].weight = w.value  # rows come in time order
-    for at, glasses in facts.water:
-        days[local(at)].water += glasses
-    for row in facts.ledger:
-        day = days[local(row.occurred_at)]
-        if row.direction == "expense":
-            day.spent += row.amount
-        else:
-            day.income += row.amount
+    for on, glasses in facts.water.items():
+        days[on].water = max(0, glasses)  # a day of corrections only is not negative
+    for on, (spent, income) in facts.money.items():
+        days[on].spent, days[on].income = spent, income
     for at in facts.tasks_done:
         days[local(at)].tasks_done += 1
     for on, title in facts.events:
         days[on].events.append(title)
     for at in facts.journal:
         days[local(at)].journal = True
-    for day in days.values():
-        day.water = max(0, day.water)
     return dict(days)
 
 
@@ -99,18 +93,17 @@ class Month:
     by_category: dict[str, Decimal]
 
 
-def by_month(rows: Iterable[LedgerRow], tz: ZoneInfo) -> list[Month]:
-    """Spending per category, spending and income per local month, oldest first;
-    months without a row are left out."""
+def by_month(sums: Iterable[tuple[dt.date, str, str, Decimal]]) -> list[Month]:
+    """Spending per category, spending and income per month, oldest first, from
+    (first of month, direction, category, sum) rows; months without any are left out."""
     spent: defaultdict[dt.date, dict[str, Decimal]] = defaultdict(dict)
     income: defaultdict[dt.date, Decimal] = defaultdict(lambda: ZERO)
-    for row in rows:
-        first = row.occurred_at.astimezone(tz).date().replace(day=1)
-        if row.direction == "expense":
+    for first, direction, category, amount in sums:
+        if direction == "expense":
             cats = spent[first]
-            cats[row.category] = cats.get(row.category, ZERO) + row.amount
+            cats[category] = cats.get(category, ZERO) + amount
         else:
-            income[first] += row.amount
+            income[first] += amount
     months = sorted(set(spent) | set(income))
     return [
         Month(

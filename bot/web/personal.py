@@ -83,10 +83,7 @@ async def gather(
     today = now.astimezone(tz).date()
     last = dt.date(today.year, 12, 31)
     first = min(dt.date(today.year, 1, 1), today - dt.timedelta(days=29))  # water: 30 days
-    facts = await facts_between(
-        session, user_id, _midnight(first, tz), _midnight(last + dt.timedelta(days=1), tz),
-        (first, last),
-    )  # fmt: skip
+    facts = await facts_between(session, user_id, tz, first, last)
     days = year.by_day(facts, tz)
     goal = (await water.habit(session, user_id)).goal
     since = today - dt.timedelta(days=span - 1)
@@ -96,7 +93,7 @@ async def gather(
         ),
         tz,
     )
-    month_rows = [m for m in year.by_month(facts.ledger, tz) if m.first.year == today.year]
+    month_rows = [m for m in year.by_month(facts.by_month) if m.first.year == today.year]
     return {
         "today": today,
         "year": today.year,

@@ -9,8 +9,8 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from handlers import texts, year
-from storage.records import LedgerRow, WeightPoint
-from storage.repos.year import SpanFacts
+from storage.records import WeightPoint
+from storage.repos.year import SpanFacts, offset_runs
 
 SH = ZoneInfo("Asia/Shanghai")
 
@@ -28,11 +28,12 @@ FACTS = SpanFacts(
         WeightPoint(value=D("72.40"), occurred_at=utc(1, 1)),
         WeightPoint(value=D("72.00"), occurred_at=utc(1, 10)),
     ],
-    water=[(utc(1, 2), 2), (utc(1, 3), -1), (utc(1, 17), 1)],  # 17:00 UTC is the 2nd locally
-    ledger=[
-        LedgerRow(direction="expense", amount=D("35.00"), category="餐饮", occurred_at=utc(1, 4)),
-        LedgerRow(direction="income", amount=D("8000.00"), category="工资", occurred_at=utc(1, 5)),
-        LedgerRow(direction="expense", amount=D("4.00"), category="交通", occurred_at=utc(5, 4, 4)),
+    water={dt.date(2026, 3, 1): 1, dt.date(2026, 3, 2): 1},
+    money={dt.date(2026, 3, 1): (D("35.00"), D("8000.00"))},
+    by_month=[
+        (dt.date(2026, 3, 1), "expense", "餐饮", D("35.00")),
+        (dt.date(2026, 3, 1), "income", "工资", D("8000.00")),
+        (dt.date(2026, 4, 1), "expense", "交通", D("4.00")),
     ],
     tasks_done=[utc(1, 6)],
     events=[(dt.date(2026, 3, 1), "复诊")],
@@ -54,7 +55,13 @@ def test_facts_land_on_the_users_local_day_with_the_days_last_weight() -> None:
 
 def test_a_day_whose_water_was_only_taken_back_is_not_negative() -> None:
     facts = SpanFacts(
-        weights=[], water=[(utc(1, 2), -2)], ledger=[], tasks_done=[], events=[], journal=[]
+        weights=[],
+        water={dt.date(2026, 3, 1): -2},
+        money={},
+        by_month=[],
+        tasks_done=[],
+        events=[],
+        journal=[],
     )
     assert year.by_day(facts, SH)[dt.date(2026, 3, 1)].water == 0
 
@@ -77,7 +84,7 @@ def test_the_moving_average_is_a_trailing_seven_day_window_by_date(
 
 
 def test_money_is_summed_per_local_month_and_category_largest_first() -> None:
-    months = year.by_month(FACTS.ledger, SH)
+    months = year.by_month(FACTS.by_month)
     assert [m.first for m in months] == [dt.date(2026, 3, 1), dt.date(2026, 4, 1)]
     assert months[0].spent == D("35.00")
     assert months[0].income == D("8000.00")
@@ -87,7 +94,7 @@ def test_money_is_summed_per_local_month_and_category_largest_first() -> None:
 def test_the_year_summary_counts_only_this_year_up_to_today() -> None:
     days = year.by_day(FACTS, SH)
     s = year.summarise(
-        days, year.by_month(FACTS.ledger, SH), year=2026, through=dt.date(2026, 3, 2), goal=1
+        days, year.by_month(FACTS.by_month), year=2026, through=dt.date(2026, 3, 2), goal=1
     )
     assert s.days_recorded == 2
     assert (s.weights, s.first_weight, s.low_weight) == (1, D("72.00"), D("72.00"))
@@ -116,3 +123,14 @@ def test_an_empty_year_says_how_to_start() -> None:
         goal_days=0, spent=D("0"), income=D("0"), top=None, done=0, events=0, journal_days=0,
     )  # fmt: skip
     assert "还没有记录" in text
+
+
+def test_local_days_are_cut_into_runs_where_the_midnight_offset_changes() -> None:
+    berlin = ZoneInfo("Europe/Berlin")
+    runs = offset_runs(dt.date(2026, 3, 27), dt.date(2026, 3, 31), berlin)  # DST on the 29th
+    assert [(start.isoformat(), offset) for start, _, offset in runs] == [
+        ("2026-03-26T23:00:00+00:00", 3600),
+        ("2026-03-29T22:00:00+00:00", 7200),  # 00:00 CEST
+    ]
+    assert runs[0][1] == runs[1][0]  # no gap: the 29th (23 hours long) is in the first run
+    assert len(offset_runs(dt.date(2026, 1, 1), dt.date(2026, 12, 31), SH)) == 1
