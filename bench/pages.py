@@ -31,6 +31,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
+import psutil
 import sqlalchemy as sa
 from callback import machine
 from callback_targets import VENV_BIN, free_port, running
@@ -97,7 +98,12 @@ def seed(sync_url: str, now: dt.datetime) -> tuple[int, str]:
     return rows, token
 
 
-def time_urls(port: int, token: str, today: dt.date, warmup: int, n: int) -> dict[str, Any]:
+def time_urls(
+    port: int, pid: int, token: str, today: dt.date, warmup: int, n: int
+) -> dict[str, Any]:
+    """Per URL: latency percentiles as seen by the client, and the server process's
+    CPU time per request (user + system), which the load on the machine barely moves."""
+    server = psutil.Process(pid)
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     conn.request("GET", f"/web/link/{token}")
     answer = conn.getresponse()
@@ -109,7 +115,10 @@ def time_urls(port: int, token: str, today: dt.date, warmup: int, n: int) -> dic
     for template in URLS:
         url = template.format(today=today.isoformat())
         samples = []
+        cpu_before = 0.0
         for i in range(warmup + n):
+            if i == warmup:
+                cpu_before = sum(server.cpu_times()[:2])
             start = time.perf_counter()
             conn.request("GET", url, headers={"Cookie": cookie})
             response = conn.getresponse()
@@ -119,8 +128,10 @@ def time_urls(port: int, token: str, today: dt.date, warmup: int, n: int) -> dic
                 raise RuntimeError(f"{url}: HTTP {response.status}")
             if i >= warmup:
                 samples.append(elapsed)
+        cpu_ms = (sum(server.cpu_times()[:2]) - cpu_before) * 1000 / n
         samples.sort()
         results[template] = {
+            "server_cpu_ms": round(cpu_ms, 1),
             "p50_ms": round(statistics.median(samples), 1),
             "p95_ms": round(samples[int(len(samples) * 0.95) - 1], 1),
             "p99_ms": round(samples[int(len(samples) * 0.99) - 1], 1),
@@ -157,9 +168,9 @@ def bench(target: str, args: argparse.Namespace, workdir: Path) -> dict[str, Any
         rows, token = seed(sync_url, now)
         port = free_port()
         cmd = [keeper, "serve", "--host", "127.0.0.1", "--port", str(port)]
-        with running(cmd, env, workdir, f"http://127.0.0.1:{port}/healthz"):
+        with running(cmd, env, workdir, f"http://127.0.0.1:{port}/healthz") as pid:
             today = (now + dt.timedelta(hours=8)).date()
-            figures = time_urls(port, token, today, args.warmup, args.requests)
+            figures = time_urls(port, pid, token, today, args.warmup, args.requests)
     finally:
         if target != "sqlite":
             with admin.begin() as conn:
@@ -185,12 +196,13 @@ def main(argv: list[str] | None = None) -> None:
         for target in args.targets.split(","):
             results.append(bench(target, args, Path(tmp)))
     print(
-        f"{'target':<8} {'url':<34} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7} {'KiB':>5}"
+        f"{'target':<8} {'url':<34} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7}"
+        f" {'CPU ms':>7} {'KiB':>5}"
     )
     for r in results:
         for url, f in r["urls"].items():
             print(f"{r['target']:<8} {url:<34} {f['p50_ms']:>7} {f['p95_ms']:>7} {f['p99_ms']:>7} "
-                  f"{f['max_ms']:>7} {f['bytes'] // 1024:>5}")  # fmt: skip
+                  f"{f['max_ms']:>7} {f['server_cpu_ms']:>7} {f['bytes'] // 1024:>5}")  # fmt: skip
     print(
         f"rows per member: {results[0]['rows']}; load average at start: {info['loadavg_at_start']}"
     )
