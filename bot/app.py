@@ -15,10 +15,23 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import callback, keys, metrics
+from bot import web as web_pages
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
 from bot.settings import Settings
-from handlers import admin, confirm, events, records, reminders, tasks, undo, views, water, welcome
+from handlers import (
+    admin,
+    confirm,
+    events,
+    pages,
+    records,
+    reminders,
+    tasks,
+    undo,
+    views,
+    water,
+    welcome,
+)
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from storage.database import Database
@@ -35,6 +48,7 @@ ROUTERS: list[Router] = [
     views.router,
     water.router,
     admin.router,
+    pages.router,
     confirm.router,
     undo.router,
     welcome.router,
@@ -72,6 +86,7 @@ def create_app(
     app.router.add_get(callback.CALLBACK_PATH, callback.verify_url)
     app.router.add_post(callback.CALLBACK_PATH, callback.receive)
     app.router.add_get("/healthz", healthz)
+    web_pages.setup(app)
     return app
 
 
@@ -90,6 +105,7 @@ def _database(
             default_tz=settings.timezone,
             max_age=dt.timedelta(seconds=settings.callback_window_seconds),
             admins=settings.admins,
+            public_url=settings.public_url,
         )
         yield
         if given is None:

@@ -16,6 +16,7 @@ import base64
 import datetime as dt
 import re
 import secrets
+import socket
 import sys
 from typing import TextIO
 from zoneinfo import ZoneInfo
@@ -49,9 +50,11 @@ CHAT_HELP = """演示命令：
 其余输入都会当作企业微信消息发给 keeper。"""
 
 
-def demo_settings(db_path: str) -> Settings:
+def demo_settings(db_path: str, public_url: str = "") -> Settings:
     """Fresh random secrets each run: the demo never needs real credentials."""
     return Settings(
+        public_url=public_url,
+        web_secret=secrets.token_hex(32),
         database_url=f"sqlite+aiosqlite:///{db_path}",
         timezone=DEMO_TZ,
         corp_id=DEMO_CORP_ID,
@@ -78,7 +81,10 @@ async def run_chat(
     if start is not None and start.tzinfo is None:
         start = start.replace(tzinfo=DEMO_TZ)
     clock = FakeClock(start or SystemClock().now().replace(second=0, microsecond=0))
-    settings = demo_settings(db_path)
+    # The server's port is chosen before the app is built, so `网页` can answer links
+    # to this very server (http://127.0.0.1:<port>, loopback only).
+    listener = socket.create_server(("127.0.0.1", 0))
+    settings = demo_settings(db_path, f"http://127.0.0.1:{listener.getsockname()[1]}")
     fake = FakeWeCom(
         corp_id=settings.corp_id, secret=settings.secret, agent_id=DEMO_AGENT_ID, clock=clock.now
     )
@@ -89,7 +95,7 @@ async def run_chat(
         runner = web.AppRunner(create_app(settings, clock=clock, engine=engine), access_log=None)
         await runner.setup()
         try:
-            site = web.TCPSite(runner, "127.0.0.1", 0)
+            site = web.SockSite(runner, listener)
             await site.start()
             base = "http://{}:{}".format(*runner.addresses[0][:2])
             async with (

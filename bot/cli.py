@@ -1,4 +1,4 @@
-"""The `keeper` command line: serve, worker, tick, migrate, chat, doctor, menu.
+"""The `keeper` command line: serve, worker, tick, migrate, chat, doctor, menu, export.
 
 Exit status 2 means "fix your configuration": a missing or malformed setting, a
 database that is unreachable, missing or not migrated, or `tick --at` refused on a
@@ -15,6 +15,7 @@ import logging
 import signal
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from aiohttp import web
 from sqlalchemy.engine import make_url
@@ -112,6 +113,7 @@ def _parser() -> argparse.ArgumentParser:
         help="the demo clock's start, local time (e.g. 2026-12-01T07:30); default now",
     )
     chat.set_defaults(run=_chat)
+    _add_export(sub)
     return parser
 
 
@@ -278,6 +280,27 @@ def _chat(args: argparse.Namespace) -> int:
     from bot.chat import run_chat
 
     return asyncio.run(run_chat(db_path=args.db, user=args.user, start=args.start))
+
+
+def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    export = sub.add_parser("export", help="one member's data as a ZIP of CSV and JSON")
+    export.add_argument("--user", required=True, help="the member's WeCom UserID")
+    export.add_argument("--out", required=True, type=Path, help="the ZIP file to write")
+    export.set_defaults(run=_export)
+
+
+def _export(args: argparse.Namespace) -> int:
+    from bot.export_command import ExportRefused, check_target, read_export, write_export
+    from scheduler.clock import SystemClock
+
+    try:
+        check_target(args.out)
+        body = asyncio.run(read_export(load_database_url(), args.user, SystemClock().now()))
+        print(write_export(args.out, body))
+    except ExportRefused as refused:
+        print(refused, file=sys.stderr)
+        return 1
+    return 0
 
 
 if __name__ == "__main__":

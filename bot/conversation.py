@@ -42,6 +42,7 @@ class Conversation:
     default_tz: ZoneInfo
     max_age: dt.timedelta
     admins: frozenset[str] = frozenset()
+    public_url: str = ""
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
@@ -68,6 +69,7 @@ class Conversation:
                 occurred_at=min(now, max(sent_at, now - self.max_age)),
                 source_key=msg.dedup_key,
                 is_admin=msg.from_user in self.admins,
+                public_url=self.public_url,
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)
@@ -82,9 +84,8 @@ class Conversation:
                     outcome = dataclasses.replace(
                         outcome, reply=f"{outcome.reply}\n{notice}".strip()
                     )
-            await inbound.save_outcome(
-                session, message_id, reply_text=outcome.reply, effect=outcome.effect
-            )
+            kept = outcome.reply if outcome.retry_reply is None else outcome.retry_reply
+            await inbound.save_outcome(session, message_id, reply_text=kept, effect=outcome.effect)
             return outcome.reply
 
     async def _outcome(

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
+import hmac
 import os
 import re
 from collections.abc import Mapping
@@ -28,6 +30,9 @@ DEFAULT_CALLBACK_WINDOW_SECONDS = 600
 # -- extra channels (issue 12): every one optional, each with its own credential -------
 DEFAULT_WXPUSHER_API_BASE = "https://wxpusher.zjiecode.com"
 DEFAULT_SERVERCHAN_API_BASE = "https://sctapi.ftqq.com"
+
+WEB_KEY_LABEL = b"keeper web session key v1"
+"""The label the session key is derived under when KEEPER_WEB_SECRET is unset."""
 
 
 class SettingsError(Exception):
@@ -63,10 +68,26 @@ class Settings:
     serverchan_api_base: str = DEFAULT_SERVERCHAN_API_BASE
     wecomchan_url: str = field(default="", repr=False)  # holds the relay's sendkey
 
+    # Pages and export (issue 13): where links point, and the session key.
+    public_url: str = ""
+    web_secret: str = field(default="", repr=False)
+
+    def web_key(self) -> bytes:
+        """The HMAC key of the pages' session cookies.
+
+        KEEPER_WEB_SECRET when set; otherwise derived from WECOM_SECRET as
+        HMAC-SHA256(WECOM_SECRET, WEB_KEY_LABEL), so a deployment needs no new secret
+        and the cookie key is never the WeCom secret itself. Resetting the app's
+        Secret in the WeCom console then signs everyone out, which is what one wants.
+        """
+        if self.web_secret:
+            return self.web_secret.encode()
+        return hmac.new(self.secret.encode(), WEB_KEY_LABEL, hashlib.sha256).digest()
+
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
         password = make_url(self.database_url).password
-        values = (self.secret, self.token, self.aes_key, str(password or ""))
+        values = (self.secret, self.token, self.aes_key, str(password or ""), self.web_secret)
         return tuple(s for s in values + self.channel_secrets() if s)
 
     def channel_secrets(self) -> tuple[str, ...]:
@@ -119,6 +140,8 @@ def load_settings(
         metrics_host=env.get("KEEPER_METRICS_HOST", "127.0.0.1").strip() or "127.0.0.1",
         metrics_port=_int(env, "KEEPER_METRICS_PORT", 0, 0, 65535) or None,
         **_channel_settings(env),
+        public_url=_public_url(env),
+        web_secret=_web_secret(env),
     )
 
 
@@ -310,3 +333,27 @@ def _wecomchan_url(env: Mapping[str, str]) -> str:
     if url and not parse_qs(urlsplit(url).query).get("sendkey", [""])[0]:
         raise SettingsError(f"KEEPER_WECOMCHAN_URL has no sendkey; expected {form}")
     return url
+
+
+# --- Pages and export (issue 13) -------------------------------------------------
+
+
+def _public_url(env: Mapping[str, str]) -> str:
+    """KEEPER_PUBLIC_URL: the address people open the pages at (empty: no pages links)."""
+    url = env.get("KEEPER_PUBLIC_URL", "").strip().rstrip("/")
+    if url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+        raise SettingsError(
+            "KEEPER_PUBLIC_URL must be an http(s) URL without query, e.g. https://keeper.example.com"
+        )
+    return url
+
+
+def _web_secret(env: Mapping[str, str]) -> str:
+    """KEEPER_WEB_SECRET: optional, at least 32 characters (see `Settings.web_key`)."""
+    value = env.get("KEEPER_WEB_SECRET", "").strip()
+    if value and len(value) < 32:
+        raise SettingsError(
+            "KEEPER_WEB_SECRET is too short; expected at least 32 random characters "
+            "(e.g. openssl rand -hex 32), or leave it unset"
+        )
+    return value

@@ -319,6 +319,27 @@ class Dismiss:
     """`不` / `不是` / `算了`: no to a question (the guess is already dropped by then)."""
 
 
+# --- Pages and export (issue 13) -------------------------------------------------
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class OpenPages:
+    """`网页`: a one-time sign-in link to the member's own page; `管理 网页` (admin)
+    one to the admin page."""
+
+    admin: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ExportData:
+    """`导出`: a one-time download link to a ZIP of the member's own data."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ShowYear:
+    """`今年`: the year so far in a few lines."""
+
+
 Command = (
     Confirm
     | Dismiss
@@ -358,6 +379,9 @@ Command = (
     | EditEvent
     | PostponeTask
     | SnoozeWater
+    | OpenPages
+    | ExportData
+    | ShowYear
 )
 
 

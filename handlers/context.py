@@ -25,6 +25,8 @@ class Context:
     occurred_at: dt.datetime
     source_key: str
     is_admin: bool = False
+    public_url: str = ""
+    """Where the pages are (KEEPER_PUBLIC_URL); empty when they are not published."""
 
     @property
     def today(self) -> dt.date:
@@ -50,3 +52,6 @@ class Outcome:
 
     reply: str
     effect: Effect | None = None
+    retry_reply: str | None = None
+    """What a retried callback of the same message gets instead of `reply`, when the
+    reply must not be stored (it holds a one-time link); None: `reply` itself."""

@@ -66,6 +66,7 @@ HELP_PAGES = {
         "今天 / 今天咋样：今天的记录和待办",
         "本周 / 这周花了多少 · 本月 / 这个月花了多少",
         "任务 / 还有什么没做 · 日程 / 日程有啥 · 提醒",
+        "今年：一年的概况 · 网页：全年日历和图表 · 导出：下载我的数据",
     ),
 }
 """`帮助 <topic>`: each page a few lines, far under the 2048-byte passive reply."""
@@ -173,6 +174,7 @@ WINDOW_ORDER = "起床时间要早于睡觉时间，比如：设置 作息 08:00
 INTERVAL_HINT = "喝水间隔写分钟数，30 到 480，比如：设置 喝水间隔 120"
 ADMIN_HINT = (
     "管理命令：管理 状态 / 管理 对账 <任务号> 已收到|未收到 / 管理 暂停 全部 / 管理 恢复 全部"
+    " / 管理 网页"
 )
 GOAL_HINT = "喝水目标写每天几杯，1 到 30，比如：设置 喝水目标 8"
 # Custom reminders (handlers/parse/schedules.py).
@@ -726,3 +728,49 @@ def guess_move(event: str, when: str) -> str:
 
 
 GUESS_OTHER = "照这样做"
+
+
+# --- pages and export (issue 13) ---
+PAGES_OFF = "网页还没开通：需要管理员设置 KEEPER_PUBLIC_URL。"
+LINK_SENT_BEFORE = "链接刚才已经发过了；没收到的话，再发一次就是新链接。"
+
+
+def page_link(url: str, *, admin: bool) -> str:
+    what = "管理页面" if admin else "你的网页（全年日历、体重、喝水、账单）"
+    return f"{what}，10 分钟内打开，只能用一次：\n{url}"
+
+
+def export_link(url: str) -> str:
+    return f"你的数据（ZIP，含 CSV 和 JSON），10 分钟内下载，只能用一次：\n{url}"
+
+
+def year_view(
+    *,
+    year: int,
+    through: dt.date,
+    days: int,
+    weight: tuple[Decimal, Decimal, Decimal, int] | None,
+    water_days: int,
+    goal_days: int,
+    spent: Decimal,
+    income: Decimal,
+    top: tuple[str, Decimal] | None,
+    done: int,
+    events: int,
+    journal_days: int,
+) -> str:
+    """`今年`: a few lines; `weight` is (first, last, lowest, count)."""
+    if days == 0:
+        return f"{year}年还没有记录。记下第一条吧，比如：体重 72.4"
+    lines = [f"{year}年（到{md(through)}），有记录的 {days} 天"]
+    if weight:
+        first, last, low, count = weight
+        lines.append(f"体重 {kg(first)} → {kg(last)} kg，最低 {kg(low)}（称了 {count} 次）")
+    if water_days:
+        lines.append(f"喝水 {water_days} 天，达标 {goal_days} 天")
+    if spent or income:
+        most = f"，最多：{top[0]} {yuan(top[1])}" if top else ""
+        lines.append(f"支出 {yuan(spent)}，收入 {yuan(income)}{most}")
+    lines.append(f"完成待办 {done} 项 · 日程 {events} 个 · 日记 {journal_days} 天")
+    lines.append("全年日历和图表：发「网页」")
+    return "\n".join(lines)

@@ -5,18 +5,27 @@ from __future__ import annotations
 import re
 
 from handlers import texts
-from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus, Command, ParseError
+from handlers.commands import (
+    AdminHoldAll,
+    AdminSettle,
+    AdminStatus,
+    Command,
+    OpenPages,
+    ParseError,
+)
 from handlers.parse.body import Body
 
 _SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到)")
 
 
 def parse_admin(body: Body) -> Command:
-    """`管理 状态` / `管理 对账 12 已收到` / `管理 暂停 全部` / `管理 恢复 全部`
-    (whether the user may is the handler's call)."""
+    """`管理 状态` / `管理 对账 12 已收到` / `管理 暂停 全部` / `管理 恢复 全部` /
+    `管理 网页` (whether the user may is the handler's call)."""
     text = " ".join(body.text.split())
     if text == "状态":
         return AdminStatus()
+    if text in ("网页", "页面"):
+        return OpenPages(admin=True)
     if text in ("暂停 全部", "暂停全部", "恢复 全部", "恢复全部"):
         return AdminHoldAll(hold=text.startswith("暂停"))
     if match := _SETTLE.fullmatch(text):

@@ -13,7 +13,9 @@ from handlers.commands import (
     CompleteTask,
     Dismiss,
     EndQuiet,
+    ExportData,
     Help,
+    OpenPages,
     ParseError,
     PostponeTask,
     ShowEvents,
@@ -22,6 +24,7 @@ from handlers.commands import (
     ShowTasks,
     ShowToday,
     ShowWeek,
+    ShowYear,
     SnoozeWater,
     TaskRef,
     Undo,
@@ -48,6 +51,10 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "我的账号是什么": WhoAmI, "我的id是什么": WhoAmI, "我的userid是什么": WhoAmI,
     "不": Dismiss, "不是": Dismiss, "不对": Dismiss, "不用": Dismiss, "不用了": Dismiss,
     "算了": Dismiss, "否": Dismiss, "no": Dismiss, "不要": Dismiss, "不记": Dismiss,
+    # Pages and export (issue 13)
+    "网页": OpenPages, "网页版": OpenPages, "打开网页": OpenPages, "我的网页": OpenPages,
+    "导出": ExportData, "导出数据": ExportData, "导出我的数据": ExportData,
+    "今年": ShowYear, "本年": ShowYear, "今年总结": ShowYear, "年度总结": ShowYear,
 }  # fmt: skip
 MENU_KEYS: dict[str, Callable[[], Command]] = {
     "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,

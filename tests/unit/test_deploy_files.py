@@ -194,8 +194,8 @@ def test_nginx_redirects_port_80_answers_acme_and_forwards_only_keepers_paths() 
     assert "return 301 https://$host$request_uri;" in code
     assert "http2 on;" in code
     assert not re.search(r"listen [^;]*http2", code)  # the deprecated form
-    forwarded = re.findall(r"location (?:= )?(\S+) \{[^}]*proxy_pass", code)
-    assert forwarded == ["/wecom/callback", "/healthz"]
+    forwarded = re.findall(r"location (?:[=^~]+ )?(\S+) \{[^}]*proxy_pass", code)
+    assert forwarded == ["/wecom/callback", "/web/", "/healthz"]
 
 
 def _readme_deploy_section() -> str:

@@ -1,0 +1,186 @@
+"""The pages' routes: one-time links, the personal page, the admin page.
+
+Every route reads the signed-in user from the session cookie (`bot.web.auth`), never
+from the URL: no route takes a user id, so no URL can show another user's data.
+Bad input (an unknown, used, expired or altered link; a malformed query) gets a
+plain page saying what happened and changes nothing.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import re
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import aiohttp_jinja2
+from aiohttp import web
+
+from bot import keys
+from bot.web import admin_view, auth, personal
+from scheduler.redact import mask_user
+from storage.export import export_user
+from storage.repos import links
+
+log = logging.getLogger(__name__)
+audit = logging.getLogger("keeper.audit")
+TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
+DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+LINK_WORDS = {
+    "unknown": (
+        404,
+        "链接无效",
+        "这个链接不对（可能被改动过或不完整）。在企业微信里再发一次「网页」或「导出」。",
+    ),
+    "used": (
+        410,
+        "链接已用过",
+        "这个链接只能用一次，已经用过了。要新链接，在企业微信里再发一次「网页」或「导出」。",
+    ),
+    "expired": (
+        410,
+        "链接已过期",
+        "链接 10 分钟内有效，已经过期了。要新链接，在企业微信里再发一次「网页」或「导出」。",
+    ),
+}
+NO_SESSION = (401, "请先登录", "在企业微信里给 keeper 发「网页」，点回复里的链接打开。")
+NOT_ADMIN = (403, "没有权限", "这一页只给管理员看。管理员在企业微信里发「管理 网页」。")
+
+
+def page(request: web.Request, status: int, title: str, text: str) -> web.Response:
+    """A plain page: a title and one sentence."""
+    response = aiohttp_jinja2.render_template(
+        "message.html", request, {"title": title, "text": text}, status=status
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _now(request: web.Request) -> dt.datetime:
+    return request.app[keys.CLOCK].now()
+
+
+async def open_link(request: web.Request) -> web.StreamResponse:
+    """GET /web/link/{token}: use a one-time link once."""
+    token = request.match_info["token"]
+    if not TOKEN.fullmatch(token):
+        return page(request, *LINK_WORDS["unknown"])
+    now, body = _now(request), b""
+    async with request.app[keys.DATABASE].transaction() as session:
+        used = await links.consume(session, links.hash_token(token), now)
+        who = (
+            await links.member(session, used.user_id) if isinstance(used, links.Consumed) else None
+        )
+        if isinstance(used, links.Consumed) and used.purpose == "export" and who is not None:
+            body = await export_user(session, used.user_id, who[0], now)
+    if not isinstance(used, links.Consumed):
+        log.info("web link refused", extra={"reason": used})
+        return page(request, *LINK_WORDS[used])
+    if who is None:
+        return page(request, *LINK_WORDS["unknown"])
+    if used.purpose == "export":
+        audit.info("export downloaded", extra={"user": mask_user(who[0])})
+        return web.Response(
+            body=body,
+            content_type="application/zip",
+            headers={
+                "Content-Disposition": f'attachment; filename="keeper-{now:%Y%m%d}.zip"',
+                "Cache-Control": "no-store",
+            },
+        )
+    role: auth.Role = "admin" if used.purpose == "admin" else "user"
+    if role == "admin" and who[0] not in request.app[keys.SETTINGS].admins:
+        return page(request, *NOT_ADMIN)
+    where = "/web/admin" if role == "admin" else "/web/me"
+    response = web.Response(status=303, headers={"Location": where, "Cache-Control": "no-store"})
+    _set_cookie(request, response, auth.issue(_key(request), used.user_id, role, now))
+    return response
+
+
+def _key(request: web.Request) -> bytes:
+    return request.app[keys.SETTINGS].web_key()
+
+
+def _set_cookie(request: web.Request, response: web.StreamResponse, value: str) -> None:
+    secure = request.app[keys.SETTINGS].public_url.startswith("https://") or request.secure
+    response.set_cookie(
+        auth.COOKIE_NAME,
+        value,
+        max_age=int(auth.SESSION_TTL.total_seconds()),
+        path="/web",
+        httponly=True,
+        samesite="Strict",
+        secure=secure,
+    )
+
+
+async def _session(request: web.Request) -> tuple[auth.WebSession, str, ZoneInfo] | None:
+    """The signed-in session with the member's UserID and zone; None when there is none."""
+    session = auth.verify(_key(request), request.cookies.get(auth.COOKIE_NAME), _now(request))
+    if session is None:
+        return None
+    async with request.app[keys.DATABASE].transaction() as db:
+        who = await links.member(db, session.user_id)
+    if who is None:
+        return None
+    try:
+        tz = ZoneInfo(who[1])
+    except (ValueError, KeyError):
+        tz = request.app[keys.SETTINGS].timezone
+    return session, who[0], tz
+
+
+async def me(request: web.Request) -> web.StreamResponse:
+    """GET /web/me[?day=YYYY-MM-DD][&span=30|90|365]: the signed-in user's own page."""
+    signed = await _session(request)
+    if signed is None:
+        return page(request, *NO_SESSION)
+    session, _, tz = signed
+    now = _now(request)
+    query = _query(request, now.astimezone(tz).year)
+    if isinstance(query, str):
+        return page(request, 400, "参数不对", query)
+    day, span = query
+    async with request.app[keys.DATABASE].transaction() as db:
+        context = await personal.gather(db, session.user_id, tz, now, selected=day, span=span)
+    context["admin"] = session.role == "admin"
+    return _render(request, "me.html", context)
+
+
+def _query(request: web.Request, the_year: int) -> tuple[dt.date | None, int] | str:
+    """The page's two optional parameters, or what is wrong with them."""
+    raw_day, raw_span = request.query.get("day"), request.query.get("span", "90")
+    day = None
+    if raw_day is not None:
+        try:
+            day = dt.date.fromisoformat(raw_day) if DAY.fullmatch(raw_day) else None
+        except ValueError:
+            day = None
+        if day is None or day.year != the_year:
+            return f"day 要写成 {the_year}-MM-DD（今年的日期）。"
+    if raw_span not in {str(s) for s in personal.SPANS}:
+        return "span 只能是 30、90 或 365。"
+    return day, int(raw_span)
+
+
+async def admin_page(request: web.Request) -> web.StreamResponse:
+    """GET /web/admin: delivery health, for a signed-in admin. Read-only."""
+    signed = await _session(request)
+    if signed is None:
+        return page(request, *NO_SESSION)
+    session, wecom_user_id, _ = signed
+    settings = request.app[keys.SETTINGS]
+    if session.role != "admin" or wecom_user_id not in settings.admins:
+        audit.warning("admin page refused", extra={"user": mask_user(wecom_user_id)})
+        return page(request, *NOT_ADMIN)
+    async with request.app[keys.DATABASE].transaction() as db:
+        context = await admin_view.gather(db, _now(request), settings.secrets(), settings.timezone)
+    return _render(request, "admin.html", context)
+
+
+def _render(request: web.Request, name: str, context: dict[str, Any]) -> web.Response:
+    response = aiohttp_jinja2.render_template(name, request, context)
+    response.headers["Cache-Control"] = "no-store"
+    return response

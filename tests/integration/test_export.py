@@ -1,0 +1,104 @@
+"""Export: a member's ZIP holds exactly their own rows, and none of anyone else's."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+import io
+import json
+import re
+import zipfile
+from collections.abc import AsyncIterator
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.app import create_app
+from bot.sandbox.wecom_side import WeComSide
+from bot.settings import Settings
+from scheduler.clock import FakeClock
+from storage.export import FILES
+from tests.conftest import TEST_SETTINGS
+from tests.integration.conftest import row_counts
+
+LINK = re.compile(r"(/web/link/[A-Za-z0-9_-]+)")
+ALICE = ("体重 72.4", "喝水 +2", "记账 35 午饭", "收入 8000 工资", "任务 明天 交材料",
+         "日程 明天 9:00 复诊", "日记 爱丽丝的日记", "提醒 每天 22:00 吃药")  # fmt: skip
+BOB = ("体重 99.9", "记账 77 鲍勃的饭", "任务 明天 鲍勃的事", "日记 鲍勃的日记", "喝水 +5")
+
+
+@pytest.fixture
+def settings() -> Settings:
+    return dataclasses.replace(TEST_SETTINGS, public_url="http://keeper.test")
+
+
+@pytest.fixture
+async def client(
+    settings: Settings, clock: FakeClock, engine: AsyncEngine
+) -> AsyncIterator[TestClient[object, object]]:
+    app = create_app(settings, clock=clock, engine=engine)
+    async with TestClient(TestServer(app)) as test_client:
+        yield test_client
+
+
+async def _zip_of(
+    wecom: WeComSide, client: TestClient[object, object], user: str
+) -> zipfile.ZipFile:
+    reply = await wecom.send_text(user, "导出")
+    assert reply.text is not None
+    found = LINK.search(reply.text)
+    assert found, reply.text
+    response = await client.get(found[1])
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "application/zip"
+    assert "attachment" in response.headers["Content-Disposition"]
+    return zipfile.ZipFile(io.BytesIO(await response.read()))
+
+
+def _csv(archive: zipfile.ZipFile, name: str) -> list[dict[str, str]]:
+    text = archive.read(f"{name}.csv").decode("utf-8-sig")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+async def test_a_members_zip_holds_exactly_their_rows_and_none_of_another_members(
+    client: TestClient[object, object], wecom: WeComSide
+) -> None:
+    for text in BOB:
+        await wecom.send_text("bob", text)
+    for text in ALICE:
+        await wecom.send_text("alice", text)
+    archive = await _zip_of(wecom, client, "alice")
+    names = set(archive.namelist())
+    assert names == {"README.txt"} | {f"{n}.{ext}" for n, _, _ in FILES for ext in ("csv", "json")}
+    everything = b"".join(archive.read(n) for n in names).decode("utf-8", "replace")
+    assert "鲍勃" not in everything
+    assert "99.9" not in everything
+    assert [r["value"] for r in _csv(archive, "weights")] == ["72.40"]
+    assert [r["glasses"] for r in _csv(archive, "water")] == ["2"]
+    assert sorted(r["amount"] for r in _csv(archive, "ledger")) == ["35.00", "8000.00"]
+    assert [r["title"] for r in _csv(archive, "tasks")] == ["交材料"]
+    assert [r["title"] for r in _csv(archive, "events")] == ["复诊"]
+    assert [r["text"] for r in _csv(archive, "journal")] == ["爱丽丝的日记"]
+    assert "吃药" in [r["label"] for r in _csv(archive, "reminders")]
+    assert json.loads(archive.read("weights.json")) == _csv(archive, "weights")
+    readme = archive.read("README.txt").decode()
+    for name, _, columns in FILES:
+        assert f"{name}.csv" in readme
+        for column, _ in columns:
+            assert f"  {column}: " in readme
+
+
+async def test_an_export_link_downloads_once(
+    client: TestClient[object, object], wecom: WeComSide, engine: AsyncEngine
+) -> None:
+    reply = await wecom.send_text("alice", "导出")
+    assert reply.text is not None
+    path = LINK.search(reply.text)
+    assert path
+    assert (await client.get(path[1])).status == 200
+    before = await row_counts(engine)
+    again = await client.get(path[1])
+    assert again.status == 410
+    assert "已经用过了" in await again.text()
+    assert await row_counts(engine) == before
