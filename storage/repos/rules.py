@@ -9,6 +9,7 @@ is done or deleted, like task numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from dataclasses import dataclass
@@ -41,6 +42,9 @@ class RuleRecord:
 
 LISTED = ("active", "paused", "off")
 """Statuses that keep a rule in the user's list (and its number)."""
+
+
+_RECORD_COLUMNS = tuple(RULES.c[f.name] for f in dataclasses.fields(RuleRecord))
 
 
 def _record(row: Row[Any]) -> RuleRecord:
@@ -158,7 +162,7 @@ async def due(session: Session, *, now: dt.datetime, limit: int) -> list[RuleRec
     concurrent ticks split the work; the job's unique slot key makes a race harmless.
     """
     stmt = (
-        select(RULES)
+        select(*_RECORD_COLUMNS)  # not created_at/updated_at/error_note: rows cost per column
         .where(RULES.c.status == "active", RULES.c.next_fire_at <= now)
         .order_by(RULES.c.next_fire_at, RULES.c.id)
         .limit(limit)
