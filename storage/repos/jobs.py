@@ -24,7 +24,6 @@ from sqlalchemy import (
     func,
     or_,
     select,
-    tuple_,
     update,
 )
 from sqlalchemy.dialects import sqlite
@@ -105,27 +104,27 @@ async def materialise(session: Session, job: NewJob, *, now: dt.datetime) -> int
 
 
 MATERIALISE_CHUNK = 500
-"""Keys per existing-keys SELECT on MySQL/MariaDB: below MariaDB's
-`in_predicate_conversion_threshold` (1,000), past which the IN list becomes a derived
-table and the unique index is scanned instead of searched."""
+"""Rows per multi-row INSERT on MySQL/MariaDB: a clash sends only its chunk down the
+slow path."""
 
 
 async def materialise_many(session: Session, new: list[NewJob], *, now: dt.datetime) -> int:
     """Insert every job whose (user, rule, slot) does not exist yet; how many were new.
 
-    The tick's planning path: a few statements for the whole batch, each compiled once
-    and cached (the rows travel as executemany parameters, not as a statement with
-    thousands of bound values, whose compilation cost more than the database's work).
+    The tick's planning path: one statement per batch (per chunk on MySQL/MariaDB),
+    compiled once and cached; the rows travel as executemany parameters, not as a
+    statement with thousands of bound values (compiling that cost more than the
+    database's work).
 
-    SQLite: one `INSERT ... ON CONFLICT DO NOTHING`, executed for every row in-process;
-    the conflict clause skips uniqueness clashes only, and the summed row count is how
-    many were new. MySQL/MariaDB (per `MATERIALISE_CHUNK`): one SELECT of the keys
-    already there, on the full unique key so it reads that index by range (on
-    `(rule_id, slot)` alone both engines scanned every job), then one multi-row INSERT
-    (the driver folds an executemany INSERT into one). The rules these jobs come from
-    are locked by the caller (`rules.due`), so no other tick inserts the same keys
-    meanwhile; a clash that still happens (quiet time moving a job onto the same slot)
-    falls back to one insert-or-ignore per row, which skips exactly the duplicates.
+    SQLite: `INSERT ... ON CONFLICT DO NOTHING`, executed for every row in-process; the
+    conflict clause skips uniqueness clashes only, and the summed row count is how
+    many were new. MySQL/MariaDB: one multi-row INSERT per chunk (the driver folds an
+    executemany INSERT into one) inside a savepoint. A clash is rare: the rules these
+    jobs come from are locked by the caller (`rules.due`), so no other tick inserts
+    the same keys; it takes a job already there for the slot (quiet time moving one
+    onto it). Then the chunk falls back to one insert-or-ignore per row, which skips
+    exactly the duplicates. (A SELECT of the existing keys first cost every tick more
+    than the rare fallback; on `(rule_id, slot)` it even scanned every job.)
     """
     rows = list({_key(job): _new_row(job, now) for job in new}.values())
     if not rows:
@@ -149,13 +148,6 @@ def _sqlite_insert_new() -> Insert:
 
 
 async def _materialise_chunk(session: Session, rows: list[dict[str, Any]]) -> int:
-    columns = (JOBS.c.user_id, JOBS.c.rule_id, JOBS.c.scheduled_slot_utc)
-    keys = [(r["user_id"], r["rule_id"], r["scheduled_slot_utc"]) for r in rows]
-    there = select(*columns).where(tuple_(*columns).in_(keys))
-    existing = set(await session.execute(there))  # aware instants compare as instants
-    rows = [row for row, key in zip(rows, keys, strict=True) if key not in existing]
-    if not rows:
-        return 0
     try:
         async with session.begin_nested():
             await session.execute(insert_into(JOBS), rows)
