@@ -41,7 +41,10 @@ class RuleRecord:
 
 
 LISTED = ("active", "paused", "off")
-"""Statuses that keep a rule in the user's list (and its number)."""
+"""Statuses of the rules the user switches and edits (their numbers are theirs)."""
+SHOWN = (*LISTED, "error")
+"""Statuses the user's list shows and a number finds: also a rule the tick set aside,
+which keeps its number until the user deletes it (deleting is all it allows)."""
 
 
 _RECORD_COLUMNS = tuple(RULES.c[f.name] for f in dataclasses.fields(RuleRecord))
@@ -129,7 +132,7 @@ async def listed(session: Session, user_id: int) -> list[RuleRecord]:
         select(RULES)
         .where(
             RULES.c.user_id == user_id,
-            RULES.c.status.in_(LISTED),
+            RULES.c.status.in_(SHOWN),
             RULES.c.number.is_not(None),
         )
         .order_by(RULES.c.number)
@@ -139,7 +142,7 @@ async def listed(session: Session, user_id: int) -> list[RuleRecord]:
 
 async def by_number(session: Session, user_id: int, number: int) -> RuleRecord | None:
     stmt = select(RULES).where(
-        RULES.c.user_id == user_id, RULES.c.number == number, RULES.c.status.in_(LISTED)
+        RULES.c.user_id == user_id, RULES.c.number == number, RULES.c.status.in_(SHOWN)
     )
     row = (await session.execute(stmt)).first()
     return None if row is None else _record(row)
@@ -251,11 +254,23 @@ def _naive_utc(at: dt.datetime | None) -> str | None:
 
 
 async def set_aside(session: Session, rule_id: int, reason: str, *, now: dt.datetime) -> None:
-    """Status `error` with the reason: the tick could not plan the rule."""
-    values = {"status": "error", "error_note": reason[:200], "next_fire_at": None, "number": None}
+    """Status `error` with the reason: the tick could not plan the rule. It keeps its
+    number, so the user sees it in 提醒 and can delete it."""
+    values = {"status": "error", "error_note": reason[:200], "next_fire_at": None}
     await session.execute(
         update(RULES).where(RULES.c.id == rule_id).values(updated_at=now, **values)
     )
+
+
+async def set_aside_since(session: Session, user_id: int, since: dt.datetime) -> list[RuleRecord]:
+    """The user's rules set aside at or after `since` and not deleted since, oldest
+    first (told once on the user's next message)."""
+    stmt = (
+        select(*_RECORD_COLUMNS)
+        .where(RULES.c.user_id == user_id, RULES.c.status == "error", RULES.c.updated_at >= since)
+        .order_by(RULES.c.updated_at, RULES.c.id)
+    )
+    return [_record(r) for r in await session.execute(stmt)]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
