@@ -3,10 +3,15 @@
 (a) planning: the steps of one tick before anything is sent (materialise_due,
     expire_stale, recover_leases, claim_batch), timed in this process on a database
     holding 1,000,000 idle rules (half with `next_fire_at` a year ahead, half NULL)
-    and 1,000 due ones. Before each repetition the due rules are made due again and
-    their jobs removed; medians are reported, and the same on the database before the
-    idle rules were added, so what they cost shows on its own. Like any tick, one
-    materialises at most `MATERIALISE_BATCH` (500) rules and claims one batch (100).
+    and 1,000 due ones. `--kinds mix` (the default) makes the due rules what keeper
+    makes, each computing its next time in its user's zone: daily and workday custom
+    reminders, a monthly one (left to CronTrigger), morning and evening digests;
+    `--kinds plain` makes one-job rules with no next time (the figures before
+    2026-11-30). Before each repetition the due rules are made due again and their
+    jobs removed; medians of wall and process CPU time are reported, with the
+    statements executed, and the same on the database before the idle rules were
+    added, so what they cost shows on its own. Like any tick, one materialises at most
+    `MATERIALISE_BATCH` (1,000) rules and claims one batch (100).
 (b) drain: 100,000 due jobs drained by 4 worker processes
     (`tests/acceptance/drain_worker.py`, built like `keeper worker`) against the fake
     WeCom API answering message/send after 50 ms: time to drain, sends/s, database
@@ -15,6 +20,7 @@
 
     .venv/bin/python bench/scheduler.py                    # the issue's sizes
     .venv/bin/python bench/scheduler.py --quick            # 100,000 rules, 10,000 jobs
+    .venv/bin/python bench/scheduler.py --parts planning --rules 20000   # while iterating
     .venv/bin/python bench/scheduler.py --targets mariadb --parts drain
 
 Targets (issue 3): (a) under 50 ms of planning; (b) drained in 60 s or less on MariaDB
@@ -55,7 +61,10 @@ from callback import machine  # noqa: E402
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom  # noqa: E402
 from bot.scheduling import scheduler_for  # noqa: E402
 from bot.settings import Settings  # noqa: E402
+from scheduler import reminder_rules as store  # noqa: E402
 from scheduler.clock import FakeClock  # noqa: E402
+from scheduler.runtime import MATERIALISE_BATCH  # noqa: E402
+from scheduler.schedule import Schedule  # noqa: E402
 from scheduler.tick import (  # noqa: E402
     Scheduler,
     claim_batch,
@@ -137,7 +146,7 @@ async def bench_planning(target: str, url: str, args: argparse.Namespace) -> dic
     engine = create_engine(url)
     try:
         calls = count_database_calls(engine)
-        due_ids = await fill_due_rules(engine, args.due)
+        due_ids = await fill_due_rules(engine, args.due, args.kinds)
         without_idle = await time_planning(engine, calls, due_ids, args.repeat)
         started = time.perf_counter()
         await fill_idle_rules(engine, args.rules, owners=due_ids)
@@ -147,20 +156,43 @@ async def bench_planning(target: str, url: str, args: argparse.Namespace) -> dic
         await engine.dispose()
     return {
         "target": target,
+        "load": round(os.getloadavg()[0], 2),
         "idle_rules": args.rules,
         "due_rules": args.due,
+        "kinds": args.kinds,
         "fill_rows_per_s": round(args.rules / fill_s),
         "with_idle": with_idle,
         "without_idle": without_idle,
     }
 
 
-async def fill_due_rules(engine: AsyncEngine, count: int) -> range:
-    """`count` users, each with one `plain` rule due a minute ago; the rules' ids."""
+def _cron(**fields: str) -> tuple[str, str]:
+    return "custom", Schedule(cron=tuple(fields.items())).to_json()
+
+
+DUE_MIX = [
+    *[_cron(hour="22", minute="0")] * 4,  # 每天 22:00
+    *[_cron(day_of_week="mon-fri", hour="18", minute="30")] * 2,  # 工作日 18:30
+    _cron(day="1", hour="9", minute="0"),  # 每月1号 09:00: CronTrigger's
+    (store.MORNING, "08:00"),
+    (store.EVENING, "21:30"),
+    (store.EVENING, "22:00"),
+]
+"""(kind, spec) of the due rules of `--kinds mix`, in turn."""
+ZONES = ["Asia/Shanghai", "Asia/Shanghai", "Asia/Shanghai", "America/New_York", "Europe/Berlin"]
+
+
+async def fill_due_rules(engine: AsyncEngine, count: int, kinds: str) -> range:
+    """`count` users, each with one rule due now; the rules' ids. `kinds`: `plain` or
+    `mix` (see `DUE_MIX`; the users in `ZONES` in turn)."""
     async with engine.begin() as conn:
         user0, rule0 = await next_id(conn, USERS), await next_id(conn, RULES)
         users = [user_row(user0 + i, f"due{user0 + i:07d}", NOW) for i in range(count)]
         rules = [rule_row(rule0 + i, user0 + i, NOW, "normal", NOW) for i in range(count)]
+        if kinds == "mix":
+            for i, (user, rule) in enumerate(zip(users, rules, strict=True)):
+                user["timezone"] = ZONES[i % len(ZONES)]
+                rule["kind"], rule["spec"] = DUE_MIX[i % len(DUE_MIX)]
         await conn.execute(insert_into(USERS), users)
         await conn.execute(insert_into(RULES), rules)
     return range(rule0, rule0 + count)
@@ -198,6 +230,7 @@ async def time_planning(
         nothing_due = await plan_once(scheduler)
     summary = {key: round(statistics.median(r[key] for r in runs), 2) for key in runs[0]}
     summary["planning_ms_min"] = round(min(r["planning_ms"] for r in runs), 2)
+    summary["planning_cpu_ms_min"] = round(min(r["planning_cpu_ms"] for r in runs), 2)
     summary["nothing_due_ms"] = round(nothing_due["planning_ms"], 2)
     return summary
 
@@ -223,11 +256,13 @@ async def plan_once(s: Scheduler) -> dict[str, float]:
     ]
     run: dict[str, float] = {}
     for name, counted, step in steps:
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), time.process_time()
         done = await step()
         run[f"{name}_ms"] = (time.perf_counter() - started) * 1000
+        run[f"{name}_cpu_ms"] = (time.process_time() - cpu) * 1000
         run[counted] = done if isinstance(done, int) else len(done)
     run["planning_ms"] = sum(run[f"{name}_ms"] for name, *_ in steps)
+    run["planning_cpu_ms"] = sum(run[f"{name}_cpu_ms"] for name, *_ in steps)
     return run
 
 
@@ -368,25 +403,40 @@ def summarise_workers(
 # -- report ----------------------------------------------------------------------------
 
 
+PLANNING_TABLE = [  # (key in the result, width, format)
+    ("target", 8, ""),
+    ("idle_rules", 9, ""),
+    ("due_rules", 6, ""),
+    ("planning_ms", 9, ".1f"),
+    ("planning_ms_min", 8, ".1f"),
+    ("planning_cpu_ms", 8, ".1f"),
+    ("materialise_ms", 8, ".1f"),
+    ("materialise_cpu_ms", 9, ".1f"),
+    ("expire_ms", 8, ".1f"),
+    ("recover_ms", 8, ".1f"),
+    ("claim_ms", 9, ".1f"),
+    ("materialised", 6, ".0f"),
+    ("claimed", 8, ".0f"),
+    ("statements", 7, ".0f"),
+    ("no_idle_ms", 11, ".1f"),
+    ("nothing_due_ms", 10, ".1f"),
+    ("load", 7, ".2f"),
+]
+PLANNING_HEADS = ["target", "idle", "due", "plan ms", "min", "cpu ms", "mat ms", "mat cpu"]
+PLANNING_HEADS += ["exp ms", "rec ms", "claim ms", "made", "claimed", "stmts", "no idle"]
+PLANNING_HEADS += ["none due", "load"]
+PLANNING_COLUMNS = [
+    (head, width, key) for head, (key, width, _) in zip(PLANNING_HEADS, PLANNING_TABLE, strict=True)
+]
+
+
 def print_tables(planning: list[dict[str, Any]], drains: list[dict[str, Any]]) -> None:
     """The human-readable summary."""
     if planning:
-        head = ("target", "idle", "due", "plan ms", "min", "mat ms", "exp ms", "rec ms")
-        head += ("claim ms", "made", "claimed", "stmts", "no idle ms", "none due ms")
-        print(
-            "{:<9}{:>9}{:>6}{:>9}{:>8}{:>8}{:>8}{:>8}{:>10}{:>6}{:>9}{:>7}{:>12}{:>13}".format(
-                *head
-            )
-        )
+        print("".join(f"{name:>{width}}" for name, width, _ in PLANNING_COLUMNS))
         for r in planning:
-            w, wo = r["with_idle"], r["without_idle"]
-            print(
-                f"{r['target']:<9}{r['idle_rules']:>9}{r['due_rules']:>6}{w['planning_ms']:>9.1f}"
-                f"{w['planning_ms_min']:>8.1f}{w['materialise_ms']:>8.1f}{w['expire_ms']:>8.1f}"
-                f"{w['recover_ms']:>8.1f}{w['claim_ms']:>10.1f}{w['materialised']:>6.0f}"
-                f"{w['claimed']:>9.0f}{w['statements']:>7.0f}{wo['planning_ms']:>12.1f}"
-                f"{w['nothing_due_ms']:>13.1f}"
-            )
+            values = r | r["with_idle"] | {"no_idle_ms": r["without_idle"]["planning_ms"]}
+            print("".join(f"{values[key]:>{width}{spec}}" for key, width, spec in PLANNING_TABLE))
     if drains:
         head = ("target", "jobs", "workers", "drain s", "100k s", "sends/s", "dupes", "stmt/send")
         head += ("commit/send", "CPU ms/send: workers", "fake", "db")
@@ -422,6 +472,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--rules", type=int, default=1_000_000, help="idle rules (a)")
     parser.add_argument("--due", type=int, default=1_000, help="due rules (a)")
     parser.add_argument("--repeat", type=int, default=5, help="planning passes (a)")
+    parser.add_argument("--kinds", choices=("mix", "plain"), default="mix", help="due rules (a)")
     parser.add_argument("--jobs", type=int, default=100_000, help="due jobs (b)")
     parser.add_argument("--workers", type=int, default=4, help="worker processes (b)")
     parser.add_argument("--latency-ms", type=float, default=50.0, help="the fake's answer (b)")
@@ -465,7 +516,8 @@ def main(argv: list[str] | None = None) -> None:
     print_tables(planning, drains)
     judged = verdicts(planning, drains)
     print(" ".join(f"{k}={'yes' if v else 'NO'}" for k, v in judged.items()))
-    settings = {k: getattr(args, k) for k in ("rules", "due", "repeat", "jobs", "workers")}
+    settings = {k: getattr(args, k) for k in ("rules", "due", "kinds", "repeat", "jobs", "workers")}
+    settings["materialise_batch"] = MATERIALISE_BATCH
     settings |= {k: getattr(args, k) for k in ("latency_ms", "batch", "concurrency", "log_level")}
     line = {"bench": "scheduler", "machine": info, "settings": settings}
     line |= {"planning": planning, "drain": drains, "goals": GOALS, "verdicts": judged}

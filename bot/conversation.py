@@ -27,7 +27,7 @@ from scheduler.failure_words import failure_words
 from scheduler.reminder_rules import DEFAULTS_VERSION, DIGESTS
 from storage.database import CommitWatch, Database, Session
 from storage.records import NewInbound, UserRecord
-from storage.repos import inbound, jobs, users
+from storage.repos import inbound, jobs, rules, users
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -148,11 +148,23 @@ async def _grey_out_card(session: Session, ctx: Context, msg: Incoming) -> None:
 
 async def _missed_notice(session: Session, ctx: Context) -> str | None:
     """Once, on the next message: which reminders did not reach the user since the
-    last time (expired after an outage, failed, or of unknown fate); none is resent."""
+    last time (expired after an outage, failed, or of unknown fate; none is resent),
+    and which of their rules the tick set aside since (`rules.set_aside_since`)."""
     since = ctx.user.missed_since
     if since is None:
         return None
     await users.update_user(session, ctx.user.id, missed_since=None)
+    set_aside = await rules.set_aside_since(session, ctx.user.id, since)
+    notices = [
+        await _lost_notice(session, ctx, since),
+        texts.set_aside_notice([(r.number, r.kind, r.label) for r in set_aside])
+        if set_aside
+        else None,
+    ]
+    return "\n".join(notice for notice in notices if notice) or None
+
+
+async def _lost_notice(session: Session, ctx: Context, since: dt.datetime) -> str | None:
     missed = await jobs.missed_since(session, ctx.user.id, since)
     if not missed:
         return None

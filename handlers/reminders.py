@@ -87,6 +87,10 @@ async def _still_relevant(session: Session, rule: RuleRecord) -> bool:
 
 async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     assert rule.number is not None
+    if rule.status == "error":  # its spec may be what broke: only its words are safe
+        return texts.set_aside_rule_line(
+            rule.number, rule.kind, rule.label, deletable=_deletable(rule)
+        )
     state = texts.RULE_STATE_NAMES.get(rule.status, rule.status)
     label = rule.label
     if rule.kind == RuleKind.WATER:
@@ -144,6 +148,8 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
         if not await services.rules.delete(session, rule, ctx.now):
             return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))
+    if rule.status == "error":
+        return Outcome(reply=texts.set_aside_only_delete(cmd.number, deletable=_deletable(rule)))
     if (cmd.verb == "pause") == (rule.status != "active"):
         return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
     if cmd.verb == "pause":
@@ -154,6 +160,11 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     found = await rules.get(session, rule.id)
     next_at = found.next_fire_at if resumed and found else None
     return Outcome(reply=texts.rule_changed(cmd.number, "resume", _when_or_none(next_at, ctx)))
+
+
+def _deletable(rule: RuleRecord) -> bool:
+    """删除 提醒 N refuses digests and water (they are switched off instead)."""
+    return rule.kind not in (*DIGESTS, RuleKind.WATER)
 
 
 async def _water_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcome:

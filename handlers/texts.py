@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from scheduler.messages import Lost, lost_line
+from scheduler.messages import MISSED_MAX_LABELS, REPLY_REF_MAX_CHARS, Lost, clip_title, lost_line
 from scheduler.times import WEEKDAYS, day_label, hm, md
 from storage.records import RuleKind
 
@@ -603,6 +603,37 @@ def rule_changed(number: int, verb: str, next_at: str | None) -> str:
 
 
 RULE_ALREADY = {"pause": "这条提醒已经暂停了。", "resume": "这条提醒本来就开着。"}
+SET_ASIDE_WHY = "算不出下次时间"
+
+
+def _set_aside_fix(number: int, deletable: bool) -> str:
+    """What the user can do about a rule set aside: delete it and set it again; a rule
+    that cannot be deleted (a digest, water) is the admin's to mend."""
+    return f"请发「删除 提醒 {number}」后重新设置" if deletable else "请联系管理员"
+
+
+def set_aside_rule_line(number: int, kind: str, label: str, *, deletable: bool) -> str:
+    """A rule the scheduler set aside, in the 提醒 list."""
+    what = RULE_KIND_NAMES.get(kind, kind)
+    name = f"{what} {label}" if label else what
+    return f"{number}. {name}（⚠ 出错已停用：{SET_ASIDE_WHY}，{_set_aside_fix(number, deletable)}）"
+
+
+def set_aside_only_delete(number: int, *, deletable: bool) -> str:
+    return f"提醒 {number} 出错已停用，不能暂停或恢复，{_set_aside_fix(number, deletable)}。"
+
+
+def set_aside_notice(rules: list[tuple[int | None, str, str]]) -> str:
+    """Told once, on the next message: these rules (number, kind, label) were set aside."""
+    names = "、".join(
+        ("" if number is None else f"{number}. ")
+        + clip_title(label or RULE_KIND_NAMES.get(kind, kind), REPLY_REF_MAX_CHARS)
+        for number, kind, label in rules[:MISSED_MAX_LABELS]
+    )
+    more = "等" if len(rules) > MISSED_MAX_LABELS else ""
+    return f"⚠ 有 {len(rules)} 条提醒出错已停用（{SET_ASIDE_WHY}）：{names}{more}。发「提醒」看怎么处理。"
+
+
 WATER_RULE_DELETE = "喝水提醒不能删除，发「关闭 喝水」关掉。"
 DIGEST_RULE_DELETE = "晨报、晚报不能删除，发「关闭 晨报」或「关闭 晚报」关掉。"
 

@@ -9,6 +9,7 @@ from `scheduler.messages` and `scheduler.digests` (pure).
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from zoneinfo import ZoneInfo
 
 from scheduler import cards, digests, messages
@@ -63,12 +64,7 @@ class RecurringKind(_NoSettle):
     ) -> Occurrence:
         assert rule.next_fire_at is not None
         slot = rule.next_fire_at
-        schedule = (
-            store.digest_schedule(store.digest_time(rule))
-            if rule.kind in store.DIGESTS
-            else Schedule.from_json(rule.spec)
-        )
-        following = next_after(schedule, slot, _tz(to))
+        following = next_after(_schedule(rule.kind, rule.spec), slot, _tz(to))
         return Occurrence(job=job_for(rule, to, slot), next_fire_at=following)
 
     async def prepare(
@@ -96,6 +92,16 @@ class RecurringKind(_NoSettle):
         if self.name == RuleKind.DIGEST_MORNING:
             return digests.morning(facts)
         return digests.evening(facts, local.time())
+
+
+@functools.lru_cache(maxsize=4096)
+def _schedule(kind: str, spec: str) -> Schedule:
+    """The schedule a rule's stored spec says (cached: the rules a tick plans share a
+    few specs, and reading one cost more than computing its next time). A digest's
+    spec is its HH:MM, as `store.digest_time` reads it; a malformed spec raises."""
+    if kind in store.DIGESTS:
+        return store.digest_schedule(dt.time.fromisoformat(spec))
+    return Schedule.from_json(spec)
 
 
 def is_digest_slot(rule: RuleRecord, slot: dt.datetime, tz: ZoneInfo) -> bool:

@@ -6,8 +6,9 @@ which 开启 提醒 undoes, leaving individually paused rules paused) do not; `d
 the rule's short number. `internal` rules (the card-update carrier) are never listed
 and never change. The water rule stays `active`: its on/off is the water plan's.
 `error`: the tick could not compute the rule's occurrences (a malformed schedule, a
-bug); it is set aside with the reason so it cannot stall the others, leaves the
-user's list, and is shown to the admin (管理 状态); only deleting it is left.
+bug); it is set aside with the reason so it cannot stall the others, stays in the
+user's list marked as such (keeping its number; the user is told once), and is shown
+to the admin (管理 状态); only deleting it is left.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ TRANSITIONS: dict[RuleStatus, frozenset[RuleStatus]] = {
 """Every allowed status change (a status never "moves" to itself)."""
 
 LISTED: frozenset[RuleStatus] = frozenset({_ON, _PAUSED, _OFF})
-"""Statuses that keep the rule (and its number) in the user's 提醒 list."""
+"""Statuses of the rules the user switches on and off; an `error` rule is listed too
+(`storage.repos.rules.SHOWN`), but can only be deleted."""
 
 FIRES: frozenset[RuleStatus] = frozenset({_ON})
 """Only these are scanned by the tick."""

@@ -13,7 +13,8 @@ from storage.database import Database
 
 LEASE = dt.timedelta(minutes=2)
 BATCH = 100
-MATERIALISE_BATCH = 500
+MATERIALISE_BATCH = 1_000
+"""Rules one tick plans, in one transaction (a thousand take tens of milliseconds)."""
 SEND_CONCURRENCY = 16
 CONFIG_HOLD = dt.timedelta(minutes=10)
 MERGE_WINDOW = dt.timedelta(minutes=5)

@@ -147,8 +147,10 @@ async def _occurrences(
 async def _set_aside(session: Session, rule: RuleRecord, reason: str, now: dt.datetime) -> None:
     """A rule whose occurrences cannot be computed is set aside (status `error`, the
     reason kept for 管理 状态): it would fail again every tick and, before, took the
-    whole batch down with it."""
+    whole batch down with it. Its owner is told once, on their next message, as with
+    reminders that did not arrive (`users.mark_missed`, `rules.set_aside_since`)."""
     await rules.set_aside(session, rule.id, reason, now=now)
+    await users.mark_missed(session, {rule.user_id}, since=now)
     log.error(
         "rule set aside: its next occurrence cannot be computed",
         extra={"rule": rule.id, "kind": rule.kind, "reason": reason[:200]},

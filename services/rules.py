@@ -315,7 +315,7 @@ async def _locked(session: Session, rule: RuleRecord) -> RuleRecord | None:
     had just been sent): the caller treats it as gone.
     """
     locked = await rules.get(session, rule.id, lock=True)
-    if locked is None or locked.status not in rules.LISTED:
+    if locked is None or locked.status not in rules.SHOWN:
         return None
     return locked
 

@@ -9,20 +9,29 @@ is done or deleted, like task numbers.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import json
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Row, case, func, literal, null, select, update
+from sqlalchemy import CursorResult, Row, bindparam, func, select, text, update
 
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_returning_id
+from storage.models import UTCDateTime
 from storage.records import Broken, RuleKind, RuleRecord
 from storage.repos.numbers import smallest_free
 
 LISTED = ("active", "paused", "off")
-"""Statuses that keep a rule in the user's list (and its number)."""
+"""Statuses of the rules the user switches and edits (their numbers are theirs)."""
+SHOWN = (*LISTED, "error")
+"""Statuses the user's list shows and a number finds: also a rule the tick set aside,
+which keeps its number until the user deletes it (deleting is all it allows)."""
+
+
+_RECORD_COLUMNS = tuple(RULES.c[f.name] for f in dataclasses.fields(RuleRecord))
 
 
 def _record(row: Row[Any]) -> RuleRecord:
@@ -111,7 +120,7 @@ async def listed(session: Session, user_id: int) -> list[RuleRecord]:
         select(RULES)
         .where(
             RULES.c.user_id == user_id,
-            RULES.c.status.in_(LISTED),
+            RULES.c.status.in_(SHOWN),
             RULES.c.number.is_not(None),
         )
         .order_by(RULES.c.number)
@@ -121,7 +130,7 @@ async def listed(session: Session, user_id: int) -> list[RuleRecord]:
 
 async def by_number(session: Session, user_id: int, number: int) -> RuleRecord | None:
     stmt = select(RULES).where(
-        RULES.c.user_id == user_id, RULES.c.number == number, RULES.c.status.in_(LISTED)
+        RULES.c.user_id == user_id, RULES.c.number == number, RULES.c.status.in_(SHOWN)
     )
     row = (await session.execute(stmt)).first()
     return None if row is None else _record(row)
@@ -144,7 +153,7 @@ async def due(session: Session, *, now: dt.datetime, limit: int) -> list[RuleRec
     concurrent ticks split the work; the job's unique slot key makes a race harmless.
     """
     stmt = (
-        select(RULES)
+        select(*_RECORD_COLUMNS)  # not created_at/updated_at/error_note: rows cost per column
         .where(RULES.c.status == "active", RULES.c.next_fire_at <= now)
         .order_by(RULES.c.next_fire_at, RULES.c.id)
         .limit(limit)
@@ -180,28 +189,76 @@ class Move:
 
 
 async def move_next_fire(session: Session, moves: list[Move], *, now: dt.datetime) -> int:
-    """Move many rules' next occurrences in one UPDATE; how many moved. A rule whose
+    """Move many rules' next occurrences in one statement; how many moved. A rule whose
     `next_fire_at` is no longer `expected` is left alone (the caller locked the rows,
-    so this is a guard, not the concurrency control)."""
+    so this is a guard, not the concurrency control).
+
+    Both spellings are compiled once and cached, whatever the batch size (an
+    `UPDATE ... CASE` with two bound values per rule was compiled anew each tick and
+    cost more than the database's work). SQLite: one UPDATE by primary key, executed
+    for every move in-process. MySQL/MariaDB: an UPDATE joined by primary key to the
+    moves, sent as one JSON parameter and read with JSON_TABLE, so one round trip.
+    """
     if not moves:
         return 0
-    ids = [m.rule_id for m in moves]
-    to = case({m.rule_id: _instant(m.to) for m in moves}, value=RULES.c.id)
-    was = case({m.rule_id: _instant(m.expected) for m in moves}, value=RULES.c.id)
-    stmt = (
-        update(RULES)
-        .where(RULES.c.id.in_(ids), RULES.c.next_fire_at == was)
-        .values(next_fire_at=to, updated_at=now)
+    if session.dialect.name == "sqlite":
+        params = [{"rule_id": m.rule_id, "was": m.expected, "to": m.to, "now": now} for m in moves]
+        result = await session.execute(_MOVE_ONE, params)
+    else:
+        data = json.dumps([[m.rule_id, _naive_utc(m.expected), _naive_utc(m.to)] for m in moves])
+        result = await session.execute(_MOVE_JOINED, {"moves": data, "now": now})
+    return int(cast(CursorResult[Any], result).rowcount)
+
+
+_INSTANT = UTCDateTime()
+_MOVE_ONE = (
+    update(RULES)
+    .where(
+        RULES.c.id == bindparam("rule_id"), RULES.c.next_fire_at == bindparam("was", type_=_INSTANT)
     )
-    return int(cast(CursorResult[Any], await session.execute(stmt)).rowcount)
+    .values(
+        next_fire_at=bindparam("to", type_=_INSTANT), updated_at=bindparam("now", type_=_INSTANT)
+    )
+)
+_MOVE_JOINED = text(
+    """
+    UPDATE reminder_rules AS r
+    JOIN JSON_TABLE(:moves, '$[*]' COLUMNS (
+        rule_id BIGINT PATH '$[0]',
+        was DATETIME(6) PATH '$[1]',
+        dest DATETIME(6) PATH '$[2]'
+    )) AS m ON r.id = m.rule_id
+    SET r.next_fire_at = m.dest, r.updated_at = :now
+    WHERE r.next_fire_at = m.was
+    """
+).bindparams(bindparam("now", type_=_INSTANT))
+
+
+def _naive_utc(at: dt.datetime | None) -> str | None:
+    """`at` as the column stores it (naive UTC, microseconds), or None (JSON null)."""
+    if at is not None and at.tzinfo is None:
+        raise ValueError("naive datetime given to a UTC column")
+    return None if at is None else at.astimezone(dt.UTC).strftime("%Y-%m-%d %H:%M:%S.%f")
 
 
 async def set_aside(session: Session, rule_id: int, reason: str, *, now: dt.datetime) -> None:
-    """Status `error` with the reason: the tick could not plan the rule."""
-    values = {"status": "error", "error_note": reason[:200], "next_fire_at": None, "number": None}
+    """Status `error` with the reason: the tick could not plan the rule. It keeps its
+    number, so the user sees it in 提醒 and can delete it."""
+    values = {"status": "error", "error_note": reason[:200], "next_fire_at": None}
     await session.execute(
         update(RULES).where(RULES.c.id == rule_id).values(updated_at=now, **values)
     )
+
+
+async def set_aside_since(session: Session, user_id: int, since: dt.datetime) -> list[RuleRecord]:
+    """The user's rules set aside at or after `since` and not deleted since, oldest
+    first (told once on the user's next message)."""
+    stmt = (
+        select(*_RECORD_COLUMNS)
+        .where(RULES.c.user_id == user_id, RULES.c.status == "error", RULES.c.updated_at >= since)
+        .order_by(RULES.c.updated_at, RULES.c.id)
+    )
+    return [_record(r) for r in await session.execute(stmt)]
 
 
 async def set_aside_rules(session: Session, *, limit: int = 5) -> tuple[int, list[Broken]]:
@@ -217,11 +274,6 @@ async def set_aside_rules(session: Session, *, limit: int = 5) -> tuple[int, lis
     )
     latest = [Broken(rule_id=i, kind=k, reason=r) for i, k, r in await session.execute(stmt)]
     return int(count), latest
-
-
-def _instant(at: dt.datetime | None) -> Any:
-    """A bound instant typed as the column is (UTC storage), or NULL."""
-    return null() if at is None else literal(at, RULES.c.next_fire_at.type)
 
 
 async def set_status(session: Session, rule_id: int, status: str, *, now: dt.datetime) -> None:

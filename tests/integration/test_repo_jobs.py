@@ -190,6 +190,53 @@ async def test_materialising_the_same_slot_again_returns_none_and_creates_nothin
     assert (await _row(sessionmaker, first or 0)).created_at == clock.now()
 
 
+async def test_materialise_many_inserts_each_new_slot_once_and_counts_only_new_ones(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user_id = await new_user(sessionmaker, clock)
+    rule_id = await _rule(sessionmaker, clock, user_id)
+    slot = clock.now()
+    there = await _materialise(sessionmaker, _job(user_id, rule_id, slot), clock.now())
+    same_instant = slot.astimezone(dt.timezone(dt.timedelta(hours=8)))
+    batch = [
+        _job(user_id, rule_id, slot),  # already there
+        _job(user_id, rule_id, slot + TICK),
+        _job(user_id, rule_id, (slot + TICK).astimezone(same_instant.tzinfo)),  # again
+        _job(user_id, rule_id, slot + MINUTE, priority="high"),
+    ]
+
+    async with sessionmaker.begin() as session:
+        made = await jobs.materialise_many(session, batch, now=clock.now() + MINUTE)
+        again = await jobs.materialise_many(session, batch, now=clock.now() + MINUTE)
+    async with sessionmaker.begin() as session:
+        rows = (await session.execute(select(JOBS).order_by(JOBS.c.scheduled_slot_utc))).all()
+
+    assert (made, again) == (2, 0)
+    assert [r.scheduled_slot_utc for r in rows] == [slot, slot + TICK, slot + MINUTE]
+    assert [r.id == there for r in rows] == [True, False, False]
+    assert [(r.status, r.priority, r.next_attempt_at) for r in rows[1:]] == [
+        ("pending", "normal", slot + TICK),
+        ("pending", "high", slot + MINUTE),
+    ]
+    assert rows[2].created_at == clock.now() + MINUTE
+
+
+async def test_materialise_many_makes_every_job_of_a_batch_larger_than_a_chunk(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user_id = await new_user(sessionmaker, clock)
+    rule_id = await _rule(sessionmaker, clock, user_id)
+    count = 2 * jobs.MATERIALISE_CHUNK + 1
+    batch = [_job(user_id, rule_id, clock.now() + i * MINUTE) for i in range(count)]
+    await _materialise(sessionmaker, batch[-1], clock.now())  # the last chunk's only one
+
+    async with sessionmaker.begin() as session:
+        made = await jobs.materialise_many(session, batch, now=clock.now())
+
+    assert made == count - 1
+    assert await _job_count(sessionmaker) == count
+
+
 async def test_three_concurrent_materialisations_of_one_slot_make_exactly_one_job(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:

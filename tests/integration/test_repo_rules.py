@@ -259,6 +259,37 @@ async def test_set_next_fire_of_a_missing_rule_reports_false(
     assert moved is False
 
 
+async def test_move_next_fire_moves_each_rule_from_its_expected_time_to_its_own(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    user_id = await new_user(sessionmaker, clock)
+    current = clock.now() - dt.timedelta(microseconds=123)
+    later, moved_at = clock.now() + dt.timedelta(days=1, microseconds=7), clock.now() + MINUTE
+    onward, done, stale = [await _rule(sessionmaker, clock, user_id, current) for _ in range(3)]
+    untouched = await _rule(sessionmaker, clock, user_id, current)
+    before = await _row(sessionmaker, stale)
+
+    async with sessionmaker.begin() as session:
+        moved = await rules.move_next_fire(
+            session,
+            [
+                rules.Move(rule_id=onward, expected=current, to=later),
+                rules.Move(rule_id=done, expected=current, to=None),
+                rules.Move(rule_id=stale, expected=current - TICK, to=later),  # moved meanwhile
+                rules.Move(rule_id=404, expected=current, to=later),
+            ],
+            now=moved_at,
+        )
+        nothing = await rules.move_next_fire(session, [], now=moved_at)
+
+    assert (moved, nothing) == (2, 0)
+    onward_row, done_row = await _row(sessionmaker, onward), await _row(sessionmaker, done)
+    assert (onward_row.next_fire_at, onward_row.updated_at) == (later, moved_at)
+    assert (done_row.next_fire_at, done_row.updated_at) == (None, moved_at)
+    assert await _row(sessionmaker, stale) == before
+    assert (await _row(sessionmaker, untouched)).next_fire_at == current
+
+
 async def test_set_status_changes_only_the_status_and_the_update_time(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 from collections.abc import Callable
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from scheduler.schedule import Schedule, describe, next_after
+from scheduler.schedule import Schedule, _daily, _next_cron, _trigger, describe, next_after
 
 UTC = ZoneInfo("UTC")
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -150,6 +153,82 @@ def test_new_york_reminders_keep_their_wall_clock_time_across_daylight_saving(
     schedule: Schedule, after: dt.datetime, expected: list[str]
 ) -> None:
     assert occurrences(schedule, after, NEW_YORK, len(expected)) == expected
+
+
+DST_ZONES = [
+    "America/New_York",
+    "Europe/London",
+    "Australia/Lord_Howe",  # a half-hour shift
+    "America/Santiago",  # shifts at midnight
+    "Asia/Shanghai",
+]
+WEEKLY_SPELLINGS = ["*", "mon-fri", "sat,sun", "mon,wed,fri", "sun", "tue-thu,sat"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    after=st.datetimes(min_value=D(2024, 1, 1), max_value=D(2030, 12, 31), timezones=st.just(UTC)),
+    zone=st.sampled_from(DST_ZONES),
+    days=st.sampled_from(WEEKLY_SPELLINGS),
+    hour=st.sampled_from([0, 1, 2, 3, 9, 22, 23]),
+    minute=st.sampled_from([0, 15, 30, 59]),
+)
+def test_the_daily_shortcut_gives_the_same_time_as_cron_trigger(
+    after: dt.datetime, zone: str, days: str, hour: int, minute: int
+) -> None:
+    """Fixed-time weekly schedules skip CronTrigger (speed); around every DST change
+    they must fire exactly when the trigger walk would have."""
+    fields = {"day_of_week": days} if days != "*" else {}
+    schedule = cron(**fields, hour=str(hour), minute=f"{minute:02d}")
+    tz = ZoneInfo(zone)
+    assert _daily(schedule.cron) is not None  # the shortcut is what is tested
+    assert next_after(schedule, after, tz) == _next_cron(_trigger(schedule.cron), after, tz)
+
+
+def _offset_changes(zone: ZoneInfo, year: int) -> list[dt.datetime]:
+    """The UTC hours in `year` at which `zone`'s offset changes."""
+    hours = [utc(year, 1, 1) + dt.timedelta(hours=h) for h in range(366 * 24)]
+    return [
+        b
+        for a, b in itertools.pairwise(hours)
+        if a.astimezone(zone).utcoffset() != b.astimezone(zone).utcoffset()
+    ]
+
+
+@pytest.mark.parametrize("zone", [ZoneInfo(name) for name in DST_ZONES[:4]])
+def test_the_daily_shortcut_agrees_with_cron_trigger_all_around_each_dst_change(
+    zone: ZoneInfo,
+) -> None:
+    """Every wall-clock half hour as the time, asked every half hour from 6 h before
+    to 6 h after each of the year's offset changes."""
+    changes = _offset_changes(zone, 2026)
+    schedules = [cron(hour=str(h), minute=m) for h in range(24) for m in ("0", "30")]
+    disagree = [
+        (schedule.cron, after)
+        for change in changes
+        for after in (change + dt.timedelta(minutes=30 * k) for k in range(-12, 13))
+        for schedule in schedules
+        if next_after(schedule, after, zone) != _next_cron(_trigger(schedule.cron), after, zone)
+    ]
+    assert len(changes) == 2
+    assert disagree == []
+
+
+@pytest.mark.parametrize(
+    "schedule",
+    [
+        LAST_DAY_2000,
+        ON_31ST,
+        LEAP_DAY,
+        cron(day_of_week="0-4", hour="9", minute="0"),
+        cron(day_of_week="MON", hour="9", minute="0"),
+        cron(hour="*/2", minute="0"),
+        cron(hour="9-10", minute="0"),
+        cron(hour="9", minute="0,30"),
+    ],
+)
+def test_other_shapes_are_left_to_cron_trigger(schedule: Schedule) -> None:
+    assert _daily(schedule.cron) is None
 
 
 def test_next_after_answers_in_utc_whatever_zone_it_was_asked_in() -> None:
