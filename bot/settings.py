@@ -52,6 +52,8 @@ class Settings:
     log_level: str = "INFO"
     metrics_host: str = "127.0.0.1"
     metrics_port: int | None = None
+    wecom_daily_cap: int | None = None
+    """The app's daily send quota (licensed members x 200); None: not counted."""
 
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
@@ -102,6 +104,7 @@ def load_settings(
         log_level=_choice(env, "KEEPER_LOG_LEVEL", LOG_LEVELS, "INFO", upper=True),
         metrics_host=env.get("KEEPER_METRICS_HOST", "127.0.0.1").strip() or "127.0.0.1",
         metrics_port=_int(env, "KEEPER_METRICS_PORT", 0, 0, 65535) or None,
+        wecom_daily_cap=_daily_cap(env),
     )
 
 
@@ -159,6 +162,23 @@ def _int(env: Mapping[str, str], name: str, default: int | None, lo: int, hi: in
     if not re.fullmatch(r"\d{1,10}", raw) or not lo <= int(raw) <= hi:
         raise SettingsError(f"{name} must be an integer from {lo} to {hi}")
     return int(raw)
+
+
+def _daily_cap(env: Mapping[str, str]) -> int | None:
+    """KEEPER_WECOM_DAILY_CAP: WeCom's daily quota of the app, licensed members x 200
+    recipient-sends (unset: not counted, WeCom's refusal backs off instead)."""
+    raw = env.get("KEEPER_WECOM_DAILY_CAP", "").strip()
+    if not raw:
+        return None
+    if not re.fullmatch(r"\d{1,10}", raw) or not 1 <= int(raw) <= DAILY_CAP_MAX:
+        raise SettingsError(
+            f"KEEPER_WECOM_DAILY_CAP must be an integer from 1 to {DAILY_CAP_MAX}: "
+            "the app's licensed members x 200 (e.g. 2000 for 10 members)"
+        )
+    return int(raw)
+
+
+DAILY_CAP_MAX = 1_000_000_000
 
 
 def _on_off(env: Mapping[str, str], name: str) -> bool:
