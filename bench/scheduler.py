@@ -268,7 +268,11 @@ async def run_workers(target: str, url: str, api: str, args: argparse.Namespace)
     procs: list[asyncio.subprocess.Process] = []
     try:
         for n in range(args.workers):
-            procs.append(await _start_worker(options, args.workdir / f"{target}-worker{n}.log"))
+            profile = (
+                [] if args.profile is None else ["--profile", f"{args.profile}/{target}{n}.prof"]
+            )
+            log = args.workdir / f"{target}-worker{n}.log"
+            procs.append(await _start_worker([*options, *profile], log))
         for proc in procs:
             assert proc.stdout is not None
             await proc.stdout.readline()  # ready
@@ -430,6 +434,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--log-level", default="INFO", help="the workers' (b)")
     parser.add_argument("--deadline-s", type=float, default=1800.0, help="cap per worker (b)")
     parser.add_argument("--quick", action="store_true", help="100,000 rules, 10,000 jobs")
+    parser.add_argument("--profile", help="a directory for each worker's cProfile stats")
     args = parser.parse_args(argv)
     if args.quick:
         args.rules, args.jobs, args.repeat = 100_000, 10_000, 3
