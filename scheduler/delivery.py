@@ -96,8 +96,8 @@ async def _flush(
     """One transaction: finalise the sends that finished, record the start of the next
     ones (those still wholly ours), renew the batch's leases when due."""
     now = s.clock.now()
-    ids = [job.id for item, _ in finished for job in item.jobs]
-    ids += [job.id for item in to_start for job in item.jobs]
+    done = [job.id for item, _ in finished for job in item.jobs]
+    ids = done + [job.id for item in to_start for job in item.jobs]
     async with s.database.transaction() as session:
         mine = await jobs.lock_claims(session, ids, owner=s.owner)
         statuses = await _settle(s, session, finished, mine, now)
@@ -108,7 +108,7 @@ async def _flush(
         await _renew(s, session, batch, now)
     for status in statuses:  # counted once the flush has committed
         _count(batch.counts, status)
-    batch.open_ids.difference_update(ids)
+    batch.open_ids.difference_update(done)  # given back: no longer ours, renewing skips it
     return started
 
 
@@ -123,8 +123,11 @@ async def _start(
     """Record the start of the messages whose jobs are all still ours (same claim); a
     message some of whose jobs another worker or the sweeper took meanwhile is not
     sent: its jobs still ours are given back."""
-    whole = [item for item in items if all(mine.get(j.id) == j.attempts for j in item.jobs)]
-    broken = [item for item in items if item not in whole]
+    whole: list[_Ready] = []
+    broken: list[_Ready] = []
+    for item in items:
+        ours = all(mine.get(job.id) == job.attempts for job in item.jobs)
+        (whole if ours else broken).append(item)
     await jobs.start_claimed(
         session, [job.id for item in whole for job in item.jobs], now=now, lease=s.lease
     )
