@@ -23,8 +23,10 @@
     .venv/bin/python bench/scheduler.py --parts planning --rules 20000   # while iterating
     .venv/bin/python bench/scheduler.py --targets mariadb --parts drain
 
-Targets (issue 3): (a) under 50 ms of planning; (b) drained in 60 s or less on MariaDB
-(about 1,700 sends/s) with zero duplicates. Prints a table, then one JSON line. MariaDB
+Targets (issues 3 and 11): (a) under 50 ms of planning; (b) drained in 60 s or less on
+MariaDB (about 1,700 sends/s) with zero duplicates, at most 3 statements and 1 ms of
+worker CPU per send, with the enterprise limits lifted (still counted; `--wecom-limits`
+keeps WeCom's). `--profile DIR` writes each worker's cProfile stats (CPU time). Prints a table, then one JSON line. MariaDB
 is KEEPER_BENCH_MYSQL_URL (default root on 127.0.0.1:3306), in a database of its own
 that is dropped afterwards. Not a pass/fail test: figures depend on the machine.
 """
@@ -93,9 +95,18 @@ MYSQL_URL = os.environ.get("KEEPER_BENCH_MYSQL_URL", "mysql+aiomysql://root@127.
 NOW = dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC)
 FAR = NOW + dt.timedelta(days=365)
 FILL_CHUNK = 20_000
-GOALS = {"planning_ms": 50.0, "drain_s_for_100k": 60.0, "duplicates": 0}
-"""Issue 3's targets; the drain's is a rate (100,000 sends in 60 s), so a smaller run
-is judged by its rate and its 100,000-job time is projected."""
+LIFTED = 1_000_000_000
+"""The enterprise limits the drain runs under (WeCom's 10,000 a minute would make the
+100,000-job drain take ten minutes whatever the code did)."""
+GOALS = {
+    "planning_ms": 50.0,
+    "drain_s_for_100k": 60.0,
+    "duplicates": 0,
+    "statements_per_send": 3.0,
+    "cpu_ms_per_send_workers": 1.0,
+}
+"""Issues 3 and 11's targets; the drain's is a rate (100,000 sends in 60 s), so a
+smaller run is judged by its rate and its 100,000-job time is projected."""
 APP = Settings(
     corp_id="wwbenchcorp00001",
     agent_id=1000002,
@@ -300,10 +311,16 @@ async def run_workers(target: str, url: str, api: str, args: argparse.Namespace)
     options = ["--db", url, "--api", api, "--at", NOW.isoformat(), "--until-empty"]
     options += ["--go-on-stdin", "--batch", str(args.batch), "--concurrency", str(args.concurrency)]
     options += ["--deadline-s", str(args.deadline_s), "--log-level", args.log_level]
+    if args.lift_limits:  # counted as in production, but never the bottleneck
+        options += ["--per-minute", str(LIFTED), "--per-hour", str(LIFTED)]
     procs: list[asyncio.subprocess.Process] = []
     try:
         for n in range(args.workers):
-            procs.append(await _start_worker(options, args.workdir / f"{target}-worker{n}.log"))
+            profile = (
+                [] if args.profile is None else ["--profile", f"{args.profile}/{target}{n}.prof"]
+            )
+            log = args.workdir / f"{target}-worker{n}.log"
+            procs.append(await _start_worker([*options, *profile], log))
         for proc in procs:
             assert proc.stdout is not None
             await proc.stdout.readline()  # ready
@@ -460,6 +477,9 @@ def verdicts(planning: list[dict[str, Any]], drains: list[dict[str, Any]]) -> di
     for r in drains:
         out[f"drain_{r['target']}"] = r["drain_s_for_100k"] <= GOALS["drain_s_for_100k"]
         out[f"no_duplicates_{r['target']}"] = r["duplicates"] == GOALS["duplicates"]
+        out[f"statements_{r['target']}"] = r["statements_per_send"] <= GOALS["statements_per_send"]
+        worker_cpu = r["cpu_ms_per_send_workers"]
+        out[f"worker_cpu_{r['target']}"] = worker_cpu <= GOALS["cpu_ms_per_send_workers"]
         out[f"all_accepted_{r['target']}"] = r["statuses"] == {"accepted": r["jobs"]}
     return out
 
@@ -476,11 +496,18 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--jobs", type=int, default=100_000, help="due jobs (b)")
     parser.add_argument("--workers", type=int, default=4, help="worker processes (b)")
     parser.add_argument("--latency-ms", type=float, default=50.0, help="the fake's answer (b)")
-    parser.add_argument("--batch", type=int, default=100, help="jobs claimed per tick (b)")
-    parser.add_argument("--concurrency", type=int, default=16, help="sends in flight (b)")
+    parser.add_argument("--batch", type=int, default=500, help="jobs claimed per tick (b)")
+    parser.add_argument("--concurrency", type=int, default=64, help="sends in flight (b)")
     parser.add_argument("--log-level", default="INFO", help="the workers' (b)")
+    parser.add_argument(
+        "--wecom-limits",
+        dest="lift_limits",
+        action="store_false",
+        help="drain under WeCom's own enterprise limits instead of lifted ones (b)",
+    )
     parser.add_argument("--deadline-s", type=float, default=1800.0, help="cap per worker (b)")
     parser.add_argument("--quick", action="store_true", help="100,000 rules, 10,000 jobs")
+    parser.add_argument("--profile", help="a directory for each worker's cProfile stats")
     args = parser.parse_args(argv)
     if args.quick:
         args.rules, args.jobs, args.repeat = 100_000, 10_000, 3

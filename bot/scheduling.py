@@ -21,6 +21,7 @@ import aiohttp
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.settings import Settings
+from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
@@ -75,6 +76,7 @@ async def scheduler_for(
             clock=clock,
             owner=owner or worker_name(),
             secrets=settings.secrets(),
+            enterprise=EnterpriseLimits(daily=settings.wecom_daily_cap, channel=channel.name),
         )
 
 

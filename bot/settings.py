@@ -84,6 +84,9 @@ class Settings:
             return self.web_secret.encode()
         return hmac.new(self.secret.encode(), WEB_KEY_LABEL, hashlib.sha256).digest()
 
+    wecom_daily_cap: int | None = None
+    """The app's daily send quota (licensed members x 200); None: not counted."""
+
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
         password = make_url(self.database_url).password
@@ -142,6 +145,7 @@ def load_settings(
         **_channel_settings(env),
         public_url=_public_url(env),
         web_secret=_web_secret(env),
+        wecom_daily_cap=_daily_cap(env),
     )
 
 
@@ -199,6 +203,23 @@ def _int(env: Mapping[str, str], name: str, default: int | None, lo: int, hi: in
     if not re.fullmatch(r"\d{1,10}", raw) or not lo <= int(raw) <= hi:
         raise SettingsError(f"{name} must be an integer from {lo} to {hi}")
     return int(raw)
+
+
+def _daily_cap(env: Mapping[str, str]) -> int | None:
+    """KEEPER_WECOM_DAILY_CAP: WeCom's daily quota of the app, licensed members x 200
+    recipient-sends (unset: not counted, WeCom's refusal backs off instead)."""
+    raw = env.get("KEEPER_WECOM_DAILY_CAP", "").strip()
+    if not raw:
+        return None
+    if not re.fullmatch(r"\d{1,10}", raw) or not 1 <= int(raw) <= DAILY_CAP_MAX:
+        raise SettingsError(
+            f"KEEPER_WECOM_DAILY_CAP must be an integer from 1 to {DAILY_CAP_MAX}: "
+            "the app's licensed members x 200 (e.g. 2000 for 10 members)"
+        )
+    return int(raw)
+
+
+DAILY_CAP_MAX = 1_000_000_000
 
 
 def _on_off(env: Mapping[str, str], name: str) -> bool:

@@ -1,31 +1,35 @@
-"""Delivering claimed jobs: prepare (re-read the business state, quiet time, budget),
+"""Delivering claimed jobs: prepare (re-read the business state, quiet time, budgets),
 compose one message per user, send outside any transaction, finalise.
 
-The whole batch is prepared in one transaction and finalised in another; the sends
-happen in between, in waves of `concurrency`. Each wave's start is recorded before its
-requests (`jobs.start_sending`, one short transaction a wave; the first wave's rides
-on the prepare transaction), so a worker killed mid-batch leaves only its wave in
-flight uncertain: the rest are released and sent by another worker. Every state
-change is a conditional UPDATE on the claim (`storage.repos.jobs.finalise`), so a
-late worker and the lease sweeper can never both win. Which state follows which
-outcome is `scheduler.outcomes`.
+The whole batch is prepared in one transaction; then its messages leave through a
+sliding window of `concurrency` sends (`scheduler.send_window`): as one finishes,
+another starts. Between sends, one short transaction at a time (a flush) finalises
+every send that finished since the last one and records the start of the next ones
+before their requests leave, so a worker killed mid-batch leaves only the sends in
+flight uncertain (the rest is finalised or never started, and released by the lease
+sweeper), and a hung send delays no one else's finalisation. A flush costs a handful
+of statements whatever it carries: one lock of the claims, one multi-row INSERT of
+attempts, one UPDATE per distinct outcome. Every state change is conditional on the
+claim (locked by `jobs.lock_claims`), so a late worker and the lease sweeper can never
+both win. Which state follows which outcome is `scheduler.outcomes`; the enterprise
+budget shared by all workers is `scheduler.enterprise`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from scheduler import messages, outcomes, quiet, stats
+from scheduler import enterprise, messages, outcomes, quiet, stats
 from scheduler.channels.base import OutboundMessage, SendResult
-from scheduler.channels.budget import Defer, budget_decision
+from scheduler.channels.budget import HOUR, Defer, budget_decision
 from scheduler.job_state import DeliveryPolicy
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
+from scheduler.send_window import SendWindow
 from storage.database import Session
-from storage.records import Addressee, JobRecord, NewJob
+from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob
 from storage.repos import attempts, jobs, rules, users
 from storage.retry import retrying
 
@@ -46,99 +50,200 @@ class _Ready:
     update: tuple[str, str] | None = None
 
 
+@dataclass(kw_only=True, slots=True)
+class _Batch:
+    """What the flushes of one batch share: counts, the claims not finished yet (their
+    leases renewed every `lease / 3`), and the time by which a send must have started
+    (the enterprise budget's slack; None when no budget was reserved)."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    open_ids: set[int] = field(default_factory=set)
+    renewed_at: dt.datetime | None = None
+    start_by: dt.datetime | None = None
+
+
 async def deliver(s: Scheduler, claimed: list[JobRecord]) -> dict[str, int]:
     """Send the claimed jobs, one message per (recipient, channel), and finalise them.
 
-    The batch is prepared in one transaction; then the messages leave in waves of
-    `s.concurrency`, outside any transaction. One short transaction between two waves
-    finalises the wave that finished and records the start of the next, so a batch of
-    100 costs about one commit per 16 messages, and a worker killed mid-batch leaves
-    only the wave in flight uncertain (the rest is finalised or never started).
+    The batch is prepared in one transaction (which also records the start of the
+    first `s.concurrency` messages); the messages then leave through the sliding
+    window, outside any transaction, finalised in flushes (see the module note).
+    Returns how many jobs ended in each status (and `held`, `deferred`, `skipped`,
+    `lost`).
     """
     if not claimed:
         return {}  # an idle tick opens no write transaction (SQLite's one lock)
     groups: dict[tuple[str, str], list[JobRecord]] = {}
     for job in claimed:
         groups.setdefault((job.recipient, job.channel), []).append(job)
-    counts: dict[str, int] = {}
-    waves = await retrying(lambda: _prepare_batch(s, groups, counts))
-    wave = waves[0] if waves else []  # its start recorded by the prepare transaction
-    for following in [*waves[1:], []]:
-        results = await asyncio.gather(*(_send(s, item) for item in wave))
-        sent = list(zip(wave, results, strict=True))
-        wave = await retrying(lambda: _settle_and_start(s, sent, following, counts))  # noqa: B023
-        now = s.clock.now()
-        for item, result in sent:
-            for job in item.jobs:
-                status = outcomes.job_status(job, result, now)
-                counts[status] = counts.get(status, 0) + 1
-    return counts
+    batch = _Batch(open_ids={job.id for job in claimed}, renewed_at=s.clock.now())
+    started, queued = await retrying(lambda: _prepare_batch(s, groups, batch))
+    window: SendWindow[_Ready, SendResult] = SendWindow(
+        size=s.concurrency,
+        send=lambda item: _send(s, item),
+        flush=lambda finished, to_start: retrying(lambda: _flush(s, batch, finished, to_start)),
+    )
+    await window.run(started, queued)
+    return batch.counts
 
 
-async def _settle_and_start(
+def _count(counts: dict[str, int], key: str, n: int = 1) -> None:
+    counts[key] = counts.get(key, 0) + n
+
+
+async def _flush(
+    s: Scheduler, batch: _Batch, finished: list[tuple[_Ready, SendResult]], to_start: list[_Ready]
+) -> list[_Ready]:
+    """One transaction: finalise the sends that finished, record the start of the next
+    ones (those still wholly ours), renew the batch's leases when due."""
+    now = s.clock.now()
+    done = [job.id for item, _ in finished for job in item.jobs]
+    ids = done + [job.id for item in to_start for job in item.jobs]
+    async with s.database.transaction() as session:
+        mine = await jobs.lock_claims(session, ids, owner=s.owner)
+        statuses = await _settle(s, session, finished, mine, now)
+        if batch.start_by is not None and now > batch.start_by:
+            started = await _give_back(session, to_start, mine, now, batch.counts, "budget slack")
+        else:
+            started = await _start(s, session, to_start, mine, now, batch.counts)
+        await _renew(s, session, batch, now)
+    for status in statuses:  # counted once the flush has committed
+        _count(batch.counts, status)
+    batch.open_ids.difference_update(done)  # given back: no longer ours, renewing skips it
+    return started
+
+
+async def _start(
     s: Scheduler,
-    sent: list[tuple[_Ready, SendResult]],
-    following: list[_Ready],
+    session: Session,
+    items: list[_Ready],
+    mine: dict[int, int],
+    now: dt.datetime,
     counts: dict[str, int],
 ) -> list[_Ready]:
-    """Finalise a wave that was sent and record the start of the next (one commit);
-    the next wave's messages that are still wholly ours."""
-    async with s.database.transaction() as session:
-        await _settle(s, session, sent)
-        return await _mark_started(s, session, following, counts)
-
-
-async def _mark_started(
-    s: Scheduler, session: Session, wave: list[_Ready], counts: dict[str, int]
-) -> list[_Ready]:
-    """Mark the wave's jobs as being sent. A message some of whose jobs another worker
-    or the sweeper took meanwhile is not sent: its jobs still ours are given back."""
-    now = s.clock.now()
-    ids = [job.id for item in wave for job in item.jobs]
-    mine = await jobs.start_sending(session, ids, owner=s.owner, now=now, lease=s.lease)
+    """Record the start of the messages whose jobs are all still ours (same claim); a
+    message some of whose jobs another worker or the sweeper took meanwhile is not
+    sent: its jobs still ours are given back."""
     whole: list[_Ready] = []
-    for item in wave:
-        if all(job.id in mine for job in item.jobs):
-            whole.append(item)
-            continue
-        for job in item.jobs:
-            if job.id in mine:
-                await jobs.release(session, job, now=now, note="claim lost by a companion")
-        counts["lost"] = counts.get("lost", 0) + len(item.jobs)
+    broken: list[_Ready] = []
+    for item in items:
+        ours = all(mine.get(job.id) == job.attempts for job in item.jobs)
+        (whole if ours else broken).append(item)
+    await jobs.start_claimed(
+        session, [job.id for item in whole for job in item.jobs], now=now, lease=s.lease
+    )
+    await _give_back(session, broken, mine, now, counts, "claim lost by a companion")
     return whole
 
 
+async def _give_back(
+    session: Session,
+    items: list[_Ready],
+    mine: dict[int, int],
+    now: dt.datetime,
+    counts: dict[str, int],
+    why: str,
+) -> list[_Ready]:
+    """Release these messages' claims still ours (never started); none is sent."""
+    ours = [job for item in items for job in item.jobs if mine.get(job.id) == job.attempts]
+    await jobs.release_unstarted(session, ours, now=now, note=why)
+    if items:
+        _count(counts, "lost", sum(len(item.jobs) for item in items))
+    return []
+
+
+async def _renew(s: Scheduler, session: Session, batch: _Batch, now: dt.datetime) -> None:
+    """Push the leases of the batch's open claims once a third of the lease has passed:
+    a long batch (slow provider, hung sends) is not swept while it works."""
+    if batch.renewed_at is not None and now - batch.renewed_at < s.lease / 3:
+        return
+    await jobs.renew_leases(session, sorted(batch.open_ids), owner=s.owner, now=now, lease=s.lease)
+    batch.renewed_at = now
+
+
 async def _prepare_batch(
-    s: Scheduler, groups: dict[tuple[str, str], list[JobRecord]], counts: dict[str, int]
-) -> list[list[_Ready]]:
-    """Hold, defer, skip or ready each group, re-reading the business state; the
-    messages to send in waves of `s.concurrency`, the first already marked started."""
-    counts.clear()
+    s: Scheduler, groups: dict[tuple[str, str], list[JobRecord]], batch: _Batch
+) -> tuple[list[_Ready], list[_Ready]]:
+    """Hold, defer, skip or ready each group, re-reading the business state; reserve the
+    enterprise budget; the messages to send: the first window (already marked
+    started) and the rest."""
+    batch.counts.clear()
     now = s.clock.now()
     ready: list[_Ready] = []
     async with s.database.transaction() as session:
         addressees = await users.addressees(
             session, {job.user_id for group in groups.values() for job in group}
         )
+        waits = await _waits(s, session, groups, now)
         for (recipient, channel), group in groups.items():
-            held = _held_until(s, channel, now)
-            wait = held or await _over_budget(session, recipient, channel, now)
-            if wait is not None:
-                await _defer(session, group, wait, now)
-                key = "held" if held else "deferred"
-                counts[key] = counts.get(key, 0) + len(group)
+            if (wait := waits.get((recipient, channel))) is not None:
+                await _defer(session, group, wait[0], now)
+                _count(batch.counts, wait[1], len(group))
                 continue
             to = addressees[group[0].user_id]
             sends = await _prepare(s, session, group, to, now)
             if skipped := len(group) - len(sends):
-                counts["skipped"] = counts.get("skipped", 0) + skipped
+                _count(batch.counts, "skipped", skipped)
             ready += _compose(recipient, channel, sends, cards=to.prefs.cards, now=now)
         finished = {job.rule_id for group in groups.values() for job in group}
         await rules.retire_spent(session, finished, now=now)  # those that were skipped
-        waves = [ready[i : i + s.concurrency] for i in range(0, len(ready), s.concurrency)]
-        if waves:
-            waves[0] = await _mark_started(s, session, waves[0], counts)
-    return waves
+        ready, batch.start_by = await _within_enterprise_budget(s, session, ready, now, batch)
+        first, rest = ready[: s.concurrency], ready[s.concurrency :]
+        mine = await jobs.lock_claims(
+            session, [job.id for item in first for job in item.jobs], owner=s.owner
+        )
+        first = await _start(s, session, first, mine, now, batch.counts)
+    return first, rest
+
+
+async def _within_enterprise_budget(
+    s: Scheduler, session: Session, ready: list[_Ready], now: dt.datetime, batch: _Batch
+) -> tuple[list[_Ready], dt.datetime | None]:
+    """The messages the enterprise budget lets go now, high priority first; the rest
+    wait (`retry_wait`, attempt refunded) for the budget to free, inside their
+    catch-up windows. Also the time by which the granted ones must have started."""
+    if s.enterprise is None:
+        return ready, None
+    wanted = [
+        enterprise.Wanted(
+            channel=item.channel, update=item.update is not None, priority=_rank(item)
+        )
+        for item in ready
+    ]
+    plan = await enterprise.reserve(session, s.enterprise, wanted, now)
+    granted = [ready[i] for i in plan.granted]
+    for i, until in plan.waiting.items():
+        await _defer(session, ready[i].jobs, until, now, note="deferred: enterprise budget")
+        _count(batch.counts, "deferred", len(ready[i].jobs))
+    return granted, plan.start_by
+
+
+def _rank(item: _Ready) -> str:
+    """A message's priority: the highest of its jobs'."""
+    priorities = {job.priority for job in item.jobs}
+    return next((p for p in ("high", "normal") if p in priorities), "low")
+
+
+async def _waits(
+    s: Scheduler, session: Session, groups: dict[tuple[str, str], list[JobRecord]], now: dt.datetime
+) -> dict[tuple[str, str], tuple[dt.datetime, str]]:
+    """The groups that must wait, until when and why (`held`: the channel is held after
+    a configuration error; `deferred`: the recipient's budget). The budget is read for
+    the whole batch at once, one statement per channel."""
+    waits: dict[tuple[str, str], tuple[dt.datetime, str]] = {}
+    by_channel: dict[str, set[str]] = {}
+    for recipient, channel in groups:
+        if (held := _held_until(s, channel, now)) is not None:
+            waits[(recipient, channel)] = (held, "held")
+        else:
+            by_channel.setdefault(channel, set()).add(recipient)
+    for channel, recipients in by_channel.items():
+        sent = await attempts.accepted_sends_by_recipient(session, recipients, channel, now - HOUR)
+        for recipient in recipients:
+            decision = budget_decision(sent.get(recipient, []), now)
+            if isinstance(decision, Defer):
+                waits[(recipient, channel)] = (decision.until, "deferred")
+    return waits
 
 
 def _compose(
@@ -198,22 +303,13 @@ def _held_until(s: Scheduler, channel: str, now: dt.datetime) -> dt.datetime | N
     return held if held is not None and held > now else None
 
 
-async def _over_budget(
-    session: Session, recipient: str, channel: str, now: dt.datetime
-) -> dt.datetime | None:
-    """WeCom silently drops sends past 30/min or 1000/h per member: check first.
-
-    The count comes from the database, so it holds across processes.
-    """
-    sent = await attempts.accepted_sends_since(
-        session, recipient, channel, now - dt.timedelta(hours=1)
-    )
-    decision = budget_decision(sent, now)
-    return decision.until if isinstance(decision, Defer) else None
-
-
 async def _defer(
-    session: Session, group: list[JobRecord], until: dt.datetime, now: dt.datetime
+    session: Session,
+    group: list[JobRecord],
+    until: dt.datetime,
+    now: dt.datetime,
+    *,
+    note: str = "deferred: channel held or recipient budget",
 ) -> None:
     """Put claimed jobs back to wait until `until`; nothing was sent."""
     for job in group:
@@ -223,7 +319,7 @@ async def _defer(
             status="retry_wait",
             now=now,
             next_attempt_at=until,
-            note="deferred: channel held or recipient budget",
+            note=note,
             refund_attempt=True,  # nothing was tried: a long throttle must not fail it
         )
 
@@ -313,18 +409,49 @@ def _moved(job: JobRecord, until: dt.datetime) -> NewJob:
     )
 
 
-async def _settle(s: Scheduler, session: Session, sent: list[tuple[_Ready, SendResult]]) -> None:
-    now = s.clock.now()
+async def _settle(
+    s: Scheduler,
+    session: Session,
+    sent: list[tuple[_Ready, SendResult]],
+    mine: dict[int, int],
+    now: dt.datetime,
+) -> list[str]:
+    """Record every send's attempt (one multi-row INSERT) and finalise the jobs whose
+    claim is still ours (locked in `mine`: one UPDATE per distinct outcome); tell
+    their kinds. Each send's status by its result, for the tick's counts (a claim
+    lost to the sweeper meanwhile is counted but not written)."""
+    records: list[AttemptRecord] = []
+    finals: list[JobEnd] = []
     ended: list[tuple[JobRecord, str | None]] = []
+    statuses: list[str] = []
     for item, result in sent:
         if result.error_class == "config":
             _hold(s, item.channel)
         for job in item.jobs:
-            await attempts.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
-            ended.append((job, await finish(s, session, job, result, now)))
+            records.append(outcomes.attempt(job, result, now, s.secrets))
+            decision = outcomes.decide(job, result, now)
+            statuses.append(decision.status)
+            if mine.get(job.id) != job.attempts:
+                ended.append((job, None))
+                continue
+            finals.append(
+                JobEnd(
+                    job=job,
+                    status=decision.status,
+                    next_attempt_at=decision.next_attempt_at,
+                    note=decision.note,
+                )
+            )
+            ended.append((job, decision.status))
+    await attempts.record_attempts(session, records)
+    await jobs.finalise_claimed(session, finals, now=now)
+    results = {job.id: result for item, result in sent for job in item.jobs}
+    for final in finals:
+        kind = s.kinds[final.job.payload_kind]
+        await kind.settle(session, final.job, results[final.job.id], final.status, now)
     await tell_later(session, ended, now)
-    sent_rules = {job.rule_id for item, _ in sent for job in item.jobs}
-    await rules.retire_spent(session, sent_rules, now=now)
+    await rules.retire_spent(session, {job.rule_id for job, _ in ended}, now=now)
+    return statuses
 
 
 async def _send(s: Scheduler, item: _Ready) -> SendResult:

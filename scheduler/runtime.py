@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from scheduler.channels.base import Channel
+from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.clock import Clock
 from scheduler.kinds import Kind
 from storage.database import Database
@@ -37,5 +38,8 @@ class Scheduler:
     lease: dt.timedelta = LEASE
     batch: int = BATCH
     concurrency: int = SEND_CONCURRENCY
+    enterprise: EnterpriseLimits | None = None
+    """WeCom's enterprise limits, counted in the database for every worker (None:
+    not counted, as in most tests and in the drain benchmark)."""
     holds: dict[str, dt.datetime] = field(default_factory=dict)
     """Channels held after a configuration error, until when (this process only)."""

@@ -169,6 +169,24 @@ class WeComToken(Base):
     )
 
 
+class WeComApiBudget(Base):
+    """Calls to one WeCom API counted per bucket of a window (minute, hour, day), so
+    every worker spends one enterprise budget (`scheduler.channels.enterprise_budget`).
+    Old buckets are deleted as new ones are made."""
+
+    __tablename__ = "wecom_api_budget"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    api: Mapped[str] = mapped_column(String(64))
+    span: Mapped[str] = mapped_column(String(8))  # the window: minute | hour | day
+    bucket_start: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    used: Mapped[int] = mapped_column(Integer, default=0)
+
+    __table_args__ = (
+        UniqueConstraint("api", "span", "bucket_start", name="uq_wecom_api_budget_bucket"),
+        TABLE_OPTIONS,
+    )
+
+
 class SchedulerTick(Base):
     """When each scheduler process last completed a tick (for /healthz)."""
 
@@ -201,3 +219,4 @@ JOBS = _table(NotificationJob)
 ATTEMPTS = _table(DeliveryAttempt)
 TOKENS = _table(WeComToken)
 TICKS = _table(SchedulerTick)
+API_BUDGET = _table(WeComApiBudget)

@@ -209,6 +209,16 @@ class JobRecord:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class JobEnd:
+    """How one claimed job ends (what `finalise` takes, for `finalise_claimed`)."""
+
+    job: JobRecord
+    status: str
+    next_attempt_at: dt.datetime | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class Missed:
     """A job that expired unsent: what to tell the user about it."""
 

@@ -17,7 +17,18 @@ from storage.records import AttemptRecord, RuleKind
 
 async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
     """Write one channel call's result (error already redacted by the caller)."""
-    values = {
+    await session.execute(insert_into(ATTEMPTS), _row(attempt))
+
+
+async def record_attempts(session: Session, records: list[AttemptRecord]) -> None:
+    """Write many results in one statement (aiomysql sends an executemany INSERT as one
+    multi-row INSERT; SQLite runs it as one prepared statement)."""
+    if records:
+        await session.execute(insert_into(ATTEMPTS), [_row(attempt) for attempt in records])
+
+
+def _row(attempt: AttemptRecord) -> dict[str, object]:
+    return {
         "job_id": attempt.job_id,
         "attempt_no": attempt.attempt_no,
         "channel": attempt.channel,
@@ -30,7 +41,6 @@ async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
         "error": attempt.error[:500],
         "settled": None,
     }
-    await session.execute(insert_into(ATTEMPTS), values)
 
 
 async def accepted_sends_since(
@@ -42,19 +52,33 @@ async def accepted_sends_since(
     Counts messages, not jobs: the jobs merged into one message share one attempt
     time and one provider message id; card updates are not messages.
     """
+    sent = await accepted_sends_by_recipient(session, {recipient}, channel, since)
+    return sent.get(recipient, [])
+
+
+async def accepted_sends_by_recipient(
+    session: Session, recipients: set[str], channel: str, since: dt.datetime
+) -> dict[str, list[dt.datetime]]:
+    """`accepted_sends_since` for many recipients in one statement (a batch's budget
+    reads): recipient -> start times; a recipient with none is absent."""
+    if not recipients:
+        return {}
     stmt = (
-        select(ATTEMPTS.c.started_at)
+        select(JOBS.c.recipient, ATTEMPTS.c.started_at)
         .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
         .where(
-            JOBS.c.recipient == recipient,
+            JOBS.c.recipient.in_(recipients),
             JOBS.c.payload_kind != RuleKind.CARD_UPDATE,
             ATTEMPTS.c.channel == channel,
             ATTEMPTS.c.outcome == "accepted",
             ATTEMPTS.c.started_at >= since,
         )
-        .group_by(ATTEMPTS.c.started_at, ATTEMPTS.c.provider_message_id)
+        .group_by(JOBS.c.recipient, ATTEMPTS.c.started_at, ATTEMPTS.c.provider_message_id)
     )
-    return list((await session.execute(stmt)).scalars())
+    sent: dict[str, list[dt.datetime]] = {}
+    for recipient, started_at in await session.execute(stmt):
+        sent.setdefault(recipient, []).append(started_at)
+    return sent
 
 
 async def count_by_channel_outcome(session: Session) -> dict[tuple[str, str], int]:

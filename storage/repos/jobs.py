@@ -32,7 +32,7 @@ from sqlalchemy.sql.dml import Insert
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_unless_exists
-from storage.records import JobRecord, Missed, NewJob, RuleKind
+from storage.records import JobEnd, JobRecord, Missed, NewJob, RuleKind
 
 CLAIMABLE = ("pending", "retry_wait")
 UNTOLD = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING)
@@ -199,26 +199,118 @@ async def start_sending(
 ) -> set[int]:
     """Record that the sends of these claimed jobs begin now; the ids still ours.
 
-    Called for a wave of sends just before their requests, in one statement pair, so
-    a worker that dies leaves `send_started_at` on exactly the jobs whose request may
-    have gone out (see `release`). The lease is renewed with it: a long batch's later
-    waves are not swept while they wait their turn. A job the sweeper or another
+    `lock_claims` then `start_claimed` (the delivery window does the two itself, to
+    share the lock with a flush's outcomes). Called just before the requests, so a
+    worker that dies leaves `send_started_at` on exactly the jobs whose request may
+    have gone out (see `release`). The lease is renewed with it. A job the sweeper or another
     worker took meanwhile is not ours (no longer `processing` under `owner`): it is
     left alone and must not be sent. On MySQL/MariaDB the SELECT locks the rows, so a
     sweeper cannot release one between our check and our UPDATE; on SQLite the
     transaction holds the one write lock.
     """
+    mine = set(await lock_claims(session, job_ids, owner=owner))
+    await start_claimed(session, sorted(mine), now=now, lease=lease)
+    return mine
+
+
+async def lock_claims(session: Session, job_ids: list[int], *, owner: str) -> dict[int, int]:
+    """Of these jobs, those still `processing` under `owner`: id -> the claim's attempt
+    number. The rows stay locked to the end of the transaction (SELECT ... FOR UPDATE
+    on MySQL/MariaDB; on SQLite the transaction holds the one write lock), so the
+    sweeper cannot release or settle one between this read and the caller's UPDATEs:
+    what this returns is exactly what `start_claimed` and `finalise_claimed` may
+    change. One statement for a whole flush of the delivery window.
+    """
     if not job_ids:
-        return set()
+        return {}
     ours = and_(JOBS.c.id.in_(job_ids), JOBS.c.status == "processing", JOBS.c.lease_owner == owner)
-    pick = select(JOBS.c.id).where(ours)
+    pick = select(JOBS.c.id, JOBS.c.attempts).where(ours)
     if session.dialect.name != "sqlite":
         pick = pick.with_for_update()
-    mine = set((await session.execute(pick)).scalars())
-    if mine:
+    return {job_id: attempts for job_id, attempts in await session.execute(pick)}
+
+
+async def start_claimed(
+    session: Session, job_ids: list[int], *, now: dt.datetime, lease: dt.timedelta
+) -> None:
+    """Mark locked claims (`lock_claims`) as being sent, renewing their lease."""
+    if job_ids:
         values = {"send_started_at": now, "lease_expires_at": now + lease, "updated_at": now}
-        await session.execute(update(JOBS).where(JOBS.c.id.in_(mine)).values(values))
-    return mine
+        await session.execute(update(JOBS).where(JOBS.c.id.in_(job_ids)).values(values))
+
+
+async def renew_leases(
+    session: Session, job_ids: list[int], *, owner: str, now: dt.datetime, lease: dt.timedelta
+) -> None:
+    """Push the lease of these claims (still `processing` under `owner`) to now + lease:
+    a long batch is not swept while its sends run or wait their turn."""
+    if job_ids:
+        ours = and_(
+            JOBS.c.id.in_(job_ids), JOBS.c.status == "processing", JOBS.c.lease_owner == owner
+        )
+        values = {"lease_expires_at": now + lease, "updated_at": now}
+        await session.execute(update(JOBS).where(ours).values(values))
+
+
+async def finalise_claimed(session: Session, finals: list[JobEnd], *, now: dt.datetime) -> None:
+    """`finalise` for claims locked by `lock_claims` in this transaction, one UPDATE per
+    distinct outcome (status, note, next try): a flush of 30 accepted sends is one
+    statement. The caller passes only the claims `lock_claims` returned as its own."""
+    groups: dict[tuple[str, str, dt.datetime | None], list[int]] = {}
+    for final in finals:
+        key = (final.status, final.note[:200], final.next_attempt_at)
+        groups.setdefault(key, []).append(final.job.id)
+    for (status, note, next_attempt_at), ids in groups.items():
+        values = _final_values(status, now, next_attempt_at, note)
+        await session.execute(update(JOBS).where(JOBS.c.id.in_(ids)).values(values))
+
+
+def _final_values(
+    status: str, now: dt.datetime, next_attempt_at: dt.datetime | None, note: str
+) -> dict[str, Any]:
+    values: dict[str, Any] = {
+        "status": status,
+        "lease_owner": None,
+        "lease_expires_at": None,
+        "updated_at": now,
+        "outcome_note": note[:200],
+    }
+    if next_attempt_at is not None:
+        values["next_attempt_at"] = next_attempt_at
+    if status != "retry_wait":
+        values["finished_at"] = now
+    return values
+
+
+async def release_unstarted(
+    session: Session, jobs: list[JobRecord], *, now: dt.datetime, note: str
+) -> int:
+    """`release` for many claims at once (one UPDATE per earlier-tries count, mostly
+    one): each is given back only if it is still this claim and its send never
+    started. How many were released."""
+    released = 0
+    by_attempts: dict[int, list[JobRecord]] = {}
+    for job in jobs:
+        by_attempts.setdefault(job.attempts, []).append(job)
+    for attempts, group in by_attempts.items():
+        claims = and_(
+            JOBS.c.id.in_([job.id for job in group]),
+            JOBS.c.status == "processing",
+            JOBS.c.lease_owner.in_({job.lease_owner for job in group}),
+            JOBS.c.attempts == attempts,
+            JOBS.c.send_started_at.is_(None),
+        )
+        values = {
+            "status": "retry_wait" if attempts - 1 else "pending",
+            "attempts": attempts - 1,
+            "lease_owner": None,
+            "lease_expires_at": None,
+            "updated_at": now,
+            "outcome_note": note[:200],
+        }
+        result = await session.execute(update(JOBS).where(claims).values(values))
+        released += int(cast(CursorResult[Any], result).rowcount)
+    return released
 
 
 async def release(session: Session, job: JobRecord, *, now: dt.datetime, note: str) -> bool:
@@ -307,19 +399,9 @@ async def finalise(
     lease the sweeper already settled changes nothing, and vice versa.
     `refund_attempt`: nothing was tried (a deferral), so the claim's count is undone.
     """
-    values: dict[str, Any] = {
-        "status": status,
-        "lease_owner": None,
-        "lease_expires_at": None,
-        "updated_at": now,
-        "outcome_note": note[:200],
-    }
-    if next_attempt_at is not None:
-        values["next_attempt_at"] = next_attempt_at
+    values = _final_values(status, now, next_attempt_at, note)
     if refund_attempt:
         values["attempts"] = JOBS.c.attempts - 1
-    if status not in ("retry_wait",):
-        values["finished_at"] = now
     stmt = update(JOBS).where(_this_claim(job)).values(values)
     return bool((await session.execute(stmt)).rowcount)
 

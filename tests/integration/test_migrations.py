@@ -95,7 +95,7 @@ async def test_migration_0008_drops_water_actions_and_its_downgrade_brings_it_ba
         return set(inspect(connection).get_table_names())
 
     def _downgrade(connection: Connection) -> None:
-        command.downgrade(alembic_config(connection), "0006")
+        command.downgrade(alembic_config(connection), "0007")
 
     async with engine.connect() as conn:
         at_head = await conn.run_sync(_tables)
@@ -107,7 +107,7 @@ async def test_migration_0008_drops_water_actions_and_its_downgrade_brings_it_ba
     async with engine.connect() as conn:
         again = await conn.run_sync(_tables)
 
-    later = {"web_links"}  # made by revisions after 0008, gone at 0006 too
+    later = {"web_links"}  # made by revisions after 0008, gone at 0007 too
     assert "water_actions" not in at_head
     assert "water_actions" in before
     assert before - {"water_actions"} == at_head - later

@@ -33,7 +33,8 @@ The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`
 drive the channels; `channels/*` talk HTTP or hold token caches (their tables and
 result types live with them); `outcomes` draws random jitter and reads the
 channels' result type; `clock` reads the wall clock; `stats` holds the process's
-mutable counters.
+mutable counters; `enterprise` reserves the shared WeCom budget through storage;
+`send_window` runs sends as asyncio tasks.
 """
 
 from __future__ import annotations
@@ -73,10 +74,12 @@ SHELLS = frozenset(
     for name in (
         "clock",
         "delivery",
+        "enterprise",
         "kinds",
         "outcomes",
         "reminder_kinds",
         "runtime",
+        "send_window",
         "stats",
         "tick",
         "water_kind",

@@ -56,6 +56,9 @@ def test_admins_are_a_set_of_user_ids() -> None:
         ("KEEPER_LOG_FORMAT", "xml"),
         ("KEEPER_LOG_LEVEL", "LOUD"),
         ("KEEPER_METRICS_PORT", "70000"),
+        ("KEEPER_WECOM_DAILY_CAP", "lots"),
+        ("KEEPER_WECOM_DAILY_CAP", "-200"),
+        ("KEEPER_WECOM_DAILY_CAP", "1000000001"),
     ],
 )
 def test_a_missing_or_malformed_variable_is_named_without_its_value(name: str, value: str) -> None:
@@ -66,6 +69,11 @@ def test_a_missing_or_malformed_variable_is_named_without_its_value(name: str, v
     assert re.search(r"expected|must be|must start", message), f"no expected form: {message}"
     if value:
         assert value not in message
+
+
+def test_the_daily_cap_is_not_counted_unless_set() -> None:
+    assert load_settings(GOOD).wecom_daily_cap is None
+    assert load_settings({**GOOD, "KEEPER_WECOM_DAILY_CAP": " 2000 "}).wecom_daily_cap == 2000
 
 
 def test_logs_and_metrics_settings_have_safe_defaults_and_take_their_forms() -> None:

@@ -1,7 +1,7 @@
 """drop water_actions: a log of plan actions that nothing ever wrote or read
 
 Revision ID: 0008
-Revises: 0006 (0007 is another change in flight; on merge this revises 0007)
+Revises: 0007
 Create Date: 2026-11-30 15:00:00
 
 The water plan's changes are recorded where they matter: the plan row, its grants
@@ -17,7 +17,7 @@ from alembic import op
 from sqlalchemy.dialects import mysql
 
 revision = "0008"
-down_revision = "0006"
+down_revision = "0007"
 branch_labels = None
 depends_on = None
 
