@@ -90,7 +90,9 @@ def run_load(server: Server, creds: Credentials, args: argparse.Namespace) -> di
         "BENCH_AES_KEY": creds.aes_key,
         "BENCH_CORP_ID": creds.corp_id,
     }
-    cmd = [sys.executable, str(LOAD_SCRIPT), "--url", server.url, "--expect", server.expect]
+    # -P: bench/ must not come first on sys.path, or bench/scheduler.py would shadow
+    # the scheduler package the load side imports (through bot.sandbox).
+    cmd = [sys.executable, "-P", str(LOAD_SCRIPT), "--url", server.url, "--expect", server.expect]
     cmd += ["--requests", str(args.requests), "--warmup", str(args.warmup)]
     cmd += ["--concurrency", str(args.concurrency), "--deadline-s", str(args.deadline_s)]
     done = subprocess.run(

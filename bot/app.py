@@ -91,6 +91,8 @@ def _database(
             admins=settings.admins,
         )
         yield
+        if database.group is not None:
+            await database.group.drain()  # the commits replies already wait for
         if given is None:
             await engine.dispose()
 
