@@ -8,8 +8,10 @@ next transaction, so a burst of messages pays for one fsync.
 
 How it stays honest:
 
-- Each unit runs inside its own SAVEPOINT: an error rolls back that unit's work only
-  and reaches only its caller; the batch goes on.
+- Each unit that joins an open batch runs inside its own SAVEPOINT: an error rolls
+  back that unit's work only and reaches only its caller; the batch goes on. The unit
+  that opens a batch needs none: until it is done it is alone in the transaction,
+  and its failure rolls the whole (empty) batch back.
 - A unit's `async with` ends only when the COMMIT holding its work has returned, so
   nothing built on it (a passive reply) leaves before that work is durable.
 - Once a unit's savepoint is released into the batch, its fate is no longer its own:
@@ -62,15 +64,23 @@ class GroupCommit:
     async def unit(self, watch: Watch) -> AsyncIterator[AsyncConnection]:
         """One unit of work; on a clean exit its work is committed and durable."""
         async with self._gate:
+            opener = self._batch is None
             batch = await self._open_batch()
-            savepoint = await batch.connection.begin_nested()
+            # The unit that opens a batch is alone in it until it is done, so its
+            # failure may roll back the whole transaction: no savepoint needed.
+            savepoint = None if opener else await batch.connection.begin_nested()
             try:
                 yield batch.connection
-            except BaseException:
-                await self._undo(batch, savepoint.rollback())
-                self._start_committer(batch)  # never leave the write lock held idle
+            except BaseException as exc:
+                if savepoint is None:
+                    self._batch = None
+                    await self._end(batch, exc)
+                else:
+                    await self._undo(batch, savepoint.rollback())
+                    self._start_committer(batch)  # never leave the write lock held idle
                 raise
-            await self._undo(batch, savepoint.commit())  # RELEASE: now part of the batch
+            if savepoint is not None:
+                await self._undo(batch, savepoint.commit())  # RELEASE: part of the batch
             watch.commit_sent = True
             batch.members += 1
             self._start_committer(batch)

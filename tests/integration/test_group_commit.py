@@ -86,6 +86,22 @@ async def test_a_failure_in_one_message_of_a_batch_rolls_back_only_that_message(
     assert database.group.members_committed == 3
 
 
+async def test_a_failure_in_the_message_that_opened_a_batch_leaves_the_next_one_whole(
+    database: Database,
+) -> None:
+    async def twice() -> None:
+        async with database.transaction() as session:
+            await _insert(session, 5)
+            await _insert(session, 5)
+
+    with pytest.raises(IntegrityError):
+        await twice()
+    async with database.transaction() as session:
+        await _insert(session, 6)
+
+    assert await _rows(database) == [6]
+
+
 async def test_every_member_of_a_batch_is_told_its_commit_was_sent(database: Database) -> None:
     watches = [CommitWatch() for _ in range(3)]
 
