@@ -92,11 +92,11 @@ class GroupCommit:
                     self._batch = None
                     await self._end(batch, exc)
                 else:
-                    await self._undo(batch, _roll_back_unit(connection))
+                    await self._savepoint_step(batch, _roll_back_unit(connection))
                     self._start_committer(batch)  # never leave the write lock held idle
                 raise
-            if not opener:
-                await self._undo(batch, connection.execute(RELEASE))  # part of the batch now
+            if not opener:  # RELEASE: the unit's work is now part of the batch
+                await self._savepoint_step(batch, connection.execute(RELEASE))
             watch.commit_sent = True
             batch.members += 1
             self._start_committer(batch)
@@ -115,7 +115,7 @@ class GroupCommit:
         self._batch = _Batch(connection, asyncio.get_running_loop().create_future())
         return self._batch
 
-    async def _undo(self, batch: _Batch, step: Awaitable[object]) -> None:
+    async def _savepoint_step(self, batch: _Batch, step: Awaitable[object]) -> None:
         """Run a savepoint step; if it fails the transaction is in doubt: end the batch."""
         try:
             await step
