@@ -137,12 +137,14 @@ def _keeper_env(creds: Credentials, database_url: str) -> dict[str, str]:
 
 
 @contextlib.contextmanager
-def _keeper(creds: Credentials, workdir: Path, async_url: str, sync_url: str) -> Iterator[Server]:
-    """Migrate, then run `keeper serve` against `async_url`."""
+def _keeper(
+    creds: Credentials, workdir: Path, async_url: str, sync_url: str, workers: int = 1
+) -> Iterator[Server]:
+    """Migrate, then run `keeper serve --workers N` against `async_url`."""
     env, keeper = _keeper_env(creds, async_url), str(VENV_BIN / "keeper")
     subprocess.run([keeper, "migrate"], env=env, cwd=workdir, check=True, capture_output=True)
     port = free_port()
-    cmd = [keeper, "serve", "--host", "127.0.0.1", "--port", str(port)]
+    cmd = [keeper, "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", str(workers)]
     base = f"http://127.0.0.1:{port}"
     with running(cmd, env, workdir, base + "/healthz") as pid:
         yield Server(
@@ -159,9 +161,9 @@ def keeper_sqlite(creds: Credentials, workdir: Path) -> Iterator[Server]:
 
 
 @contextlib.contextmanager
-def keeper_mariadb(creds: Credentials, workdir: Path) -> Iterator[Server]:
-    """keeper on a fresh utf8mb4 MariaDB database, dropped afterwards."""
-    name = f"keeper_bench_{os.getpid()}"
+def _mariadb_database(prefix: str) -> Iterator[str]:
+    """A fresh utf8mb4 MariaDB database's name, dropped afterwards."""
+    name = f"{prefix}_{os.getpid()}"
     admin = sa.create_engine(f"mysql+pymysql://{MARIADB}/")
     try:
         with admin.connect() as conn:
@@ -170,9 +172,7 @@ def keeper_mariadb(creds: Credentials, workdir: Path) -> Iterator[Server]:
         admin.dispose()
         raise Skip(f"MariaDB at {MARIADB} is not reachable ({exc.orig})") from None
     try:
-        urls = (f"mysql+aiomysql://{MARIADB}/{name}", f"mysql+pymysql://{MARIADB}/{name}")
-        with _keeper(creds, workdir, *urls) as server:
-            yield server
+        yield name
     finally:
         with admin.connect() as conn:
             conn.execute(sa.text(f"DROP DATABASE IF EXISTS {name}"))
@@ -180,12 +180,27 @@ def keeper_mariadb(creds: Credentials, workdir: Path) -> Iterator[Server]:
 
 
 @contextlib.contextmanager
-def reference_sqlite(creds: Credentials, workdir: Path) -> Iterator[Server]:
+def keeper_mariadb(creds: Credentials, workdir: Path, workers: int = 1) -> Iterator[Server]:
+    """keeper on a fresh utf8mb4 MariaDB database, dropped afterwards."""
+    with _mariadb_database("keeper_bench") as name:
+        urls = (f"mysql+aiomysql://{MARIADB}/{name}", f"mysql+pymysql://{MARIADB}/{name}")
+        with _keeper(creds, workdir, *urls, workers=workers) as server:
+            yield server
+
+
+@contextlib.contextmanager
+def keeper_mariadb_workers(creds: Credentials, workdir: Path) -> Iterator[Server]:
+    """keeper on MariaDB with `serve`'s default there: one worker per core."""
+    with keeper_mariadb(creds, workdir, workers=os.cpu_count() or 1) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def _reference(creds: Credentials, workdir: Path, sync_url: str) -> Iterator[Server]:
     """The Flask + wechatpy + SQLAlchemy reference under gunicorn, one sync worker per core."""
-    db = workdir / "reference.db"
     env = {
         **os.environ,
-        "REF_DB": str(db),
+        "REF_DB_URL": sync_url,
         "REF_TOKEN": creds.token,
         "REF_AES_KEY": creds.aes_key,
         "REF_CORP_ID": creds.corp_id,
@@ -198,13 +213,31 @@ def reference_sqlite(creds: Credentials, workdir: Path) -> Iterator[Server]:
     cmd += ["--chdir", str(BENCH_DIR), "reference_app:app"]
     base = f"http://127.0.0.1:{port}"
     with running(cmd, env, workdir, base + "/wecom/callback") as pid:
-        yield Server(
-            url=base, pid=pid, expect="ok", count_rows=_counter(f"sqlite:///{db}", ("messages",))
-        )
+        yield Server(url=base, pid=pid, expect="ok", count_rows=_counter(sync_url, ("messages",)))
+
+
+@contextlib.contextmanager
+def reference_sqlite(creds: Credentials, workdir: Path) -> Iterator[Server]:
+    """The reference on a SQLite file in WAL mode."""
+    with _reference(creds, workdir, f"sqlite:///{workdir / 'reference.db'}") as server:
+        yield server
+
+
+@contextlib.contextmanager
+def reference_mariadb(creds: Credentials, workdir: Path) -> Iterator[Server]:
+    """The same reference app on a fresh MariaDB database (pymysql), dropped afterwards."""
+    with (
+        _mariadb_database("reference_bench") as name,
+        _reference(creds, workdir, f"mysql+pymysql://{MARIADB}/{name}") as server,
+    ):
+        yield server
 
 
 TARGETS = {
     "keeper-sqlite": keeper_sqlite,
     "keeper-mariadb": keeper_mariadb,
+    "keeper-mariadb-workers": keeper_mariadb_workers,
     "reference-sqlite": reference_sqlite,
+    "reference-mariadb": reference_mariadb,
 }
+"""Each keeper target is compared with the reference on the same engine."""

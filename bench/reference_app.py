@@ -9,6 +9,9 @@ answer an encrypted passive reply. Run it under gunicorn with sync workers:
     REF_DB=/tmp/ref.db REF_TOKEN=... REF_AES_KEY=... REF_CORP_ID=... \
         gunicorn -w 2 --chdir bench reference_app:app
 
+`REF_DB_URL` (e.g. `mysql+pymysql://root@127.0.0.1:3306/ref`) puts the same table
+on another database instead of the SQLite file `REF_DB`.
+
 `python bench/reference_app.py` creates the table (once, before the workers start).
 """
 
@@ -27,15 +30,17 @@ from wechatpy.exceptions import WeChatException
 MAX_AGE_SECONDS = 600  # the same replay window keeper enforces
 QUERY = ("msg_signature", "timestamp", "nonce")
 
-engine = create_engine(f"sqlite:///{os.environ['REF_DB']}")
+engine = create_engine(os.environ.get("REF_DB_URL") or f"sqlite:///{os.environ['REF_DB']}")
 crypto = WeChatCrypto(os.environ["REF_TOKEN"], os.environ["REF_AES_KEY"], os.environ["REF_CORP_ID"])
 app = Flask(__name__)
 app.config["MAX_CONTENT_LENGTH"] = 64 * 1024
 
 
-@event.listens_for(engine, "connect")
-def _wal(dbapi_connection, _record):
-    dbapi_connection.execute("PRAGMA journal_mode=WAL")
+if engine.dialect.name == "sqlite":
+
+    @event.listens_for(engine, "connect")
+    def _wal(dbapi_connection, _record):
+        dbapi_connection.execute("PRAGMA journal_mode=WAL")
 
 
 class Base(DeclarativeBase):

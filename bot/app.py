@@ -108,6 +108,8 @@ def _database(
             public_url=settings.public_url,
         )
         yield
+        if database.group is not None:
+            await database.group.drain()  # the commits replies already wait for
         if given is None:
             await engine.dispose()
 

@@ -30,6 +30,7 @@ from bot.settings import (
     load_settings,
     mask_database_url,
 )
+from bot.workers import default_workers, supervise
 from scheduler.clock import Clock
 from scheduler.tick import TickReport
 
@@ -76,6 +77,12 @@ def _parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the web process (WeCom callback, /healthz)")
     serve.add_argument("--host", help="listen address (default KEEPER_HOST or 127.0.0.1)")
     serve.add_argument("--port", type=int, help="listen port (default KEEPER_PORT or 8080)")
+    serve.add_argument(
+        "--workers",
+        type=int,
+        help="processes sharing the port (default: one per core on MySQL/MariaDB, one on SQLite)",
+    )
+    serve.add_argument("--reuse-port", action="store_true", help=argparse.SUPPRESS)  # a worker
     serve.set_defaults(run=_serve)
     tick = sub.add_parser("tick", help="one scheduler pass, then exit")
     tick.add_argument("--at", help="pretend it is this time (ISO 8601 with offset)")
@@ -127,7 +134,18 @@ def _serve(args: argparse.Namespace) -> int:
         return 2
     host = args.host or settings.host
     port = settings.port if args.port is None else args.port
-    web.run_app(create_app(settings), host=host, port=port, access_log=None, print=_announce)
+    workers = args.workers or default_workers(settings.database_url)
+    if workers > 1:
+        logging.getLogger("keeper").info("starting workers", extra={"workers": workers})
+        return supervise(host, port, workers)
+    web.run_app(
+        create_app(settings),
+        host=host,
+        port=port,
+        access_log=None,
+        print=_announce,
+        reuse_port=args.reuse_port or None,
+    )
     return 0
 
 

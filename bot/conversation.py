@@ -77,7 +77,8 @@ class Conversation:
             if msg.event in CARD_EVENTS and msg.response_code:
                 await _grey_out_card(session, ctx, msg)
             for notice in (
-                await water.notice_owed(session, user.id, now),
+                # read with the user: the plan is only read again when it owes one
+                await water.notice_owed(session, user.id, now) if user.water_notice_owed else None,
                 await _missed_notice(session, ctx),
             ):
                 if notice:

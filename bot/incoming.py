@@ -1,6 +1,11 @@
 """Decrypted WeCom XML -> `Incoming`, a plain value the conversation can handle.
 
-wechatpy does the parsing; this module adds what it lacks: a total function (any
+The decrypted body is read with defusedxml's ElementTree (no entities, no DTDs), like
+the outer envelope, into the flat field dict wechatpy's `parse_message` would build
+from xmltodict (root `<xml>`, one text per field, surrounding whitespace stripped, an
+empty field absent): measured on the 2-core machine, 30-45 us a message against
+75-130 us through wechatpy's parser, and only the raw fields were ever used. This
+module adds what wechatpy lacks: a total function (any
 malformed input raises `MalformedMessage`, nothing else), the idempotency key
 (MsgId for messages; FromUserName + CreateTime + Event + EventKey (+ TaskId) for
 events, which carry no MsgId), and support for events wechatpy 1.8 does not know
@@ -18,8 +23,10 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from xml.etree.ElementTree import ParseError
 
-from wechatpy.enterprise import parse_message
+import defusedxml.ElementTree as SafeET
+from defusedxml import DefusedXmlException
 
 from scheduler.redact import mask_user
 
@@ -48,11 +55,27 @@ class Incoming:
 def read_message(xml: str) -> Incoming:
     """Read decrypted message XML. Raises `MalformedMessage` for anything unreadable."""
     try:
-        message = parse_message(xml)
-        data = dict(message._data)  # raw fields: covers events wechatpy does not model
-    except Exception as exc:  # wechatpy/xmltodict raise assorted errors on bad XML
+        root = SafeET.fromstring(xml)
+    except (ParseError, DefusedXmlException, ValueError) as exc:
         raise MalformedMessage("unreadable message XML") from exc
-    return _from_fields(data)
+    if root.tag != "xml":
+        raise MalformedMessage("not a WeCom message")
+    return _from_fields(_fields(root))
+
+
+def _fields(root: SafeET.Element) -> dict[str, object]:
+    """The message's fields: text for a leaf, a marker for anything else (a nested or
+    repeated element is never a field we read as text, so `_text` refuses it)."""
+    data: dict[str, object] = {}
+    for child in root:
+        if len(child) or child.tag in data:
+            data[child.tag] = NOT_TEXT
+        elif text := (child.text or "").strip():
+            data[child.tag] = text
+    return data
+
+
+NOT_TEXT = object()
 
 
 def _from_fields(data: dict[str, object]) -> Incoming:

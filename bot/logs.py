@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import logging
+import re
 import sys
 from collections.abc import Iterable
 
@@ -90,9 +91,12 @@ def _extras(record: logging.LogRecord) -> dict[str, object]:
     return {k: v for k, v in vars(record).items() if k not in STANDARD_ATTRS}
 
 
+_NEEDS_QUOTES = re.compile(r'[\s"=]')  # one scan in C: the line is written per message
+
+
 def _quoted(value: object) -> str:
     text = str(value)
-    if not text or any(c.isspace() or c in '"=' for c in text):
+    if not text or _NEEDS_QUOTES.search(text):
         return json.dumps(text, ensure_ascii=False)
     return text
 

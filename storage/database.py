@@ -7,6 +7,10 @@ has waited for seconds (measured: p50 49 ms but max 8.5 s at concurrency 50). An
 `asyncio.Lock` wakes waiters in arrival order, so the gate makes the queue FIFO.
 MySQL/MariaDB run transactions concurrently and need no gate.
 
+On SQLite the gate belongs to `storage.group_commit`: transactions that queue up
+share one COMMIT (one fsync), each in its own savepoint, and none returns before
+the COMMIT holding it has.
+
 A caller that may stop waiting (the callback's deadline: a stalled database must not
 hold WeCom past its 5 seconds) passes a `CommitWatch`, to learn afterwards whether the
 COMMIT had been sent: before it, nothing was written; after it, the outcome is unknown
@@ -24,6 +28,8 @@ from dataclasses import dataclass
 
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from storage.group_commit import GroupCommit
+
 Session = AsyncConnection
 """One unit of work: a Core connection inside one transaction, owned by the caller.
 
@@ -34,7 +40,9 @@ execution layer doubled the CPU cost of every statement on the per-message path.
 
 @dataclass
 class CommitWatch:
-    """Set just before COMMIT is sent, cleared when a transaction begins."""
+    """Set just before COMMIT is sent, cleared when a transaction begins. Under group
+    commit, set when the unit's work joins its batch: from then on its fate is the
+    batch's COMMIT."""
 
     commit_sent: bool = False
 
@@ -44,18 +52,19 @@ class Database:
 
     def __init__(self, engine: AsyncEngine) -> None:
         self.engine = engine
-        single_writer = engine.dialect.name == "sqlite"
-        self._gate: contextlib.AbstractAsyncContextManager[object] = (
-            asyncio.Lock() if single_writer else contextlib.nullcontext()
-        )
+        self.group = GroupCommit(engine) if engine.dialect.name == "sqlite" else None
 
     @contextlib.asynccontextmanager
     async def transaction(self, watch: CommitWatch | None = None) -> AsyncIterator[Session]:
         """A transaction that commits on success and rolls back on error; cancelled,
         it closes its connection at once (see the module note)."""
         watch = watch or CommitWatch()
-        async with self._gate, self.engine.connect() as connection:
-            watch.commit_sent = False
+        watch.commit_sent = False
+        if self.group is not None:
+            async with self.group.unit(watch) as connection:
+                yield connection
+            return
+        async with self.engine.connect() as connection:
             try:
                 await connection.begin()
                 yield connection

@@ -37,12 +37,13 @@ async def insert_unless_exists(
         async with session.begin_nested():
             return await insert_returning_id(session, insert_into(table), values)
     except IntegrityError as exc:
-        if _mysql_errno(exc) == MYSQL_DUPLICATE_KEY:
+        if mysql_errno(exc) == MYSQL_DUPLICATE_KEY:
             return None
         raise
 
 
-def _mysql_errno(exc: IntegrityError) -> int | None:
+def mysql_errno(exc: IntegrityError) -> int | None:
+    """The MySQL/MariaDB error number behind a driver error, if there is one."""
     args = getattr(exc.orig, "args", ())
     return args[0] if args and isinstance(args[0], int) else None
 

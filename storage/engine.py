@@ -32,6 +32,7 @@ from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     create_async_engine,
 )
+from sqlalchemy.pool import PoolResetState
 
 from storage import inline_sqlite
 
@@ -106,7 +107,18 @@ def _mysql_engine(url: str, *, echo: bool) -> AsyncEngine:
         isolation_level="READ COMMITTED",
         pool_pre_ping=True,
         pool_recycle=3600,
+        pool_reset_on_return=None,  # see _reset below
     )
+
+    @event.listens_for(engine.sync_engine, "reset")
+    def _reset(dbapi_connection: Any, _record: Any, state: PoolResetState) -> None:
+        # The pool's usual reset sends ROLLBACK whenever a connection comes back: after
+        # our COMMIT that is one wasted round trip per message. The server's status flag
+        # (SERVER_STATUS_IN_TRANS, kept by the driver from the last reply) says whether
+        # anything is still open; only then is it rolled back.
+        usable = state.asyncio_safe and not state.terminate_only
+        if usable and dbapi_connection._connection.get_transaction_status():
+            dbapi_connection.rollback()
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

@@ -12,6 +12,11 @@ What keeps the loop responsive: one pooled connection per process (see
 file lock; and a short busy timeout for waits on other processes, after which the
 "database is locked" error is retried asynchronously by `storage.retry`.
 
+COMMIT is the exception: it runs on a helper thread, so the loop goes on decrypting
+and handling other requests during the fsync. Under group commit
+(`storage.group_commit`) that is one hop per batch, not per message, and the batch's
+gate keeps every other use of the connection away until the commit has returned.
+
 `connect()` returns an object with the parts of `aiosqlite.Connection` that
 SQLAlchemy's `sqlite+aiosqlite` dialect uses; it is passed as `async_creator`.
 """
@@ -128,7 +133,7 @@ class InlineConnection:
         return _CursorContext(self._live())
 
     async def commit(self) -> None:
-        self._live().commit()
+        await asyncio.to_thread(self._live().commit)
 
     async def rollback(self) -> None:
         self._live().rollback()

@@ -42,6 +42,7 @@ class UserRecord:
     missed_since: dt.datetime | None = None
     pending_guess: str | None = None
     pending_guess_at: dt.datetime | None = None
+    water_notice_owed: bool = False  # the water plan paused itself and has not said so
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

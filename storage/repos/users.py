@@ -7,6 +7,7 @@ import datetime as dt
 from sqlalchemy import bindparam, func, select, update
 
 from storage.database import Session
+from storage.delivery_models import WATER_PLANS
 from storage.dialect import insert_unless_exists
 from storage.models import USERS
 from storage.records import Addressee, Prefs, UserRecord
@@ -36,7 +37,20 @@ async def ensure_and_lock_user(
         missed_since=row.missed_since,
         pending_guess=row.pending_guess,
         pending_guess_at=row.pending_guess_at,
+        water_notice_owed=row.water_notice is not None,
     )
+
+
+# Read with the user (one statement less per message): whether the water plan owes a
+# pause notice. A subquery in the select list is read without a lock on MySQL/MariaDB
+# ("a locking read clause in an outer statement does not lock the rows of a table in a
+# nested subquery"), so a message never holds the plan's row: the tick locks it.
+_WATER_NOTICE = (
+    select(WATER_PLANS.c.pause_notice)
+    .where(WATER_PLANS.c.user_id == USERS.c.id)
+    .scalar_subquery()
+    .label("water_notice")
+)
 
 
 _LOCK_USER = (
@@ -49,6 +63,7 @@ _LOCK_USER = (
         USERS.c.missed_since,
         USERS.c.pending_guess,
         USERS.c.pending_guess_at,
+        _WATER_NOTICE,
     )
     .where(USERS.c.wecom_user_id == bindparam("wecom_user_id"))
     .with_for_update()

@@ -240,3 +240,34 @@ async def test_a_guess_confirmed_in_keeper_chat_is_recorded_once_and_another_is_
     assert "回「是」记下" in other  # a new guess...
     assert "支出 35.00 元" in today  # ...dropped by the next message; 35 is there once
     assert "体重：还没记录" in today  # the 140 guess was dropped, not recorded
+
+
+async def test_serve_with_two_workers_answers_on_one_port_and_stops_as_one(
+    tmp_path: Path,
+) -> None:
+    env = _env(tmp_path)
+    assert (await _run(["migrate"], env, tmp_path))[0] == 0
+    port = _free_port()
+    proc = await asyncio.create_subprocess_exec(
+        KEEPER, "serve", "--port", str(port), "--workers", "2", env=env, cwd=tmp_path,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    running = 0
+    async with asyncio.timeout(STARTUP_TIMEOUT_S):
+        while running < 2:  # each worker says so once its socket listens
+            running += b"Running on" in await proc.stderr.readline()
+    base = f"http://127.0.0.1:{port}"
+    async with WeComSide(
+        base, SECRETS["WECOM_TOKEN"], SECRETS["WECOM_AES_KEY"], "wwclitest00001", 1000002
+    ) as wecom:
+        replies = [await wecom.send_text("alice", f"体重 7{n}", msg_id=n) for n in range(6)]
+    proc.terminate()
+    logs = (await proc.stderr.read()).decode()
+
+    assert await proc.wait() == 0
+    assert [r.text.split("，")[0].rstrip("。") for r in replies] == [
+        f"记下了：体重 7{n} kg" for n in range(6)
+    ]
+    assert logs.count("Running on") == 0  # both were read above, before the load
+    assert "Traceback" not in logs
