@@ -16,8 +16,12 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/keeper chat
 
+# One pytest-xdist worker per core (CI has 2), tests handed out in collection order as
+# workers free up, so the slow process tests in tests/acceptance start first. In one
+# process instead: `.venv/bin/pytest` (or `make test PYTEST_WORKERS=0`).
+PYTEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
