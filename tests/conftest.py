@@ -15,8 +15,9 @@ Alembic migrations leave a new one in, without paying for the migrations each ti
   counter differs is truncated, and then each table's `SHOW CREATE TABLE` (columns,
   keys, foreign keys, counter) must equal the one recorded right after the migrations,
   the table set must be the same and `alembic_version` must hold the head. Anything
-  else (a test changed the schema, or a lock kept the truncation from finishing) and
-  the test gets a new database migrated from scratch instead.
+  else (a test changed the schema, a lock kept the truncation from finishing, or the
+  migrations themselves wrote rows) and the test gets a new database migrated from
+  scratch instead.
 
 Tests marked `migrated_per_test` (the migration tests) get a database migrated from
 scratch for themselves, as every test used to.
@@ -156,13 +157,14 @@ class _SessionMariaDB:
         self._admin: pymysql.connections.Connection[Any] | None = None
         self._definitions: dict[str, str] = {}  # table -> SHOW CREATE TABLE, as migrated
         self._head: list[tuple[Any, ...]] = []  # alembic_version's rows, as migrated
+        self._seeded: set[str] = set()  # tables the migrations wrote rows into
 
     async def for_next_test(self) -> str:
         """The URL, with the database in its just-migrated state."""
         if self.url is not None and self._reset():
             return self.url
         if self.url is not None:
-            self.abandoned.append(self.url)
+            self._drop(self.url)
         self.url = await _migrated_mysql_database()
         self._record()
         return self.url
@@ -170,12 +172,24 @@ class _SessionMariaDB:
     def close(self) -> None:
         names = [make_url(url).database for url in [*self.abandoned, self.url] if url]
         if names:
-            admin = self._connect()
-            with admin.cursor() as cursor:
+            with self._connect().cursor() as cursor:
                 for name in names:
                     cursor.execute(f"DROP DATABASE IF EXISTS `{name}`")
+        self._disconnect()
+
+    def _drop(self, url: str) -> None:
+        """Drop a database no longer used (at the end, if a lock keeps it now)."""
+        try:
+            with self._connect().cursor() as cursor:
+                cursor.execute(f"DROP DATABASE IF EXISTS `{make_url(url).database}`")
+        except pymysql.MySQLError:
+            self._disconnect()
+            self.abandoned.append(url)
+
+    def _disconnect(self) -> None:
         if self._admin is not None:
             self._admin.close()
+            self._admin = None
 
     def _connect(self) -> pymysql.connections.Connection[Any]:
         if self._admin is None:
@@ -219,12 +233,13 @@ class _SessionMariaDB:
 
     def _record(self) -> None:
         definitions, holding, head = self._snapshot()
-        assert not holding, f"a just-migrated database holds rows in {sorted(holding)}"
         assert head, "a just-migrated database has no alembic_version"
-        self._definitions, self._head = definitions, head
+        self._definitions, self._head, self._seeded = definitions, head, holding
 
     def _reset(self) -> bool:
         """Bring the database back to its migrated state; False when that cannot be."""
+        if self._seeded:  # the migrations wrote rows: truncating would lose them
+            return False
         try:
             definitions, holding, head = self._snapshot()
             if set(definitions) != set(self._definitions) or head != self._head:
@@ -242,9 +257,7 @@ class _SessionMariaDB:
                 definitions, holding, head = self._snapshot()
             return (definitions, holding, head) == (self._definitions, set(), self._head)
         except pymysql.MySQLError:
-            if self._admin is not None:
-                self._admin.close()
-                self._admin = None
+            self._disconnect()
             return False
 
 
