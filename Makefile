@@ -16,8 +16,13 @@ venv: $(STAMP)
 demo: $(STAMP)
 	$(BIN)/keeper chat
 
+# One pytest-xdist worker per core (CI has 2), handed one test at a time in collection
+# order as it frees up: the slow process tests in tests/acceptance start first, on both
+# workers (in chunks, the first worker got all of them). In one process instead:
+# `.venv/bin/pytest` (or `-p no:xdist`, or `make test PYTEST_WORKERS=0`).
+PYTEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --maxschedchunk 1
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -1,9 +1,26 @@
 """Shared fixtures: real databases (SQLite and MariaDB), a fake clock.
 
-MariaDB tests use `KEEPER_TEST_MYSQL_URL` (default: root on 127.0.0.1:3306). Each test
-gets a database of its own, migrated from scratch, dropped afterwards. When MariaDB is
-unreachable they skip with the reason shown, unless `KEEPER_REQUIRE_MARIADB=1` (as
-`.ci/run` sets), in which case they fail: CI must never skip them silently.
+MariaDB tests use `KEEPER_TEST_MYSQL_URL` (default: root on 127.0.0.1:3306). When
+MariaDB is unreachable they skip with the reason shown, unless `KEEPER_REQUIRE_MARIADB=1`
+(as `.ci/run` sets), in which case they fail: CI must never skip them silently.
+
+Every test that asks for `database_url` gets a database in exactly the state the real
+Alembic migrations leave a new one in, without paying for the migrations each time:
+
+- SQLite: the migrations run once per session (per xdist worker) into a template
+  file; each test gets a byte-for-byte copy of it in its own tmp_path.
+- MariaDB: the migrations run once per session (per xdist worker) into a database of
+  that session's own. Before each test it is checked against what the migrations
+  built and brought back to it: every table whose rows, definition or AUTO_INCREMENT
+  counter differs is truncated, and then each table's `SHOW CREATE TABLE` (columns,
+  keys, foreign keys, counter) must equal the one recorded right after the migrations,
+  the table set must be the same and `alembic_version` must hold the head. Anything
+  else (a test changed the schema, a lock kept the truncation from finishing, or the
+  migrations themselves wrote rows) and the test gets a new database migrated from
+  scratch instead.
+
+Tests marked `migrated_per_test` (the migration tests) get a database migrated from
+scratch for themselves, as every test used to.
 """
 
 from __future__ import annotations
@@ -13,10 +30,13 @@ import io
 import logging
 import os
 import re
+import shutil
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
+import pymysql
 import pytest
 from aiohttp.test_utils import TestClient
 from sqlalchemy.engine import make_url
@@ -123,24 +143,192 @@ async def _drop_mysql_database(url: str) -> None:
     await admin.dispose()
 
 
-@pytest.fixture(params=ENGINES)
-async def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[str]:
-    """A migrated, empty database URL: SQLite file or a MariaDB database of its own."""
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
-        engine = create_engine(url)
-        await upgrade(engine)
-        await engine.dispose()
-        yield url
-        return
+async def _migrated_mysql_database() -> str:
+    """A new MariaDB database, brought to head by the real migrations; its URL."""
     url = await _fresh_mysql_database()
     engine = create_engine(url)
     await upgrade(engine)
     await engine.dispose()
-    try:
-        yield url
-    finally:
-        await _drop_mysql_database(url)
+    return url
+
+
+class _SessionMariaDB:
+    """This session's (this xdist worker's) MariaDB database, migrated once and reset to
+    that migrated state before each test (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.url: str | None = None
+        self.abandoned: list[str] = []
+        self._admin: pymysql.connections.Connection[Any] | None = None
+        self._definitions: dict[str, str] = {}  # table -> SHOW CREATE TABLE, as migrated
+        self._head: list[tuple[Any, ...]] = []  # alembic_version's rows, as migrated
+        self._seeded: set[str] = set()  # tables the migrations wrote rows into
+
+    async def for_next_test(self) -> str:
+        """The URL, with the database in its just-migrated state."""
+        if self.url is not None and self._reset():
+            return self.url
+        if self.url is not None:
+            self._drop(self.url)
+        self.url = await _migrated_mysql_database()
+        self._record()
+        return self.url
+
+    def close(self) -> None:
+        names = [make_url(url).database for url in [*self.abandoned, self.url] if url]
+        if names:
+            with self._connect().cursor() as cursor:
+                for name in names:
+                    cursor.execute(f"DROP DATABASE IF EXISTS `{name}`")
+        self._disconnect()
+
+    def _drop(self, url: str) -> None:
+        """Drop a database no longer used (at the end, if a lock keeps it now)."""
+        try:
+            with self._connect().cursor() as cursor:
+                cursor.execute(f"DROP DATABASE IF EXISTS `{make_url(url).database}`")
+        except pymysql.MySQLError:
+            self._disconnect()
+            self.abandoned.append(url)
+
+    def _disconnect(self) -> None:
+        if self._admin is not None:
+            self._admin.close()
+            self._admin = None
+
+    def _connect(self) -> pymysql.connections.Connection[Any]:
+        if self._admin is None:
+            url = make_url(MYSQL_URL)
+            self._admin = pymysql.connect(
+                host=url.host or "127.0.0.1",
+                port=url.port or 3306,
+                user=url.username or "root",
+                password=url.password or "",
+                autocommit=True,
+                charset="utf8mb4",
+            )
+            with self._admin.cursor() as cursor:
+                # Bounded waits: a test that left a transaction open gets a new database.
+                cursor.execute("SET SESSION lock_wait_timeout = 5")
+                cursor.execute("SET SESSION innodb_lock_wait_timeout = 5")
+        return self._admin
+
+    def _snapshot(self) -> tuple[dict[str, str], set[str], list[tuple[Any, ...]]]:
+        """Each table's definition, the tables holding rows, and alembic_version's rows."""
+        assert self.url is not None
+        admin = self._connect()
+        with admin.cursor() as cursor:
+            cursor.execute(f"USE `{make_url(self.url).database}`")
+            cursor.execute("SHOW FULL TABLES")
+            names = sorted(str(row[0]) for row in cursor.fetchall())
+            definitions = {}
+            for name in names:
+                cursor.execute(f"SHOW CREATE TABLE `{name}`")
+                definitions[name] = str(cursor.fetchone()[1])
+            others = [name for name in names if name != "alembic_version"]
+            cursor.execute(
+                " UNION ALL ".join(f"(SELECT '{name}' FROM `{name}` LIMIT 1)" for name in others)
+            )
+            holding = {str(row[0]) for row in cursor.fetchall()}
+            head: list[tuple[Any, ...]] = []
+            if "alembic_version" in definitions:
+                cursor.execute("SELECT * FROM alembic_version ORDER BY 1")
+                head = list(cursor.fetchall())
+        return definitions, holding, head
+
+    def _record(self) -> None:
+        definitions, holding, head = self._snapshot()
+        assert head, "a just-migrated database has no alembic_version"
+        self._definitions, self._head, self._seeded = definitions, head, holding
+
+    def _reset(self) -> bool:
+        """Bring the database back to its migrated state; False when that cannot be."""
+        if self._seeded:  # the migrations wrote rows: truncating would lose them
+            return False
+        try:
+            definitions, holding, head = self._snapshot()
+            if set(definitions) != set(self._definitions) or head != self._head:
+                return False
+            changed = {name for name, ddl in definitions.items() if ddl != self._definitions[name]}
+            dirty = sorted(holding | changed)
+            if dirty:
+                with self._connect().cursor() as cursor:
+                    cursor.execute("SET SESSION foreign_key_checks = 0")
+                    try:
+                        for name in dirty:
+                            cursor.execute(f"TRUNCATE TABLE `{name}`")
+                    finally:
+                        cursor.execute("SET SESSION foreign_key_checks = 1")
+                definitions, holding, head = self._snapshot()
+            return (definitions, holding, head) == (self._definitions, set(), self._head)
+        except pymysql.MySQLError:
+            self._disconnect()
+            return False
+
+
+@pytest.fixture(scope="session")
+def _session_mariadb() -> Iterator[_SessionMariaDB]:
+    database = _SessionMariaDB()
+    yield database
+    database.close()
+
+
+class _SessionSQLite:
+    """This session's (this xdist worker's) SQLite file, migrated once, to copy from."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.migrated = False
+
+    async def copy_to(self, path: Path) -> None:
+        if not self.migrated:
+            await _migrated_sqlite_file(self.path)
+            self._check_closed_cleanly()
+            self.migrated = True
+        shutil.copyfile(self.path, path)
+
+    def _check_closed_cleanly(self) -> None:
+        """Everything is in the one file: no -wal or -shm beside it."""
+        assert [p.name for p in self.path.parent.iterdir()] == [self.path.name]
+
+
+@pytest.fixture(scope="session")
+def _session_sqlite(tmp_path_factory: pytest.TempPathFactory) -> _SessionSQLite:
+    return _SessionSQLite(tmp_path_factory.mktemp("sqlite-template") / "keeper.db")
+
+
+async def _migrated_sqlite_file(path: Path) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+    await upgrade(engine)
+    await engine.dispose()
+
+
+@pytest.fixture(params=ENGINES)
+async def database_url(
+    request: pytest.FixtureRequest,
+    tmp_path: Path,
+    _session_sqlite: _SessionSQLite,
+    _session_mariadb: _SessionMariaDB,
+) -> AsyncIterator[str]:
+    """A migrated, empty database URL: a SQLite file or a MariaDB database, in the
+    state the migrations leave a new one in (see the module docstring)."""
+    from_scratch = request.node.get_closest_marker("migrated_per_test") is not None
+    if request.param == "sqlite":
+        path = tmp_path / "keeper.db"
+        if from_scratch:
+            await _migrated_sqlite_file(path)
+        else:
+            await _session_sqlite.copy_to(path)
+        yield f"sqlite+aiosqlite:///{path}"
+        return
+    if from_scratch:
+        url = await _migrated_mysql_database()
+        try:
+            yield url
+        finally:
+            await _drop_mysql_database(url)
+        return
+    yield await _session_mariadb.for_next_test()
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import datetime as dt
 import signal
@@ -14,17 +15,16 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import create_app
-from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.fake_wecom import run_fake_wecom
 from bot.settings import Settings
 from scheduler.clock import FakeClock, SystemClock
 from storage.delivery_models import JOBS
 from storage.engine import create_engine
 from storage.migrate import upgrade
-from tests.acceptance.processes import KEEPER, keeper_env
+from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env
 from tests.conftest import TEST_SETTINGS, wecom_side
 
-POLL_S = 0.05  # the worker is another process: its progress can only be observed
-POLLS = 400  # at most 20 s
+ARRIVAL_TIMEOUT_S = 20  # the fake tells the moment the message arrives; bounded
 
 
 async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(tmp_path: Path) -> None:
@@ -36,7 +36,7 @@ async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(tmp_path: 
     real_now = SystemClock().now()
     clock = FakeClock(real_now - dt.timedelta(hours=2, minutes=1))
     zone = _noon_zone(real_now)
-    api = FakeWeCom(
+    api = ArrivalFake(
         corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
     )
     async with run_fake_wecom(api) as api_base:
@@ -50,10 +50,8 @@ async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(tmp_path: 
             stderr=asyncio.subprocess.PIPE,
         )
         try:
-            for _ in range(POLLS):
-                if api.messages_to("alice"):
-                    break
-                await asyncio.sleep(POLL_S)
+            with contextlib.suppress(TimeoutError):  # then the asserts below say what is missing
+                await asyncio.wait_for(api.arrived.wait(), ARRIVAL_TIMEOUT_S)
             proc.send_signal(signal.SIGTERM)
             code = await asyncio.wait_for(proc.wait(), timeout=20)
         finally:

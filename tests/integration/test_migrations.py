@@ -5,6 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -21,6 +22,9 @@ from storage.engine import create_engine
 from storage.migrate import alembic_config, current_revision, upgrade
 from storage.repos import jobs
 from storage.schema import metadata
+
+# These tests are about the migrations: each runs them itself, on every engine.
+pytestmark = pytest.mark.migrated_per_test
 
 
 async def test_a_migrated_database_is_at_head(engine: AsyncEngine) -> None:
