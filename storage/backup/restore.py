@@ -60,25 +60,42 @@ async def restore_backup(
         RestoreRefused: the target holds rows, or a revision this code cannot reach.
         WrongKey, Tampered: the file does not open or does not add up; nothing written.
     """
-    await _refuse_non_empty(url)
     with _open(path) as source:
-        manifest = check_archive(source, passphrase)
-        history = _history()
-        if manifest.meta.revision not in history:
-            raise RestoreRefused(
-                f"the backup is at revision {manifest.meta.revision}, unknown to this keeper "
-                "(made by a newer one?); restore it with that version"
-            )
+        try:  # everything before the first write
+            current = await _check_target(url)
+            manifest = check_archive(source, passphrase)
+            history = _known(manifest.meta.revision, current)
+        except BackupError as exc:
+            raise type(exc)(f"{exc}; nothing was written") from None
         engine = create_engine(url)
         try:
-            await _schema_at(engine, manifest.meta.revision, history)
+            await _schema_at(engine, current, manifest.meta.revision, history)
             source.seek(0)
             specs = await _insert_all(engine, source, passphrase)
             if migrate_up:
                 await upgrade(engine)
+        except BackupError as exc:  # the file changed since the first pass
+            raise type(exc)(
+                f"{exc}; the rows were rolled back but the schema was created: "
+                "restore into a new database"
+            ) from None
         finally:
             await engine.dispose()
     return Restored(manifest=manifest, specs=specs)
+
+
+def _known(revision: str, current: str | None) -> list[str]:
+    history = _history()
+    if revision not in history:
+        raise RestoreRefused(
+            f"the backup is at revision {revision}, unknown to this keeper "
+            "(made by a newer one?); restore it with that version"
+        )
+    if current is not None and current not in history:
+        raise RestoreRefused(
+            f"the target database is at revision {current}, unknown to this keeper"
+        )
+    return history
 
 
 def _open(path: Path) -> IO[bytes]:
@@ -88,14 +105,16 @@ def _open(path: Path) -> IO[bytes]:
         raise BackupError(f"cannot read {path}: {exc.strerror}") from None
 
 
-async def _refuse_non_empty(url: str) -> None:
+async def _check_target(url: str) -> str | None:
+    """The target's revision (None: unversioned), after making sure it holds no rows."""
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and not is_file(parsed.database):
-        return  # a brand-new file: restore creates it, after the checks
+        return None  # a brand-new file: restore creates it, after the checks
     engine = create_engine(url)
     try:
         async with engine.connect() as connection:
             filled = await connection.run_sync(_tables_with_rows)
+        current = await current_revision(engine)
     finally:
         await engine.dispose()
     if filled:
@@ -103,6 +122,7 @@ async def _refuse_non_empty(url: str) -> None:
             f"the target database is not empty ({', '.join(filled[:5])} hold rows); "
             "restore only into a new or freshly migrated database"
         )
+    return current
 
 
 def _tables_with_rows(connection: Connection) -> list[str]:
@@ -121,14 +141,11 @@ def _history() -> list[str]:
     return [revision.revision for revision in reversed(list(script.walk_revisions()))]
 
 
-async def _schema_at(engine: AsyncEngine, revision: str, history: list[str]) -> None:
-    current = await current_revision(engine)
+async def _schema_at(
+    engine: AsyncEngine, current: str | None, revision: str, history: list[str]
+) -> None:
     if current == revision:
         return
-    if current is not None and current not in history:
-        raise RestoreRefused(
-            f"the target database is at revision {current}, unknown to this keeper"
-        )
     if current is None or history.index(current) < history.index(revision):
         await upgrade(engine, revision)
         return
