@@ -11,7 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import insert, inspect, text
+from sqlalchemy import insert, inspect, select, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -25,11 +25,14 @@ from storage.backup import (
     restore_backup,
     verify_backup,
 )
-from storage.backup.archive import Manifest
+from storage.backup.archive import ArchiveWriter, Manifest, Meta
+from storage.backup.codec import TableSpec, spec_of
 from storage.backup.snapshot import is_file
+from storage.delivery_models import RULES
 from storage.engine import create_engine
-from storage.migrate import current_revision, upgrade
+from storage.migrate import current_revision, is_current, upgrade
 from storage.models import USERS
+from storage.schema import metadata
 from tests.conftest import ENGINES, _drop_mysql_database, _fresh_mysql_database
 from tests.integration.backup_seed import seed
 
@@ -251,3 +254,52 @@ async def test_make_and_verify_reports_a_failure_in_words(tmp_path: Path) -> Non
     assert not outcome.verified
     assert outcome.path is None
     assert "no SQLite database file" in outcome.problem
+
+
+def _older_backup(path: Path) -> None:
+    """A backup as keeper at revision 0005 wrote it: reminder_rules had no error_note."""
+    meta = Meta(revision="0005", keeper="0.0.9", created_at=NOW.isoformat(), engine="sqlite")
+    with path.open("wb") as out:
+        writer = ArchiveWriter(out, KEY, meta)
+        for table in metadata.sorted_tables:
+            spec = spec_of(table)
+            if table.name == "reminder_rules":
+                spec = TableSpec(
+                    name=spec.name, columns=tuple(c for c in spec.columns if c[0] != "error_note")
+                )
+            writer.begin_table(spec)
+            columns = [name for name, _ in spec.columns]
+            writer.add_rows(
+                [_older_row(table.name, columns)]
+                if table.name in ("users", "reminder_rules")
+                else []
+            )
+        writer.finish()
+
+
+def _older_row(table: str, columns: list[str]) -> list[object]:
+    values: dict[str, object] = {
+        "id": 1, "user_id": 1, "wecom_user_id": "member1", "timezone": "Asia/Shanghai",
+        "created_at": NOW, "updated_at": NOW, "wake_at": dt.time(8), "sleep_at": dt.time(22),
+        "water_interval_minutes": 120, "water_goal": 8, "cards": 0, "defaults_version": 1,
+        "kind": "custom", "status": "active", "policy": "at_most_once", "priority": "normal",
+        "channel": "wecom_app", "spec": "daily 22:00", "label": "吃药",
+    }  # fmt: skip
+    return [values.get(name) for name in columns]
+
+
+async def test_an_older_backup_is_restored_at_its_revision_then_migrated_up(
+    database_url: str, tmp_path: Path
+) -> None:
+    _older_backup(tmp_path / "old.kbak")
+    fresh = f"sqlite+aiosqlite:///{tmp_path / 'fresh.db'}"
+    for target in (database_url, fresh):  # migrated to head (goes down first), brand new
+        await restore_backup(tmp_path / "old.kbak", target, KEY)
+        engine = create_engine(target)
+        try:
+            assert await is_current(engine)
+            async with engine.connect() as connection:
+                rule = (await connection.execute(select(RULES))).one()
+        finally:
+            await engine.dispose()
+        assert (rule.label, rule.error_note) == ("吃药", "")
