@@ -52,11 +52,12 @@ class Settings:
     log_level: str = "INFO"
     metrics_host: str = "127.0.0.1"
     metrics_port: int | None = None
+    backup_key: str = field(default="", repr=False)  # KEEPER_BACKUP_KEY, see the block below
 
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
         password = make_url(self.database_url).password
-        values = (self.secret, self.token, self.aes_key, str(password or ""))
+        values = (self.secret, self.token, self.aes_key, str(password or ""), self.backup_key)
         return tuple(s for s in values if s)
 
 
@@ -102,6 +103,7 @@ def load_settings(
         log_level=_choice(env, "KEEPER_LOG_LEVEL", LOG_LEVELS, "INFO", upper=True),
         metrics_host=env.get("KEEPER_METRICS_HOST", "127.0.0.1").strip() or "127.0.0.1",
         metrics_port=_int(env, "KEEPER_METRICS_PORT", 0, 0, 65535) or None,
+        backup_key=_backup_key(env),
     )
 
 
@@ -238,3 +240,41 @@ def _api_base(env: Mapping[str, str]) -> str:
             "WECOM_API_BASE must be an http(s) URL, e.g. https://qyapi.weixin.qq.com"
         )
     return url
+
+
+# -- Backups ----------------------------------------------------------------------------
+
+BACKUP_KEY_MIN_CHARS = 16
+BACKUP_KEY_FORM = (
+    f"a passphrase of at least {BACKUP_KEY_MIN_CHARS} characters, "
+    "e.g. the output of `openssl rand -base64 24`"
+)
+
+
+def load_backup_key(
+    environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")
+) -> str:
+    """KEEPER_BACKUP_KEY, required: what `keeper backup` and `keeper restore` need
+    (without the WeCom settings, like `load_database_url`)."""
+    env = dict(_read_dotenv(dotenv)) if environ is None and dotenv else {}
+    env.update(os.environ if environ is None else environ)
+    key = _backup_key(env)
+    if not key:
+        raise SettingsError(f"KEEPER_BACKUP_KEY is not set; expected {BACKUP_KEY_FORM}")
+    return key
+
+
+def _backup_key(env: Mapping[str, str]) -> str:
+    """The passphrase as given, or "" when unset. Not stripped: the key is the key, so
+    spaces at either end (a copy-paste slip that would lock the backups) are refused."""
+    value = env.get("KEEPER_BACKUP_KEY", "")
+    if not value.strip():
+        return ""
+    if value != value.strip() or any(ord(c) < 32 for c in value):
+        raise SettingsError(
+            "KEEPER_BACKUP_KEY is malformed (spaces at either end or control characters); "
+            f"expected {BACKUP_KEY_FORM}"
+        )
+    if len(value) < BACKUP_KEY_MIN_CHARS:
+        raise SettingsError(f"KEEPER_BACKUP_KEY is too short; expected {BACKUP_KEY_FORM}")
+    return value
