@@ -78,7 +78,7 @@ def is_file(path: str | None) -> bool:
 
 def _online_backup(source: Path, target: Path) -> None:
     # Read-only URI: a missing file is an error, never a new empty database.
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    src = sqlite3.connect(source.resolve().as_uri() + "?mode=ro", uri=True)  # quoted path
     dst = sqlite3.connect(target)
     try:
         src.backup(dst)  # pages=-1: the whole database in one step, one read transaction
