@@ -76,8 +76,8 @@ async def restore_backup(
                 await upgrade(engine)
         except BackupError as exc:  # the file changed since the first pass
             raise type(exc)(
-                f"{exc}; the rows were rolled back but the schema was created: "
-                "restore into a new database"
+                f"{exc}; the rows were rolled back and the database holds keeper's empty "
+                "schema (a restore may be run into it again)"
             ) from None
         finally:
             await engine.dispose()
