@@ -145,6 +145,10 @@ def decode_row(spec: TableSpec, values: Sequence[Any]) -> dict[str, Any]:
     }
 
 
+_CANONICAL = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"))
+"""One encoder for every line: `json.dumps` with options builds a new one per call."""
+
+
 def line(value: Any) -> bytes:
     """The canonical JSON line of any record of the file."""
-    return (json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n").encode()
+    return (_CANONICAL.encode(value) + "\n").encode()
