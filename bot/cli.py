@@ -373,7 +373,10 @@ def _restore(args: argparse.Namespace) -> int:
     try:
         line = asyncio.run(_restore_into(args.file, url, key))
     except BackupError as exc:
-        print(f"keeper: {exc}", file=sys.stderr)
+        print(
+            f"keeper: {exc}{'; nothing was written' if exc.written is False else ''}",
+            file=sys.stderr,
+        )
         return 1
     except DBAPIError as exc:
         password = make_url(url).password

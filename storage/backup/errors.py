@@ -8,3 +8,6 @@ from __future__ import annotations
 
 class BackupError(Exception):
     """A backup, restore or verify that cannot go on; the message says why."""
+
+    written: bool | None = None
+    """Set by restore: False when it stopped before its first write to the target."""

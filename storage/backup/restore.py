@@ -66,7 +66,8 @@ async def restore_backup(
             manifest = check_archive(source, passphrase)
             history = _known(manifest.meta.revision, current)
         except BackupError as exc:
-            raise type(exc)(f"{exc}; nothing was written") from None
+            exc.written = False
+            raise
         engine = create_engine(url)
         try:
             await _schema_at(engine, current, manifest.meta.revision, history)
@@ -75,10 +76,12 @@ async def restore_backup(
             if migrate_up:
                 await upgrade(engine)
         except BackupError as exc:  # the file changed since the first pass
-            raise type(exc)(
+            failed = type(exc)(
                 f"{exc}; the rows were rolled back and the database holds keeper's empty "
                 "schema (a restore may be run into it again)"
-            ) from None
+            )
+            failed.written = True
+            raise failed from None
         finally:
             await engine.dispose()
     return Restored(manifest=manifest, specs=specs)

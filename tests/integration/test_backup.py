@@ -181,6 +181,7 @@ async def test_a_wrong_key_is_refused_and_nothing_is_written(
 
     assert "not the passphrase" not in str(refused.value)
     assert KEY not in str(refused.value)
+    assert refused.value.written is False
     assert await _state(target_url) == before
     assert before in (None, {})  # a brand-new database stays brand new
 
@@ -191,8 +192,9 @@ async def test_a_target_with_rows_is_refused_and_left_as_it_was(
     await _backup(seeded, tmp_path / "b.kbak")
     before = await _contents(seeded)
 
-    with pytest.raises(RestoreRefused, match="not empty"):
+    with pytest.raises(RestoreRefused, match="not empty") as refused:
         await restore_backup(tmp_path / "b.kbak", seeded, KEY)
+    assert refused.value.written is False
 
     assert await _contents(seeded) == before
 
