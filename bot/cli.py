@@ -1,4 +1,5 @@
-"""The `keeper` command line: serve, worker, tick, migrate, chat, doctor, menu, export.
+"""The `keeper` command line: serve, worker, tick, migrate, chat, doctor, menu, export,
+backup, restore.
 
 Exit status 2 means "fix your configuration": a missing or malformed setting, a
 database that is unreachable, missing or not migrated, or `tick --at` refused on a
@@ -16,6 +17,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from aiohttp import web
 from sqlalchemy.engine import make_url
@@ -26,6 +28,7 @@ from bot.logs import configure_logging
 from bot.settings import (
     Settings,
     SettingsError,
+    load_backup_key,
     load_database_url,
     load_settings,
     mask_database_url,
@@ -33,6 +36,9 @@ from bot.settings import (
 from bot.workers import default_workers, supervise
 from scheduler.clock import Clock
 from scheduler.tick import TickReport
+
+if TYPE_CHECKING:
+    from storage.backup.archive import Manifest
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -121,6 +127,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     chat.set_defaults(run=_chat)
     _add_export(sub)
+    _add_backup_commands(sub)
     return parser
 
 
@@ -319,6 +326,122 @@ def _export(args: argparse.Namespace) -> int:
         print(refused, file=sys.stderr)
         return 1
     return 0
+
+
+# -- Backups: `keeper backup --out FILE | --verify FILE`, `keeper restore FILE` --------------
+# Exit 0 done (or ✓), 1 the backup failed or was refused (tampered, wrong key, non-empty
+# target, differs), 2 configuration (KEEPER_BACKUP_KEY, the database URL).
+
+
+def _add_backup_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    backup = sub.add_parser(
+        "backup", help="encrypted backup of the whole database, or --verify one"
+    )
+    what = backup.add_mutually_exclusive_group(required=True)
+    what.add_argument("--out", metavar="FILE", type=Path, help="write a new backup to FILE")
+    what.add_argument(
+        "--verify",
+        metavar="FILE",
+        type=Path,
+        help="restore FILE into a scratch database and check it",
+    )
+    backup.set_defaults(run=_backup)
+    restore = sub.add_parser("restore", help="restore a backup into an empty database")
+    restore.add_argument("file", metavar="FILE", type=Path, help="the backup file")
+    restore.add_argument(
+        "--database-url", required=True, metavar="URL", help="the empty database to restore into"
+    )
+    restore.set_defaults(run=_restore)
+
+
+def _backup(args: argparse.Namespace) -> int:
+    from storage.backup import BackupError
+
+    key = load_backup_key()
+    try:
+        if args.verify is not None:
+            return _verify(args.verify, key)
+        url = load_database_url()
+        manifest = asyncio.run(_make_backup(url, args.out, key))
+    except BackupError as exc:
+        print(f"keeper: {exc}", file=sys.stderr)
+        return 1
+    print(
+        f"keeper: backed up {mask_database_url(url)} (revision {manifest.meta.revision}, "
+        f"{len(manifest.tables)} tables, {manifest.rows} rows) to {args.out}, "
+        f"{args.out.stat().st_size:,} bytes; without KEEPER_BACKUP_KEY it cannot be restored"
+    )
+    return 0
+
+
+async def _make_backup(url: str, out: Path, key: str) -> Manifest:
+    from scheduler.clock import SystemClock
+    from storage.backup import make_backup
+
+    return await make_backup(url, out, key, now=SystemClock().now())
+
+
+def _verify(path: Path, key: str) -> int:
+    from storage.backup import BackupError, verify_backup
+
+    try:
+        verification = asyncio.run(verify_backup(path, key))
+    except BackupError as exc:
+        print(f"✗ {path}: {exc}")
+        return 1
+    meta = verification.manifest.meta
+    if not verification.ok:
+        print(f"✗ {path}: differs from its manifest: {'; '.join(verification.differences)}")
+        return 1
+    print(
+        f"✓ {path}: revision {meta.revision}, {len(verification.manifest.tables)} tables, "
+        f"{verification.manifest.rows} rows, made {meta.created_at} on {meta.engine}; "
+        "restored into a scratch database, every count and checksum matches"
+    )
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    from bot.maintenance import database_failure
+    from storage.backup import BackupError
+
+    url = args.database_url.strip()
+    if not url.startswith(("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")):
+        raise SettingsError(
+            "--database-url must start with sqlite+aiosqlite:// or mysql+aiomysql://"
+        )
+    key = load_backup_key()
+    try:
+        line = asyncio.run(_restore_into(args.file, url, key))
+    except BackupError as exc:
+        print(
+            f"keeper: {exc}{'; nothing was written' if exc.written is False else ''}",
+            file=sys.stderr,
+        )
+        return 1
+    except DBAPIError as exc:
+        password = make_url(url).password
+        print(database_failure(exc, url, (str(password),) if password else ()), file=sys.stderr)
+        return 2
+    print(line)
+    return 0
+
+
+async def _restore_into(path: Path, url: str, key: str) -> str:
+    from storage.backup import restore_backup
+    from storage.engine import create_engine
+    from storage.migrate import current_revision
+
+    restored = await restore_backup(path, url, key)
+    engine = create_engine(url)
+    try:
+        now_at = await current_revision(engine)
+    finally:
+        await engine.dispose()
+    return (
+        f"keeper: restored {path} ({restored.manifest.rows} rows, revision "
+        f"{restored.manifest.meta.revision}) into {mask_database_url(url)}, now at revision {now_at}"
+    )
 
 
 if __name__ == "__main__":

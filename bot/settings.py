@@ -87,10 +87,19 @@ class Settings:
     wecom_daily_cap: int | None = None
     """The app's daily send quota (licensed members x 200); None: not counted."""
 
+    backup_key: str = field(default="", repr=False)  # KEEPER_BACKUP_KEY, see the block below
+
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
         password = make_url(self.database_url).password
-        values = (self.secret, self.token, self.aes_key, str(password or ""), self.web_secret)
+        values = (
+            self.secret,
+            self.token,
+            self.aes_key,
+            str(password or ""),
+            self.web_secret,
+            self.backup_key,
+        )
         return tuple(s for s in values + self.channel_secrets() if s)
 
     def channel_secrets(self) -> tuple[str, ...]:
@@ -146,6 +155,7 @@ def load_settings(
         public_url=_public_url(env),
         web_secret=_web_secret(env),
         wecom_daily_cap=_daily_cap(env),
+        backup_key=_backup_key(env),
     )
 
 
@@ -377,4 +387,42 @@ def _web_secret(env: Mapping[str, str]) -> str:
             "KEEPER_WEB_SECRET is too short; expected at least 32 random characters "
             "(e.g. openssl rand -hex 32), or leave it unset"
         )
+    return value
+
+
+# -- Backups ----------------------------------------------------------------------------
+
+BACKUP_KEY_MIN_CHARS = 16
+BACKUP_KEY_FORM = (
+    f"a passphrase of at least {BACKUP_KEY_MIN_CHARS} characters, "
+    "e.g. the output of `openssl rand -base64 24`"
+)
+
+
+def load_backup_key(
+    environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")
+) -> str:
+    """KEEPER_BACKUP_KEY, required: what `keeper backup` and `keeper restore` need
+    (without the WeCom settings, like `load_database_url`)."""
+    env = dict(_read_dotenv(dotenv)) if environ is None and dotenv else {}
+    env.update(os.environ if environ is None else environ)
+    key = _backup_key(env)
+    if not key:
+        raise SettingsError(f"KEEPER_BACKUP_KEY is not set; expected {BACKUP_KEY_FORM}")
+    return key
+
+
+def _backup_key(env: Mapping[str, str]) -> str:
+    """The passphrase as given, or "" when unset. Not stripped: the key is the key, so
+    spaces at either end (a copy-paste slip that would lock the backups) are refused."""
+    value = env.get("KEEPER_BACKUP_KEY", "")
+    if not value.strip():
+        return ""
+    if value != value.strip() or any(ord(c) < 32 for c in value):
+        raise SettingsError(
+            "KEEPER_BACKUP_KEY is malformed (spaces at either end or control characters); "
+            f"expected {BACKUP_KEY_FORM}"
+        )
+    if len(value) < BACKUP_KEY_MIN_CHARS:
+        raise SettingsError(f"KEEPER_BACKUP_KEY is too short; expected {BACKUP_KEY_FORM}")
     return value

@@ -1,0 +1,106 @@
+"""`make_backup`: one consistent snapshot of the whole database into a sealed file.
+
+The file is written next to its destination as `NAME.partial` (mode 0600, created
+exclusively) and renamed into place only once it is complete, so a crash or an
+error never leaves a file that looks like a backup. An existing destination is
+refused rather than overwritten.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import IO
+
+from alembic.script import ScriptDirectory
+from sqlalchemy.engine import make_url
+
+from storage.backup.archive import ArchiveWriter, Manifest, Meta
+from storage.backup.codec import spec_of
+from storage.backup.errors import BackupError
+from storage.backup.snapshot import (
+    AfterTable,
+    SourceError,
+    consistent_snapshot,
+    is_file,
+    read_pages,
+    schema_revision,
+)
+from storage.migrate import alembic_config
+from storage.schema import metadata
+
+
+async def make_backup(
+    url: str,
+    out: Path,
+    passphrase: str,
+    *,
+    now: dt.datetime,
+    after_table: AfterTable | None = None,
+) -> Manifest:
+    """Back up every table of `url`'s database into `out`, encrypted with `passphrase`.
+
+    The database must be at the revision this code knows (its tables are read with
+    this code's column types). `now` (aware) is recorded as the backup's time.
+
+    Raises:
+        BackupError: the destination exists, the source is missing or not current.
+    """
+    if now.tzinfo is None:
+        raise ValueError("naive datetime given as the backup's time")
+    async with consistent_snapshot(url) as connection:
+        revision = await schema_revision(connection)
+        head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+        if revision is None or revision != head:
+            raise SourceError(
+                f"the database is at revision {revision or '(none)'}, this keeper's is {head}; "
+                "run `keeper migrate` first (or back up with the keeper that matches it)"
+            )
+        meta = Meta(
+            revision=revision,
+            keeper=keeper_version(),
+            created_at=now.astimezone(dt.UTC).isoformat(),
+            engine=make_url(url).get_backend_name(),
+        )
+        async with _partial_file(out) as file:
+            writer = ArchiveWriter(file, passphrase, meta)
+            for table in metadata.sorted_tables:  # parents before children
+                spec = spec_of(table)
+                writer.begin_table(spec)
+                async for page in read_pages(connection, spec):
+                    writer.add_rows(page)
+                if after_table is not None:
+                    await after_table(spec.name)
+            return writer.finish()
+
+
+@asynccontextmanager
+async def _partial_file(out: Path) -> AsyncIterator[IO[bytes]]:
+    if is_file(str(out)):
+        raise BackupError(f"{out} already exists; choose a new file name")
+    partial = out.with_name(out.name + ".partial")
+    try:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise BackupError(f"cannot create {partial}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            yield file
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(partial, out)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
+def keeper_version() -> str:
+    """The installed keeper's version, recorded in each backup."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("keeper")
+    except PackageNotFoundError:
+        return "unknown"

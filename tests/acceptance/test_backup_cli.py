@@ -1,0 +1,192 @@
+"""`keeper backup` / `keeper restore` as an operator runs them: real processes and files.
+
+The operator's path when keeper outgrows one machine: back up the SQLite file,
+verify the backup, restore it into a fresh MariaDB database; every record comes back.
+One flipped byte and both verify and restore refuse, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import inspect, select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from storage.engine import create_engine
+from storage.migrate import upgrade
+from storage.schema import metadata
+from tests.acceptance.processes import run_keeper
+from tests.conftest import _drop_mysql_database, _fresh_mysql_database
+from tests.integration.backup_seed import seed
+
+KEY = "an operator's passphrase 0001"
+START = dt.datetime(2026, 1, 1, 1, 0, tzinfo=dt.UTC)
+
+
+def _env(database_url: str, **extra: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
+    env.update({"KEEPER_DATABASE_URL": database_url, "KEEPER_BACKUP_KEY": KEY, **extra})
+    return env
+
+
+@pytest.fixture
+async def laptop(tmp_path: Path) -> str:
+    """A SQLite keeper database with 6 users' month of records (1602 rows)."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    engine = create_engine(url)
+    await upgrade(engine)
+    await seed(engine, users=6, days=30, start=START)
+    await engine.dispose()
+    return url
+
+
+@pytest.fixture
+async def fresh_mariadb() -> AsyncIterator[str]:
+    url = await _fresh_mysql_database()
+    yield url
+    await _drop_mysql_database(url)
+
+
+async def _every_record(url: str) -> dict[str, list[tuple[Any, ...]]]:
+    engine: AsyncEngine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return {
+                table.name: [
+                    tuple(row)
+                    for row in await connection.execute(select(table).order_by(table.c.id))
+                ]
+                for table in metadata.sorted_tables
+            }
+    finally:
+        await engine.dispose()
+
+
+@pytest.mark.mariadb
+async def test_backup_verify_and_restore_into_mariadb_give_back_every_record(
+    laptop: str, fresh_mariadb: str, tmp_path: Path
+) -> None:
+    backup = tmp_path / "keeper.kbak"
+    code, out, err = await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path)
+    assert (code, err) == (0, "")
+    assert "backed up" in out
+    assert "1602 rows" in out
+
+    code, out, err = await run_keeper(
+        ["backup", "--verify", str(backup)], _env(laptop), cwd=tmp_path
+    )
+    assert (code, err) == (0, "")
+    assert out.startswith(f"✓ {backup}: revision ")
+
+    code, out, err = await run_keeper(
+        ["restore", str(backup), "--database-url", fresh_mariadb], _env(laptop), cwd=tmp_path
+    )
+    assert (code, err) == (0, "")
+    assert "restored" in out
+    assert "1602 rows" in out
+
+    assert await _every_record(fresh_mariadb) == await _every_record(laptop)
+    for text in (out, err):
+        assert KEY not in text
+
+
+@pytest.mark.mariadb
+async def test_one_flipped_byte_makes_verify_and_restore_refuse(
+    laptop: str, fresh_mariadb: str, tmp_path: Path
+) -> None:
+    backup = tmp_path / "keeper.kbak"
+    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
+    data = bytearray(backup.read_bytes())
+    data[len(data) // 3] ^= 0x04
+    backup.write_bytes(bytes(data))
+
+    code, out, _ = await run_keeper(["backup", "--verify", str(backup)], _env(laptop), cwd=tmp_path)
+    assert code == 1
+    assert out.startswith(f"✗ {backup}: the backup file was altered or damaged")
+
+    code, out, err = await run_keeper(
+        ["restore", str(backup), "--database-url", fresh_mariadb], _env(laptop), cwd=tmp_path
+    )
+    assert (code, out) == (1, "")
+    assert err.startswith("keeper: the backup file was altered or damaged")
+    assert err.strip().endswith("nothing was written")
+    assert "Traceback" not in err
+    assert await _table_names(fresh_mariadb) == []  # not even the schema was created
+
+
+async def _table_names(url: str) -> list[str]:
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(lambda c: inspect(c).get_table_names())
+    finally:
+        await engine.dispose()
+
+
+async def test_a_wrong_key_is_one_line_without_the_key(laptop: str, tmp_path: Path) -> None:
+    backup = tmp_path / "keeper.kbak"
+    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
+    wrong = _env(laptop, KEEPER_BACKUP_KEY="someone else's passphrase")
+    target = f"sqlite+aiosqlite:///{tmp_path / 'new.db'}"
+
+    code, out, err = await run_keeper(
+        ["restore", str(backup), "--database-url", target], wrong, cwd=tmp_path
+    )
+
+    assert (code, out) == (1, "")
+    assert err.count("\n") == 1
+    assert err.startswith("keeper: wrong backup key")
+    assert "someone else" not in err
+    assert KEY not in err
+    assert not (tmp_path / "new.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("key", "message"),
+    [
+        (
+            None,
+            "keeper: KEEPER_BACKUP_KEY is not set; expected a passphrase of at least 16 characters",
+        ),
+        (
+            "short one",
+            "keeper: KEEPER_BACKUP_KEY is too short; expected a passphrase of at least 16",
+        ),
+        (" padded passphrase 123 ", "keeper: KEEPER_BACKUP_KEY is malformed"),
+    ],
+)
+async def test_a_missing_or_weak_key_exits_2_naming_it(
+    laptop: str, tmp_path: Path, key: str | None, message: str
+) -> None:
+    env = _env(laptop)
+    if key is None:
+        del env["KEEPER_BACKUP_KEY"]
+    else:
+        env["KEEPER_BACKUP_KEY"] = key
+    code, out, err = await run_keeper(
+        ["backup", "--out", str(tmp_path / "b.kbak")], env, cwd=tmp_path
+    )
+    assert (code, out) == (2, "")
+    assert err.startswith(message)
+    if key:
+        assert key.strip() not in err
+    assert not (tmp_path / "b.kbak").exists()
+
+
+async def test_restore_into_a_database_with_records_is_refused(laptop: str, tmp_path: Path) -> None:
+    backup = tmp_path / "keeper.kbak"
+    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
+    before = await _every_record(laptop)
+
+    code, _, err = await run_keeper(
+        ["restore", str(backup), "--database-url", laptop], _env(laptop), cwd=tmp_path
+    )
+
+    assert code == 1
+    assert err.startswith("keeper: the target database is not empty")
+    assert await _every_record(laptop) == before
