@@ -63,7 +63,6 @@ from callback import machine  # noqa: E402
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom  # noqa: E402
 from bot.scheduling import scheduler_for  # noqa: E402
 from bot.settings import Settings  # noqa: E402
-from scheduler import reminder_rules as store  # noqa: E402
 from scheduler.clock import FakeClock  # noqa: E402
 from scheduler.runtime import MATERIALISE_BATCH  # noqa: E402
 from scheduler.schedule import Schedule  # noqa: E402
@@ -80,6 +79,7 @@ from storage.dialect import insert_into  # noqa: E402
 from storage.engine import create_engine  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
 from storage.models import USERS  # noqa: E402
+from storage.records import RuleKind  # noqa: E402
 from tests.acceptance.drain_worker import (  # noqa: E402
     chunks,
     count_database_calls,
@@ -185,9 +185,9 @@ DUE_MIX = [
     *[_cron(hour="22", minute="0")] * 4,  # 每天 22:00
     *[_cron(day_of_week="mon-fri", hour="18", minute="30")] * 2,  # 工作日 18:30
     _cron(day="1", hour="9", minute="0"),  # 每月1号 09:00: CronTrigger's
-    (store.MORNING, "08:00"),
-    (store.EVENING, "21:30"),
-    (store.EVENING, "22:00"),
+    (RuleKind.DIGEST_MORNING, "08:00"),
+    (RuleKind.DIGEST_EVENING, "21:30"),
+    (RuleKind.DIGEST_EVENING, "22:00"),
 ]
 """(kind, spec) of the due rules of `--kinds mix`, in turn."""
 ZONES = ["Asia/Shanghai", "Asia/Shanghai", "Asia/Shanghai", "America/New_York", "Europe/Berlin"]
