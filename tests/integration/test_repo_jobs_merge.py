@@ -11,71 +11,21 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import datetime as dt
-from typing import Any
 
-from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
 from storage.database import Database
-from storage.delivery_models import JOBS
 from storage.records import JobRecord, Missed, NewJob
 from storage.repos import jobs
 from tests.integration.conftest import new_rule, new_user
+from tests.integration.job_setup import force_job, job_row, pending_jobs
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 MINUTE = dt.timedelta(minutes=1)
 LEASE = dt.timedelta(minutes=5)
 WINDOW = dt.timedelta(minutes=5)
 TICK = dt.timedelta(microseconds=1)
-
-
-async def _rule(
-    sessionmaker: Sessions, clock: FakeClock, user_id: int, kind: str = "custom", label: str = ""
-) -> int:
-    return await new_rule(sessionmaker, clock, user_id, kind=kind, label=label)
-
-
-async def _jobs(
-    sessionmaker: Sessions,
-    clock: FakeClock,
-    offsets: list[dt.timedelta],
-    *,
-    recipient: str = "zhangsan",
-    kind: str = "custom",
-    label: str = "",
-) -> list[int]:
-    """One pending job per offset from now, for `recipient` (a user of that name)."""
-    user_id = await new_user(sessionmaker, clock, recipient)
-    rule_id = await _rule(sessionmaker, clock, user_id, kind, label)
-    ids = []
-    async with sessionmaker.begin() as session:
-        for offset in offsets:
-            job = NewJob(
-                user_id=user_id,
-                rule_id=rule_id,
-                slot=clock.now() + offset,
-                policy="at_most_once",
-                priority="normal",
-                channel="wecom_app",
-                recipient=recipient,
-                payload_kind=kind,
-            )
-            job_id = await jobs.materialise(session, job, now=clock.now())
-            assert job_id is not None
-            ids.append(job_id)
-    return ids
-
-
-async def _force(sessionmaker: Sessions, job_id: int, **values: Any) -> None:
-    """Put a job straight into a state, for setting up what a test starts from."""
-    async with sessionmaker.begin() as session:
-        await session.execute(update(JOBS).where(JOBS.c.id == job_id).values(**values))
-
-
-async def _row(sessionmaker: Sessions, job_id: int) -> Any:
-    async with sessionmaker.begin() as session:
-        return (await session.execute(select(JOBS).where(JOBS.c.id == job_id))).one()
 
 
 async def _companions(
@@ -94,37 +44,37 @@ async def test_claim_companions_takes_only_those_recipients_pending_jobs_due_wit
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     now = clock.now()
-    due_now, soon, at_the_end, after, waiting, taken = await _jobs(
+    due_now, soon, at_the_end, after, waiting, taken = await pending_jobs(
         sessionmaker, clock, [0 * MINUTE, TICK, WINDOW, WINDOW + TICK, 2 * MINUTE, 3 * MINUTE]
     )
-    (wang,) = await _jobs(sessionmaker, clock, [MINUTE], recipient="wangwu")
-    (li,) = await _jobs(sessionmaker, clock, [MINUTE], recipient="lisi")
-    await _force(sessionmaker, waiting, status="retry_wait", attempts=1)
-    await _force(sessionmaker, taken, status="processing", lease_owner="worker-9", attempts=1)
+    (wang,) = await pending_jobs(sessionmaker, clock, [MINUTE], recipient="wangwu")
+    (li,) = await pending_jobs(sessionmaker, clock, [MINUTE], recipient="lisi")
+    await force_job(sessionmaker, waiting, status="retry_wait", attempts=1)
+    await force_job(sessionmaker, taken, status="processing", lease_owner="worker-9", attempts=1)
 
     claimed = await _companions(sessionmaker, {"zhangsan", "wangwu"}, now)
 
     assert [j.id for j in claimed] == [soon, at_the_end, wang]
     left = [due_now, after, waiting, taken, li]
-    assert [(await _row(sessionmaker, job_id)).status for job_id in left] == [
+    assert [(await job_row(sessionmaker, job_id)).status for job_id in left] == [
         "pending",
         "pending",
         "retry_wait",
         "processing",
         "pending",
     ]
-    assert (await _row(sessionmaker, taken)).lease_owner == "worker-9"
+    assert (await job_row(sessionmaker, taken)).lease_owner == "worker-9"
 
 
 async def test_claim_companions_leases_each_job_and_counts_an_attempt(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     now = clock.now()
-    (job_id,) = await _jobs(sessionmaker, clock, [2 * MINUTE])
-    await _force(sessionmaker, job_id, attempts=2)  # deferred twice before, say
+    (job_id,) = await pending_jobs(sessionmaker, clock, [2 * MINUTE])
+    await force_job(sessionmaker, job_id, attempts=2)  # deferred twice before, say
 
     (claimed,) = await _companions(sessionmaker, {"zhangsan"}, now, owner="worker-7")
-    row = await _row(sessionmaker, job_id)
+    row = await job_row(sessionmaker, job_id)
 
     assert (claimed.id, claimed.status, claimed.lease_owner, claimed.attempts) == (
         job_id,
@@ -139,12 +89,12 @@ async def test_claim_companions_leases_each_job_and_counts_an_attempt(
 async def test_claim_companions_with_no_recipients_claims_nothing(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    (job_id,) = await _jobs(sessionmaker, clock, [MINUTE])
+    (job_id,) = await pending_jobs(sessionmaker, clock, [MINUTE])
 
     claimed = await _companions(sessionmaker, set(), clock.now())
 
     assert claimed == []
-    assert (await _row(sessionmaker, job_id)).status == "pending"
+    assert (await job_row(sessionmaker, job_id)).status == "pending"
 
 
 async def test_a_companion_claim_skips_jobs_another_open_claim_holds(
@@ -155,7 +105,7 @@ async def test_a_companion_claim_skips_jobs_another_open_claim_holds(
     MariaDB: the second runs meanwhile and must skip the locked rows. SQLite: the gate
     makes it wait, and it then finds them already processing.
     """
-    ids = await _jobs(engine, clock, [MINUTE, 2 * MINUTE, 3 * MINUTE])
+    ids = await pending_jobs(engine, clock, [MINUTE, 2 * MINUTE, 3 * MINUTE])
     database, concurrent = Database(engine), engine.dialect.name != "sqlite"
     first_has_taken, second_is_done = asyncio.Event(), asyncio.Event()
 
@@ -185,13 +135,13 @@ async def test_a_companion_claim_skips_jobs_another_open_claim_holds(
     first, late = await asyncio.gather(claim("worker-1"), second())
 
     assert (first, late) == (ids, [])
-    assert {(await _row(engine, job_id)).lease_owner for job_id in ids} == {"worker-1"}
+    assert {(await job_row(engine, job_id)).lease_owner for job_id in ids} == {"worker-1"}
 
 
 async def test_two_companion_claims_at_once_never_take_the_same_job(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:
-    ids = await _jobs(engine, clock, [n * TICK for n in range(1, 41)])
+    ids = await pending_jobs(engine, clock, [n * TICK for n in range(1, 41)])
     database = Database(engine)
     # MariaDB: both transactions are open before either claims. SQLite's gate lets
     # only one in at a time, so a barrier there would wait forever.
@@ -215,7 +165,7 @@ async def test_two_companion_claims_at_once_never_take_the_same_job(
 
     assert set(first).isdisjoint(second)
     assert sorted(first + second) == ids
-    owners = {job_id: (await _row(engine, job_id)).lease_owner for job_id in ids}
+    owners = {job_id: (await job_row(engine, job_id)).lease_owner for job_id in ids}
     assert {job_id for job_id, owner in owners.items() if owner == "worker-1"} == set(first)
 
 
@@ -226,7 +176,7 @@ async def test_finalise_with_refund_attempt_puts_the_claims_attempt_back(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     now = clock.now()
-    deferred, failed = await _jobs(sessionmaker, clock, [MINUTE, 2 * MINUTE])
+    deferred, failed = await pending_jobs(sessionmaker, clock, [MINUTE, 2 * MINUTE])
     first, second = await _companions(sessionmaker, {"zhangsan"}, now)
     until = now + 30 * MINUTE
 
@@ -240,19 +190,19 @@ async def test_finalise_with_refund_attempt_puts_the_claims_attempt_back(
         again = await jobs.finalise(
             session, first, status="retry_wait", now=now, refund_attempt=True
         )
-    row = await _row(sessionmaker, deferred)
+    row = await job_row(sessionmaker, deferred)
 
     assert (first.attempts, refunded, kept, again) == (1, True, True, False)
     assert (row.status, row.attempts, row.next_attempt_at) == ("retry_wait", 0, until)
     assert (row.lease_owner, row.lease_expires_at, row.finished_at) == (None, None, None)
-    assert (await _row(sessionmaker, failed)).attempts == 1
+    assert (await job_row(sessionmaker, failed)).attempts == 1
 
 
 # --- what was missed -----------------------------------------------------------------
 
 
 async def _expire(sessionmaker: Sessions, job_id: int, at: dt.datetime) -> None:
-    await _force(sessionmaker, job_id, status="expired", finished_at=at)
+    await force_job(sessionmaker, job_id, status="expired", finished_at=at)
 
 
 async def test_missed_since_lists_the_users_expired_reminders_since_then_oldest_first(
@@ -260,20 +210,22 @@ async def test_missed_since_lists_the_users_expired_reminders_since_then_oldest_
 ) -> None:
     now, since = clock.now(), clock.now() - 60 * MINUTE
     minutes = [-20, -50, -90, -40, -5]
-    later, earlier, before, cancelled, waiting = await _jobs(
+    later, earlier, before, cancelled, waiting = await pending_jobs(
         sessionmaker, clock, [n * MINUTE for n in minutes], label="吃药"
     )
-    (morning,) = await _jobs(
+    (morning,) = await pending_jobs(
         sessionmaker, clock, [-30 * MINUTE], kind="digest_morning", label="晨报"
     )
-    (water,) = await _jobs(sessionmaker, clock, [-10 * MINUTE], kind="water", label="喝水")
-    (theirs,) = await _jobs(sessionmaker, clock, [-45 * MINUTE], recipient="lisi", label="开会")
+    (water,) = await pending_jobs(sessionmaker, clock, [-10 * MINUTE], kind="water", label="喝水")
+    (theirs,) = await pending_jobs(
+        sessionmaker, clock, [-45 * MINUTE], recipient="lisi", label="开会"
+    )
     for job_id in (later, morning, water, theirs):
         await _expire(sessionmaker, job_id, now)
     await _expire(sessionmaker, earlier, since)  # at `since`: counts
     await _expire(sessionmaker, before, since - TICK)
-    await _force(sessionmaker, cancelled, status="cancelled", finished_at=now)
-    user_id = (await _row(sessionmaker, waiting)).user_id
+    await force_job(sessionmaker, cancelled, status="cancelled", finished_at=now)
+    user_id = (await job_row(sessionmaker, waiting)).user_id
 
     async with sessionmaker.begin() as session:
         missed = await jobs.missed_since(session, user_id, since)
@@ -290,11 +242,11 @@ async def test_an_expired_card_update_is_not_told_as_a_missed_reminder(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     now = clock.now()
-    (medicine,) = await _jobs(sessionmaker, clock, [-20 * MINUTE], label="吃药")
-    (card,) = await _jobs(sessionmaker, clock, [-10 * MINUTE], kind="card_update")
+    (medicine,) = await pending_jobs(sessionmaker, clock, [-20 * MINUTE], label="吃药")
+    (card,) = await pending_jobs(sessionmaker, clock, [-10 * MINUTE], kind="card_update")
     for job_id in (medicine, card):
         await _expire(sessionmaker, job_id, now)
-    user_id = (await _row(sessionmaker, medicine)).user_id
+    user_id = (await job_row(sessionmaker, medicine)).user_id
 
     async with sessionmaker.begin() as session:
         missed = await jobs.missed_since(session, user_id, now - 60 * MINUTE)
@@ -306,7 +258,7 @@ async def test_a_jobs_payload_is_stored_and_cut_to_2048_characters(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     user_id = await new_user(sessionmaker, clock)
-    rule_id = await _rule(sessionmaker, clock, user_id, "card_update")
+    rule_id = await new_rule(sessionmaker, clock, user_id, kind="card_update")
     base = NewJob(
         user_id=user_id,
         rule_id=rule_id,
