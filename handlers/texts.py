@@ -567,6 +567,7 @@ RULE_KIND_NAMES: dict[str, str] = {
     RuleKind.EVENT_REMINDER: "日程",
     RuleKind.TASK_DUE: "待办",
     RuleKind.CUSTOM: "提醒",
+    RuleKind.WEEKLY_REVIEW: "周报",
 }
 RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"
@@ -805,3 +806,68 @@ def year_view(
     lines.append(f"完成待办 {done} 项 · 日程 {events} 个 · 日记 {journal_days} 天")
     lines.append("全年日历和图表：发「网页」")
     return "\n".join(lines)
+
+
+# The weekly review, budgets and the weight goal (issue 14). Neutral and brief: no
+# praise, no blame, nothing about days without records.
+WEEKDAY_NAMES = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
+BUDGET_HINT = "预算写成：预算 餐饮 1500（每月）。发「预算」看全部。"
+BUDGET_OUT_OF_RANGE = "预算金额要大于 0、小于 100 万。"
+CANCEL_BUDGET_HINT = "写成：取消预算 餐饮"
+GOAL_WEIGHT_HINT = "写成：目标体重 68（公斤，也可以写 136斤）"
+REVIEW_TIME_HINT = "写成：设置 周报 周日 20:00"
+NO_BUDGETS = "还没有预算。比如发「预算 餐饮 1500」，每月按类别算。"
+GOAL_CLEARED = "目标体重已取消。"
+GOAL_NOT_SET = "还没有设目标体重。"
+SUGGESTION_GONE = "要挪的任务都已经不在了，没有改动。"
+
+
+def review_when(weekday: int, at: dt.time) -> str:
+    return f"每{WEEKDAY_NAMES[weekday]} {at.strftime('%H:%M')}"
+
+
+def review_set(when: str | None) -> str:
+    if when is None:
+        return "周报已关闭。想再收就发「开启 周报」。"
+    return f"周报时间：{when}。这周没有记录就不发。"
+
+
+def budget_set(category: str, amount: str, spent: str, new: bool) -> str:
+    head = "预算已设好" if new else "预算已改好"
+    return f"{head}：{category} 每月 {amount} 元，本月已用 {spent} 元。发「取消预算 {category}」可以取消。"
+
+
+def budget_line(category: str, spent: str, amount: str, percent: int) -> str:
+    over = "，已超出" if percent >= 100 else ""
+    return f"  {category} 已用 {spent} / {amount} 元（{percent}%）{over}"
+
+
+def budgets_view(lines: list[str]) -> str:
+    return "\n".join(["本月预算：", *lines, "改：预算 类别 金额 · 取消：取消预算 类别"])
+
+
+def budget_cancelled(category: str) -> str:
+    return f"已取消 {category} 的预算。"
+
+
+def budget_not_found(category: str) -> str:
+    return f"没有 {category} 的预算。发「预算」看全部。"
+
+
+def goal_weight_set(kg: str, distance: str | None) -> str:
+    tail = f"，离目标还差 {distance} kg" if distance else ""
+    return f"目标体重：{kg} kg{tail}。周报里会显示距离和趋势。"
+
+
+def goal_line(distance: str) -> str:
+    return f"离目标体重：{distance} kg" if distance != "0" else "已到目标体重"
+
+
+def tasks_moved(count: int, to: str) -> str:
+    return f"好的，{count} 个任务挪到了{to}。"
+
+
+BUDGET_NUDGE = {
+    80: "有一项预算本月已用到八成，发「预算」看看。",
+    100: "有一项预算本月已经用完，发「预算」看看。",
+}
