@@ -147,4 +147,4 @@ async def move_tasks(session: Session, ctx: Context, cmd: MoveTasks) -> Outcome:
         moved += 1
     if not moved:
         return Outcome(reply=texts.SUGGESTION_GONE)
-    return Outcome(reply=texts.tasks_moved(moved, times.day_label(cmd.to, ctx.today)))
+    return Outcome(reply=texts.tasks_moved(moved, times.day_label(cmd.to, ctx.today), cmd.to))

@@ -321,6 +321,7 @@ def today_view(
     tasks: list[tuple[int | None, str, str]],
     open_count: int,
     events: list[tuple[str, str]],
+    goal: str | None = None,
 ) -> str:
     lines = [f"今天 {md(today)} 周{WEEKDAYS[today.weekday()]}"]
     if weight is None:
@@ -330,6 +331,8 @@ def today_view(
         lines.append(
             f"体重 {kg(value)} kg" + ("" if day == today else f"（{day_label(day, today)}）")
         )
+    if goal is not None:
+        lines.append(goal)
     lines.append(f"喝水 {water} 杯")
     lines.append(f"支出 {yuan(spent)}")
     if tasks:
@@ -863,8 +866,8 @@ def goal_line(distance: str) -> str:
     return f"离目标体重：{distance} kg" if distance != "0" else "已到目标体重"
 
 
-def tasks_moved(count: int, to: str) -> str:
-    return f"好的，{count} 个任务挪到了{to}。"
+def tasks_moved(count: int, to: str, day: dt.date) -> str:
+    return f"好的，{count} 个任务挪到了{to}（{day.month}/{day.day}）。"
 
 
 BUDGET_NUDGE = {
