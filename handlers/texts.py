@@ -868,9 +868,3 @@ def goal_line(distance: str) -> str:
 
 def tasks_moved(count: int, to: str, day: dt.date) -> str:
     return f"好的，{count} 个任务挪到了{to}（{day.month}/{day.day}）。"
-
-
-BUDGET_NUDGE = {
-    80: "有一项预算本月已用到八成，发「预算」看看。",
-    100: "有一项预算本月已经用完，发「预算」看看。",
-}

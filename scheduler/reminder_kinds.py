@@ -82,6 +82,9 @@ class RecurringKind(_NoSettle):
         if not is_digest_slot(rule, job.slot, tz):
             return Skip(status="suppressed", reason="digest moved to another time")
         text = await self._digest(session, job, now, tz)
+        # A budget crossing 80% or 100% is told once, in the next digest that goes out.
+        nudge = await services.review.budget_nudge(session, job.user_id, now, tz)
+        text = "\n".join(t for t in (text, nudge) if t) or None
         if text is None:
             return Skip(status="suppressed", reason="nothing to say")
         return Send(text=text)
@@ -110,8 +113,8 @@ def _schedule(kind: str, spec: str) -> Schedule:
 
 
 async def _review(session: Session, job: JobRecord, now: dt.datetime, tz: ZoneInfo) -> Send | Skip:
-    """The week ending on the slot's local day (a push moved by quiet time past
-    midnight still reviews the week it was due for), without amounts or text."""
+    """The week ending on the slot's local day, without amounts or text. (A push that
+    quiet time moves keeps its week unless the move crosses midnight.)"""
     week_end = job.slot.astimezone(tz).date()
     found = await services.review.build(session, job.user_id, week_end, tz)
     text = review_text.push(found)

@@ -403,3 +403,17 @@ def _kg(value: Decimal) -> Decimal:
 
 def _money(value: Decimal) -> Decimal:
     return value.quantize(Decimal("0.01"), ROUND_HALF_UP)
+
+
+def nudges(
+    progress: Iterable[BudgetProgress], told: Mapping[str, int]
+) -> tuple[tuple[str, int], ...]:
+    """The (category, threshold) pairs a digest should tell: a budget at or past 80
+    (`near`) or 100 (`over`) percent whose threshold was not told this month yet
+    (`told`: the highest threshold already told this month per category)."""
+    found = []
+    for budget in progress:
+        level = 100 if budget.state == "over" else 80 if budget.state == "near" else 0
+        if level > told.get(budget.category, 0):
+            found.append((budget.category, level))
+    return tuple(found)

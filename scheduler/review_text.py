@@ -132,3 +132,17 @@ def _kg(value: Decimal) -> str:
     """Kilograms to one decimal, signed when negative: 71.8, -0.4, 0."""
     text = plain(value.quantize(Decimal("0.1"), ROUND_HALF_UP))
     return text if value >= 0 or text.lstrip("-") != "0" else "0"
+
+
+BUDGET_NUDGES = {
+    80: "有一项预算本月已用到八成，发「预算」看看。",
+    100: "有一项预算本月已经用完，发「预算」看看。",
+}
+"""One line in a digest; it names no category and no amount (a digest is pushed)."""
+
+
+def budget_nudge(found: tuple[tuple[str, int], ...]) -> str | None:
+    """The digest's budget line for what `review.nudges` found, or None."""
+    if not found:
+        return None
+    return BUDGET_NUDGES[max(level for _, level in found)]

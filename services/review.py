@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from scheduler import review
+from scheduler import review, review_text
 from storage.database import Session
 from storage.records import LedgerRow
 from storage.repos import budgets, reads, tasks, water
@@ -95,3 +95,24 @@ async def _events(session: Session, user_id: int, monday: dt.date) -> int:
     for offset in range(7):
         count += len(await reads.events_on(session, user_id, monday + dt.timedelta(days=offset)))
     return count
+
+
+async def budget_nudge(
+    session: Session, user_id: int, now: dt.datetime, tz: ZoneInfo
+) -> str | None:
+    """The digest's budget line, if a threshold was crossed and not yet told this
+    month; telling it is remembered at once (the digest is at most once anyway)."""
+    have = await budgets.of_user(session, user_id)
+    if not have:
+        return None
+    today = now.astimezone(tz).date()
+    month = today.strftime("%Y-%m")
+    start = dt.datetime.combine(today.replace(day=1), dt.time(), tz).astimezone(dt.UTC)
+    rows = await reads.ledger_between(session, user_id, start, now + dt.timedelta(seconds=1))
+    spent = _by_category(r for r in rows if r.direction == "expense")
+    progress = review.budget_progress({b.category: b.amount for b in have}, spent)
+    told = {b.category: b.nudged_level for b in have if b.nudged_month == month}
+    found = review.nudges(progress, told)
+    for category, level in found:
+        await budgets.mark_nudged(session, user_id, category, month=month, level=level)
+    return review_text.budget_nudge(found)

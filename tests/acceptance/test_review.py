@@ -13,9 +13,11 @@ from decimal import Decimal
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from scheduler import review_text
 from storage.models import TASKS, USERS
 from storage.review_models import BUDGETS
 from tests.acceptance.conftest import Keeper
+from tests.acceptance.test_reminders import run_until, say_at
 
 
 async def task_due(engine: AsyncEngine) -> dt.date | None:
@@ -114,3 +116,22 @@ async def test_the_review_time_is_set_switched_off_and_on(keeper: Keeper) -> Non
     assert await keeper.say("关闭 周报") == "周报已关闭。想再收就发「开启 周报」。"
     assert await keeper.say("开启 周报") == "周报时间：每周六 09:30。这周没有记录就不发。"
     assert "设置 周报 周日 20:00" in await keeper.say("设置 周报 20:00")
+
+
+async def test_a_budget_nudge_comes_once_per_threshold_in_the_next_digest(
+    keeper: Keeper,
+) -> None:
+    """Budget 100: 85 spent is 80% (told once at 21:30), more below 100% tells nothing,
+    crossing 100% is told once; no nudge names an amount or a category."""
+    await keeper.say("预算 餐饮 100")
+    await keeper.say("记账 85 午饭")
+    await keeper.say("记账 5 咖啡")
+    await run_until(keeper, 0, "21:31")
+    assert keeper.sent_to() == [review_text.BUDGET_NUDGES[80]]
+    await say_at(keeper, 1, "12:00", "记账 5 午饭")
+    await run_until(keeper, 1, "21:31")
+    assert len(keeper.sent_to()) == 1  # still under 100%: nothing new
+    await say_at(keeper, 2, "12:00", "记账 20 午饭")
+    await say_at(keeper, 2, "13:00", "记账 20 晚饭")
+    await run_until(keeper, 3, "21:31")
+    assert keeper.sent_to() == [review_text.BUDGET_NUDGES[80], review_text.BUDGET_NUDGES[100]]
