@@ -145,8 +145,10 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     if rule.kind == RuleKind.WATER:
         return await _water_rule(session, ctx, cmd)
     if cmd.verb == "delete":
-        if rule.kind in (*DIGESTS, RuleKind.WEEKLY_REVIEW):
+        if rule.kind in DIGESTS:
             return Outcome(reply=texts.DIGEST_RULE_DELETE)
+        if rule.kind == RuleKind.WEEKLY_REVIEW:
+            return Outcome(reply=texts.REVIEW_RULE_DELETE)
         if not await services.rules.delete(session, rule, ctx.now):
             return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))

@@ -822,6 +822,7 @@ REVIEW_TIME_HINT = "写成：设置 周报 周日 20:00"
 NO_BUDGETS = "还没有预算。比如发「预算 餐饮 1500」，每月按类别算。"
 GOAL_CLEARED = "目标体重已取消。"
 GOAL_NOT_SET = "还没有设目标体重。"
+REVIEW_RULE_DELETE = "周报不能删除，发「关闭 周报」关掉。"
 SUGGESTION_GONE = "要挪的任务都已经不在了，没有改动。"
 
 
