@@ -51,6 +51,14 @@ def push(review: Review) -> str | None:
 
 def full(review: Review) -> str:
     """The whole review, one line a subject, ending with the suggestion if there is one."""
+    lines = body(review)
+    if review.suggestion is not None:
+        lines.append(question(review.suggestion))
+    return fit_bytes("\n".join(lines))
+
+
+def body(review: Review) -> list[str]:
+    """The review's lines without the question (the personal page shows these)."""
     start, end = review.week_start, review.week_end
     lines = [f"本周回看（{start.month}/{start.day}–{end.month}/{end.day}）"]
     if review.empty:
@@ -80,9 +88,7 @@ def full(review: Review) -> str:
         lines.append(f"下周有 {review.events_next_week} 个日程。")
     if review.water_goal_days:
         lines.append(f"喝水：{review.water_goal_days} 天达到目标。")
-    if review.suggestion is not None:
-        lines.append(question(review.suggestion))
-    return fit_bytes("\n".join(lines))
+    return lines
 
 
 def question(suggestion: Suggestion) -> str:
