@@ -817,6 +817,10 @@ def year_view(
 # praise, no blame, nothing about days without records.
 WEEKDAY_NAMES = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
 BUDGET_HINT = "预算写成：预算 餐饮 1500（每月）。发「预算」看全部。"
+BUDGET_CATEGORY_UNKNOWN = (
+    "预算按支出分类算：餐饮、交通、购物、居住、通讯、医疗、娱乐、教育、人情、日用、其他。"
+    "比如：预算 餐饮 1500"
+)
 BUDGET_OUT_OF_RANGE = "预算金额要大于 0、小于 100 万。"
 CANCEL_BUDGET_HINT = "写成：取消预算 餐饮"
 GOAL_WEIGHT_HINT = "写成：目标体重 68（公斤，也可以写 136斤）"

@@ -21,7 +21,7 @@ from handlers.commands import (
     ShowBudgets,
 )
 from handlers.parse.body import Body
-from handlers.parse.lexicon import WEEKDAYS
+from handlers.parse.lexicon import EXPENSE_SYNONYMS, WEEKDAYS
 from handlers.parse.numbers import parse_weight
 
 REVIEW_NAMES = ("周报", "每周回看", "周回顾")
@@ -50,7 +50,16 @@ def parse_budget(body: Body) -> Command:
         raise ParseError(texts.BUDGET_HINT) from None
     if not 0 < amount < BUDGET_MAX:
         raise ParseError(texts.BUDGET_OUT_OF_RANGE)
-    return SetBudget(category=match["cat"], amount=amount.quantize(Decimal("0.01")))
+    return SetBudget(category=category(match["cat"]), amount=amount.quantize(Decimal("0.01")))
+
+
+def category(word: str) -> str:
+    """The ledger's category for `word` (外卖 -> 餐饮), as expenses are booked; a word
+    that is none would make a budget nothing ever counts against, so it is refused."""
+    found = EXPENSE_SYNONYMS.get(word)
+    if found is None:
+        raise ParseError(texts.BUDGET_CATEGORY_UNKNOWN)
+    return found
 
 
 def parse_cancel_budget(body: Body) -> Command:
@@ -58,7 +67,7 @@ def parse_cancel_budget(body: Body) -> Command:
     text = body.text.strip()
     if not _CATEGORY.fullmatch(text):
         raise ParseError(texts.CANCEL_BUDGET_HINT)
-    return CancelBudget(category=text)
+    return CancelBudget(category=EXPENSE_SYNONYMS.get(text, text))
 
 
 def parse_goal_weight(body: Body) -> Command:

@@ -135,3 +135,11 @@ async def test_a_budget_nudge_comes_once_per_threshold_in_the_next_digest(
     await say_at(keeper, 2, "13:00", "记账 20 晚饭")
     await run_until(keeper, 3, "21:31")
     assert keeper.sent_to() == [review_text.BUDGET_NUDGES[80], review_text.BUDGET_NUDGES[100]]
+
+
+async def test_a_budget_for_an_unknown_category_is_refused_with_the_categories(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    assert "餐饮、交通" in await keeper.say("预算 宠物 300")
+    assert await budgets(engine) == []
+    assert "预算已设好：餐饮 每月 200 元" in await keeper.say("预算 外卖 200")
