@@ -261,7 +261,7 @@ def test_a_budget_nearly_used_suggests_a_look_with_what_is_left() -> None:
         )
     )
     assert result.suggestion == rv.SuggestTask(
-        title="看看餐饮支出，本月预算还剩 120 元", due=dt.date(2026, 11, 30)
+        title="看看餐饮支出和本月预算", due=dt.date(2026, 11, 30)
     )
 
 
