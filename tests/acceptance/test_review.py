@@ -17,7 +17,7 @@ from scheduler import review_text
 from storage.models import TASKS, USERS
 from storage.review_models import BUDGETS
 from tests.acceptance.conftest import Keeper
-from tests.acceptance.test_reminders import run_until, say_at
+from tests.acceptance.test_reminders import job_statuses, run_until, say_at
 
 
 async def task_due(engine: AsyncEngine) -> dt.date | None:
@@ -143,3 +143,18 @@ async def test_a_budget_for_an_unknown_category_is_refused_with_the_categories(
     assert "餐饮、交通" in await keeper.say("预算 宠物 300")
     assert await budgets(engine) == []
     assert "预算已设好：餐饮 每月 200 元" in await keeper.say("预算 外卖 200")
+
+
+async def test_an_empty_week_sends_no_review_and_a_recorded_one_sends_a_short_push(
+    keeper: Keeper,
+) -> None:
+    """Wednesday 11-25: nothing recorded by Sunday 11-29 20:00, so nothing is sent;
+    a weight the next week makes Sunday 12-06's push, which names no number."""
+    await keeper.say("帮助")  # a new user: the default rules are made now
+    await run_until(keeper, 4, "20:01")
+    assert keeper.sent_to() == []
+    assert await job_statuses(keeper, "weekly_review") == ["suppressed"]
+    await say_at(keeper, 6, "09:00", "体重 70.2")
+    await run_until(keeper, 11, "20:01")
+    assert keeper.sent_to()[-1] == "本周回看好了，回「周报」看详情"
+    assert await job_statuses(keeper, "weekly_review") == ["suppressed", "accepted"]
