@@ -157,9 +157,11 @@ def invalid_time(said: str) -> str:
 
 SWITCH_NEEDS_TARGET = "要{keyword}什么？比如：{keyword} 喝水"
 SWITCH_UNKNOWN_TARGET = (
-    "可以开关的有：喝水、晨报、晚报、提醒（全部）或 提醒 3（一条）。比如：关闭 晚报"
+    "可以开关的有：喝水、晨报、晚报、周报、提醒（全部）或 提醒 3（一条）。比如：关闭 晚报"
 )
-SETTING_UNKNOWN = "可以设置：作息、喝水间隔、喝水目标、晨报、晚报、卡片。比如：设置 晨报 07:30"
+SETTING_UNKNOWN = (
+    "可以设置：作息、喝水间隔、喝水目标、晨报、晚报、周报、卡片。比如：设置 晨报 07:30"
+)
 DIGEST_TIME_HINT = "时间写成 HH:MM，比如：设置 晨报 07:30"
 CARDS_HINT = "写成：设置 卡片 开 或 设置 卡片 关"
 DELETE_HINT = "删除提醒要写编号，比如：删除 提醒 3。发「提醒」看编号。"
