@@ -867,7 +867,9 @@ def budget_not_found(category: str) -> str:
 
 
 def goal_weight_set(kg: str, distance: str | None) -> str:
-    tail = f"，离目标还差 {distance} kg" if distance else ""
+    tail = "" if distance is None else f"，离目标还差 {distance} kg"
+    if distance == "0":
+        tail = "，已到目标"
     return f"目标体重：{kg} kg{tail}。周报里会显示距离和趋势。"
 
 
