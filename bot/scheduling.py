@@ -86,6 +86,7 @@ def all_kinds() -> dict[str, Kind]:
         WaterKind(),
         RecurringKind(RuleKind.DIGEST_MORNING),
         RecurringKind(RuleKind.DIGEST_EVENING),
+        RecurringKind(RuleKind.WEEKLY_REVIEW),
         RecurringKind(RuleKind.CUSTOM),
         OneOffKind(RuleKind.EVENT_REMINDER),
         OneOffKind(RuleKind.TASK_DUE),

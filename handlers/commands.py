@@ -212,6 +212,56 @@ class SetDigest:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class SetReview:
+    """`设置 周报 周日 20:00` (weekday Monday 0, at) / `开启 周报` / `关闭 周报`."""
+
+    on: bool
+    weekday: int | None = None
+    at: dt.time | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ShowReview:
+    """`周报`: the full weekly review, ending with its one suggestion."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetBudget:
+    """`预算 餐饮 1500`: a monthly budget for an expense category (yuan)."""
+
+    category: str
+    amount: Decimal
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ShowBudgets:
+    """`预算`: the budgets and this month's progress."""
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class CancelBudget:
+    """`取消预算 餐饮`."""
+
+    category: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class SetGoalWeight:
+    """`目标体重 68` (kg) / `取消目标体重` (kg None)."""
+
+    kg: Decimal | None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class MoveTasks:
+    """The review's suggestion to move long-overdue tasks (by id) to `to`; made only
+    by a `好` to that suggestion, never parsed from text."""
+
+    task_ids: tuple[int, ...]
+    to: dt.date
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class SetQuiet:
     """`免打扰 2小时` (minutes) / `免打扰 到 明天 8:00` (until, local wall clock)."""
 
@@ -382,6 +432,13 @@ Command = (
     | OpenPages
     | ExportData
     | ShowYear
+    | SetReview
+    | ShowReview
+    | SetBudget
+    | ShowBudgets
+    | CancelBudget
+    | SetGoalWeight
+    | MoveTasks
 )
 
 

@@ -7,6 +7,12 @@ ok / 好` within `PENDING_FOR` returns the guess, which the conversation dispatc
 like any command (so the record carries the `是` message's dedup key: a retried
 callback of the `是` is answered from the stored reply and records nothing twice).
 Any other message drops the guess and is read as usual.
+
+The weekly review's one suggestion (「周报」, issue 14) waits in the same slot, as the
+command it would run (a budget, a task, or moving overdue tasks), marked as a
+suggestion: it keeps for `SUGGESTION_FOR` instead of ten minutes. `好` carries it out
+once: the pending slot is cleared in the same transaction, and a retried callback of
+the `好` gets the stored reply.
 """
 
 from __future__ import annotations
@@ -27,8 +33,10 @@ from handlers.commands import (
     Confirm,
     Dismiss,
     EditEvent,
+    MoveTasks,
     RecordLedger,
     RecordWeight,
+    SetBudget,
 )
 from handlers.context import Context, Outcome
 from handlers.parse.normalise import normalise, tidy
@@ -40,6 +48,7 @@ from storage.repos import users
 router = Router("confirm")
 
 PENDING_FOR = dt.timedelta(minutes=10)
+SUGGESTION_FOR = dt.timedelta(hours=24)
 YES_WORDS = frozenset(
     [
         "是",
@@ -65,7 +74,16 @@ YES_WORDS = frozenset(
 )
 _GUESSABLE: dict[str, type[Any]] = {
     cls.__name__: cls
-    for cls in (RecordLedger, RecordWeight, CheckInWater, AddTask, AddEvent, EditEvent)
+    for cls in (
+        RecordLedger,
+        RecordWeight,
+        CheckInWater,
+        AddTask,
+        AddEvent,
+        EditEvent,
+        SetBudget,
+        MoveTasks,
+    )
 }
 
 
@@ -91,10 +109,29 @@ async def take_pending(session: Session, ctx: Context, text: str | None) -> Comm
     if user.pending_guess is None:
         return None
     await users.update_user(session, user.id, pending_guess=None, pending_guess_at=None)
-    fresh = user.pending_guess_at is not None and ctx.now - user.pending_guess_at <= PENDING_FOR
+    keeps = SUGGESTION_FOR if is_suggestion(user.pending_guess) else PENDING_FOR
+    fresh = user.pending_guess_at is not None and ctx.now - user.pending_guess_at <= keeps
     if text is None or not fresh or not is_yes(text):
         return None
     return decode(user.pending_guess)
+
+
+async def suggest(session: Session, ctx: Context, command: Command) -> None:
+    """Keep the review's suggested `command` for a `好` within `SUGGESTION_FOR`."""
+    encoded = encode(command, suggestion=True)
+    if encoded is not None:
+        await users.update_user(
+            session, ctx.user.id, pending_guess=encoded, pending_guess_at=ctx.now
+        )
+
+
+def is_suggestion(stored: str) -> bool:
+    """Whether the pending slot holds a review suggestion (not a guess)."""
+    try:
+        data = json.loads(stored)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("suggestion") is True
 
 
 def is_yes(text: str) -> bool:
@@ -137,12 +174,16 @@ _DESCRIBERS: dict[type, Callable[[Any, dt.date], str]] = {
 }
 
 
-def encode(command: Command) -> str | None:
-    """A guessable command as JSON (None for any other type)."""
+def encode(command: Command, *, suggestion: bool = False) -> str | None:
+    """A guessable command as JSON (None for any other type); `suggestion` marks a
+    review suggestion (it keeps longer)."""
     if type(command).__name__ not in _GUESSABLE:
         return None
     fields = {f.name: _plain(getattr(command, f.name)) for f in dataclasses.fields(command)}
-    return json.dumps({"type": type(command).__name__, "fields": fields}, ensure_ascii=False)
+    data: dict[str, object] = {"type": type(command).__name__, "fields": fields}
+    if suggestion:
+        data["suggestion"] = True
+    return json.dumps(data, ensure_ascii=False)
 
 
 def decode(stored: str) -> Command | None:
@@ -168,6 +209,8 @@ def _plain(value: object) -> object:
 
 def _typed(hint: object, value: object) -> object:
     """Back from JSON by the field's annotation (a string: `from __future__`)."""
+    if isinstance(value, list) and "tuple[int" in str(hint):
+        return tuple(int(v) for v in value)
     if value is None or not isinstance(value, str):
         return value
     text = str(hint)

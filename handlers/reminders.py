@@ -32,7 +32,7 @@ from scheduler import messages, quiet
 from scheduler import water_plan as wp
 from scheduler.failure_words import failure_words
 from scheduler.job_state import DeliveryPolicy
-from scheduler.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time
+from scheduler.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time, review_time
 from scheduler.schedule import Schedule, describe, next_after
 from storage.database import Session
 from storage.records import RuleKind, RuleRecord
@@ -100,6 +100,8 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
         label = texts.water_habit(habit.wake_at, habit.sleep_at, habit.interval_minutes, habit.goal)
     elif rule.kind in DIGESTS:
         label = rule.spec
+    elif rule.kind == RuleKind.WEEKLY_REVIEW:
+        label = texts.review_when(*review_time(rule.spec))
     elif rule.kind == RuleKind.CUSTOM:
         label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
         label += "（重要）" if rule.policy == DeliveryPolicy.AT_LEAST_ONCE else ""
@@ -145,6 +147,8 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     if cmd.verb == "delete":
         if rule.kind in DIGESTS:
             return Outcome(reply=texts.DIGEST_RULE_DELETE)
+        if rule.kind == RuleKind.WEEKLY_REVIEW:
+            return Outcome(reply=texts.REVIEW_RULE_DELETE)
         if not await services.rules.delete(session, rule, ctx.now):
             return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))
@@ -164,7 +168,7 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
 
 def _deletable(rule: RuleRecord) -> bool:
     """删除 提醒 N refuses digests and water (they are switched off instead)."""
-    return rule.kind not in (*DIGESTS, RuleKind.WATER)
+    return rule.kind not in (*DIGESTS, RuleKind.WATER, RuleKind.WEEKLY_REVIEW)
 
 
 async def _water_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcome:

@@ -27,6 +27,7 @@ HELP_PAGES = {
         "记账：午饭 35 · 地铁 4块 · 花了120买衣服 · 收到工资 8000",
         "也可以：记账 35 午饭 / 支出 35.5 交通 打车 / 收入 8000 工资",
         "分类会自动认（早餐→餐饮，地铁→交通，房租→居住…），回复里会写明。",
+        "预算：预算 餐饮 1500（每月）· 预算（看进度）· 取消预算 餐饮",
         "看账：本月 或 这个月花了多少",
     ),
     "体重": (
@@ -67,6 +68,7 @@ HELP_PAGES = {
         "本周 / 这周花了多少 · 本月 / 这个月花了多少",
         "任务 / 还有什么没做 · 日程 / 日程有啥 · 提醒",
         "今年：一年的概况 · 网页：全年日历和图表 · 导出：下载我的数据",
+        "周报：本周回看（每周日 20:00 推送提示；设置 周报 周六 9:00 · 关闭 周报）",
     ),
 }
 """`帮助 <topic>`: each page a few lines, far under the 2048-byte passive reply."""
@@ -155,9 +157,11 @@ def invalid_time(said: str) -> str:
 
 SWITCH_NEEDS_TARGET = "要{keyword}什么？比如：{keyword} 喝水"
 SWITCH_UNKNOWN_TARGET = (
-    "可以开关的有：喝水、晨报、晚报、提醒（全部）或 提醒 3（一条）。比如：关闭 晚报"
+    "可以开关的有：喝水、晨报、晚报、周报、提醒（全部）或 提醒 3（一条）。比如：关闭 晚报"
 )
-SETTING_UNKNOWN = "可以设置：作息、喝水间隔、喝水目标、晨报、晚报、卡片。比如：设置 晨报 07:30"
+SETTING_UNKNOWN = (
+    "可以设置：作息、喝水间隔、喝水目标、晨报、晚报、周报、卡片。比如：设置 晨报 07:30"
+)
 DIGEST_TIME_HINT = "时间写成 HH:MM，比如：设置 晨报 07:30"
 CARDS_HINT = "写成：设置 卡片 开 或 设置 卡片 关"
 DELETE_HINT = "删除提醒要写编号，比如：删除 提醒 3。发「提醒」看编号。"
@@ -321,6 +325,7 @@ def today_view(
     tasks: list[tuple[int | None, str, str]],
     open_count: int,
     events: list[tuple[str, str]],
+    goal: str | None = None,
 ) -> str:
     lines = [f"今天 {md(today)} 周{WEEKDAYS[today.weekday()]}"]
     if weight is None:
@@ -330,6 +335,8 @@ def today_view(
         lines.append(
             f"体重 {kg(value)} kg" + ("" if day == today else f"（{day_label(day, today)}）")
         )
+    if goal is not None:
+        lines.append(goal)
     lines.append(f"喝水 {water} 杯")
     lines.append(f"支出 {yuan(spent)}")
     if tasks:
@@ -567,6 +574,7 @@ RULE_KIND_NAMES: dict[str, str] = {
     RuleKind.EVENT_REMINDER: "日程",
     RuleKind.TASK_DUE: "待办",
     RuleKind.CUSTOM: "提醒",
+    RuleKind.WEEKLY_REVIEW: "周报",
 }
 RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"
@@ -805,3 +813,69 @@ def year_view(
     lines.append(f"完成待办 {done} 项 · 日程 {events} 个 · 日记 {journal_days} 天")
     lines.append("全年日历和图表：发「网页」")
     return "\n".join(lines)
+
+
+# The weekly review, budgets and the weight goal (issue 14). Neutral and brief: no
+# praise, no blame, nothing about days without records.
+WEEKDAY_NAMES = ("周一", "周二", "周三", "周四", "周五", "周六", "周日")
+BUDGET_HINT = "预算写成：预算 餐饮 1500（每月）。发「预算」看全部。"
+BUDGET_CATEGORY_UNKNOWN = (
+    "预算按支出分类算：餐饮、交通、购物、居住、通讯、医疗、娱乐、教育、人情、日用、其他。"
+    "比如：预算 餐饮 1500"
+)
+BUDGET_OUT_OF_RANGE = "预算金额要大于 0、小于 100 万。"
+CANCEL_BUDGET_HINT = "写成：取消预算 餐饮"
+GOAL_WEIGHT_HINT = "写成：目标体重 68（公斤，也可以写 136斤）"
+REVIEW_TIME_HINT = "写成：设置 周报 周日 20:00"
+NO_BUDGETS = "还没有预算。比如发「预算 餐饮 1500」，每月按类别算。"
+GOAL_CLEARED = "目标体重已取消。"
+GOAL_NOT_SET = "还没有设目标体重。"
+REVIEW_RULE_DELETE = "周报不能删除，发「关闭 周报」关掉。"
+SUGGESTION_GONE = "要挪的任务都已经不在了，没有改动。"
+
+
+def review_when(weekday: int, at: dt.time) -> str:
+    return f"每{WEEKDAY_NAMES[weekday]} {at.strftime('%H:%M')}"
+
+
+def review_set(when: str | None) -> str:
+    if when is None:
+        return "周报已关闭。想再收就发「开启 周报」。"
+    return f"周报时间：{when}。这周没有记录就不发。"
+
+
+def budget_set(category: str, amount: str, spent: str, new: bool) -> str:
+    head = "预算已设好" if new else "预算已改好"
+    return f"{head}：{category} 每月 {amount} 元，本月已用 {spent} 元。发「取消预算 {category}」可以取消。"
+
+
+def budget_line(category: str, spent: str, amount: str, percent: int) -> str:
+    over = "，已超出" if percent >= 100 else ""
+    return f"  {category} 已用 {spent} / {amount} 元（{percent}%）{over}"
+
+
+def budgets_view(lines: list[str]) -> str:
+    return "\n".join(["本月预算：", *lines, "改：预算 类别 金额 · 取消：取消预算 类别"])
+
+
+def budget_cancelled(category: str) -> str:
+    return f"已取消 {category} 的预算。"
+
+
+def budget_not_found(category: str) -> str:
+    return f"没有 {category} 的预算。发「预算」看全部。"
+
+
+def goal_weight_set(kg: str, distance: str | None) -> str:
+    tail = "" if distance is None else f"，离目标还差 {distance} kg"
+    if distance == "0":
+        tail = "，已到目标"
+    return f"目标体重：{kg} kg{tail}。周报里会显示距离和趋势。"
+
+
+def goal_line(distance: str) -> str:
+    return f"离目标体重：{distance} kg" if distance != "0" else "已到目标体重"
+
+
+def tasks_moved(count: int, to: str, day: dt.date) -> str:
+    return f"好的，{count} 个任务挪到了{to}（{day.month}/{day.day}）。"

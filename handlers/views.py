@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import datetime as dt
+from decimal import Decimal
 
-from handlers import summaries, texts
+from handlers import review, summaries, texts
 from handlers.commands import ShowMonth, ShowToday, ShowWeek
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler import times
 from storage.database import Session
-from storage.repos import reads, tasks
+from storage.repos import budgets, reads, tasks
 
 router = Router("views")
 ONE_DAY = dt.timedelta(days=1)
@@ -33,8 +34,18 @@ async def show_today(session: Session, ctx: Context, cmd: ShowToday) -> Outcome:
         tasks=[(t.number, t.title, _due(t.due_date, t.due_time, today)) for t in due],
         open_count=len(open_tasks),
         events=[(_span(e.starts_at, e.ends_at, ctx), e.title) for e in events],
+        goal=await _goal(session, ctx, latest.value if latest else None),
     )
     return Outcome(reply=reply)
+
+
+async def _goal(session: Session, ctx: Context, weight: Decimal | None) -> str | None:
+    """The distance to the weight goal, when there is a goal and a weight (never a
+    verdict on today's number)."""
+    goal = await budgets.goal_weight(session, ctx.user.id)
+    if goal is None or weight is None:
+        return None
+    return texts.goal_line(review.goal_distance(weight, goal))
 
 
 def _due(day: dt.date | None, at: dt.time | None, today: dt.date) -> str:
@@ -90,4 +101,6 @@ async def show_month(session: Session, ctx: Context, cmd: ShowMonth) -> Outcome:
         spent=summaries.total(rows, "expense"),
         income=summaries.total(rows, "income"),
     )
+    if lines := await review.budget_lines(session, ctx):
+        reply = "\n".join([reply, "预算：", *lines])
     return Outcome(reply=reply)

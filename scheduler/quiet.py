@@ -11,7 +11,8 @@ The user's quiet time is one aware end instant, `quiet_until`. For a job due at
   a moment; sent hours late it is stale, and the next one is due anyway;
 - priority "high" (event and task reminders, custom reminders marked important) ->
   "send": the user asked for quiet, not to miss an appointment;
-- anything else (plain custom reminders) -> `Move(quiet_until)`.
+- anything else (plain custom reminders, the weekly review) -> `Move(quiet_until)`:
+  the week's review is as true an hour later, and it comes once a week.
 
 The kind is looked at before the priority: water and digests follow their rule even
 if a rule row were marked high.

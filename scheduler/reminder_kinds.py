@@ -12,7 +12,8 @@ import datetime as dt
 import functools
 from zoneinfo import ZoneInfo
 
-from scheduler import cards, digests, messages
+import services.review
+from scheduler import cards, digests, messages, review_text
 from scheduler import reminder_rules as store
 from scheduler.channels.base import SendResult
 from scheduler.job_state import DeliveryPolicy
@@ -76,9 +77,14 @@ class RecurringKind(_NoSettle):
         if self.name == RuleKind.CUSTOM:
             return Send(text=messages.custom_reminder(rule.label), dedup=_dedup(job))
         tz = _tz(to)
+        if self.name == RuleKind.WEEKLY_REVIEW:
+            return await _review(session, job, now, tz)
         if not is_digest_slot(rule, job.slot, tz):
             return Skip(status="suppressed", reason="digest moved to another time")
         text = await self._digest(session, job, now, tz)
+        # A budget crossing 80% or 100% is told once, in the next digest that goes out.
+        nudge = await services.review.budget_nudge(session, job.user_id, now, tz)
+        text = "\n".join(t for t in (text, nudge) if t) or None
         if text is None:
             return Skip(status="suppressed", reason="nothing to say")
         return Send(text=text)
@@ -101,7 +107,20 @@ def _schedule(kind: str, spec: str) -> Schedule:
     spec is its HH:MM, as `store.digest_time` reads it; a malformed spec raises."""
     if kind in store.DIGESTS:
         return store.digest_schedule(dt.time.fromisoformat(spec))
+    if kind == RuleKind.WEEKLY_REVIEW:
+        return store.review_schedule(*store.review_time(spec))
     return Schedule.from_json(spec)
+
+
+async def _review(session: Session, job: JobRecord, now: dt.datetime, tz: ZoneInfo) -> Send | Skip:
+    """The week ending on the slot's local day, without amounts or text. (A push that
+    quiet time moves keeps its week unless the move crosses midnight.)"""
+    week_end = job.slot.astimezone(tz).date()
+    found = await services.review.build(session, job.user_id, week_end, tz)
+    text = review_text.push(found)
+    if text is None:
+        return Skip(status="suppressed", reason="nothing recorded this week")
+    return Send(text=text)
 
 
 def is_digest_slot(rule: RuleRecord, slot: dt.datetime, tz: ZoneInfo) -> bool:

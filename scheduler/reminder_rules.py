@@ -17,7 +17,11 @@ DEFAULT_DIGEST_TIMES = {
     RuleKind.DIGEST_MORNING: dt.time(8, 0),
     RuleKind.DIGEST_EVENING: dt.time(21, 30),
 }
-DEFAULTS_VERSION = 1
+DEFAULTS_VERSION = 2
+"""1: the digests; 2: the weekly review (issue 14)."""
+REVIEW_DEFAULT = (6, dt.time(20, 0))
+"""The weekly review: Sunday (Monday is 0) at 20:00 local."""
+_CRON_DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 EVENT_LEAD_MINUTES = 30
 TASK_LEAD_MINUTES = 30
 CHANNEL = "wecom_app"
@@ -26,6 +30,31 @@ CHANNEL = "wecom_app"
 def digest_schedule(at: dt.time) -> Schedule:
     """A digest's daily schedule at local `at`, for `scheduler.schedule.next_after`."""
     return Schedule(cron=(("hour", str(at.hour)), ("minute", str(at.minute))))
+
+
+def review_schedule(weekday: int, at: dt.time) -> Schedule:
+    """The weekly review's schedule: `weekday` (Monday 0) at local `at`."""
+    return Schedule(
+        cron=(
+            ("day_of_week", _CRON_DAYS[weekday]),
+            ("hour", str(at.hour)),
+            ("minute", str(at.minute)),
+        )
+    )
+
+
+def review_spec(weekday: int, at: dt.time) -> str:
+    """How a review rule stores its time: "6 20:00" (Sunday 20:00)."""
+    return f"{weekday} {at.strftime('%H:%M')}"
+
+
+def review_time(spec: str) -> tuple[int, dt.time]:
+    """A review rule's (weekday, local time) from its spec; ValueError if malformed."""
+    day, _, at = spec.partition(" ")
+    weekday = int(day)
+    if not 0 <= weekday <= 6:
+        raise ValueError(f"weekday {weekday} out of range")
+    return weekday, dt.time.fromisoformat(at)
 
 
 def digest_time(rule: RuleRecord) -> dt.time:

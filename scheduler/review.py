@@ -27,7 +27,8 @@ Decisions, each a table row in tests/unit/test_review.py:
 - Budgets are monthly per category, measured against the month to date: `near` from
   `BUDGET_NEAR` of it, `over` from all of it.
 - At most one suggestion, in this order of urgency: tasks overdue for more than a week
-  (move them to next Monday), a budget nearly used up (a task to look at it), a
+  (move them to next Monday), a budget nearly used up (a task to look at it, titled
+  without the amount, since task titles appear in pushed digests), a
   category well above its usual without a budget (a budget at its usual monthly
   level), a weight trend away from the goal (a task for next Monday).
 """
@@ -370,10 +371,8 @@ def suggest(
         return MoveOverdue(task_ids=tuple(t.id for t in tasks.long_overdue), to=monday)
     near = [b for b in budgets if b.state == "near"]
     if near:
-        left = _money(near[0].budget - near[0].spent)
-        return SuggestTask(
-            title=f"看看{near[0].category}支出，本月预算还剩 {plain(left)} 元", due=monday
-        )
+        # No amount in the title: a task's title is shown in the pushed digests.
+        return SuggestTask(title=f"看看{near[0].category}支出和本月预算", due=monday)
     rose = spending.rose_most if spending is not None else None
     if rose is not None and rose.high and rose.usual > 0 and rose.category not in budget_of:
         monthly = rose.usual * WEEKS_PER_MONTH / BUDGET_STEP
@@ -403,3 +402,17 @@ def _kg(value: Decimal) -> Decimal:
 
 def _money(value: Decimal) -> Decimal:
     return value.quantize(Decimal("0.01"), ROUND_HALF_UP)
+
+
+def nudges(
+    progress: Iterable[BudgetProgress], told: Mapping[str, int]
+) -> tuple[tuple[str, int], ...]:
+    """The (category, threshold) pairs a digest should tell: a budget at or past 80
+    (`near`) or 100 (`over`) percent whose threshold was not told this month yet
+    (`told`: the highest threshold already told this month per category)."""
+    found = []
+    for budget in progress:
+        level = 100 if budget.state == "over" else 80 if budget.state == "near" else 0
+        if level > told.get(budget.category, 0):
+            found.append((budget.category, level))
+    return tuple(found)

@@ -51,6 +51,14 @@ def push(review: Review) -> str | None:
 
 def full(review: Review) -> str:
     """The whole review, one line a subject, ending with the suggestion if there is one."""
+    lines = body(review)
+    if review.suggestion is not None:
+        lines.append(question(review.suggestion))
+    return fit_bytes("\n".join(lines))
+
+
+def body(review: Review) -> list[str]:
+    """The review's lines without the question (the personal page shows these)."""
     start, end = review.week_start, review.week_end
     lines = [f"本周回看（{start.month}/{start.day}–{end.month}/{end.day}）"]
     if review.empty:
@@ -80,9 +88,7 @@ def full(review: Review) -> str:
         lines.append(f"下周有 {review.events_next_week} 个日程。")
     if review.water_goal_days:
         lines.append(f"喝水：{review.water_goal_days} 天达到目标。")
-    if review.suggestion is not None:
-        lines.append(question(review.suggestion))
-    return fit_bytes("\n".join(lines))
+    return lines
 
 
 def question(suggestion: Suggestion) -> str:
@@ -132,3 +138,17 @@ def _kg(value: Decimal) -> str:
     """Kilograms to one decimal, signed when negative: 71.8, -0.4, 0."""
     text = plain(value.quantize(Decimal("0.1"), ROUND_HALF_UP))
     return text if value >= 0 or text.lstrip("-") != "0" else "0"
+
+
+BUDGET_NUDGES = {
+    80: "有一项预算本月已用到八成，发「预算」看看。",
+    100: "有一项预算本月已经用完，发「预算」看看。",
+}
+"""One line in a digest; it names no category and no amount (a digest is pushed)."""
+
+
+def budget_nudge(found: tuple[tuple[str, int], ...]) -> str | None:
+    """The digest's budget line for what `review.nudges` found, or None."""
+    if not found:
+        return None
+    return BUDGET_NUDGES[max(level for _, level in found)]

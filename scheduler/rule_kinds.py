@@ -5,6 +5,7 @@
 | water | at_most_once | low | 10 min | a late glass reminder is stale; a repeat is noise |
 | digest_morning, digest_evening | at_most_once | normal | 15 min | a snapshot; the next one is due anyway |
 | event_reminder | at_least_once | high | 30 min | an appointment must not be missed (DESIGN §6) |
+| weekly_review | at_most_once | normal | 15 min | a digest of the week; quiet time moves it (it is not stale an hour later) |
 | task_due | at_most_once | high | 30 min | may go out as a card, and a card cannot be repeated exactly (WeCom wants a new card id per send), so a resend could not be deduplicated |
 | custom | at_most_once | normal | 15 min | the user's own words, plain |
 | custom, marked 重要 | at_least_once | high | 30 min | the user said it must arrive (quiet time lets it through too) |
@@ -45,6 +46,7 @@ TERMS: Mapping[RuleKind, Terms] = MappingProxyType(
         RuleKind.WATER: Terms(policy=_ONCE, priority=Priority.LOW),
         RuleKind.DIGEST_MORNING: Terms(policy=_ONCE, priority=Priority.NORMAL),
         RuleKind.DIGEST_EVENING: Terms(policy=_ONCE, priority=Priority.NORMAL),
+        RuleKind.WEEKLY_REVIEW: Terms(policy=_ONCE, priority=Priority.NORMAL),
         RuleKind.EVENT_REMINDER: Terms(policy=_SURE, priority=Priority.HIGH),
         RuleKind.TASK_DUE: Terms(policy=_ONCE, priority=Priority.HIGH),
         RuleKind.CUSTOM: Terms(policy=_ONCE, priority=Priority.NORMAL),

@@ -10,8 +10,9 @@ Every rule is made by `create`, which takes its delivery policy and priority fro
 the kind's row in `scheduler.rule_kinds` (the reasons are written there).
 
 Decisions:
-- Digests are on by default for every user (08:00 and 21:30 local); they are created
-  on the user's first message after this version (`DEFAULTS_VERSION`).
+- Digests are on by default for every user (08:00 and 21:30 local), and so is the
+  weekly review (Sunday 20:00); they are created on the user's first message after
+  the version that brought them (`DEFAULTS_VERSION`).
 - An event reminder whose time has passed while the event is still ahead fires at
   once; a started event gets none. Task reminders (tasks with a due time) are 30
   minutes before.
@@ -28,10 +29,14 @@ from scheduler.reminder_rules import (
     DEFAULT_DIGEST_TIMES,
     DEFAULTS_VERSION,
     DIGESTS,
+    REVIEW_DEFAULT,
     TASK_LEAD_MINUTES,
     digest_schedule,
     digest_time,
     event_reminder_at,
+    review_schedule,
+    review_spec,
+    review_time,
     task_reminder_at,
 )
 from scheduler.rule_state import can_transition
@@ -90,6 +95,17 @@ async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.
                 spec=at.strftime("%H:%M"),
                 label="晨报" if kind == RuleKind.DIGEST_MORNING else "晚报",
             )
+    if RuleKind.WEEKLY_REVIEW not in have:
+        weekday, at = REVIEW_DEFAULT
+        await create(
+            session,
+            user_id=user_id,
+            kind=RuleKind.WEEKLY_REVIEW,
+            now=now,
+            next_fire_at=next_after(review_schedule(weekday, at), now, tz),
+            spec=review_spec(weekday, at),
+            label="周报",
+        )
     await users.update_user(session, user_id, defaults_version=DEFAULTS_VERSION)
 
 
@@ -118,6 +134,33 @@ async def set_digest(
             spec=at.strftime("%H:%M"),
             next_fire_at=next_after(digest_schedule(at), now, tz),
         )
+    changed = await rules.get(session, rule.id)
+    assert changed is not None
+    return changed
+
+
+async def set_review(
+    session: Session,
+    user_id: int,
+    when: tuple[int, dt.time] | None,
+    tz: ZoneInfo,
+    now: dt.datetime,
+) -> RuleRecord:
+    """Move the weekly review to (weekday, time) and turn it on, or off (`when` None).
+    Like the digests, every user has it: the conversation gives the defaults first."""
+    found = next(
+        r
+        for r in await rules.of_user(session, user_id, RuleKind.WEEKLY_REVIEW)
+        if r.status != "deleted"
+    )
+    rule = await _locked(session, found)
+    assert rule is not None  # the review is never retired or deleted
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="review changed")
+    if when is None:
+        await _move(session, rule, "paused", now, next_fire_at=None)
+    else:
+        at = next_after(review_schedule(*when), now, tz)
+        await _move(session, rule, "active", now, spec=review_spec(*when), next_fire_at=at)
     changed = await rules.get(session, rule.id)
     assert changed is not None
     return changed
@@ -243,6 +286,8 @@ async def next_fire(
     while paused and the thing is still ahead)."""
     if rule.kind in DIGESTS:
         return next_after(digest_schedule(digest_time(rule)), now, tz)
+    if rule.kind == RuleKind.WEEKLY_REVIEW:
+        return next_after(review_schedule(*review_time(rule.spec)), now, tz)
     if rule.kind == RuleKind.CUSTOM:
         return next_after(Schedule.from_json(rule.spec), now, tz)
     at, deadline = await _thing_times(session, rule, tz)

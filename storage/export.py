@@ -22,6 +22,7 @@ from sqlalchemy import Table, select
 from storage.database import Session
 from storage.delivery_models import RULES
 from storage.models import EVENTS, JOURNAL, LEDGER, MEASUREMENTS, TASKS, WATER_CHECKINS
+from storage.review_models import BUDGETS
 
 FILES: tuple[tuple[str, Table, tuple[tuple[str, str], ...]], ...] = (
     ("weights", MEASUREMENTS, (
@@ -57,6 +58,10 @@ FILES: tuple[tuple[str, Table, tuple[tuple[str, str], ...]], ...] = (
         ("status", "active, paused, disabled or error"), ("label", "what it says"),
         ("spec", "its schedule, as keeper stores it"), ("next_fire_at", "next time (UTC)"),
         ("created_at", "created (UTC)"),
+    )),
+    ("budgets", BUDGETS, (
+        ("id", "budget id"), ("category", "expense category"),
+        ("amount", "monthly amount in yuan"),
     )),
 )  # fmt: skip
 

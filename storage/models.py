@@ -130,6 +130,8 @@ class User(Base):
     # ten minutes carries it out, any other message drops it.
     pending_guess: Mapped[str | None] = mapped_column(Text)
     pending_guess_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    # `目标体重 68` (kg): shown as a distance in 今天 and the weekly review.
+    goal_weight: Mapped[Decimal | None] = mapped_column(Hundredths())
 
     __table_args__ = (TABLE_OPTIONS,)
 

@@ -29,6 +29,7 @@ class RuleKind(StrEnum):
     TASK_DUE = "task_due"
     CUSTOM = "custom"
     CARD_UPDATE = "card_update"
+    WEEKLY_REVIEW = "weekly_review"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -277,3 +278,13 @@ class FailureCause:
     error_class: str
     provider_code: int | None
     count: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BudgetRecord:
+    """A monthly budget; `nudged_*`: the threshold a digest last told, and its month."""
+
+    category: str
+    amount: Decimal
+    nudged_month: str | None = None
+    nudged_level: int = 0

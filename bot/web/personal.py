@@ -12,9 +12,11 @@ from dataclasses import dataclass
 from typing import Any
 from zoneinfo import ZoneInfo
 
+import services.review
 from bot.web import charts
 from handlers import year
 from handlers.texts import kg
+from scheduler import review_text
 from storage.database import Session
 from storage.repos import events, reads, tasks, water
 from storage.repos.year import facts_between
@@ -118,6 +120,7 @@ async def gather(
         ),
         "open_tasks": await tasks.open_tasks(session, user_id),
         "upcoming": (await events.upcoming(session, user_id, today))[:10],
+        "review": review_text.body(await services.review.build(session, user_id, today, tz)),
         "tz": tz,
     }
 

@@ -39,6 +39,7 @@ from handlers.parse.records import (
     parse_water,
     parse_weight_body,
 )
+from handlers.parse.review import parse_budget, parse_cancel_budget, parse_goal_weight
 from handlers.parse.settings import (
     SWITCHES,
     parse_delete,
@@ -64,6 +65,9 @@ _CHECK_MARKS = ("✅", "✔", "✔️", "☑", "☑️")
 KEYWORDS: dict[str, Callable[[Body], Command]] = {
     # Longer keywords first: `取消日程 2` is not `取消` (a task) + "日程 2".
     "取消日程": parse_cancel_event,
+    "取消预算": parse_cancel_budget,
+    "目标体重": parse_goal_weight,
+    "预算": parse_budget,
     "改日程": parse_edit_event,
     "修改日程": parse_edit_event,
     "明天再说": parse_postpone,

@@ -20,6 +20,7 @@ from handlers.commands import (
     SetDayWindow,
     SetDigest,
     SetQuiet,
+    SetReview,
     SetWaterGoal,
     SetWaterInterval,
     SwitchAllReminders,
@@ -27,6 +28,7 @@ from handlers.commands import (
     WaterAction,
 )
 from handlers.parse.body import Body
+from handlers.parse.review import REVIEW_NAMES, parse_review_time
 from handlers.parse.schedules import parse_custom_reminder
 from handlers.parse.when import match_when
 from storage.records import RuleKind
@@ -71,6 +73,8 @@ def parse_switch(body: Body) -> Command:
         return SwitchWater(action=SWITCHES[body.keyword])
     if target in DIGESTS:
         return SetDigest(kind=DIGESTS[target], on=on)
+    if target in REVIEW_NAMES:
+        return SetReview(on=on)
     if match := _RULE.fullmatch(target):
         if match["n"] is None:
             return SwitchAllReminders(on=on)
@@ -149,6 +153,8 @@ def parse_setting(body: Body) -> Command:
     name, value = _setting_parts(body.text)
     if name in DIGESTS:
         return SetDigest(kind=DIGESTS[name], on=True, at=_clock_time(value))
+    if name in REVIEW_NAMES:
+        return parse_review_time(value)
     if name == "卡片":
         if value not in _ON_OFF:
             raise ParseError(texts.CARDS_HINT)
@@ -164,7 +170,7 @@ def parse_setting(body: Body) -> Command:
 
 _ON_OFF = {"开": True, "开启": True, "打开": True, "on": True}
 _ON_OFF |= {"关": False, "关闭": False, "off": False}
-_SETTING_NAMES = ("作息", "喝水间隔", "喝水目标", *DIGESTS, "卡片")
+_SETTING_NAMES = ("作息", "喝水间隔", "喝水目标", *DIGESTS, *REVIEW_NAMES, "卡片")
 
 
 def _setting_parts(text: str) -> tuple[str, str]:

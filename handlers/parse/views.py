@@ -18,9 +18,12 @@ from handlers.commands import (
     OpenPages,
     ParseError,
     PostponeTask,
+    SetGoalWeight,
+    ShowBudgets,
     ShowEvents,
     ShowMonth,
     ShowReminders,
+    ShowReview,
     ShowTasks,
     ShowToday,
     ShowWeek,
@@ -55,6 +58,11 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "网页": OpenPages, "网页版": OpenPages, "打开网页": OpenPages, "我的网页": OpenPages,
     "导出": ExportData, "导出数据": ExportData, "导出我的数据": ExportData,
     "今年": ShowYear, "本年": ShowYear, "今年总结": ShowYear, "年度总结": ShowYear,
+    # The weekly review (issue 14)
+    "周报": ShowReview, "本周回看": ShowReview, "每周回看": ShowReview, "周回顾": ShowReview,
+    "预算": ShowBudgets, "我的预算": ShowBudgets, "预算列表": ShowBudgets,
+    "取消预算": ShowBudgets,  # which one? the list says how
+    "取消目标体重": lambda: SetGoalWeight(kg=None), "删除目标体重": lambda: SetGoalWeight(kg=None),
 }  # fmt: skip
 MENU_KEYS: dict[str, Callable[[], Command]] = {
     "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,

@@ -35,10 +35,16 @@ from storage.dialect import insert_into, insert_unless_exists
 from storage.records import JobEnd, JobRecord, Missed, NewJob, RuleKind
 
 CLAIMABLE = ("pending", "retry_wait")
-UNTOLD = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING)
+UNTOLD = (
+    RuleKind.WATER,
+    RuleKind.CARD_UPDATE,
+    RuleKind.DIGEST_MORNING,
+    RuleKind.DIGEST_EVENING,
+    RuleKind.WEEKLY_REVIEW,
+)
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
 plan, a card update is not a reminder, and a digest may well have had nothing to say
-(its content is one 「今天」 away)."""
+(its content is one 「今天」 away); the same for the weekly review (「周报」)."""
 UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE)
 """Kinds whose failed or unknown send the user is not told about here: water has its
 own notice (the plan pauses and says why), and a card update is not a reminder. A

@@ -23,7 +23,7 @@ async def test_a_member_asks_who_they_are_and_gets_their_userid(keeper: Keeper) 
 async def test_only_admins_get_the_status(keeper: Keeper) -> None:
     assert await keeper.say("管理 状态", user="alice") == texts.ADMIN_ONLY
     status = await keeper.say("管理 状态", user="boss")
-    assert status.startswith("用户 2；规则 晚报 2/2，晨报 2/2\n没有排队的发送。")
+    assert status.startswith("用户 2；规则 晚报 2/2，晨报 2/2，周报 2/2\n没有排队的发送。")
     assert texts.ADMIN_NO_JOBS in status
 
 

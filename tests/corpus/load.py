@@ -53,6 +53,7 @@ CATEGORIES = (
     "help",
     "admin",
     "ambiguous",
+    "review",
 )
 EXPENSE_CATEGORIES = frozenset(
     {"餐饮", "交通", "购物", "居住", "通讯", "医疗", "娱乐", "教育", "人情", "日用", "其他"}

@@ -259,15 +259,16 @@ async def test_make_and_verify_reports_a_failure_in_words(tmp_path: Path) -> Non
 
 
 def _older_backup(path: Path) -> None:
-    """A backup as keeper at revision 0005 wrote it: reminder_rules had no error_note."""
+    """A backup as keeper at revision 0005 wrote it: reminder_rules had no error_note
+    (0006), users no goal_weight (0011)."""
     meta = Meta(revision="0005", keeper="0.0.9", created_at=NOW.isoformat(), engine="sqlite")
     with path.open("wb") as out:
         writer = ArchiveWriter(out, KEY, meta)
         for table in metadata.sorted_tables:
             spec = spec_of(table)
-            if table.name == "reminder_rules":
+            if later := _LATER_COLUMNS.get(table.name):
                 spec = TableSpec(
-                    name=spec.name, columns=tuple(c for c in spec.columns if c[0] != "error_note")
+                    name=spec.name, columns=tuple(c for c in spec.columns if c[0] != later)
                 )
             writer.begin_table(spec)
             columns = [name for name, _ in spec.columns]
@@ -277,6 +278,9 @@ def _older_backup(path: Path) -> None:
                 else []
             )
         writer.finish()
+
+
+_LATER_COLUMNS = {"reminder_rules": "error_note", "users": "goal_weight"}
 
 
 def _older_row(table: str, columns: list[str]) -> list[object]:

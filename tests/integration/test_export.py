@@ -24,8 +24,10 @@ from tests.integration.conftest import row_counts
 
 LINK = re.compile(r"(/web/link/[A-Za-z0-9_-]+)")
 ALICE = ("体重 72.4", "喝水 +2", "记账 35 午饭", "收入 8000 工资", "任务 明天 交材料",
-         "日程 明天 9:00 复诊", "日记 爱丽丝的日记", "提醒 每天 22:00 吃药")  # fmt: skip
-BOB = ("体重 99.9", "记账 77 鲍勃的饭", "任务 明天 鲍勃的事", "日记 鲍勃的日记", "喝水 +5")
+         "日程 明天 9:00 复诊", "日记 爱丽丝的日记", "提醒 每天 22:00 吃药",
+         "预算 餐饮 1500")  # fmt: skip
+BOB = ("体重 99.9", "记账 77 鲍勃的饭", "任务 明天 鲍勃的事", "日记 鲍勃的日记", "喝水 +5",
+       "预算 交通 666")  # fmt: skip
 
 
 @pytest.fixture
@@ -74,6 +76,7 @@ async def test_a_members_zip_holds_exactly_their_rows_and_none_of_another_member
     everything = b"".join(archive.read(n) for n in names).decode("utf-8", "replace")
     assert "鲍勃" not in everything
     assert "99.9" not in everything
+    assert "666" not in everything
     assert [r["value"] for r in _csv(archive, "weights")] == ["72.40"]
     assert [r["glasses"] for r in _csv(archive, "water")] == ["2"]
     assert sorted(r["amount"] for r in _csv(archive, "ledger")) == ["35.00", "8000.00"]
@@ -81,6 +84,7 @@ async def test_a_members_zip_holds_exactly_their_rows_and_none_of_another_member
     assert [r["title"] for r in _csv(archive, "events")] == ["复诊"]
     assert [r["text"] for r in _csv(archive, "journal")] == ["爱丽丝的日记"]
     assert "吃药" in [r["label"] for r in _csv(archive, "reminders")]
+    assert [(r["category"], r["amount"]) for r in _csv(archive, "budgets")] == [("餐饮", "1500.00")]
     assert json.loads(archive.read("weights.json")) == _csv(archive, "weights")
     readme = archive.read("README.txt").decode()
     for name, _, columns in FILES:

@@ -333,3 +333,16 @@ async def test_the_stylesheet_ships_with_the_package(client: TestClient[object, 
     response = await client.get("/web/static/keeper.css")
     assert response.status == 200
     assert ".cal" in await response.text()
+
+
+async def test_the_page_shows_this_weeks_review_without_its_question(
+    client: TestClient[object, object], wecom: WeComSide
+) -> None:
+    for text in ("体重 72.4", "记账 35 午饭", "预算 餐饮 1500"):
+        await wecom.send_text("alice", text)
+    await sign_in(client, wecom, "alice")
+    html = await (await client.get("/web/me")).text()
+    section = html[html.index('id="review"') : html.index('id="weight"')]
+    assert "<li>体重：7 天平均 72.4 kg。</li>" in section
+    assert "<li>预算：餐饮 本月已用 35 / 1500 元（2%）。</li>" in section
+    assert "回「好」" not in section

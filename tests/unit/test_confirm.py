@@ -14,8 +14,10 @@ from handlers.commands import (
     AddTask,
     CheckInWater,
     Command,
+    MoveTasks,
     RecordLedger,
     RecordWeight,
+    SetBudget,
     ShowToday,
 )
 
@@ -84,3 +86,39 @@ def test_help_pages_and_misses_fit_a_phone_screen() -> None:
     for message in misses:
         assert len(message.splitlines()) <= 3, message
         assert len(message.encode()) <= 300, message
+
+
+SUGGESTIONS: list[Command] = [
+    SetBudget(category="餐饮", amount=Decimal("200")),
+    AddTask(title="安排 3 次运动", due_date=dt.date(2026, 12, 7)),
+    MoveTasks(task_ids=(4, 17), to=dt.date(2026, 12, 7)),
+]
+
+
+@pytest.mark.parametrize("suggestion", SUGGESTIONS, ids=repr)
+def test_a_review_suggestion_survives_the_round_trip_and_is_marked_as_one(
+    suggestion: Command,
+) -> None:
+    stored = confirm.encode(suggestion, suggestion=True)
+    assert stored is not None
+    assert confirm.decode(stored) == suggestion
+    assert confirm.is_suggestion(stored)
+
+
+@pytest.mark.parametrize("guess", GUESSES, ids=repr)
+def test_a_guess_is_not_a_suggestion(guess: Command) -> None:
+    stored = confirm.encode(guess)
+    assert stored is not None
+    assert not confirm.is_suggestion(stored)
+
+
+@pytest.mark.parametrize("stored", ["", "not json", "[1, 2]", '{"suggestion": "yes"}'])
+def test_an_unreadable_slot_is_not_a_suggestion(stored: str) -> None:
+    assert not confirm.is_suggestion(stored)
+
+
+def test_a_suggestion_keeps_a_day_and_a_guess_ten_minutes() -> None:
+    assert (
+        dt.timedelta(hours=24),
+        dt.timedelta(minutes=10),
+    ) == (confirm.SUGGESTION_FOR, confirm.PENDING_FOR)

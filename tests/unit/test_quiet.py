@@ -24,6 +24,7 @@ KINDS = [
     ("task_due", "high"),
     ("custom", "high"),
     ("custom", "normal"),
+    ("weekly_review", "normal"),
 ]
 
 
@@ -55,6 +56,7 @@ def test_outside_quiet_time_everything_is_sent(
         pytest.param("custom", "high", "send", id="important-custom-sent"),
         pytest.param("custom", "normal", Move(until=LATER), id="plain-custom-waits"),
         pytest.param("custom", "low", Move(until=LATER), id="low-custom-waits"),
+        pytest.param("weekly_review", "normal", Move(until=LATER), id="weekly-review-waits"),
     ],
 )
 def test_during_quiet_time_only_high_priority_reminders_go_out_now(

@@ -261,7 +261,7 @@ def test_a_budget_nearly_used_suggests_a_look_with_what_is_left() -> None:
         )
     )
     assert result.suggestion == rv.SuggestTask(
-        title="看看餐饮支出，本月预算还剩 120 元", due=dt.date(2026, 11, 30)
+        title="看看餐饮支出和本月预算", due=dt.date(2026, 11, 30)
     )
 
 
@@ -436,3 +436,30 @@ def test_the_push_never_carries_a_number_or_a_category(week: rv.WeekFacts) -> No
     assert not re.search(r"\d", text)
     assert not any(c in text for c in CATEGORIES)
     assert len(text) <= 60
+
+
+@pytest.mark.parametrize(
+    ("spent", "told", "expected"),
+    [
+        ("79", {}, ()),
+        ("80", {}, (("餐饮", 80),)),
+        ("80", {"餐饮": 80}, ()),  # told this month already
+        ("99", {"餐饮": 80}, ()),
+        ("100", {"餐饮": 80}, (("餐饮", 100),)),
+        ("150", {}, (("餐饮", 100),)),  # straight past both: the higher one, once
+        ("150", {"餐饮": 100}, ()),
+    ],
+)
+def test_a_budget_threshold_is_told_once_a_month(
+    spent: str, told: dict[str, int], expected: tuple[tuple[str, int], ...]
+) -> None:
+    progress = rv.budget_progress({"餐饮": Decimal(100)}, {"餐饮": Decimal(spent)})
+    assert rv.nudges(progress, told) == expected
+
+
+def test_a_budget_nudge_names_no_amount_and_no_category() -> None:
+    assert words.budget_nudge(()) is None
+    both = words.budget_nudge((("餐饮", 80), ("交通", 100)))
+    assert both == words.BUDGET_NUDGES[100]
+    assert "餐饮" not in both
+    assert not any(ch.isdigit() for ch in both)

@@ -57,4 +57,5 @@ def test_a_kind_is_stored_as_its_plain_name() -> None:
         "task_due",
         "custom",
         "card_update",
+        "weekly_review",
     ]
