@@ -236,7 +236,10 @@ async def _one_tick(settings: Settings, clock: Clock, owner: str) -> TickReport:
     engine = create_engine(settings.database_url)
     try:
         async with scheduler_for(settings, Database(engine), clock, owner=owner) as scheduler:
-            return await tick(scheduler)
+            report = await tick(scheduler)
+            if scheduler.backups is not None:  # a cron-driven deployment backs up here
+                await scheduler.backups.wait()
+            return report
     finally:
         await engine.dispose()
 
