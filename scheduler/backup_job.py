@@ -7,7 +7,9 @@ passed and this process has not yet looked at it, it tries to claim the slot's d
 whole database into a scratch SQLite file, which is CPU-bound for minutes at millions
 of rows, and the scheduler's loop must go on ticking and sending meanwhile. The
 outcome is recorded on the claimed row; after a verified backup the directory is
-pruned to the newest `keep` backups.
+pruned to the newest `keep` backups. The directory is created (mode 0700) when
+missing: under systemd's DynamicUser only keeper's own user can make one in its state
+directory.
 
 A process that dies mid-backup leaves its row unfinished (shown as such); the next
 day's slot is a new claim. Stopping the loop waits for a running backup (`wait`):
@@ -99,8 +101,13 @@ class BackupDuty:
 
     async def _make(self, clock: Clock) -> BackupOutcome:
         plan = self.plan
-        work = make_and_verify(plan.database_url, plan.directory, plan.key, now=clock.now)
         started = clock.now()
+        try:
+            await asyncio.to_thread(plan.directory.mkdir, mode=0o700, parents=True, exist_ok=True)
+        except OSError as exc:
+            problem = f"cannot create the directory {plan.directory}: {exc.strerror}"
+            return _failed(started, clock.now(), problem)
+        work = make_and_verify(plan.database_url, plan.directory, plan.key, now=clock.now)
         try:
             # Its own event loop in its own thread: this loop keeps ticking meanwhile.
             return await asyncio.to_thread(asyncio.run, work)

@@ -16,7 +16,10 @@ KEY = "scheduled backup passphrase 0002"
 
 @pytest.fixture
 def backup_dir(tmp_path: Path) -> Path:
-    return tmp_path / "backups"  # not created yet: the first backup fails
+    """A file stands where the directory should be: backups fail until it is moved."""
+    path = tmp_path / "backups"
+    path.write_bytes(b"not a directory")
+    return path
 
 
 @pytest.fixture
@@ -37,12 +40,13 @@ async def test_a_failed_backup_then_a_verified_one_show_in_the_status(
     await keeper.say("喝水")  # a user, rows to back up
     await backup_now(keeper)  # 10:00: today's 03:30 was missed, made up at once
     status = await keeper.say("管理 状态", user="boss")
-    assert "\n备份：最近一次失败（11-25 10:00）：cannot create " in status
-    assert "No such file or directory" in status
+    assert (
+        f"\n备份：最近一次失败（11-25 10:00）：cannot create the directory {backup_dir}" in status
+    )
     assert "\n还没有已验证的备份" in status
     assert KEY not in status
 
-    os.mkdir(backup_dir)
+    os.remove(backup_dir)  # the scheduler creates the directory itself
     keeper.clock.set(dt.datetime(2026, 11, 26, 3, 31, tzinfo=dt.timezone(dt.timedelta(hours=8))))
     await backup_now(keeper)
     status = await keeper.say("管理 状态", user="boss")
@@ -53,7 +57,7 @@ async def test_a_failed_backup_then_a_verified_one_show_in_the_status(
 
 
 async def test_no_verified_backup_for_26_hours_is_flagged(keeper: Keeper) -> None:
-    await backup_now(keeper)  # fails: the directory is missing
+    await backup_now(keeper)  # fails: a file blocks the directory
     keeper.clock.advance(dt.timedelta(hours=27))
     await keeper.tick()
     assert keeper.scheduler.backups is not None

@@ -85,16 +85,3 @@ async def test_a_failing_backup_is_named_with_its_problem(
     assert line.startswith("✗ backups")
     assert "(never); the latest failed: cannot create /b/keeper-x.kbak.partial" in line
     assert code == 1
-
-
-async def test_a_missing_directory_is_named_with_the_fix(
-    database_url: str, clock: FakeClock, tmp_path: Path
-) -> None:
-    missing = tmp_path / "nope"
-    code, line = await backups_line(
-        database_url, clock, KEEPER_BACKUP_DIR=str(missing), KEEPER_BACKUP_KEY=KEY
-    )
-    assert line.startswith("✗ backups")
-    assert f"KEEPER_BACKUP_DIR {missing} is not a directory" in line
-    assert "install -d -m 0700" in line
-    assert code == 1
