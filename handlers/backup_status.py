@@ -39,7 +39,7 @@ def describe(
     the verified one, the last verified; a warning when none is verified within 26 h."""
     if not enabled:
         return [texts.BACKUP_OFF]
-    lines = [_newest(latest, verified, tz)]
+    lines = [_newest(latest, verified, tz, now)]
     if latest is not None and latest != verified:
         lines.append(texts.backup_last_good(_at(verified, tz)))
     if latest is not None and backup_overdue(_finished(verified), now, enabled):
@@ -47,11 +47,23 @@ def describe(
     return lines
 
 
-def _newest(latest: BackupRunRecord | None, verified: BackupRunRecord | None, tz: ZoneInfo) -> str:
+RUNNING_AT_MOST = dt.timedelta(hours=6)
+"""A run unfinished for longer lost its process (killed or crashed mid-backup)."""
+
+
+def _newest(
+    latest: BackupRunRecord | None,
+    verified: BackupRunRecord | None,
+    tz: ZoneInfo,
+    now: dt.datetime,
+) -> str:
     if latest is None:
         return texts.BACKUP_NONE_YET
     if latest.finished_at is None:
-        return texts.backup_running(times.stamp(latest.started_at, tz))
+        since = times.stamp(latest.started_at, tz)
+        if now - latest.started_at > RUNNING_AT_MOST:
+            return texts.backup_interrupted(since)
+        return texts.backup_running(since)
     if latest.verified:
         return texts.backup_verified(times.stamp(latest.finished_at, tz), latest.rows)
     return texts.backup_failed(times.stamp(latest.finished_at, tz), latest.problem)

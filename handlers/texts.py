@@ -825,6 +825,10 @@ def backup_running(since: str) -> str:
     return f"备份：进行中（{since} 开始）"
 
 
+def backup_interrupted(since: str) -> str:
+    return f"备份：最近一次没有完成（{since} 开始，进程中途停止了）"
+
+
 def backup_last_good(at: str | None) -> str:
     return f"上一次已验证：{at}" if at else "还没有已验证的备份"
 

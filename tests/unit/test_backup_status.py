@@ -31,6 +31,7 @@ FAILED = dataclasses.replace(
 )
 RUNNING = dataclasses.replace(GOOD, id=3, finished_at=None, verified=False)
 OLD_GOOD = dataclasses.replace(GOOD, finished_at=NOW - dt.timedelta(hours=30))
+DEAD = dataclasses.replace(RUNNING, started_at=NOW - dt.timedelta(hours=7))
 
 
 @pytest.mark.parametrize(
@@ -66,6 +67,15 @@ OLD_GOOD = dataclasses.replace(GOOD, finished_at=NOW - dt.timedelta(hours=30))
                 "备份：进行中（11-30 03:30 开始）",
                 "上一次已验证：11-28 22:00",
                 "⚠ 超过 26 小时没有已验证的备份",
+            ],
+        ),
+        (
+            True,
+            DEAD,
+            GOOD,
+            [
+                "备份：最近一次没有完成（11-29 21:00 开始，进程中途停止了）",
+                "上一次已验证：11-30 03:31",
             ],
         ),
     ],
