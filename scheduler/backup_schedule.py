@@ -29,16 +29,6 @@ def latest_slot(now: dt.datetime, at: dt.time, zone: ZoneInfo) -> dt.datetime:
     return slot
 
 
-def next_slot(after: dt.datetime, at: dt.time, zone: ZoneInfo) -> dt.datetime:
-    """The first daily slot strictly after `after`, in UTC."""
-    local = after.astimezone(zone)
-    for days in range(3):
-        slot = _slot_on(local.date() + dt.timedelta(days=days), at, zone)
-        if slot > after:
-            return slot
-    raise AssertionError("a daily slot always comes within two days")  # pragma: no cover
-
-
 def run_day(slot: dt.datetime, zone: ZoneInfo) -> dt.date:
     """The local date that names a slot's run (the claim's unique key)."""
     return slot.astimezone(zone).date()

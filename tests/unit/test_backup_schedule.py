@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scheduler.backup_schedule import backup_overdue, latest_slot, next_slot, run_day
+from scheduler.backup_schedule import backup_overdue, latest_slot, run_day
 from storage.backup.prune import beyond
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -35,18 +35,6 @@ def utc(text: str) -> dt.datetime:
 )
 def test_the_newest_slot_at_or_before_now(now: str, zone: ZoneInfo, slot: str) -> None:
     assert latest_slot(utc(now), AT, zone) == utc(slot)
-
-
-@pytest.mark.parametrize(
-    ("after", "slot"),
-    [
-        ("2026-11-30T03:29:59+08:00", "2026-11-30T03:30+08:00"),
-        ("2026-11-30T03:30:00+08:00", "2026-12-01T03:30+08:00"),
-        ("2026-12-31T12:00:00+08:00", "2027-01-01T03:30+08:00"),
-    ],
-)
-def test_the_next_slot_strictly_after(after: str, slot: str) -> None:
-    assert next_slot(utc(after), AT, SHANGHAI) == utc(slot)
 
 
 def test_a_slot_is_named_by_its_local_date_not_the_utc_one() -> None:
