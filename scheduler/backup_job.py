@@ -21,8 +21,10 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import logging
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 from scheduler.backup_schedule import latest_slot, run_day
@@ -34,6 +36,9 @@ from storage.repos import backups
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
+
+MakeBackup = Callable[..., Coroutine[Any, Any, BackupOutcome]]
+"""`make_and_verify`'s shape (a test passes one it can hold mid-way)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -51,8 +56,8 @@ class BackupPlan:
 class BackupDuty:
     """One scheduler process's part in the daily backup (see the module docstring)."""
 
-    def __init__(self, plan: BackupPlan) -> None:
-        self.plan = plan
+    def __init__(self, plan: BackupPlan, *, make: MakeBackup = make_and_verify) -> None:
+        self.plan, self._make_and_verify = plan, make
         self._looked_at: dt.datetime | None = None  # the newest slot already claimed or lost
         self._running: asyncio.Task[None] | None = None
 
@@ -107,7 +112,7 @@ class BackupDuty:
         except OSError as exc:
             problem = f"cannot create the directory {plan.directory}: {exc.strerror}"
             return _failed(started, clock.now(), problem)
-        work = make_and_verify(plan.database_url, plan.directory, plan.key, now=clock.now)
+        work = self._make_and_verify(plan.database_url, plan.directory, plan.key, now=clock.now)
         try:
             # Its own event loop in its own thread: this loop keeps ticking meanwhile.
             return await asyncio.to_thread(asyncio.run, work)

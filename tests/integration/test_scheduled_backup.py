@@ -9,10 +9,13 @@ database.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import os
+import threading
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -22,7 +25,7 @@ from bot.scheduling import all_kinds
 from scheduler.backup_job import BackupDuty, BackupPlan
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
-from storage.backup import verify_backup
+from storage.backup import BackupOutcome, make_and_verify, verify_backup
 from storage.backup_models import BACKUP_RUNS
 from storage.database import Database
 from storage.engine import create_engine
@@ -193,3 +196,38 @@ async def test_a_failed_backup_is_recorded_with_its_problem_and_nothing_is_prune
     assert (run.verified, run.path, run.finished_at is not None) == (False, None, True)
     assert run.problem == f"cannot create the directory {blocked}: File exists"
     assert KEY not in run.problem
+
+
+async def test_the_scheduler_keeps_ticking_while_a_backup_runs(
+    database_url: str, backup_dir: Path
+) -> None:
+    """The backup is held mid-way (a threading.Event, as a slow verify would hold it);
+    ticks go on meanwhile, and the backup finishes once let go."""
+    release = threading.Event()
+
+    async def slow(url: str, directory: Path, key: str, *, now: Any) -> BackupOutcome:
+        await asyncio.to_thread(release.wait)
+        return await make_and_verify(url, directory, key, now=now)
+
+    clock = FakeClock(BEFORE_SLOT + dt.timedelta(minutes=1))
+    s = scheduler(database_url, clock, "worker-a:1", plan(database_url, backup_dir))
+    s = dataclasses.replace(s, backups=BackupDuty(plan(database_url, backup_dir), make=slow))
+    try:
+        assert (await tick(s)).backup_started
+        for _ in range(3):
+            clock.advance(dt.timedelta(seconds=30))
+            report = await tick(s)  # returns while the backup is held
+            assert not report.backup_started
+        async with s.database.transaction() as session:
+            running = await backups.latest(session)
+        assert running is not None
+        assert running.finished_at is None
+        release.set()
+        await s.backups.wait()  # type: ignore[union-attr]
+        async with s.database.transaction() as session:
+            done = await backups.latest(session)
+    finally:
+        release.set()
+        await s.database.engine.dispose()
+    assert done is not None
+    assert done.verified
