@@ -192,6 +192,7 @@ def _tick(args: argparse.Namespace) -> int:
         f"keeper: tick materialised={report.materialised} expired={report.expired} "
         f"recovered={report.recovered} claimed={report.claimed} "
         + " ".join(f"{k}={v}" for k, v in sorted(report.outcomes.items()))
+        + (" backup=ran" if report.backup_started else "")
     )
     return 0
 
