@@ -108,6 +108,7 @@ def _database(
             max_age=dt.timedelta(seconds=settings.callback_window_seconds),
             admins=settings.admins,
             public_url=settings.public_url,
+            backups_on=settings.backup_dir is not None,
         )
         yield
         if database.group is not None:

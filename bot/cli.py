@@ -192,6 +192,7 @@ def _tick(args: argparse.Namespace) -> int:
         f"keeper: tick materialised={report.materialised} expired={report.expired} "
         f"recovered={report.recovered} claimed={report.claimed} "
         + " ".join(f"{k}={v}" for k, v in sorted(report.outcomes.items()))
+        + (" backup=ran" if report.backup_started else "")
     )
     return 0
 
@@ -236,7 +237,10 @@ async def _one_tick(settings: Settings, clock: Clock, owner: str) -> TickReport:
     engine = create_engine(settings.database_url)
     try:
         async with scheduler_for(settings, Database(engine), clock, owner=owner) as scheduler:
-            return await tick(scheduler)
+            report = await tick(scheduler)
+            if scheduler.backups is not None:  # a cron-driven deployment backs up here
+                await scheduler.backups.wait()
+            return report
     finally:
         await engine.dispose()
 

@@ -3,7 +3,8 @@
 It checks, in the order a deployment is built, and prints a table of ✓ / ✗ with the
 fix under each ✗: settings, admins, the database (which one, password masked, migrated
 to the newest revision), the scheduler (a real tick in the last two minutes, or
-KEEPER_SCHEDULER=on), WeCom's gettoken (40013, 40001, 60020 with the outbound IP), the
+KEEPER_SCHEDULER=on), the scheduled backups (off, or one verified in the last 26 h),
+WeCom's gettoken (40013, 40001, 60020 with the outbound IP), the
 app (enabled, admins inside 可见范围, 进入应用事件), and on request the public callback
 URL and a test message to the admins. A check that depends on a failed one is skipped.
 Exit status 0 when every line is ✓, 1 otherwise.
@@ -21,6 +22,7 @@ import aiohttp
 from bot.doctor_checks import (
     Check,
     check_admins,
+    check_backups,
     check_database,
     check_scheduler,
     check_settings,
@@ -55,6 +57,7 @@ async def diagnose(
         return checks
     if database.ok:
         checks.append(await check_scheduler(settings, now()))
+        checks.append(await check_backups(settings, now()))
     checks += await _wecom(settings, options, now)
     return checks
 

@@ -1,4 +1,5 @@
-"""`keeper doctor`'s checks of what lives on this machine: settings, database, scheduler.
+"""`keeper doctor`'s checks of what lives on this machine: settings, database, scheduler,
+scheduled backups.
 
 Each check is a small function returning a `Check`; none raises for a failure it was
 written to find, and none shows a secret (the database password is masked).
@@ -14,6 +15,8 @@ from sqlalchemy.exc import DBAPIError
 
 from bot.maintenance import database_failure, real_tick_since
 from bot.settings import Settings, SettingsError, load_database_url, load_settings
+from scheduler.backup_schedule import backup_overdue
+from storage.records import BackupRunRecord
 
 SCHEDULER_FRESH = dt.timedelta(minutes=2)
 ENV_FILE_HINT = "set it in /etc/keeper/keeper.env (or deploy/keeper.env); see deploy/env.example"
@@ -112,3 +115,48 @@ async def check_scheduler(settings: Settings, now: dt.datetime) -> Check:
             "service), or set KEEPER_SCHEDULER=on for a single keeper serve"
         ),
     )
+
+
+async def check_backups(settings: Settings, now: dt.datetime) -> Check:
+    """Scheduled backups: off, or one verified within 26 h.
+
+    The scheduler's recorded outcome is the evidence, not a look at the directory: the
+    doctor may run as another user (systemd-run's DynamicUser) who cannot see it, and
+    the scheduler records a directory it cannot write as the run's problem.
+    """
+    directory = settings.backup_dir
+    if directory is None:
+        detail = "off (KEEPER_BACKUP_DIR is empty: no scheduled backups)"
+        return Check(ok=True, name="backups", detail=detail)
+    latest, verified = await _backup_runs(settings.database_url)
+    last = verified.finished_at if verified is not None else None
+    if verified is not None and last is not None and not backup_overdue(last, now, True):
+        hours = (now - last).total_seconds() / 3600
+        detail = f"{verified.path} verified {hours:.1f} h ago ({verified.rows:,} rows)"
+        return Check(ok=True, name="backups", detail=detail)
+    seen = "never" if last is None else f"last at {last.isoformat(timespec='minutes')}"
+    failed = f"; the latest failed: {latest.problem}" if latest and latest.problem else ""
+    return Check(
+        ok=False,
+        name="backups",
+        detail=f"no verified backup in the last 26 h ({seen}){failed}",
+        fix=(
+            f"the scheduler (keeper worker, or serve with KEEPER_SCHEDULER=on) backs up daily "
+            f"at {settings.backup_at:%H:%M}; is it running? "
+            f"`keeper backup --out {directory}/try.kbak` shows what fails"
+        ),
+    )
+
+
+async def _backup_runs(url: str) -> tuple[BackupRunRecord | None, BackupRunRecord | None]:
+    """The newest scheduled backup run and the newest verified one."""
+    from storage.database import Database
+    from storage.engine import create_engine
+    from storage.repos import backups
+
+    engine = create_engine(url)
+    try:
+        async with Database(engine).transaction() as session:
+            return await backups.latest(session), await backups.last_verified(session)
+    finally:
+        await engine.dispose()

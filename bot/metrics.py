@@ -5,9 +5,10 @@ default): a separate listener, so the reverse proxy that exposes the callback ne
 exposes this. What is counted:
 
 - `keeper_callbacks_total{outcome}` and `keeper_callback_seconds` (this process);
-- `keeper_jobs{kind,status}`, `keeper_delivery_attempts_total{channel,outcome}` and
-  `keeper_tick_lag_seconds`, read from the database at scrape time, so every process
-  reports the same deployment-wide figures;
+- `keeper_jobs{kind,status}`, `keeper_delivery_attempts_total{channel,outcome}`,
+  `keeper_tick_lag_seconds` and `keeper_backup_last_verified_timestamp_seconds` (absent
+  until a scheduled backup is verified), read from the database at scrape time, so
+  every process reports the same deployment-wide figures;
 - `keeper_token_refreshes_total` and `keeper_channel_holds_total` (this process's
   scheduler, from `scheduler.stats`).
 """
@@ -29,7 +30,7 @@ from prometheus_client.registry import Collector
 from scheduler import stats
 from scheduler.clock import Clock
 from storage.database import Database
-from storage.repos import admin, attempts, ticks
+from storage.repos import admin, attempts, backups, ticks
 
 log = logging.getLogger(__name__)
 
@@ -56,6 +57,8 @@ class Snapshot:
     jobs: dict[tuple[str, str], int] = field(default_factory=dict)
     attempts: dict[tuple[str, str], int] = field(default_factory=dict)
     tick_lag_s: float | None = None
+    backup_verified_at: float | None = None
+    """Unix time the newest verified scheduled backup finished."""
 
 
 class DatabaseCollector(Collector):
@@ -71,8 +74,15 @@ class DatabaseCollector(Collector):
                 by_kind = await admin.count_by_kind(session)
                 by_outcome = await attempts.count_by_channel_outcome(session)
                 last = await ticks.last_tick(session)
+                verified = await backups.last_verified(session)
         lag = None if last is None else (self.clock.now() - last).total_seconds()
-        self.snapshot = Snapshot(jobs=by_kind, attempts=by_outcome, tick_lag_s=lag)
+        at = verified.finished_at if verified is not None else None
+        self.snapshot = Snapshot(
+            jobs=by_kind,
+            attempts=by_outcome,
+            tick_lag_s=lag,
+            backup_verified_at=None if at is None else at.timestamp(),
+        )
 
     def collect(self) -> Iterator[Metric]:
         snap = self.snapshot
@@ -96,6 +106,13 @@ class DatabaseCollector(Collector):
         if snap.tick_lag_s is not None:
             lag.add_metric([], snap.tick_lag_s)
         yield lag
+        backup = GaugeMetricFamily(
+            "keeper_backup_last_verified_timestamp_seconds",
+            "Unix time the newest verified scheduled backup finished (alert when old)",
+        )
+        if snap.backup_verified_at is not None:
+            backup.add_metric([], snap.backup_verified_at)
+        yield backup
 
 
 class SchedulerEventsCollector(Collector):

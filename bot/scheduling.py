@@ -21,6 +21,7 @@ import aiohttp
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.settings import Settings
+from scheduler.backup_job import BackupDuty, BackupPlan
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
@@ -77,7 +78,23 @@ async def scheduler_for(
             owner=owner or worker_name(),
             secrets=settings.secrets(),
             enterprise=EnterpriseLimits(daily=settings.wecom_daily_cap, channel=channel.name),
+            backups=backup_duty(settings),
         )
+
+
+def backup_duty(settings: Settings) -> BackupDuty | None:
+    """The daily backup when KEEPER_BACKUP_DIR is set (settings then hold the key)."""
+    if settings.backup_dir is None:
+        return None
+    plan = BackupPlan(
+        database_url=settings.database_url,
+        directory=settings.backup_dir,
+        key=settings.backup_key,
+        at=settings.backup_at,
+        zone=settings.timezone,
+        keep=settings.backup_keep,
+    )
+    return BackupDuty(plan)
 
 
 def all_kinds() -> dict[str, Kind]:
@@ -98,7 +115,10 @@ def all_kinds() -> dict[str, Kind]:
 async def run_loop(
     scheduler: Scheduler, stop: asyncio.Event, *, interval: dt.timedelta = TICK_INTERVAL
 ) -> None:
-    """Tick on the trigger's rhythm until `stop` is set; a failing tick is logged, not fatal."""
+    """Tick on the trigger's rhythm until `stop` is set; a failing tick is logged, not fatal.
+
+    On stop, a daily backup this process is running is waited for (see `BackupDuty.wait`).
+    """
     trigger = IntervalTrigger(seconds=interval.total_seconds(), timezone=dt.UTC)
     previous: dt.datetime | None = None
     while not stop.is_set():
@@ -108,6 +128,8 @@ async def run_loop(
         wait = max(0.0, (previous - scheduler.clock.now()).total_seconds())
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=wait)
+    if scheduler.backups is not None:
+        await scheduler.backups.wait()
 
 
 async def _tick_safely(scheduler: Scheduler) -> TickReport | None:

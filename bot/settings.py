@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime as dt
 import hashlib
 import hmac
 import os
@@ -88,6 +89,12 @@ class Settings:
     """The app's daily send quota (licensed members x 200); None: not counted."""
 
     backup_key: str = field(default="", repr=False)  # KEEPER_BACKUP_KEY, see the block below
+    backup_dir: Path | None = None
+    """KEEPER_BACKUP_DIR: where the scheduler's daily backups go (None: none are made)."""
+    backup_at: dt.time = dt.time(3, 30)
+    """KEEPER_BACKUP_AT: the daily backup's local time, in KEEPER_TIMEZONE."""
+    backup_keep: int = 14
+    """KEEPER_BACKUP_KEEP: how many `keeper-*.kbak` files the directory keeps."""
 
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
@@ -156,6 +163,9 @@ def load_settings(
         web_secret=_web_secret(env),
         wecom_daily_cap=_daily_cap(env),
         backup_key=_backup_key(env),
+        backup_dir=_backup_dir(env),
+        backup_at=_backup_at(env),
+        backup_keep=_int(env, "KEEPER_BACKUP_KEEP", 14, 1, 1000),
     )
 
 
@@ -426,3 +436,28 @@ def _backup_key(env: Mapping[str, str]) -> str:
     if len(value) < BACKUP_KEY_MIN_CHARS:
         raise SettingsError(f"KEEPER_BACKUP_KEY is too short; expected {BACKUP_KEY_FORM}")
     return value
+
+
+def _backup_dir(env: Mapping[str, str]) -> Path | None:
+    """KEEPER_BACKUP_DIR: absolute, and only with KEEPER_BACKUP_KEY (None: off)."""
+    raw = env.get("KEEPER_BACKUP_DIR", "").strip()
+    if not raw:
+        return None
+    if not _backup_key(env):
+        raise SettingsError(
+            f"KEEPER_BACKUP_DIR is set but KEEPER_BACKUP_KEY is not; expected {BACKUP_KEY_FORM} "
+            "(or leave KEEPER_BACKUP_DIR empty to turn scheduled backups off)"
+        )
+    if not Path(raw).is_absolute():
+        raise SettingsError("KEEPER_BACKUP_DIR must be an absolute path, e.g. /var/backups/keeper")
+    return Path(raw)
+
+
+def _backup_at(env: Mapping[str, str]) -> dt.time:
+    raw = env.get("KEEPER_BACKUP_AT", "").strip() or "03:30"
+    found = re.fullmatch(r"(\d{1,2}):(\d{2})", raw)
+    if not found or int(found[1]) > 23 or int(found[2]) > 59:
+        raise SettingsError(
+            "KEEPER_BACKUP_AT must be a time of day HH:MM in KEEPER_TIMEZONE, e.g. 03:30"
+        )
+    return dt.time(int(found[1]), int(found[2]))

@@ -11,6 +11,7 @@ import datetime as dt
 import logging
 
 from handlers import texts
+from handlers.backup_status import backup_lines
 from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus, Command
 from handlers.context import Context, Outcome
 from handlers.router import Router
@@ -60,6 +61,7 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
     if broken:
         named = [(b.rule_id, texts.RULE_KIND_NAMES.get(b.kind, b.kind), b.reason) for b in latest]
         lines.append(texts.admin_broken_rules(broken, named))
+    lines += await backup_lines(session, enabled=ctx.backups_on, tz=ctx.tz, now=ctx.now)
     return Outcome(reply="\n".join(line for line in lines if line))
 
 

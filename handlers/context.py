@@ -27,6 +27,8 @@ class Context:
     is_admin: bool = False
     public_url: str = ""
     """Where the pages are (KEEPER_PUBLIC_URL); empty when they are not published."""
+    backups_on: bool = False
+    """Whether scheduled backups are made (KEEPER_BACKUP_DIR set), for 管理 状态."""
 
     @property
     def today(self) -> dt.date:

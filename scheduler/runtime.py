@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from scheduler.backup_job import BackupDuty
 from scheduler.channels.base import Channel
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.clock import Clock
@@ -41,5 +42,7 @@ class Scheduler:
     enterprise: EnterpriseLimits | None = None
     """WeCom's enterprise limits, counted in the database for every worker (None:
     not counted, as in most tests and in the drain benchmark)."""
+    backups: BackupDuty | None = None
+    """The daily backup (KEEPER_BACKUP_DIR set), or None: no scheduled backups."""
     holds: dict[str, dt.datetime] = field(default_factory=dict)
     """Channels held after a configuration error, until when (this process only)."""

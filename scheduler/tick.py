@@ -59,6 +59,7 @@ class TickReport:
     recovered: int = 0
     claimed: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
+    backup_started: bool = False
 
 
 async def tick(s: Scheduler) -> TickReport:
@@ -74,8 +75,15 @@ async def tick(s: Scheduler) -> TickReport:
     claimed = await claim_batch(s, now)
     report.claimed = len(claimed)
     report.outcomes = await deliver(s, claimed)
+    report.backup_started = await _backup_step(s)
     await _heartbeat(s, now, started)
-    busy = report.materialised or report.expired or report.recovered or report.claimed
+    busy = (
+        report.materialised
+        or report.expired
+        or report.recovered
+        or report.claimed
+        or report.backup_started
+    )
     # A tick that found nothing is routine: DEBUG, so an idle worker's log stays quiet.
     log.log(
         logging.INFO if busy else logging.DEBUG,
@@ -240,6 +248,19 @@ async def claim_batch(s: Scheduler, now: dt.datetime) -> list[JobRecord]:
     return await retrying(unit)
 
 
+async def _backup_step(s: Scheduler) -> bool:
+    """Start the day's backup when it is owed and this process wins the claim. It runs
+    in the background (`scheduler.backup_job`); a failed claim must not cost the
+    heartbeat, so it is logged here and tried again next tick."""
+    if s.backups is None:
+        return False
+    try:
+        return await s.backups.step(s.database, s.clock, s.owner)
+    except Exception:
+        log.exception("the daily backup could not be claimed; the next tick tries again")
+        return False
+
+
 async def _heartbeat(s: Scheduler, now: dt.datetime, started: float) -> None:
     duration_ms = int((time.perf_counter() - started) * 1000)
 
@@ -256,5 +277,6 @@ def _flat(report: TickReport) -> dict[str, object]:
         "expired": report.expired,
         "recovered": report.recovered,
         "claimed": report.claimed,
+        "backup_started": report.backup_started,
         "sent": ",".join(f"{k}={v}" for k, v in sorted(report.outcomes.items())),
     }

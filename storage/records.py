@@ -288,3 +288,20 @@ class BudgetRecord:
     amount: Decimal
     nudged_month: str | None = None
     nudged_level: int = 0
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class BackupRunRecord:
+    """One scheduled backup (`backup_runs`); `finished_at` None: running or interrupted."""
+
+    id: int
+    run_day: dt.date
+    started_at: dt.datetime
+    finished_at: dt.datetime | None
+    path: str | None
+    verified: bool
+    revision: str
+    rows: int
+    size_bytes: int
+    problem: str
+    claimed_by: str

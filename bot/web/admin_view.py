@@ -11,13 +11,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from handlers import texts
+from handlers.backup_status import backup_lines
 from scheduler.failure_words import failure_words
 from scheduler.redact import mask_user, redact
 from scheduler.runtime import CONFIG_HOLD
 from storage.database import Session
 from storage.repos import admin, admin_page, flags
-
-BACKUP_NOT_YET = "还没有备份（备份功能尚未启用）"
 
 
 def _kind(kind: str) -> str:
@@ -45,9 +44,14 @@ def _table(counts: dict[tuple[str, str], int]) -> list[tuple[str, str, int]]:
 
 
 async def gather(
-    session: Session, now: dt.datetime, secrets: Iterable[str], tz: Any
+    session: Session,
+    now: dt.datetime,
+    secrets: Iterable[str],
+    tz: Any,
+    *,
+    backups_on: bool = False,
 ) -> dict[str, Any]:
-    """The admin page's template context."""
+    """The admin page's template context (`backups_on`: KEEPER_BACKUP_DIR is set)."""
     local_midnight = dt.datetime.combine(now.astimezone(tz).date(), dt.time(), tz)
     channels = []
     for s in await admin.channel_stats(session):
@@ -77,6 +81,6 @@ async def gather(
             (w, at, ms, int((now - at).total_seconds()))
             for w, at, ms in await admin_page.heartbeats(session)
         ],
-        "backup": BACKUP_NOT_YET,
+        "backup": await backup_lines(session, enabled=backups_on, tz=tz, now=now),
         "failures": failures,
     }

@@ -176,7 +176,13 @@ async def admin_page(request: web.Request) -> web.StreamResponse:
         audit.warning("admin page refused", extra={"user": mask_user(wecom_user_id)})
         return page(request, *NOT_ADMIN)
     async with request.app[keys.DATABASE].transaction() as db:
-        context = await admin_view.gather(db, _now(request), settings.secrets(), settings.timezone)
+        context = await admin_view.gather(
+            db,
+            _now(request),
+            settings.secrets(),
+            settings.timezone,
+            backups_on=settings.backup_dir is not None,
+        )
     return _render(request, "admin.html", context)
 
 

@@ -40,7 +40,15 @@ class Keeper:
 
 
 @pytest.fixture
-async def keeper(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Keeper]:
+def keeper_settings() -> dict[str, object]:
+    """Settings a test module changes from TEST_SETTINGS (override this fixture)."""
+    return {}
+
+
+@pytest.fixture
+async def keeper(
+    engine: AsyncEngine, clock: FakeClock, keeper_settings: dict[str, object]
+) -> AsyncIterator[Keeper]:
     api = FakeWeCom(
         corp_id=TEST_SETTINGS.corp_id,
         secret=TEST_SETTINGS.secret,
@@ -48,7 +56,9 @@ async def keeper(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Keeper]
         clock=clock.now,
     )
     async with run_fake_wecom(api) as api_base:
-        settings = dataclasses.replace(TEST_SETTINGS, api_base=api_base, admins=frozenset({"boss"}))
+        settings = dataclasses.replace(
+            TEST_SETTINGS, api_base=api_base, admins=frozenset({"boss"}), **keeper_settings
+        )
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             wecom = wecom_side(client, settings, clock)

@@ -65,3 +65,31 @@ async def test_the_demo_shows_a_reminder_arriving_and_a_check_in_scheduling_the_
     assert "📨 11:00 提醒> 该喝水了" in out
     assert "下次提醒 13:30" in out
     assert "📨 13:30 提醒> 该喝水了" in out
+
+
+async def test_tick_from_cron_makes_the_days_backup_and_waits_for_it(tmp_path: Path) -> None:
+    """A cron-driven deployment (`keeper tick` every minute) gets its daily backup too:
+    the process waits for the backup it started, then exits; the next tick does not
+    make a second one the same day. The key is in no output."""
+    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    engine = create_engine(db_url)
+    await upgrade(engine)
+    await engine.dispose()
+    key = "cron tick backup passphrase 01"
+    backups_dir = tmp_path / "backups"
+    at = "2026-12-01T03:31+08:00"
+    api = FakeWeCom(
+        corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
+    )
+    async with run_fake_wecom(api) as api_base:
+        env = keeper_env(
+            db_url, api_base, KEEPER_BACKUP_DIR=str(backups_dir), KEEPER_BACKUP_KEY=key
+        )
+        first = await run_keeper(["tick", "--at", at], env)
+        second = await run_keeper(["tick", "--at", at], env)
+    assert first[0] == 0, first[2]
+    assert second[0] == 0, second[2]
+    assert first[1].rstrip().endswith(" backup=ran")
+    assert "backup=" not in second[1]
+    assert sorted(p.name for p in backups_dir.iterdir()) == ["keeper-20261130T193100Z.kbak"]
+    assert key not in first[1] + first[2] + second[1] + second[2]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 
 from aiohttp import ClientSession
 from aiohttp.test_utils import TestClient, TestServer
@@ -11,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot import keys
 from bot.app import create_app
 from scheduler.clock import FakeClock
+from storage.repos import backups
 from tests.conftest import TEST_SETTINGS, wecom_side
 
 
@@ -23,6 +25,15 @@ async def test_metrics_are_served_on_their_own_port_with_every_family(
         wecom = wecom_side(client, settings, clock)
         await wecom.send_text("alice", "体重 72.4")
         await wecom.send_text("alice", "提醒 每天 22:00 吃药")
+        async with engine.begin() as session:
+            run = await backups.claim_day(
+                session, day=dt.date(2026, 11, 25), owner="w:1", now=clock.now()
+            )
+            assert run is not None
+            await backups.finish(
+                session, run, finished_at=clock.now(), path="keeper-x.kbak", verified=True,
+                revision="0012", rows=1, size_bytes=1, problem="",
+            )  # fmt: skip
         port = app[keys.METRICS_PORT]
         assert port
         async with (
@@ -40,10 +51,17 @@ async def test_metrics_are_served_on_their_own_port_with_every_family(
         "keeper_jobs",
         "keeper_delivery_attempts_total",
         "keeper_tick_lag_seconds",
+        "keeper_backup_last_verified_timestamp_seconds",
         "keeper_token_refreshes_total",
         "keeper_channel_holds_total",
     ):
         assert family in body, family
+    [backup_at] = [
+        float(line.split()[1])
+        for line in body.splitlines()
+        if line.startswith("keeper_backup_last_verified_timestamp_seconds ")
+    ]
+    assert backup_at == clock.now().timestamp()
 
 
 async def test_without_a_metrics_port_nothing_listens(

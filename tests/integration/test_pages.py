@@ -10,6 +10,7 @@ import dataclasses
 import datetime as dt
 import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from aiohttp import CookieJar
@@ -25,6 +26,7 @@ from handlers import texts
 from scheduler.clock import FakeClock
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import INBOUND
+from storage.repos import backups
 from tests.conftest import TEST_SETTINGS
 from tests.integration.conftest import new_rule, new_user, row_counts
 
@@ -273,7 +275,7 @@ async def test_an_admin_link_opens_the_admin_page_with_masked_recipients(
     assert 'class="channel"' in html
     assert "服务器 IP 不在企业可信 IP 中" in html  # the failure and the hold it caused
     assert "暂停到" in html
-    assert "还没有备份" in html
+    assert "备份：未开启" in html
     assert "u:" in html
     assert ">alice<" not in html
     assert TEST_SETTINGS.secret not in html
@@ -346,3 +348,31 @@ async def test_the_page_shows_this_weeks_review_without_its_question(
     assert "<li>体重：7 天平均 72.4 kg。</li>" in section
     assert "<li>预算：餐饮 本月已用 35 / 1500 元（2%）。</li>" in section
     assert "回「好」" not in section
+
+
+BACKUPS_ON = dataclasses.replace(
+    TEST_SETTINGS,
+    public_url="http://keeper.test",
+    admins=frozenset({"boss"}),
+    backup_dir=Path("/var/backups/keeper"),
+    backup_key="page test backup passphrase",
+)
+
+
+@pytest.mark.parametrize("settings", [BACKUPS_ON])
+async def test_the_admin_page_shows_the_last_verified_backup(
+    client: TestClient[object, object], wecom: WeComSide, engine: AsyncEngine, clock: FakeClock
+) -> None:
+    async with engine.begin() as session:
+        run = await backups.claim_day(
+            session, day=dt.date(2026, 11, 25), owner="worker:1", now=clock.now()
+        )
+        assert run is not None
+        await backups.finish(
+            session, run, finished_at=clock.now(), path="keeper-20261125T020000Z.kbak",
+            verified=True, revision="0012", rows=1602, size_bytes=4096, problem="",
+        )  # fmt: skip
+    await client.get(await link_for(wecom, "boss", "管理 网页"), allow_redirects=False)
+    html = await (await client.get("/web/admin")).text()
+    assert "备份：最近一次已验证 11-25 10:00（1,602 行）" in html
+    assert "未开启" not in html

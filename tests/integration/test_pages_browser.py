@@ -89,7 +89,7 @@ async def test_the_admin_page_opens_for_an_admin_in_a_real_browser(
     assert chromium.current_url.endswith("/web/admin")
     headings = [h.text for h in chromium.find_elements(By.TAG_NAME, "h2")]
     assert headings == ["通道", "提醒任务", "调度器", "备份", "最近的失败"]
-    assert "还没有备份" in chromium.find_element(By.ID, "backup").text
+    assert "备份：未开启" in chromium.find_element(By.ID, "backup").text
     assert console_errors(chromium) == []
     assert screenshot(chromium, "admin-page").stat().st_size > 5_000
 

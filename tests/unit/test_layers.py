@@ -51,6 +51,7 @@ PACKAGES = ("bot", "handlers", "services", "scheduler", "storage")
 CORE = frozenset(
     f"scheduler.{name}"
     for name in (
+        "backup_schedule",
         "cards",
         "digests",
         "failure_words",
@@ -72,6 +73,7 @@ CORE = frozenset(
 SHELLS = frozenset(
     f"scheduler.{name}"
     for name in (
+        "backup_job",
         "clock",
         "delivery",
         "enterprise",

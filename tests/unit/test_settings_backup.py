@@ -3,6 +3,9 @@ never shown, refused when short or padded."""
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+
 import pytest
 
 from bot.settings import SettingsError, load_backup_key, load_settings
@@ -47,3 +50,52 @@ def test_a_weak_or_mangled_key_is_refused_without_echoing_it(value: str, reason:
         with pytest.raises(SettingsError, match=reason) as refused:
             load({"KEEPER_BACKUP_KEY": value})
         assert value.strip() not in str(refused.value)
+
+
+# -- Scheduled backups: KEEPER_BACKUP_DIR, KEEPER_BACKUP_AT, KEEPER_BACKUP_KEEP ---------
+
+
+def test_scheduled_backups_are_off_unless_a_directory_is_set() -> None:
+    settings = load_settings({**GOOD, "KEEPER_BACKUP_KEY": PASSPHRASE})
+    assert (settings.backup_dir, settings.backup_at, settings.backup_keep) == (
+        None,
+        dt.time(3, 30),
+        14,
+    )
+
+
+def test_a_directory_with_its_key_turns_them_on_at_the_configured_time() -> None:
+    settings = load_settings(
+        {
+            **GOOD,
+            "KEEPER_BACKUP_KEY": PASSPHRASE,
+            "KEEPER_BACKUP_DIR": "/var/backups/keeper",
+            "KEEPER_BACKUP_AT": "4:05",
+            "KEEPER_BACKUP_KEEP": "30",
+        }
+    )
+    assert settings.backup_dir == Path("/var/backups/keeper")
+    assert (settings.backup_at, settings.backup_keep) == (dt.time(4, 5), 30)
+
+
+def test_a_directory_without_the_key_is_refused_naming_the_key() -> None:
+    with pytest.raises(
+        SettingsError, match=r"^KEEPER_BACKUP_DIR is set but KEEPER_BACKUP_KEY is not"
+    ):
+        load_settings({**GOOD, "KEEPER_BACKUP_DIR": "/var/backups/keeper"})
+
+
+@pytest.mark.parametrize(
+    ("env", "named"),
+    [
+        ({"KEEPER_BACKUP_DIR": "backups"}, "KEEPER_BACKUP_DIR must be an absolute path"),
+        ({"KEEPER_BACKUP_AT": "24:00"}, "KEEPER_BACKUP_AT must be a time of day HH:MM"),
+        ({"KEEPER_BACKUP_AT": "3.30"}, "KEEPER_BACKUP_AT must be a time of day HH:MM"),
+        ({"KEEPER_BACKUP_AT": "03:60"}, "KEEPER_BACKUP_AT must be a time of day HH:MM"),
+        ({"KEEPER_BACKUP_KEEP": "0"}, "KEEPER_BACKUP_KEEP must be an integer from 1"),
+        ({"KEEPER_BACKUP_KEEP": "two"}, "KEEPER_BACKUP_KEEP must be an integer from 1"),
+    ],
+)
+def test_a_malformed_schedule_setting_is_refused_by_name(env: dict[str, str], named: str) -> None:
+    with pytest.raises(SettingsError, match=f"^{named}"):
+        load_settings({**GOOD, "KEEPER_BACKUP_KEY": PASSPHRASE, **env})
