@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from scheduler.channels.base import Channel
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.clock import Clock
+from scheduler.incidents import AlertRoute
 from scheduler.kinds import Kind
 from storage.database import Database
 
@@ -18,11 +19,23 @@ MATERIALISE_BATCH = 1_000
 """Rules one tick plans, in one transaction (a thousand take tens of milliseconds)."""
 SEND_CONCURRENCY = 16
 CONFIG_HOLD = dt.timedelta(minutes=10)
+INCIDENTS_REREAD = dt.timedelta(minutes=1)
+"""How stale this process's copy of the held channels (open incidents) may be before
+an accepted send reads it again: a hold another worker saw is healed within this."""
 MERGE_WINDOW = dt.timedelta(minutes=5)
 """A user's jobs due within this window of a claimed one leave with it, as one message."""
 CATCH_UP_SLOTS = 48
 """At most this many past occurrences of one rule are materialised in one pass (after
 an outage they expire at once and are reported; more waits for the next pass)."""
+
+
+@dataclass(kw_only=True, slots=True)
+class OpenHolds:
+    """The channels with an open `channel_hold` incident, as last read (or opened) by
+    this process, and when it was read; see `INCIDENTS_REREAD`."""
+
+    channels: set[str] = field(default_factory=set)
+    read_at: dt.datetime | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -43,3 +56,7 @@ class Scheduler:
     not counted, as in most tests and in the drain benchmark)."""
     holds: dict[str, dt.datetime] = field(default_factory=dict)
     """Channels held after a configuration error, until when (this process only)."""
+    alerts: AlertRoute | None = None
+    """How the admins hear of incidents (None: nobody to tell; incidents are recorded)."""
+    open_holds: OpenHolds = field(default_factory=OpenHolds)
+    """This process's copy of the channels with an open hold incident."""

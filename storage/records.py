@@ -29,6 +29,7 @@ class RuleKind(StrEnum):
     TASK_DUE = "task_due"
     CUSTOM = "custom"
     CARD_UPDATE = "card_update"
+    ADMIN_ALERT = "admin_alert"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

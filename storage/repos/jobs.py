@@ -35,14 +35,22 @@ from storage.dialect import insert_into, insert_unless_exists
 from storage.records import JobEnd, JobRecord, Missed, NewJob, RuleKind
 
 CLAIMABLE = ("pending", "retry_wait")
-UNTOLD = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING)
+UNTOLD = (
+    RuleKind.WATER,
+    RuleKind.CARD_UPDATE,
+    RuleKind.DIGEST_MORNING,
+    RuleKind.DIGEST_EVENING,
+    RuleKind.ADMIN_ALERT,
+)
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
-plan, a card update is not a reminder, and a digest may well have had nothing to say
-(its content is one 「今天」 away)."""
-UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE)
+plan, a card update is not a reminder, a digest may well have had nothing to say
+(its content is one 「今天」 away), and an admin alert is the admin's, not a reminder
+(its incident stays in 管理 状态)."""
+UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT)
 """Kinds whose failed or unknown send the user is not told about here: water has its
-own notice (the plan pauses and says why), and a card update is not a reminder. A
-digest that failed did have something to say, so it is told."""
+own notice (the plan pauses and says why), a card update is not a reminder, and an
+admin alert's failure shows in 管理 状态. A digest that failed did have something to
+say, so it is told."""
 
 
 def _record(row: Row[Any]) -> JobRecord:

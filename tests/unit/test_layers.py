@@ -22,14 +22,15 @@ until someone decides):
 
 - `times`, `cards`, `messages`, `digests`, `failure_words`, `review`, `review_text`:
   plain values to findings, text and card payloads, no I/O.
-- `job_state`, `rule_state`, `water_plan`: state machines over plain values.
+- `job_state`, `rule_state`, `water_plan`, `incidents`: state machines over plain
+  values (`incidents` also composes the admins' alert text).
 - `schedule`, `water_rule`, `reminder_rules`, `rule_kinds`, `quiet`: times and
   policies computed from values passed in (`now` included); APScheduler's trigger
   only as a calculator.
 - `redact`: string masking; its one piece of state is the mask key set at start-up.
 
 The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`,
-`reminder_kinds`, `runtime` run statements through storage's repositories and
+`reminder_kinds`, `alert_kind`, `incident_watch`, `runtime` run statements through storage's repositories and
 drive the channels; `channels/*` talk HTTP or hold token caches (their tables and
 result types live with them); `outcomes` draws random jitter and reads the
 channels' result type; `clock` reads the wall clock; `stats` holds the process's
@@ -54,6 +55,7 @@ CORE = frozenset(
         "cards",
         "digests",
         "failure_words",
+        "incidents",
         "job_state",
         "messages",
         "quiet",
@@ -73,8 +75,10 @@ SHELLS = frozenset(
     f"scheduler.{name}"
     for name in (
         "clock",
+        "alert_kind",
         "delivery",
         "enterprise",
+        "incident_watch",
         "kinds",
         "outcomes",
         "reminder_kinds",

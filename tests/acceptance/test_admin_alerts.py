@@ -1,0 +1,134 @@
+"""Admin alerts (issue 12 item 3): a channel on hold is told to the admins once,
+through the alert channel (the group robot here), never through the broken road; its
+recovery once too.
+
+The clock starts on Wednesday 2026-11-25 10:00 in Shanghai. alice has three daily
+reminders, 10:30, 10:50 and 11:10; WeCom refuses the server's address (60020) until
+11:00, when the admin has added it to 企业可信 IP.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from zoneinfo import ZoneInfo
+
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.app import create_app
+from bot.sandbox.fake_robot import FakeRobot, add_robot_routes
+from bot.sandbox.fake_webhook import serve
+from bot.sandbox.fake_wecom import FakeWeCom, create_fake_wecom_app
+from bot.sandbox.wecom_side import WeComSide
+from bot.scheduling import scheduler_for
+from scheduler.clock import FakeClock
+from scheduler.tick import Scheduler, tick
+from storage.database import Database
+from storage.delivery_models import INCIDENTS, JOBS
+from tests.conftest import TEST_SETTINGS, wecom_side
+
+SHANGHAI = ZoneInfo("Asia/Shanghai")
+TODAY = dt.date(2026, 11, 25)
+OUTBOUND_IP = "203.0.113.7"
+
+
+@dataclass
+class Deployment:
+    wecom: WeComSide
+    api: FakeWeCom
+    robot: FakeRobot
+    scheduler: Scheduler
+    clock: FakeClock
+
+    async def tick_at(self, hm: str) -> None:
+        """Tick at `hm`, then once more a second later (an alert queued by a send
+        leaves on the next tick, as it would 30 s later in a running worker)."""
+        at = dt.datetime.combine(TODAY, dt.time.fromisoformat(hm), SHANGHAI)
+        self.clock.set(at)
+        await tick(self.scheduler)
+        self.clock.set(at + dt.timedelta(seconds=1))
+        await tick(self.scheduler)
+
+    def alerts(self) -> list[str]:
+        return [m.content for m in self.robot.messages]
+
+
+@pytest.fixture
+async def deployment(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Deployment]:
+    s = TEST_SETTINGS
+    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
+    robot = FakeRobot(keys={s.robot_key}, clock=clock.now)
+    async with serve(add_robot_routes(create_fake_wecom_app(api), robot), api) as api_base:
+        settings = dataclasses.replace(
+            s, api_base=api_base, admins=frozenset({"boss"}), alert_channel="wecom_robot"
+        )
+        app = create_app(settings, clock=clock, engine=engine)
+        async with TestClient(TestServer(app)) as client:
+            wecom = wecom_side(client, settings, clock)
+            async with scheduler_for(
+                settings, Database(engine), clock, send_timeout=0.5
+            ) as scheduler:
+                yield Deployment(wecom, api, robot, scheduler, clock)
+
+
+async def _remind(d: Deployment, *times: str) -> None:
+    for hm in times:
+        reply = await d.wecom.send_text("alice", f"提醒 每天 {hm} 吃药")
+        assert reply.status == 200
+
+
+async def test_a_60020_hold_is_told_once_through_the_robot_with_the_ip_to_trust(
+    deployment: Deployment,
+) -> None:
+    d = deployment
+    await _remind(d, "10:30", "10:50", "11:10")
+    d.api.untrusted_ip = OUTBOUND_IP
+
+    await d.tick_at("10:30")
+    [alert] = d.alerts()
+    assert "企业可信 IP" in alert
+    assert OUTBOUND_IP in alert
+    assert "10:30" in alert  # since when
+    assert d.robot.messages[0].mentioned == ("boss",)
+    assert d.api.messages_to("alice") == []
+
+    await d.tick_at("10:50")  # the hold has run out; WeCom still refuses: same incident
+    assert len(d.alerts()) == 1
+    assert d.api.messages_to("alice") == []
+
+
+async def test_recovery_is_told_once_and_the_incident_is_closed(
+    deployment: Deployment, engine: AsyncEngine
+) -> None:
+    d = deployment
+    await _remind(d, "10:30", "10:50", "11:10")
+    d.api.untrusted_ip = OUTBOUND_IP
+    await d.tick_at("10:30")
+    await d.tick_at("10:50")
+
+    d.api.untrusted_ip = None  # the admin added the address
+    await d.tick_at("11:10")
+    await d.tick_at("11:11")
+
+    first, recovery = d.alerts()
+    assert "⚠" in first
+    assert "恢复" in recovery
+    assert [m.content for m in d.api.messages_to("alice")] == ["⏰ 提醒：吃药"]
+    async with engine.connect() as conn:
+        rows = (await conn.execute(select(INCIDENTS))).all()
+        kinds = (
+            (await conn.execute(select(JOBS.c.status).where(JOBS.c.payload_kind == "admin_alert")))
+            .scalars()
+            .all()
+        )
+    [incident] = rows
+    assert (incident.kind, incident.subject) == ("channel_hold", "wecom_app")
+    assert incident.open_key is None
+    assert incident.alerted_at is not None
+    assert incident.recovery_alerted_at is not None
+    assert sorted(kinds) == ["accepted", "accepted"]  # recorded like any other job
