@@ -43,10 +43,12 @@ async def failure_seen(
     code: int | None,
     detail: str,
     now: dt.datetime,
+    since: dt.datetime | None = None,
 ) -> bool:
     """Record that `subject` is broken (open or refresh its incident) and queue the
     admins' alert when the state table says so and a road exists. True when an alert
-    was queued by this call."""
+    was queued by this call. `since`: when it broke, if known before it was noticed
+    (the last tick); else when the incident opened."""
     found, _ = await incidents.seen(session, kind, subject, detail=detail, now=now)
     state = pure.state_of(alerted_at=found.alerted_at, resolved_at=None, told=None)
     if pure.step(state, Event.SEEN).action is not Action.ALERT:
@@ -58,7 +60,8 @@ async def failure_seen(
     if not await incidents.mark_alerted(session, found.id, now=now):
         return False  # another worker queued it
     tz = ZoneInfo(route.timezone)
-    text = pure.alert_text(kind, subject, code=code, detail=detail, since=found.opened_at, tz=tz)
+    began = since or found.opened_at
+    text = pure.alert_text(kind, subject, code=code, detail=detail, since=began, tz=tz)
     await _queue(session, route, text, now)
     return True
 
@@ -72,7 +75,12 @@ async def healed(
     now: dt.datetime,
 ) -> bool:
     """`subject` works again: resolve its open incident and, if the admins were told
-    about it, queue the all-clear once. True when the all-clear was queued."""
+    about it, queue the all-clear once. True when the all-clear was queued.
+
+    Reads without a lock first: called on every tick for the scheduler's incident,
+    it must not take a (gap) lock when nothing is open, which is nearly always."""
+    if await incidents.open_one(session, kind, subject) is None:
+        return False
     found = await incidents.open_one(session, kind, subject, lock=True)
     if found is None:
         return False

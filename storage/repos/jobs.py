@@ -156,7 +156,13 @@ def _new_row(job: NewJob, now: dt.datetime) -> dict[str, Any]:
 
 
 async def claim(
-    session: Session, *, now: dt.datetime, owner: str, lease: dt.timedelta, limit: int
+    session: Session,
+    *,
+    now: dt.datetime,
+    owner: str,
+    lease: dt.timedelta,
+    limit: int,
+    kinds: tuple[str, ...] | None = None,
 ) -> list[JobRecord]:
     """Flip up to `limit` due jobs to `processing` under `owner`'s lease; return them,
     oldest first.
@@ -168,17 +174,20 @@ async def claim(
     `status IN (...)` InnoDB sorts, locking every due row, and a concurrent claimer
     finds nothing), then an UPDATE of exactly those ids. The caller runs this at READ
     COMMITTED and retries deadlocks.
+
+    `kinds`: claim only jobs of these payload kinds (the watchdog sends admin alerts
+    alone while no scheduler ticks); None: every kind.
     """
     changes = _claim_values(now, owner, lease)
     if session.dialect.name == "sqlite":
-        due = and_(JOBS.c.status.in_(CLAIMABLE), JOBS.c.next_attempt_at <= now)
+        due = and_(JOBS.c.status.in_(CLAIMABLE), JOBS.c.next_attempt_at <= now, *_of(kinds))
         ids = select(JOBS.c.id).where(due).order_by(*_OLDEST).limit(limit).scalar_subquery()
         stmt = update(JOBS).where(JOBS.c.id.in_(ids), due).values(changes).returning(*JOBS.c)
         claimed = sorted(await session.execute(stmt), key=lambda r: (r.next_attempt_at, r.id))
         return [_record(r) for r in claimed]
     picked: list[int] = []
     for status in CLAIMABLE:
-        picked += await _lock_due(session, status, now, limit - len(picked))
+        picked += await _lock_due(session, status, now, limit - len(picked), kinds)
     if not picked:
         return []
     await session.execute(update(JOBS).where(JOBS.c.id.in_(picked)).values(changes))
@@ -377,13 +386,23 @@ async def claim_companions(
     return [_record(r) for r in rows]
 
 
-async def _lock_due(session: Session, status: str, now: dt.datetime, limit: int) -> list[int]:
+def _of(kinds: tuple[str, ...] | None) -> list[ColumnElement[bool]]:
+    return [] if kinds is None else [JOBS.c.payload_kind.in_(kinds)]
+
+
+async def _lock_due(
+    session: Session,
+    status: str,
+    now: dt.datetime,
+    limit: int,
+    kinds: tuple[str, ...] | None = None,
+) -> list[int]:
     """Lock up to `limit` due jobs in `status` that no one else holds (MySQL/MariaDB)."""
     if limit <= 0:
         return []
     stmt = (
         select(JOBS.c.id)
-        .where(JOBS.c.status == status, JOBS.c.next_attempt_at <= now)
+        .where(JOBS.c.status == status, JOBS.c.next_attempt_at <= now, *_of(kinds))
         .order_by(*_OLDEST)
         .limit(limit)
         .with_for_update(skip_locked=True)

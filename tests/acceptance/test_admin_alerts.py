@@ -28,6 +28,7 @@ from bot.sandbox.wecom_side import WeComSide
 from bot.scheduling import scheduler_for
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
+from scheduler.watchdog import watch_once
 from storage.database import Database
 from storage.delivery_models import INCIDENTS, JOBS
 from tests.conftest import TEST_SETTINGS, wecom_side
@@ -132,3 +133,25 @@ async def test_recovery_is_told_once_and_the_incident_is_closed(
     assert incident.alerted_at is not None
     assert incident.recovery_alerted_at is not None
     assert sorted(kinds) == ["accepted", "accepted"]  # recorded like any other job
+
+
+async def test_a_stopped_scheduler_is_told_once_by_the_watchdog_and_its_return_once(
+    deployment: Deployment,
+) -> None:
+    d = deployment
+    await _remind(d, "10:30")  # a rule waits to fire, and no scheduler has ever ticked
+    d.clock.set(dt.datetime.combine(TODAY, dt.time(10, 31), SHANGHAI))
+
+    assert await watch_once(d.scheduler) == "stopped"
+    [alert] = d.alerts()
+    assert "调度器停了" in alert
+    assert "keeper worker" in alert
+    d.clock.advance(dt.timedelta(minutes=1))
+    assert await watch_once(d.scheduler) == "stopped"
+    assert len(d.alerts()) == 1
+    assert d.api.messages_to("alice") == []  # the watchdog sends alerts, never reminders
+
+    await d.tick_at("10:33")  # a worker starts again
+    assert await watch_once(d.scheduler) == "ok"
+    assert d.alerts()[1].startswith("✅ keeper：调度器恢复了")
+    assert len(d.alerts()) == 2

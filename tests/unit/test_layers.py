@@ -27,10 +27,11 @@ until someone decides):
 - `schedule`, `water_rule`, `reminder_rules`, `rule_kinds`, `quiet`: times and
   policies computed from values passed in (`now` included); APScheduler's trigger
   only as a calculator.
+- `liveness`: whether a scheduler ticks, from a heartbeat's age passed in.
 - `redact`: string masking; its one piece of state is the mask key set at start-up.
 
 The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`,
-`reminder_kinds`, `alert_kind`, `incident_watch`, `runtime` run statements through storage's repositories and
+`reminder_kinds`, `alert_kind`, `incident_watch`, `watchdog`, `runtime` run statements through storage's repositories and
 drive the channels; `channels/*` talk HTTP or hold token caches (their tables and
 result types live with them); `outcomes` draws random jitter and reads the
 channels' result type; `clock` reads the wall clock; `stats` holds the process's
@@ -57,6 +58,7 @@ CORE = frozenset(
         "failure_words",
         "incidents",
         "job_state",
+        "liveness",
         "messages",
         "quiet",
         "redact",
@@ -79,6 +81,7 @@ SHELLS = frozenset(
         "delivery",
         "enterprise",
         "incident_watch",
+        "watchdog",
         "kinds",
         "outcomes",
         "reminder_kinds",

@@ -1,0 +1,91 @@
+"""Who notices that the scheduler stopped: `keeper serve`, once a minute.
+
+A stopped scheduler cannot report itself, and a second worker is not always there,
+so the web process (always running, since WeCom calls it) watches the heartbeats:
+when rules or jobs wait and no scheduler ticked for `SCHEDULER_STALE` (the same test
+as `/healthz`), it opens the `scheduler_stopped` incident and, since no tick will
+send the alert job it queued, sends the admin alerts itself (claiming only
+`admin_alert` jobs, recorded like any other send). The first tick after the outage
+resolves the incident (`heal_on_tick`) and queues the all-clear, which that
+scheduler then sends.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from scheduler.delivery import deliver
+from scheduler.incidents import IncidentKind
+from scheduler.liveness import SCHEDULER_STALE, scheduler_health, tick_age
+from scheduler.runtime import Scheduler
+from services import alerts
+from storage.database import Session
+from storage.records import JobRecord, RuleKind
+from storage.repos import jobs, rules, ticks
+from storage.retry import retrying
+
+STOPPED = IncidentKind.SCHEDULER_STOPPED
+SUBJECT = "scheduler"
+WATCH_INTERVAL = dt.timedelta(minutes=1)
+
+
+async def watch_once(s: Scheduler) -> str:
+    """One look at the heartbeats; the scheduler's health (`ok`, `idle`, `stopped`).
+    When stopped, the incident is recorded and any waiting admin alert is sent."""
+    now = s.clock.now()
+
+    async def look() -> str:
+        async with s.database.transaction() as session:
+            last = await ticks.last_tick(session)
+            age = tick_age(last, now)
+            health = scheduler_health(age, waiting=await _waiting(session, age))
+            if health == "stopped":
+                detail = f"no tick since {last:%Y-%m-%dT%H:%M}Z" if last else "no tick yet"
+                await alerts.failure_seen(
+                    session,
+                    s.alerts,
+                    STOPPED,
+                    SUBJECT,
+                    code=None,
+                    detail=detail,
+                    now=now,
+                    since=last,
+                )
+        return health
+
+    health = await retrying(look)
+    if health == "stopped":
+        await send_alerts(s, now)
+    return health
+
+
+async def _waiting(session: Session, age: dt.timedelta | None) -> bool:
+    if age is not None and age <= SCHEDULER_STALE:
+        return False  # ticking: no need to look
+    return (
+        await rules.next_fire_min(session) is not None
+        or await jobs.next_waiting_at(session) is not None
+    )
+
+
+async def send_alerts(s: Scheduler, now: dt.datetime) -> dict[str, int]:
+    """Claim and send the due admin alerts only (nothing else: reminders wait for a
+    scheduler, as `/healthz` reports)."""
+
+    async def claim() -> list[JobRecord]:
+        async with s.database.transaction() as session:
+            return await jobs.claim(
+                session,
+                now=now,
+                owner=s.owner,
+                lease=s.lease,
+                limit=s.batch,
+                kinds=(RuleKind.ADMIN_ALERT,),
+            )
+
+    return await deliver(s, await retrying(claim))
+
+
+async def heal_on_tick(s: Scheduler, session: Session, now: dt.datetime) -> None:
+    """A tick ran: the scheduler works (called in the heartbeat's transaction)."""
+    await alerts.healed(session, s.alerts, STOPPED, SUBJECT, now=now)
