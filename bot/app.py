@@ -119,6 +119,7 @@ def _database(
             max_age=dt.timedelta(seconds=settings.callback_window_seconds),
             admins=settings.admins,
             public_url=settings.public_url,
+            alert_channel=settings.alert_channel,
         )
         yield
         if database.group is not None:

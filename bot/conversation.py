@@ -43,6 +43,7 @@ class Conversation:
     max_age: dt.timedelta
     admins: frozenset[str] = frozenset()
     public_url: str = ""
+    alert_channel: str = ""
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
@@ -70,6 +71,7 @@ class Conversation:
                 source_key=msg.dedup_key,
                 is_admin=msg.from_user in self.admins,
                 public_url=self.public_url,
+                alert_channel=self.alert_channel,
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)

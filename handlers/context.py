@@ -27,6 +27,8 @@ class Context:
     is_admin: bool = False
     public_url: str = ""
     """Where the pages are (KEEPER_PUBLIC_URL); empty when they are not published."""
+    alert_channel: str = ""
+    """KEEPER_ALERT_CHANNEL as the scheduler names it; empty: the WeCom app stands in."""
 
     @property
     def today(self) -> dt.date:

@@ -25,7 +25,7 @@ from bot.sandbox.fake_robot import FakeRobot, add_robot_routes
 from bot.sandbox.fake_webhook import serve
 from bot.sandbox.fake_wecom import FakeWeCom, create_fake_wecom_app
 from bot.sandbox.wecom_side import WeComSide
-from bot.scheduling import scheduler_for
+from bot.scheduling import alert_route, scheduler_for
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
 from scheduler.watchdog import watch_once
@@ -155,3 +155,36 @@ async def test_a_stopped_scheduler_is_told_once_by_the_watchdog_and_its_return_o
     assert await watch_once(d.scheduler) == "ok"
     assert d.alerts()[1].startswith("✅ keeper：调度器恢复了")
     assert len(d.alerts()) == 2
+
+
+async def test_admin_status_names_the_alert_road_and_the_open_incident(
+    deployment: Deployment,
+) -> None:
+    d = deployment
+    await _remind(d, "10:30")
+    d.api.untrusted_ip = OUTBOUND_IP
+    await d.tick_at("10:30")
+
+    reply = await d.wecom.send_text("boss", "管理 状态")
+    assert reply.status == 200
+    assert "告警通道：群机器人" in (reply.text or "")
+    assert "⚠ 未解决：企业微信应用暂停发送，从 11-25 10:30 起（已告警）" in (reply.text or "")
+
+
+async def test_without_an_alert_channel_the_broken_wecom_app_is_not_asked_to_report_itself(
+    deployment: Deployment, engine: AsyncEngine
+) -> None:
+    d = deployment
+    fallback = alert_route(dataclasses.replace(TEST_SETTINGS, admins=frozenset({"boss"})))
+    assert fallback is not None
+    assert fallback.fallback
+    d.scheduler = dataclasses.replace(d.scheduler, alerts=fallback)
+    await _remind(d, "10:30")
+    d.api.untrusted_ip = OUTBOUND_IP
+    await d.tick_at("10:30")
+
+    assert d.alerts() == []
+    assert d.api.messages_to("boss") == []
+    async with engine.connect() as conn:
+        [incident] = (await conn.execute(select(INCIDENTS))).all()
+    assert incident.alerted_at is None  # open, and shown in 管理 状态 instead
