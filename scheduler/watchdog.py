@@ -89,3 +89,39 @@ async def send_alerts(s: Scheduler, now: dt.datetime) -> dict[str, int]:
 async def heal_on_tick(s: Scheduler, session: Session, now: dt.datetime) -> None:
     """A tick ran: the scheduler works (called in the heartbeat's transaction)."""
     await alerts.healed(session, s.alerts, STOPPED, SUBJECT, now=now)
+
+
+BACKUP = IncidentKind.BACKUP_OVERDUE
+
+
+async def backup_checked(
+    s: Scheduler,
+    session: Session,
+    *,
+    overdue: bool,
+    last_verified_at: dt.datetime | None,
+    now: dt.datetime,
+) -> None:
+    """The backup-overdue incident, opened or healed by a check's verdict.
+
+    HOOK (issue 12 item 3, waiting for the backups branch): that branch brings the
+    `backup_runs` table and a pure `backup_overdue(last_verified_at, now, enabled)`.
+    At merge, call this from `watch_once`'s transaction (or the daily backup step) as
+    `backup_checked(s, session, overdue=backup_overdue(last, now, enabled),
+    last_verified_at=last, now=now)`, with `last` the newest verified run. Until
+    then nothing calls it but its test.
+    """
+    if overdue:
+        detail = f"last verified {last_verified_at:%Y-%m-%d}" if last_verified_at else "never"
+        await alerts.failure_seen(
+            session,
+            s.alerts,
+            BACKUP,
+            "backup",
+            code=None,
+            detail=f"backup overdue; {detail}",
+            now=now,
+            since=last_verified_at,
+        )
+    else:
+        await alerts.healed(session, s.alerts, BACKUP, "backup", now=now)

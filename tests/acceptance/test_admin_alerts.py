@@ -28,7 +28,7 @@ from bot.sandbox.wecom_side import WeComSide
 from bot.scheduling import alert_route, scheduler_for
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
-from scheduler.watchdog import watch_once
+from scheduler.watchdog import backup_checked, watch_once
 from storage.database import Database
 from storage.delivery_models import INCIDENTS, JOBS
 from tests.conftest import TEST_SETTINGS, wecom_side
@@ -188,3 +188,20 @@ async def test_without_an_alert_channel_the_broken_wecom_app_is_not_asked_to_rep
     async with engine.connect() as conn:
         [incident] = (await conn.execute(select(INCIDENTS))).all()
     assert incident.alerted_at is None  # open, and shown in 管理 状态 instead
+
+
+async def test_an_overdue_backup_is_told_once_and_its_return_once_through_the_hook(
+    deployment: Deployment,
+) -> None:
+    d = deployment
+    last = dt.datetime(2026, 11, 20, 3, 0, tzinfo=dt.UTC)
+    for overdue, hm in ((True, "10:05"), (True, "10:06"), (False, "10:07"), (False, "10:08")):
+        async with d.scheduler.database.transaction() as session:
+            await backup_checked(
+                d.scheduler, session, overdue=overdue, last_verified_at=last, now=d.clock.now()
+            )
+        await d.tick_at(hm)
+    first, recovery = d.alerts()
+    assert "备份超期" in first
+    assert "11-20 11:00" in first  # since the last verified backup
+    assert recovery.startswith("✅ keeper：备份恢复正常了")
