@@ -131,11 +131,12 @@ async def _queue(session: Session, route: AlertRoute, text: str, now: dt.datetim
 
 
 async def _materialise_distinct(session: Session, job: NewJob, now: dt.datetime) -> None:
-    """Insert the job; (user, rule, slot) is unique, so two alerts queued at the same
-    instant (two channels held in one flush, several recipients) take the next
-    microsecond."""
+    """Insert the job at the rule's next free slot: (user, rule, slot) is unique, and
+    alerts queued at one instant (several incidents, several recipients) must all be
+    kept. A companion worker may take the same slot meanwhile: read again and retry."""
     for _ in range(_SLOT_TRIES):
-        if await jobs.materialise(session, job, now=now) is not None:
+        latest = await jobs.last_slot(session, job.rule_id)
+        slot = now if latest is None or latest < now else latest + dt.timedelta(microseconds=1)
+        if await jobs.materialise(session, dataclasses.replace(job, slot=slot), now=now):
             return
-        job = dataclasses.replace(job, slot=job.slot + dt.timedelta(microseconds=1))
     raise RuntimeError("no free slot for an admin alert")

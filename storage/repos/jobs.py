@@ -504,6 +504,14 @@ async def expire_older_than(
     return [dataclasses.replace(r, status="expired") for r in rows]
 
 
+async def last_slot(session: Session, rule_id: int) -> dt.datetime | None:
+    """The latest slot of any job of the rule (rules whose jobs are queued by hand,
+    such as admin alerts, pick the next free one from it)."""
+    stmt = select(func.max(JOBS.c.scheduled_slot_utc)).where(JOBS.c.rule_id == rule_id)
+    latest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
+    return latest
+
+
 async def expired_leases(session: Session, *, now: dt.datetime, limit: int) -> list[JobRecord]:
     """Jobs still `processing` whose lease ran out: their worker died or hung."""
     stmt = (
