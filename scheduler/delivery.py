@@ -327,7 +327,8 @@ async def _defer(
 def _hold(s: Scheduler, channel: str) -> None:
     """A configuration error (untrusted IP, bad secret, no permission) will not heal by
     retrying: stop using the channel for a while and say so loudly; 管理 状态 shows
-    the failures."""
+    the failures, and the flush records the incident that tells the admins once
+    (`scheduler.incident_watch`)."""
     s.holds[channel] = s.clock.now() + CONFIG_HOLD
     stats.count("channel_holds")
     log.error("channel held after a configuration error", extra={"channel": channel})
