@@ -11,7 +11,10 @@ nothing here, and the set of held channels is read at most once per
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from collections.abc import Iterable
+
+from sqlalchemy.exc import DBAPIError
 
 from scheduler.channels.base import SendResult
 from scheduler.incidents import IncidentKind
@@ -19,6 +22,9 @@ from scheduler.runtime import INCIDENTS_REREAD, Scheduler
 from services import alerts
 from storage.database import Session
 from storage.repos import incidents
+from storage.retry import is_retryable
+
+log = logging.getLogger(__name__)
 
 HOLD = IncidentKind.CHANNEL_HOLD
 
@@ -26,7 +32,11 @@ HOLD = IncidentKind.CHANNEL_HOLD
 async def after_sends(
     s: Scheduler, session: Session, sent: Iterable[tuple[str, SendResult]], now: dt.datetime
 ) -> None:
-    """Record the holds these sends revealed, heal the held channels that took one."""
+    """Record the holds these sends revealed, heal the held channels that took one.
+
+    In a savepoint: a failure here (a bug, a lock wait) is logged and undone alone,
+    never costing the flush that finalises the sends; a deadlock, which ends the
+    whole transaction, goes up so the flush is retried as usual."""
     broken: dict[str, SendResult] = {}
     working: set[str] = set()
     for channel, result in sent:
@@ -34,6 +44,28 @@ async def after_sends(
             broken.setdefault(channel, result)
         elif result.outcome == "accepted":
             working.add(channel)
+    working -= broken.keys()
+    healed = working & await _held(s, session, now) if working else set()
+    if not broken and not healed:
+        return  # the usual flush: no statement at all, or one read a minute
+    try:
+        async with session.begin_nested():
+            await _record(s, session, broken, healed, now)
+    except DBAPIError as exc:
+        if is_retryable(exc):
+            raise
+        log.exception("incident not recorded", extra={"channels": ",".join(broken)})
+    except Exception:
+        log.exception("incident not recorded", extra={"channels": ",".join(broken)})
+
+
+async def _record(
+    s: Scheduler,
+    session: Session,
+    broken: dict[str, SendResult],
+    healed: set[str],
+    now: dt.datetime,
+) -> None:
     for channel, result in broken.items():
         await alerts.failure_seen(
             session,
@@ -45,11 +77,9 @@ async def after_sends(
             now=now,
         )
         s.open_holds.channels.add(channel)
-    healed = working - broken.keys()
-    if healed and healed & await _held(s, session, now):
-        for channel in healed & s.open_holds.channels:
-            await alerts.healed(session, s.alerts, HOLD, channel, now=now)
-            s.open_holds.channels.discard(channel)
+    for channel in healed:
+        await alerts.healed(session, s.alerts, HOLD, channel, now=now)
+        s.open_holds.channels.discard(channel)
 
 
 async def _held(s: Scheduler, session: Session, now: dt.datetime) -> set[str]:

@@ -205,3 +205,22 @@ async def test_an_overdue_backup_is_told_once_and_its_return_once_through_the_ho
     assert "备份超期" in first
     assert "11-20 11:00" in first  # since the last verified backup
     assert recovery.startswith("✅ keeper：备份恢复正常了")
+
+
+async def test_a_failure_while_recording_the_incident_never_costs_the_sends_finalisation(
+    deployment: Deployment, engine: AsyncEngine, caplog: pytest.LogCaptureFixture
+) -> None:
+    d = deployment
+    assert d.scheduler.alerts is not None
+    broken_route = dataclasses.replace(d.scheduler.alerts, timezone="Nowhere/Invalid")
+    d.scheduler = dataclasses.replace(d.scheduler, alerts=broken_route)
+    await _remind(d, "10:30")
+    d.api.untrusted_ip = OUTBOUND_IP
+    await d.tick_at("10:30")
+
+    async with engine.connect() as conn:
+        statuses = (await conn.execute(select(JOBS.c.status))).scalars().all()
+        incidents = (await conn.execute(select(INCIDENTS))).all()
+    assert statuses == ["failed"]  # finalised as always, not left processing
+    assert incidents == []  # the savepoint undid the half-made incident
+    assert "incident not recorded" in caplog.text
