@@ -48,8 +48,8 @@ async def failure_seen(
     """Record that `subject` is broken (open or refresh its incident) and queue the
     admins' alert when the state table says so and a road exists. True when an alert
     was queued by this call. `since`: when it broke, if known before it was noticed
-    (the last tick); else when the incident opened."""
-    found, _ = await incidents.seen(session, kind, subject, detail=detail, now=now)
+    (the last tick), kept as the incident's `opened_at`; else now."""
+    found, _ = await incidents.seen(session, kind, subject, detail=detail, now=now, since=since)
     state = pure.state_of(alerted_at=found.alerted_at, resolved_at=None, told=None)
     if pure.step(state, Event.SEEN).action is not Action.ALERT:
         return False
@@ -60,8 +60,7 @@ async def failure_seen(
     if not await incidents.mark_alerted(session, found.id, now=now):
         return False  # another worker queued it
     tz = ZoneInfo(route.timezone)
-    began = since or found.opened_at
-    text = pure.alert_text(kind, subject, code=code, detail=detail, since=began, tz=tz)
+    text = pure.alert_text(kind, subject, code=code, detail=detail, since=found.opened_at, tz=tz)
     await _queue(session, route, text, now)
     return True
 

@@ -63,15 +63,22 @@ async def open_one(
 
 
 async def seen(
-    session: Session, kind: str, subject: str, *, detail: str, now: dt.datetime
+    session: Session,
+    kind: str,
+    subject: str,
+    *,
+    detail: str,
+    now: dt.datetime,
+    since: dt.datetime | None = None,
 ) -> tuple[IncidentRecord, bool]:
-    """Open the incident, or refresh the open one (last_seen_at, detail); its row is
-    locked until commit. Also whether this call opened it."""
+    """Open the incident (broken `since`, default `now`), or refresh the open one
+    (last_seen_at, detail); its row is locked until commit. Also whether this call
+    opened it."""
     values = {
         "kind": kind,
         "subject": subject,
         "open_key": _key(kind, subject),
-        "opened_at": now,
+        "opened_at": since or now,
         "last_seen_at": now,
         "detail": detail[:DETAIL_MAX],
     }

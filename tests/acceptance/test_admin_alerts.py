@@ -204,7 +204,7 @@ async def test_an_overdue_backup_is_told_once_and_its_return_once_through_the_ho
     first, recovery = d.alerts()
     assert "备份超期" in first
     assert "11-20 11:00" in first  # since the last verified backup
-    assert recovery.startswith("✅ keeper：备份恢复正常了")
+    assert recovery.startswith("✅ keeper：备份恢复正常了（11-20 11:00 起中断")
 
 
 async def test_a_failure_while_recording_the_incident_never_costs_the_sends_finalisation(
