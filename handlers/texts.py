@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from scheduler.incidents import CHANNEL_WORDS
 from scheduler.messages import MISSED_MAX_LABELS, REPLY_REF_MAX_CHARS, Lost, clip_title, lost_line
 from scheduler.times import WEEKDAYS, day_label, hm, md
 from storage.records import RuleKind
@@ -503,13 +504,7 @@ def admin_channel(
     return "\n".join(lines)
 
 
-CHANNEL_NAMES = {
-    "wecom_app": "企业微信应用",
-    "wecom_robot": "群机器人",
-    "wxpusher": "WxPusher",
-    "serverchan": "Server酱",
-    "wecomchan": "wecomchan",
-}
+CHANNEL_NAMES = CHANNEL_WORDS
 
 INCIDENT_NAMES = {
     "channel_hold": "暂停发送",

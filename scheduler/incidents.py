@@ -130,13 +130,14 @@ FIXES: Final[dict[int, str]] = {
 }
 """The console fix per provider code (60020 is composed with the IP)."""
 
-_CHANNEL_WORDS: Final[dict[str, str]] = {
+CHANNEL_WORDS: Final[dict[str, str]] = {
     "wecom_app": "企业微信应用",
     "wecom_robot": "群机器人",
     "wxpusher": "WxPusher",
     "serverchan": "Server酱",
     "wecomchan": "wecomchan",
 }
+"""Channels by the names admins read (管理 状态 uses these too)."""
 
 
 def _fix(code: int | None, detail: str) -> str:
@@ -163,7 +164,7 @@ def alert_text(
     redacted (it is a channel's error text)."""
     if kind is IncidentKind.CHANNEL_HOLD:
         reason = BY_CODE.get(code or 0, "配置有误")
-        what = f"{_CHANNEL_WORDS.get(subject, subject)}暂停发送：{reason}"
+        what = f"{CHANNEL_WORDS.get(subject, subject)}暂停发送：{reason}"
         if code is not None:
             what += f"（{code}）"
         fix = _fix(code, detail)
@@ -179,7 +180,7 @@ def recovery_text(
 ) -> str:
     """The all-clear, once per incident that was alerted."""
     if kind is IncidentKind.CHANNEL_HOLD:
-        what = f"{_CHANNEL_WORDS.get(subject, subject)}恢复发送了"
+        what = f"{CHANNEL_WORDS.get(subject, subject)}恢复发送了"
     elif kind is IncidentKind.SCHEDULER_STOPPED:
         what = "调度器恢复了"
     else:
