@@ -175,9 +175,10 @@ async def _watchdog(app: web.Application) -> AsyncIterator[None]:
         async with scheduler_for(
             app[keys.SETTINGS], app[keys.DATABASE], app[keys.CLOCK], owner=_watch_owner()
         ) as scheduler:
+            started = scheduler.clock.now()
             while not stop.is_set():
                 try:
-                    await watch_once(scheduler)
+                    await watch_once(scheduler, watching_since=started)
                 except Exception:
                     log.exception("scheduler watchdog failed; it looks again in a minute")
                 with contextlib.suppress(TimeoutError):

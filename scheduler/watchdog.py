@@ -29,9 +29,14 @@ SUBJECT = "scheduler"
 WATCH_INTERVAL = dt.timedelta(minutes=1)
 
 
-async def watch_once(s: Scheduler) -> str:
+async def watch_once(s: Scheduler, *, watching_since: dt.datetime) -> str:
     """One look at the heartbeats; the scheduler's health (`ok`, `idle`, `stopped`).
-    When stopped, the incident is recorded and any waiting admin alert is sent."""
+    When stopped, the incident is recorded and any waiting admin alert is sent.
+
+    `watching_since`: when this watchdog started. Nothing is recorded before it has
+    watched for `SCHEDULER_STALE` itself: at a deployment's start the web process
+    often comes up before the worker, which has never ticked yet (/healthz says
+    `stopped` meanwhile; an alert would be false)."""
     now = s.clock.now()
 
     async def look() -> str:
@@ -39,7 +44,7 @@ async def watch_once(s: Scheduler) -> str:
             last = await ticks.last_tick(session)
             age = tick_age(last, now)
             health = scheduler_health(age, waiting=await _waiting(session, age))
-            if health == "stopped":
+            if health == "stopped" and now - watching_since >= SCHEDULER_STALE:
                 detail = f"no tick since {last:%Y-%m-%dT%H:%M}Z" if last else "no tick yet"
                 await alerts.failure_seen(
                     session,
@@ -54,7 +59,7 @@ async def watch_once(s: Scheduler) -> str:
         return health
 
     health = await retrying(look)
-    if health == "stopped":
+    if health == "stopped" and now - watching_since >= SCHEDULER_STALE:
         await send_alerts(s, now)
     return health
 

@@ -140,19 +140,23 @@ async def test_a_stopped_scheduler_is_told_once_by_the_watchdog_and_its_return_o
 ) -> None:
     d = deployment
     await _remind(d, "10:30")  # a rule waits to fire, and no scheduler has ever ticked
-    d.clock.set(dt.datetime.combine(TODAY, dt.time(10, 31), SHANGHAI))
+    started = d.clock.now()  # 10:00
+    d.clock.set(dt.datetime.combine(TODAY, dt.time(10, 9), SHANGHAI))
+    assert await watch_once(d.scheduler, watching_since=started) == "stopped"
+    assert d.alerts() == []  # not watched for 10 minutes yet: the worker may be starting
 
-    assert await watch_once(d.scheduler) == "stopped"
+    d.clock.set(dt.datetime.combine(TODAY, dt.time(10, 31), SHANGHAI))
+    assert await watch_once(d.scheduler, watching_since=started) == "stopped"
     [alert] = d.alerts()
     assert "调度器停了" in alert
     assert "keeper worker" in alert
     d.clock.advance(dt.timedelta(minutes=1))
-    assert await watch_once(d.scheduler) == "stopped"
+    assert await watch_once(d.scheduler, watching_since=started) == "stopped"
     assert len(d.alerts()) == 1
     assert d.api.messages_to("alice") == []  # the watchdog sends alerts, never reminders
 
     await d.tick_at("10:33")  # a worker starts again
-    assert await watch_once(d.scheduler) == "ok"
+    assert await watch_once(d.scheduler, watching_since=started) == "ok"
     assert d.alerts()[1].startswith("✅ keeper：调度器恢复了")
     assert len(d.alerts()) == 2
 
