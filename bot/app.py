@@ -7,6 +7,7 @@ server starts and close when it stops. `ROUTERS` is the whole command set.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dt
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -35,6 +36,7 @@ from handlers import (
 )
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
+from scheduler.liveness import SCHEDULER_STALE, scheduler_health, tick_age
 from storage.database import Database
 from storage.engine import create_engine
 from storage.repos import jobs, rules, ticks
@@ -66,9 +68,18 @@ Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def create_app(
-    settings: Settings, *, clock: Clock | None = None, engine: AsyncEngine | None = None
+    settings: Settings,
+    *,
+    clock: Clock | None = None,
+    engine: AsyncEngine | None = None,
+    watchdog: bool = False,
 ) -> web.Application:
-    """Build the web application. With `engine`, use it (and leave it open) instead."""
+    """Build the web application. With `engine`, use it (and leave it open) instead.
+
+    `watchdog` (what `keeper serve` sets): with the scheduler off here, watch the
+    workers' heartbeats once a minute and alert the admins when none ticks
+    (`scheduler.watchdog`); off in tests and the demo, which drive ticks themselves.
+    """
     app = web.Application(
         client_max_size=MAX_BODY_BYTES, middlewares=[_last_resort, callback.log_rejections]
     )
@@ -85,6 +96,8 @@ def create_app(
         app.cleanup_ctx.append(_scheduler_loop)
     else:
         app.on_startup.append(_warn_without_scheduler)
+        if watchdog:
+            app.cleanup_ctx.append(_watchdog)
     app.router.add_get(callback.CALLBACK_PATH, callback.verify_url)
     app.router.add_post(callback.CALLBACK_PATH, callback.receive)
     app.router.add_get("/healthz", healthz)
@@ -109,6 +122,7 @@ def _database(
             admins=settings.admins,
             public_url=settings.public_url,
             backups_on=settings.backup_dir is not None,
+            alert_channel=settings.alert_channel,
         )
         yield
         if database.group is not None:
@@ -153,6 +167,38 @@ async def _scheduler_loop(app: web.Application) -> AsyncIterator[None]:
     await task
 
 
+async def _watchdog(app: web.Application) -> AsyncIterator[None]:
+    """`keeper serve` with KEEPER_SCHEDULER=off: look at the heartbeats once a minute."""
+    from bot.scheduling import scheduler_for
+    from scheduler.watchdog import WATCH_INTERVAL, watch_once
+
+    stop = asyncio.Event()
+
+    async def run() -> None:
+        async with scheduler_for(
+            app[keys.SETTINGS], app[keys.DATABASE], app[keys.CLOCK], owner=_watch_owner()
+        ) as scheduler:
+            started = scheduler.clock.now()
+            while not stop.is_set():
+                try:
+                    await watch_once(scheduler, watching_since=started)
+                except Exception:
+                    log.exception("scheduler watchdog failed; it looks again in a minute")
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(stop.wait(), WATCH_INTERVAL.total_seconds())
+
+    task = asyncio.create_task(run())
+    yield
+    stop.set()
+    await task
+
+
+def _watch_owner() -> str:
+    from bot.scheduling import worker_name
+
+    return f"watchdog:{worker_name()}"
+
+
 async def healthz(request: web.Request) -> web.Response:
     """Database reachability, the scheduler's liveness and the last tick's age, as JSON.
 
@@ -170,7 +216,7 @@ async def healthz(request: web.Request) -> web.Response:
         async with asyncio.timeout(HEALTH_TIMEOUT_SECONDS):
             async with request.app[keys.DATABASE].transaction() as session:
                 last = await ticks.last_tick(session)  # also proves the database answers
-                age = _tick_age(last, request.app[keys.CLOCK].now())
+                age = tick_age(last, request.app[keys.CLOCK].now())
                 # Only a stale scheduler needs to know whether anything waits for it.
                 waiting = (age is None or age > SCHEDULER_STALE) and (
                     await rules.next_fire_min(session) is not None
@@ -186,27 +232,6 @@ async def healthz(request: web.Request) -> web.Response:
     return web.json_response(body, status=503 if body["scheduler"] == "stopped" else 200)
 
 
-SCHEDULER_STALE = dt.timedelta(minutes=10)
-CLOCK_SKEW = dt.timedelta(minutes=1)
-
-
-def _tick_age(last: dt.datetime | None, now: dt.datetime) -> dt.timedelta | None:
-    """How long ago the last tick was. A heartbeat from the future (a `keeper tick
-    --at` run ahead of time) proves nothing about a running scheduler: None; a few
-    seconds of skew between machines count as just now."""
-    if last is None or last - now > CLOCK_SKEW:
-        return None
-    return max(now - last, dt.timedelta(0))
-
-
-def scheduler_health(age: dt.timedelta | None, *, waiting: bool) -> str:
-    """`ok` (ticked lately), `idle` (nothing to send, none ticking), or `stopped`
-    (rules wait to fire and no scheduler ticked within `SCHEDULER_STALE`)."""
-    if age is not None and age <= SCHEDULER_STALE:
-        return "ok"
-    return "stopped" if waiting else "idle"
-
-
 async def _warn_without_scheduler(app: web.Application) -> None:
     """`keeper serve` with the scheduler off: say so at start when no worker ticks,
     since then no reminder will ever be sent."""
@@ -216,7 +241,7 @@ async def _warn_without_scheduler(app: web.Application) -> None:
                 last = await ticks.last_tick(session)
     except Exception:
         return  # the health check and the first message will tell
-    if scheduler_health(_tick_age(last, app[keys.CLOCK].now()), waiting=True) != "ok":
+    if scheduler_health(tick_age(last, app[keys.CLOCK].now()), waiting=True) != "ok":
         log.warning(
             "no scheduler is running: KEEPER_SCHEDULER is off here and no worker has "
             "ticked in the last 10 minutes; reminders will not be sent until one does "

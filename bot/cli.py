@@ -146,7 +146,7 @@ def _serve(args: argparse.Namespace) -> int:
         logging.getLogger("keeper").info("starting workers", extra={"workers": workers})
         return supervise(host, port, workers)
     web.run_app(
-        create_app(settings),
+        create_app(settings, watchdog=True),
         host=host,
         port=port,
         access_log=None,

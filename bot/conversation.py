@@ -44,6 +44,7 @@ class Conversation:
     admins: frozenset[str] = frozenset()
     public_url: str = ""
     backups_on: bool = False
+    alert_channel: str = ""
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
@@ -72,6 +73,7 @@ class Conversation:
                 is_admin=msg.from_user in self.admins,
                 public_url=self.public_url,
                 backups_on=self.backups_on,
+                alert_channel=self.alert_channel,
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)

@@ -21,11 +21,14 @@ import aiohttp
 from apscheduler.triggers.interval import IntervalTrigger
 
 from bot.settings import Settings
+from scheduler.alert_kind import AdminAlertKind
 from scheduler.backup_job import BackupDuty, BackupPlan
 from scheduler.channels.enterprise_budget import EnterpriseLimits
+from scheduler.channels.factory import from_settings
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
+from scheduler.incidents import AlertRoute
 from scheduler.kinds import Kind
 from scheduler.reminder_kinds import CardUpdateKind, OneOffKind, RecurringKind
 from scheduler.tick import Scheduler, TickReport, tick
@@ -70,15 +73,17 @@ async def scheduler_for(
         channel = WeComAppChannel(
             config, session=http, store=DatabaseTokenStore(database), now=clock.now
         )
+        extra = from_settings(settings, http, now=clock.now)
         yield Scheduler(
             database=database,
             kinds=all_kinds(),
-            channels={channel.name: channel},
+            channels={channel.name: channel, **extra},
             clock=clock,
             owner=owner or worker_name(),
             secrets=settings.secrets(),
             enterprise=EnterpriseLimits(daily=settings.wecom_daily_cap, channel=channel.name),
             backups=backup_duty(settings),
+            alerts=alert_route(settings),
         )
 
 
@@ -97,6 +102,32 @@ def backup_duty(settings: Settings) -> BackupDuty | None:
     return BackupDuty(plan)
 
 
+def alert_route(settings: Settings) -> AlertRoute | None:
+    """How the admins are told of incidents (`scheduler.incidents`).
+
+    With KEEPER_ALERT_CHANNEL: through that channel, to KEEPER_ALERT_TO or else the
+    first admin (alphabetically: KEEPER_ADMINS is a set). Without it: through the
+    WeCom app to every admin, a fallback that cannot report the app's own hold
+    (管理 状态 says so). None without admins: incidents are still recorded.
+    """
+    admins = sorted(settings.admins)
+    if not admins:
+        return None
+    tz = settings.timezone.key
+    if settings.alert_channel:
+        to = settings.alert_to or admins[0]
+        return AlertRoute(
+            channel=settings.alert_channel, owner=admins[0], recipients=(to,), timezone=tz
+        )
+    return AlertRoute(
+        channel=WeComAppChannel.name,
+        owner=admins[0],
+        recipients=tuple(admins),
+        timezone=tz,
+        fallback=True,
+    )
+
+
 def all_kinds() -> dict[str, Kind]:
     """Every rule kind the tick knows, by the name stored on rules and jobs."""
     kinds: list[Kind] = [
@@ -108,6 +139,7 @@ def all_kinds() -> dict[str, Kind]:
         OneOffKind(RuleKind.EVENT_REMINDER),
         OneOffKind(RuleKind.TASK_DUE),
         CardUpdateKind(),
+        AdminAlertKind(),
     ]
     return {kind.name: kind for kind in kinds}
 

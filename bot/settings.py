@@ -68,6 +68,11 @@ class Settings:
     serverchan_sendkey: str = field(default="", repr=False)
     serverchan_api_base: str = DEFAULT_SERVERCHAN_API_BASE
     wecomchan_url: str = field(default="", repr=False)  # holds the relay's sendkey
+    # Admin alerts (issue 12 item 3): the channel's name as the scheduler knows it
+    # ("wecom_robot", ...; "" = no alert channel: the WeCom app is the fallback road),
+    # and the recipient on it ("" = the first admin; a UID_... for WxPusher).
+    alert_channel: str = ""
+    alert_to: str = ""
 
     # Pages and export (issue 13): where links point, and the session key.
     public_url: str = ""
@@ -159,6 +164,7 @@ def load_settings(
         metrics_host=env.get("KEEPER_METRICS_HOST", "127.0.0.1").strip() or "127.0.0.1",
         metrics_port=_int(env, "KEEPER_METRICS_PORT", 0, 0, 65535) or None,
         **_channel_settings(env),
+        **_alert_settings(env),
         public_url=_public_url(env),
         web_secret=_web_secret(env),
         wecom_daily_cap=_daily_cap(env),
@@ -374,6 +380,40 @@ def _wecomchan_url(env: Mapping[str, str]) -> str:
     if url and not parse_qs(urlsplit(url).query).get("sendkey", [""])[0]:
         raise SettingsError(f"KEEPER_WECOMCHAN_URL has no sendkey; expected {form}")
     return url
+
+
+ALERT_CHANNELS = {
+    "robot": ("wecom_robot", "KEEPER_ROBOT_KEY"),
+    "wxpusher": ("wxpusher", "KEEPER_WXPUSHER_APP_TOKEN"),
+    "serverchan": ("serverchan", "KEEPER_SERVERCHAN_SENDKEY"),
+    "wecomchan": ("wecomchan", "KEEPER_WECOMCHAN_URL"),
+}
+"""KEEPER_ALERT_CHANNEL's values: the channel's name in the scheduler, its credential."""
+
+
+def _alert_settings(env: Mapping[str, str]) -> dict[str, str]:
+    """KEEPER_ALERT_CHANNEL (optional) and KEEPER_ALERT_TO, checked against the
+    channel's credential and KEEPER_ADMINS (whom the alerts are for)."""
+    choice = env.get("KEEPER_ALERT_CHANNEL", "").strip().lower()
+    to = env.get("KEEPER_ALERT_TO", "").strip()
+    if not choice:
+        return {"alert_channel": "", "alert_to": ""}
+    if choice not in ALERT_CHANNELS:
+        raise SettingsError(
+            f"KEEPER_ALERT_CHANNEL must be one of {', '.join(ALERT_CHANNELS)} (or unset)"
+        )
+    channel, credential = ALERT_CHANNELS[choice]
+    if not env.get(credential, "").strip():
+        raise SettingsError(
+            f"KEEPER_ALERT_CHANNEL={choice} needs {credential}: alerts use that channel's key"
+        )
+    if not env.get("KEEPER_ADMINS", "").strip():
+        raise SettingsError("KEEPER_ALERT_CHANNEL needs KEEPER_ADMINS: whom the alerts are for")
+    if choice == "wxpusher" and not re.fullmatch(r"UID_[A-Za-z0-9_-]{4,64}", to):
+        raise SettingsError(
+            "KEEPER_ALERT_CHANNEL=wxpusher needs KEEPER_ALERT_TO: the admin's WxPusher UID_..."
+        )
+    return {"alert_channel": channel, "alert_to": to}
 
 
 # --- Pages and export (issue 13) -------------------------------------------------

@@ -9,7 +9,6 @@ carries neither the secret nor the access token.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +20,6 @@ from bot.settings import Settings
 Json = dict[str, Any]
 
 TIMEOUT_S = 10.0
-_FROM_IP = re.compile(r"from ip:\s*([0-9A-Fa-f.:]+)")
 
 
 class WeComUnreachable(Exception):
@@ -34,12 +32,6 @@ class WeComUnreachable(Exception):
     def __init__(self, reason: str, *, maybe_sent: bool) -> None:
         super().__init__(reason)
         self.maybe_sent = maybe_sent
-
-
-def outbound_ip(errmsg: str) -> str | None:
-    """The caller's address WeCom reports in an errmsg ("..., from ip: 1.2.3.4, ...")."""
-    match = _FROM_IP.search(errmsg)
-    return match.group(1).rstrip(".,") if match else None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

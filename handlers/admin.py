@@ -20,7 +20,7 @@ from scheduler.failure_words import failure_words
 from scheduler.redact import mask_user
 from storage.database import Session
 from storage.records import ChannelStats, FailureCause
-from storage.repos import admin, flags, rules, users
+from storage.repos import admin, flags, incidents, rules, users
 
 audit = logging.getLogger("keeper.audit")
 
@@ -52,7 +52,8 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
     audit.info("admin status", extra={"user": mask_user(ctx.user.wecom_user_id)})
     stats = await admin.channel_stats(session)
     causes = await admin.failure_causes(session)
-    lines = [await _overview(session, ctx), *_channel_lines(stats, causes, ctx)]
+    lines = [await _overview(session, ctx), *await _incident_lines(session, ctx)]
+    lines += _channel_lines(stats, causes, ctx)
     if not stats:
         lines.append(texts.ADMIN_NO_JOBS)
     by_kind = await admin.count_by_kind(session)
@@ -81,6 +82,15 @@ async def _overview(session: Session, ctx: Context) -> str:
         next_job = f"#{upcoming.id} {kind} {_when(upcoming.slot, ctx)}"
     held = await flags.get(session, flags.SENDS_PAUSED) == "on"
     return texts.admin_overview(await users.count(session), summary, next_job, held)
+
+
+async def _incident_lines(session: Session, ctx: Context) -> list[str]:
+    """Where alerts go, and every open incident (`scheduler.incidents`)."""
+    found = await incidents.open_all(session)
+    return [texts.admin_alert_road(ctx.alert_channel)] + [
+        texts.admin_incident(i.kind, i.subject, _when(i.opened_at, ctx), i.alerted_at is not None)
+        for i in found
+    ]
 
 
 def _counts(by_kind: dict[tuple[str, str], int]) -> str:

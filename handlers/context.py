@@ -29,6 +29,8 @@ class Context:
     """Where the pages are (KEEPER_PUBLIC_URL); empty when they are not published."""
     backups_on: bool = False
     """Whether scheduled backups are made (KEEPER_BACKUP_DIR set), for 管理 状态."""
+    alert_channel: str = ""
+    """KEEPER_ALERT_CHANNEL as the scheduler names it; empty: the WeCom app stands in."""
 
     @property
     def today(self) -> dt.date:

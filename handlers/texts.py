@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
+from scheduler.incidents import CHANNEL_WORDS
 from scheduler.messages import MISSED_MAX_LABELS, REPLY_REF_MAX_CHARS, Lost, clip_title, lost_line
 from scheduler.times import WEEKDAYS, day_label, hm, md
 from storage.records import RuleKind
@@ -510,7 +511,27 @@ def admin_channel(
     return "\n".join(lines)
 
 
-CHANNEL_NAMES = {"wecom_app": "企业微信应用"}
+CHANNEL_NAMES = CHANNEL_WORDS
+
+INCIDENT_NAMES = {
+    "channel_hold": "暂停发送",
+    "scheduler_stopped": "调度器停了",
+    "backup_overdue": "备份超期",
+}
+
+
+def admin_alert_road(channel: str) -> str:
+    """Where admin alerts go (KEEPER_ALERT_CHANNEL), or that the WeCom app stands in."""
+    if channel:
+        return f"告警通道：{CHANNEL_NAMES.get(channel, channel)}"
+    return "告警通道：未设置（KEEPER_ALERT_CHANNEL），暂由企业微信应用告诉管理员；应用自身出问题时发不出告警"
+
+
+def admin_incident(kind: str, subject: str, since: str, alerted: bool) -> str:
+    what = INCIDENT_NAMES.get(kind, kind)
+    if kind == "channel_hold":
+        what = f"{CHANNEL_NAMES.get(subject, subject)}{what}"
+    return f"⚠ 未解决：{what}，从 {since} 起（{'已告警' if alerted else '还没告警'}）"
 
 
 def failed_reminder_line(item: Lost) -> str:
@@ -575,6 +596,7 @@ RULE_KIND_NAMES: dict[str, str] = {
     RuleKind.TASK_DUE: "待办",
     RuleKind.CUSTOM: "提醒",
     RuleKind.WEEKLY_REVIEW: "周报",
+    RuleKind.ADMIN_ALERT: "管理告警",
 }
 RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"

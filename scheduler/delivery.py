@@ -21,7 +21,7 @@ import datetime as dt
 import logging
 from dataclasses import dataclass, field
 
-from scheduler import enterprise, messages, outcomes, quiet, stats
+from scheduler import enterprise, incident_watch, messages, outcomes, quiet, stats
 from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.budget import HOUR, Defer, budget_decision
 from scheduler.job_state import DeliveryPolicy
@@ -327,7 +327,8 @@ async def _defer(
 def _hold(s: Scheduler, channel: str) -> None:
     """A configuration error (untrusted IP, bad secret, no permission) will not heal by
     retrying: stop using the channel for a while and say so loudly; 管理 状态 shows
-    the failures."""
+    the failures, and the flush records the incident that tells the admins once
+    (`scheduler.incident_watch`)."""
     s.holds[channel] = s.clock.now() + CONFIG_HOLD
     stats.count("channel_holds")
     log.error("channel held after a configuration error", extra={"channel": channel})
@@ -445,6 +446,7 @@ async def _settle(
             ended.append((job, decision.status))
     await attempts.record_attempts(session, records)
     await jobs.finalise_claimed(session, finals, now=now)
+    await incident_watch.after_sends(s, session, ((i.channel, r) for i, r in sent), now)
     results = {job.id: result for item, result in sent for job in item.jobs}
     for final in finals:
         kind = s.kinds[final.job.payload_kind]

@@ -10,6 +10,7 @@
 | custom | at_most_once | normal | 15 min | the user's own words, plain |
 | custom, marked 重要 | at_least_once | high | 30 min | the user said it must arrive (quiet time lets it through too) |
 | card_update | at_most_once | high | 30 min | greys out a clicked card: soon or never |
+| admin_alert | at_least_once | high | 30 min | an admin must hear that a road broke (`scheduler.incidents`); resent with the duplicate check |
 
 The catch-up window follows from the priority (`job_state.CATCH_UP_WINDOWS`): the
 tick expires a waiting job by the priority copied onto it. `services.rules.create`
@@ -51,6 +52,7 @@ TERMS: Mapping[RuleKind, Terms] = MappingProxyType(
         RuleKind.TASK_DUE: Terms(policy=_ONCE, priority=Priority.HIGH),
         RuleKind.CUSTOM: Terms(policy=_ONCE, priority=Priority.NORMAL),
         RuleKind.CARD_UPDATE: Terms(policy=_ONCE, priority=Priority.HIGH),
+        RuleKind.ADMIN_ALERT: Terms(policy=_SURE, priority=Priority.HIGH),
     }
 )
 """Every kind's terms (see the module table)."""

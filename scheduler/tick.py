@@ -18,7 +18,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from scheduler import outcomes
+from scheduler import outcomes, watchdog
 from scheduler.delivery import deliver, finish, tell_later
 from scheduler.job_state import Priority, expiry_cutoff
 from scheduler.runtime import (
@@ -267,6 +267,7 @@ async def _heartbeat(s: Scheduler, now: dt.datetime, started: float) -> None:
     async def unit() -> None:
         async with s.database.transaction() as session:
             await ticks.heartbeat(session, worker=s.owner, at=now, duration_ms=duration_ms)
+            await watchdog.heal_on_tick(s, session, now)
 
     await retrying(unit)
 

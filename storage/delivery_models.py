@@ -211,6 +211,30 @@ class SystemFlag(Base):
     __table_args__ = (TABLE_OPTIONS,)
 
 
+class Incident(Base):
+    """Something broken that the admins are told about once (`scheduler.incidents`):
+    a channel on hold, the scheduler stopped, a backup overdue.
+
+    `open_key` ("kind:subject") is set while the incident is unresolved and cleared
+    when it resolves; its unique constraint lets several workers "open" the same
+    incident at once and get one row (NULLs never collide, so history is kept).
+    """
+
+    __tablename__ = "incidents"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    subject: Mapped[str] = mapped_column(String(64))
+    open_key: Mapped[str | None] = mapped_column(String(100), unique=True)
+    opened_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    last_seen_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    resolved_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    detail: Mapped[str] = mapped_column(String(500), default="")
+    alerted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    recovery_alerted_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_incidents_kind_opened", "kind", "opened_at"), TABLE_OPTIONS)
+
+
 RULES = _table(ReminderRule)
 FLAGS = _table(SystemFlag)
 WATER_PLANS = _table(WaterPlan)
@@ -220,3 +244,4 @@ ATTEMPTS = _table(DeliveryAttempt)
 TOKENS = _table(WeComToken)
 TICKS = _table(SchedulerTick)
 API_BUDGET = _table(WeComApiBudget)
+INCIDENTS = _table(Incident)

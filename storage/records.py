@@ -30,6 +30,7 @@ class RuleKind(StrEnum):
     CUSTOM = "custom"
     CARD_UPDATE = "card_update"
     WEEKLY_REVIEW = "weekly_review"
+    ADMIN_ALERT = "admin_alert"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

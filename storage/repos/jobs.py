@@ -41,14 +41,17 @@ UNTOLD = (
     RuleKind.DIGEST_MORNING,
     RuleKind.DIGEST_EVENING,
     RuleKind.WEEKLY_REVIEW,
+    RuleKind.ADMIN_ALERT,
 )
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
-plan, a card update is not a reminder, and a digest may well have had nothing to say
-(its content is one 「今天」 away); the same for the weekly review (「周报」)."""
-UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE)
+plan, a card update is not a reminder, a digest may well have had nothing to say
+(its content is one 「今天」 away), the same for the weekly review (「周报」), and an
+admin alert is the admin's, not a reminder (its incident stays in 管理 状态)."""
+UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT)
 """Kinds whose failed or unknown send the user is not told about here: water has its
-own notice (the plan pauses and says why), and a card update is not a reminder. A
-digest that failed did have something to say, so it is told."""
+own notice (the plan pauses and says why), a card update is not a reminder, and an
+admin alert's failure shows in 管理 状态. A digest that failed did have something to
+say, so it is told."""
 
 
 def _record(row: Row[Any]) -> JobRecord:
@@ -154,7 +157,13 @@ def _new_row(job: NewJob, now: dt.datetime) -> dict[str, Any]:
 
 
 async def claim(
-    session: Session, *, now: dt.datetime, owner: str, lease: dt.timedelta, limit: int
+    session: Session,
+    *,
+    now: dt.datetime,
+    owner: str,
+    lease: dt.timedelta,
+    limit: int,
+    kinds: tuple[str, ...] | None = None,
 ) -> list[JobRecord]:
     """Flip up to `limit` due jobs to `processing` under `owner`'s lease; return them,
     oldest first.
@@ -166,17 +175,20 @@ async def claim(
     `status IN (...)` InnoDB sorts, locking every due row, and a concurrent claimer
     finds nothing), then an UPDATE of exactly those ids. The caller runs this at READ
     COMMITTED and retries deadlocks.
+
+    `kinds`: claim only jobs of these payload kinds (the watchdog sends admin alerts
+    alone while no scheduler ticks); None: every kind.
     """
     changes = _claim_values(now, owner, lease)
     if session.dialect.name == "sqlite":
-        due = and_(JOBS.c.status.in_(CLAIMABLE), JOBS.c.next_attempt_at <= now)
+        due = and_(JOBS.c.status.in_(CLAIMABLE), JOBS.c.next_attempt_at <= now, *_of(kinds))
         ids = select(JOBS.c.id).where(due).order_by(*_OLDEST).limit(limit).scalar_subquery()
         stmt = update(JOBS).where(JOBS.c.id.in_(ids), due).values(changes).returning(*JOBS.c)
         claimed = sorted(await session.execute(stmt), key=lambda r: (r.next_attempt_at, r.id))
         return [_record(r) for r in claimed]
     picked: list[int] = []
     for status in CLAIMABLE:
-        picked += await _lock_due(session, status, now, limit - len(picked))
+        picked += await _lock_due(session, status, now, limit - len(picked), kinds)
     if not picked:
         return []
     await session.execute(update(JOBS).where(JOBS.c.id.in_(picked)).values(changes))
@@ -375,13 +387,23 @@ async def claim_companions(
     return [_record(r) for r in rows]
 
 
-async def _lock_due(session: Session, status: str, now: dt.datetime, limit: int) -> list[int]:
+def _of(kinds: tuple[str, ...] | None) -> list[ColumnElement[bool]]:
+    return [] if kinds is None else [JOBS.c.payload_kind.in_(kinds)]
+
+
+async def _lock_due(
+    session: Session,
+    status: str,
+    now: dt.datetime,
+    limit: int,
+    kinds: tuple[str, ...] | None = None,
+) -> list[int]:
     """Lock up to `limit` due jobs in `status` that no one else holds (MySQL/MariaDB)."""
     if limit <= 0:
         return []
     stmt = (
         select(JOBS.c.id)
-        .where(JOBS.c.status == status, JOBS.c.next_attempt_at <= now)
+        .where(JOBS.c.status == status, JOBS.c.next_attempt_at <= now, *_of(kinds))
         .order_by(*_OLDEST)
         .limit(limit)
         .with_for_update(skip_locked=True)
@@ -481,6 +503,14 @@ async def expire_older_than(
     note = "catch-up window passed"
     await settle_waiting(session, [r.id for r in rows], status="expired", now=now, note=note)
     return [dataclasses.replace(r, status="expired") for r in rows]
+
+
+async def last_slot(session: Session, rule_id: int) -> dt.datetime | None:
+    """The latest slot of any job of the rule (rules whose jobs are queued by hand,
+    such as admin alerts, pick the next free one from it)."""
+    stmt = select(func.max(JOBS.c.scheduled_slot_utc)).where(JOBS.c.rule_id == rule_id)
+    latest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
+    return latest
 
 
 async def expired_leases(session: Session, *, now: dt.datetime, limit: int) -> list[JobRecord]:

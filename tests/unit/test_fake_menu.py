@@ -8,7 +8,7 @@ import pytest
 
 from bot.menu import MENU
 from bot.sandbox.fake_agent import menu_error
-from bot.wecom_admin import outbound_ip
+from scheduler.incidents import outbound_ip
 
 
 def _click(name: str, key: str = "k") -> dict[str, str]:

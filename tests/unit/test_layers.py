@@ -22,14 +22,16 @@ until someone decides):
 
 - `times`, `cards`, `messages`, `digests`, `failure_words`, `review`, `review_text`:
   plain values to findings, text and card payloads, no I/O.
-- `job_state`, `rule_state`, `water_plan`: state machines over plain values.
+- `job_state`, `rule_state`, `water_plan`, `incidents`: state machines over plain
+  values (`incidents` also composes the admins' alert text).
 - `schedule`, `water_rule`, `reminder_rules`, `rule_kinds`, `quiet`: times and
   policies computed from values passed in (`now` included); APScheduler's trigger
   only as a calculator.
+- `liveness`: whether a scheduler ticks, from a heartbeat's age passed in.
 - `redact`: string masking; its one piece of state is the mask key set at start-up.
 
 The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`,
-`reminder_kinds`, `runtime` run statements through storage's repositories and
+`reminder_kinds`, `alert_kind`, `incident_watch`, `watchdog`, `runtime` run statements through storage's repositories and
 drive the channels; `channels/*` talk HTTP or hold token caches (their tables and
 result types live with them); `outcomes` draws random jitter and reads the
 channels' result type; `clock` reads the wall clock; `stats` holds the process's
@@ -55,7 +57,9 @@ CORE = frozenset(
         "cards",
         "digests",
         "failure_words",
+        "incidents",
         "job_state",
+        "liveness",
         "messages",
         "quiet",
         "redact",
@@ -75,8 +79,11 @@ SHELLS = frozenset(
     for name in (
         "backup_job",
         "clock",
+        "alert_kind",
         "delivery",
         "enterprise",
+        "incident_watch",
+        "watchdog",
         "kinds",
         "outcomes",
         "reminder_kinds",

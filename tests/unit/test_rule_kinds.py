@@ -28,6 +28,7 @@ def test_every_kind_has_terms_and_a_kind_the_tick_runs() -> None:
         (RuleKind.CUSTOM, False, DeliveryPolicy.AT_MOST_ONCE, Priority.NORMAL, 15),
         (RuleKind.CUSTOM, True, DeliveryPolicy.AT_LEAST_ONCE, Priority.HIGH, 30),
         (RuleKind.CARD_UPDATE, False, DeliveryPolicy.AT_MOST_ONCE, Priority.HIGH, 30),
+        (RuleKind.ADMIN_ALERT, False, DeliveryPolicy.AT_LEAST_ONCE, Priority.HIGH, 30),
     ],
 )
 def test_a_kind_promises_its_policy_priority_and_catch_up_window(
@@ -58,4 +59,5 @@ def test_a_kind_is_stored_as_its_plain_name() -> None:
         "custom",
         "card_update",
         "weekly_review",
+        "admin_alert",
     ]
