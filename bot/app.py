@@ -257,5 +257,8 @@ async def _last_resort(request: web.Request, handler: Handler) -> web.StreamResp
     except web.HTTPException:
         raise
     except Exception:
-        log.exception("unhandled error", extra={"path": request.path})
+        # The route's pattern, never the path: a one-time link's path is its token.
+        route = request.match_info.route.resource
+        where = route.canonical if route is not None else "unmatched"
+        log.exception("unhandled error", extra={"path": where})
         return web.Response(status=503, text="temporarily unavailable")

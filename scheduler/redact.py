@@ -28,7 +28,7 @@ __all__ = [
 REDACTED = "***"
 ERROR_MAX_CHARS = 500  # a delivery attempt's stored error text
 MIN_SECRET_CHARS = 4
-_NAMES = r"access_token|corpsecret|secret|key|sendkey"
+_NAMES = r"access_token|corpsecret|secret|key|sendkey|apptoken"  # (?i): WxPusher's appToken
 URL_SECRETS = re.compile(rf"(?i)\b({_NAMES})=([^&\s\"']+)")
 JSON_SECRETS = re.compile(rf"(?i)(\"(?:{_NAMES})\"\s*:\s*\")([^\"]*)(\")")
 

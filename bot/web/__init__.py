@@ -33,7 +33,9 @@ def setup(app: web.Application) -> None:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["kg"] = texts.kg  # 72.40 -> 72.4, as the chat writes weights
-    app.router.add_get("/web/link/{token}", routes.open_link)
+    # No HEAD: a link checker's or preview's HEAD would otherwise use the link up (and
+    # take the session cookie), leaving the member a "链接已用过" page.
+    app.router.add_get("/web/link/{token}", routes.open_link, allow_head=False)
     app.router.add_get("/web/me", routes.me)
     app.router.add_get("/web/admin", routes.admin_page)
     app.router.add_static("/web/static", HERE / "static", append_version=True)

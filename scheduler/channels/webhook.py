@@ -17,6 +17,7 @@ database, as the delivery code does for the WeCom app, from `windows`.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import time
 from abc import ABC, abstractmethod
@@ -33,7 +34,14 @@ from scheduler.channels.budget import Defer, window_decision
 from scheduler.channels.errors import Rule, Verdict, describe, lookup
 from scheduler.channels.http_client import SessionHolder
 from scheduler.channels.wecom_app import transport_signal
-from scheduler.redact import ERROR_MAX_CHARS, MIN_SECRET_CHARS, mask_user, redact
+from scheduler.redact import (
+    ERROR_MAX_CHARS,
+    MIN_SECRET_CHARS,
+    REDACTED,
+    mask_user,
+    redact,
+    secret_values,
+)
 
 __all__ = ["Reply", "Request", "Timeouts", "WebhookChannel"]
 
@@ -154,7 +162,17 @@ class WebhookChannel(SessionHolder, ABC):
             reply = await self._call(request)
         except (aiohttp.ClientError, TimeoutError) as exc:
             return lookup(self.table, transport_signal(exc), detail=describe(exc))
-        return self.classify(reply, recipient)
+        return self.classify(self._scrubbed(reply), recipient)
+
+    def _scrubbed(self, reply: Reply) -> Reply:
+        """The reply with every credential taken out of its body before anything reads
+        it: error tables cut a non-JSON page to a snippet, and a page that echoes the
+        request (a proxy's "Cannot POST /SCT....send") must not leave half a key behind
+        the cut, where no later redaction could recognise it."""
+        body = reply.body
+        for secret in secret_values(self.secrets()):
+            body = body.replace(secret.encode(), REDACTED.encode())
+        return reply if body is reply.body else dataclasses.replace(reply, body=body)
 
     async def _call(self, request: Request) -> Reply:
         session = self.require_session()
@@ -174,6 +192,7 @@ class WebhookChannel(SessionHolder, ABC):
     def _result(self, verdict: Verdict, started: float, recipient: str) -> SendResult:
         rule = verdict.rule
         error = "" if rule.outcome == "accepted" else f"{rule.note}; {verdict.detail}"
+        error = redact(error, self.secrets())  # secrets first: a key may contain the UserID
         if len(recipient) >= MIN_SECRET_CHARS:  # an error page may echo the request body
             error = error.replace(recipient, mask_user(recipient))
         return SendResult(

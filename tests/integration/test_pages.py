@@ -376,3 +376,40 @@ async def test_the_admin_page_shows_the_last_verified_backup(
     html = await (await client.get("/web/admin")).text()
     assert "备份：最近一次已验证 11-25 10:00（1,602 行）" in html
     assert "未开启" not in html
+
+
+async def test_a_failing_link_request_logs_no_token(
+    client: TestClient[object, object],
+    wecom: WeComSide,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """The last-resort handler logs the route's pattern, not the path: a link's path is
+    its token, still usable after the failed request rolled back its use."""
+    from bot.web import routes
+
+    path = await link_for(wecom, "alice", "导出")
+    token = path.rsplit("/", 1)[1]
+
+    async def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("database went away")
+
+    monkeypatch.setattr(routes, "export_user", broken)
+    caplog.clear()
+    assert (await client.get(path, allow_redirects=False)).status == 503
+    assert "unhandled error" in caplog.text
+    # aiohttp's own access log is off in keeper serve and keeper chat (access_log=None);
+    # only the test server writes one.
+    ours = [r for r in caplog.records if r.name != "aiohttp.access"]
+    assert [r for r in ours if token in str(vars(r))] == []
+
+
+async def test_a_head_request_does_not_use_up_the_link(
+    client: TestClient[object, object], wecom: WeComSide
+) -> None:
+    """Link checkers and previews send HEAD: it must neither use the link nor sign in."""
+    path = await link_for(wecom, "alice")
+    head = await client.head(path, allow_redirects=False)
+    assert head.status == 405
+    assert "Set-Cookie" not in head.headers
+    assert (await client.get(path, allow_redirects=False)).status == 303

@@ -18,6 +18,7 @@ from bot.sandbox.fake_serverchan import FakeServerChan, run_fake_serverchan
 from scheduler.channels import OutboundMessage
 from scheduler.channels.serverchan import ServerChanChannel, ServerChanConfig, title_of
 from scheduler.channels.serverchan_errors import classify_reply
+from scheduler.channels.webhook import Reply
 from scheduler.clock import FakeClock
 from tests.conftest import TEST_SETTINGS
 from tests.integration.channel_checks import (
@@ -275,3 +276,19 @@ async def test_the_sendkey_in_the_path_is_in_no_result_and_no_log_line(
     assert "/***.send" in results[5].error  # the echoed URL, its path redacted
     text = logged(caplog) + "\n".join(r.error for r in results)
     assert KEY not in text
+
+
+async def test_an_echoing_error_page_keeps_no_part_of_the_sendkey(
+    make_channel: MakeChannel,
+) -> None:
+    """A page that echoes the request is cut to a 200-character snippet; the key is
+    taken out of the body before anything reads it (as `_exchange` does), so not even
+    the front half of a key straddling the cut survives in the stored error."""
+    channel = await make_channel()
+    head = "<html><h1>404</h1><p>Cannot POST /"
+    pad = "x" * (200 - len(head) - len(KEY) // 2)  # the cut falls inside the key
+    reply = Reply(status=404, body=f"{head}{pad}{KEY}.send</p></html>".encode())
+    verdict = channel.classify(channel._scrubbed(reply), ME)
+    error = channel._result(verdict, channel._monotonic(), ME).error
+    assert "HTTP 404" in error
+    assert KEY[: len(KEY) // 4] not in error
