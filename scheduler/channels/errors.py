@@ -43,6 +43,7 @@ __all__ = [
     "snippet",
     "transient",
     "uncertain",
+    "unreadable",
 ]
 
 
@@ -78,6 +79,25 @@ TRANSPORT: Final[Mapping[int | str, Rule]] = MappingProxyType(
         "over_budget": transient("over the channel's send budget; nothing was sent"),
     }
 )
+
+
+def unreadable(
+    table: Mapping[int | str, Rule],
+    status: int,
+    signal: str | None,
+    body: bytes,
+    retry_after: str | None,
+) -> Verdict:
+    """The verdict for a reply that is not the provider's answer: an HTTP failure
+    (`signal`), or else a body the table's parser could not read ("bad_body"), with
+    the start of the body as the detail."""
+    text = snippet(body)
+    return lookup(
+        table,
+        signal or "bad_body",
+        detail=f"HTTP {status}: {text}" if text else f"HTTP {status}",
+        retry_after=retry_after_seconds(retry_after),
+    )
 
 
 def lookup(

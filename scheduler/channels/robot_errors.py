@@ -56,12 +56,6 @@ def classify_reply(status: int, body: bytes, *, retry_after: str | None = None) 
     signal = errors.http_signal(status)
     data = parse_body(body) if signal is None else None
     if data is None:
-        text = errors.snippet(body)
-        return lookup(
-            TABLE,
-            signal or "bad_body",
-            detail=f"HTTP {status}: {text}" if text else f"HTTP {status}",
-            retry_after=errors.retry_after_seconds(retry_after),
-        )
+        return errors.unreadable(TABLE, status, signal, body, retry_after)
     code = data["errcode"]
     return lookup(TABLE, code, detail=f"errcode {code}: {data.get('errmsg', '')}")

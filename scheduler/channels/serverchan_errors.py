@@ -66,13 +66,7 @@ def classify_reply(status: int, body: bytes, *, retry_after: str | None = None) 
         return _coded(data)
     if data is not None and signal in (None, "http_4xx"):
         return lookup(TABLE, "no_code", detail=f"HTTP {status}: {data.get('message', '')}")
-    text = errors.snippet(body)
-    return lookup(
-        TABLE,
-        signal or "bad_body",
-        detail=f"HTTP {status}: {text}" if text else f"HTTP {status}",
-        retry_after=errors.retry_after_seconds(retry_after),
-    )
+    return errors.unreadable(TABLE, status, signal, body, retry_after)
 
 
 def _coded(data: dict[str, Any]) -> Verdict:

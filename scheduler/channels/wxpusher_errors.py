@@ -77,13 +77,7 @@ def classify_reply(
     signal = errors.http_signal(status)
     data = parse_body(body) if signal is None else None
     if data is None:
-        text = errors.snippet(body)
-        return lookup(
-            TABLE,
-            signal or "bad_body",
-            detail=f"HTTP {status}: {text}" if text else f"HTTP {status}",
-            retry_after=errors.retry_after_seconds(retry_after),
-        )
+        return errors.unreadable(TABLE, status, signal, body, retry_after)
     code, msg = data["code"], str(data.get("msg", ""))
     if code != SUCCESS:
         return lookup(TABLE, code, detail=f"code {code}: {msg}")
