@@ -32,6 +32,7 @@ from typing import Final
 from zoneinfo import ZoneInfo
 
 from scheduler.failure_words import BY_CODE
+from scheduler.times import stamp
 
 __all__ = [
     "Action",
@@ -147,10 +148,6 @@ def _fix(code: int | None, detail: str) -> str:
     return FIXES.get(code or 0, "运行 keeper doctor 看具体原因和改法。")
 
 
-def _local(at: dt.datetime, tz: ZoneInfo) -> str:
-    return at.astimezone(tz).strftime("%m-%d %H:%M")
-
-
 def alert_text(
     kind: IncidentKind,
     subject: str,
@@ -172,7 +169,7 @@ def alert_text(
         what, fix = "提醒没有在发：调度器停了", "检查 keeper worker 是否在运行。"
     else:
         what, fix = "备份超期了：最近没有验证过的备份", "运行 keeper backup --verify。"
-    return f"⚠ keeper：{what}，从 {_local(since, tz)} 起。\n处理：{fix}"
+    return f"⚠ keeper：{what}，从 {stamp(since, tz)} 起。\n处理：{fix}"
 
 
 def recovery_text(
@@ -185,7 +182,7 @@ def recovery_text(
         what = "调度器恢复了"
     else:
         what = "备份恢复正常了"
-    return f"✅ keeper：{what}（{_local(since, tz)} 起中断，{_local(healed, tz)} 恢复）。"
+    return f"✅ keeper：{what}（{stamp(since, tz)} 起中断，{stamp(healed, tz)} 恢复）。"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
