@@ -219,9 +219,8 @@ async def _within_enterprise_budget(
 
 
 def _rank(item: _Ready) -> str:
-    """A message's priority: the highest of its jobs'."""
-    priorities = {job.priority for job in item.jobs}
-    return next((p for p in ("high", "normal") if p in priorities), "low")
+    """A message's priority: the highest of its jobs' (in `enterprise.RANK`'s order)."""
+    return min((job.priority for job in item.jobs), key=lambda p: enterprise.RANK.get(p, 2))
 
 
 async def _waits(
