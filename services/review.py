@@ -23,6 +23,11 @@ from storage.repos import budgets, reads, tasks, water
 READ_WEEKS = review.TREND_WEEKS + 1
 
 
+def _midnight(day: dt.date, tz: ZoneInfo) -> dt.datetime:
+    """The start of local `day` in `tz`, as a UTC instant (the reads' bounds)."""
+    return dt.datetime.combine(day, dt.time(), tz).astimezone(dt.UTC)
+
+
 async def build(session: Session, user_id: int, week_end: dt.date, tz: ZoneInfo) -> review.Review:
     """The review of the 7 local days ending on `week_end`."""
     return review.review(await week_facts(session, user_id, week_end, tz))
@@ -34,7 +39,7 @@ async def week_facts(
     """Everything `scheduler.review.review` looks at, read from storage."""
 
     def at(day: dt.date) -> dt.datetime:
-        return dt.datetime.combine(day, dt.time(), tz).astimezone(dt.UTC)
+        return _midnight(day, tz)
 
     day_after = week_end + dt.timedelta(days=1)
     week_start = day_after - review.WEEK
@@ -79,8 +84,7 @@ async def _water(
     session: Session, user_id: int, start: dt.date, end: dt.date, tz: ZoneInfo
 ) -> tuple[int, int]:
     """(days with any water recorded, days the goal was met) in [start, end)."""
-    since = dt.datetime.combine(start, dt.time(), tz).astimezone(dt.UTC)
-    until = dt.datetime.combine(end, dt.time(), tz).astimezone(dt.UTC)
+    since, until = _midnight(start, tz), _midnight(end, tz)
     per_day: dict[dt.date, int] = defaultdict(int)
     for when, glasses in await reads.water_between(session, user_id, since, until):
         per_day[when.astimezone(tz).date()] += glasses
@@ -107,7 +111,7 @@ async def budget_nudge(
         return None
     today = now.astimezone(tz).date()
     month = today.strftime("%Y-%m")
-    start = dt.datetime.combine(today.replace(day=1), dt.time(), tz).astimezone(dt.UTC)
+    start = _midnight(today.replace(day=1), tz)
     rows = await reads.ledger_between(session, user_id, start, now + dt.timedelta(seconds=1))
     spent = _by_category(r for r in rows if r.direction == "expense")
     progress = review.budget_progress({b.category: b.amount for b in have}, spent)
