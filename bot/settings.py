@@ -276,6 +276,10 @@ def _aes_key(env: Mapping[str, str]) -> str:
     raise SettingsError(f"WECOM_AES_KEY is malformed; expected {form}")
 
 
+DATABASE_SCHEMES = ("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")
+"""What a database URL may start with (KEEPER_DATABASE_URL, `keeper restore --database-url`)."""
+
+
 def _database_url(env: Mapping[str, str]) -> str:
     """KEEPER_DATABASE_URL, with the password from KEEPER_DATABASE_PASSWORD_FILE if set.
 
@@ -285,7 +289,7 @@ def _database_url(env: Mapping[str, str]) -> str:
     the trailing newline, replaces any password in the URL.
     """
     url = env.get("KEEPER_DATABASE_URL", DEFAULT_DATABASE_URL).strip() or DEFAULT_DATABASE_URL
-    if not url.startswith(("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")):
+    if not url.startswith(DATABASE_SCHEMES):
         raise SettingsError(
             "KEEPER_DATABASE_URL must start with sqlite+aiosqlite:// or mysql+aiomysql://, "
             "e.g. mysql+aiomysql://keeper@127.0.0.1:3306/keeper"
