@@ -26,6 +26,7 @@ from sqlalchemy.exc import ArgumentError, DBAPIError
 from bot import metrics
 from bot.logs import configure_logging
 from bot.settings import (
+    DATABASE_SCHEMES,
     Settings,
     SettingsError,
     load_backup_key,
@@ -410,7 +411,7 @@ def _restore(args: argparse.Namespace) -> int:
     from storage.backup import BackupError
 
     url = args.database_url.strip()
-    if not url.startswith(("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")):
+    if not url.startswith(DATABASE_SCHEMES):
         raise SettingsError(
             "--database-url must start with sqlite+aiosqlite:// or mysql+aiomysql://"
         )

@@ -155,7 +155,7 @@ def load_settings(
         ),
         token=_required(env, "WECOM_TOKEN", r"[A-Za-z0-9]{1,32}", "1-32 letters or digits"),
         aes_key=_aes_key(env),
-        api_base=_api_base(env),
+        api_base=_base_url(env, "WECOM_API_BASE", DEFAULT_API_BASE),
         callback_window_seconds=_int(
             env, "KEEPER_CALLBACK_WINDOW_SECONDS", DEFAULT_CALLBACK_WINDOW_SECONDS, 30, 86400
         ),
@@ -276,6 +276,10 @@ def _aes_key(env: Mapping[str, str]) -> str:
     raise SettingsError(f"WECOM_AES_KEY is malformed; expected {form}")
 
 
+DATABASE_SCHEMES = ("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")
+"""What a database URL may start with (KEEPER_DATABASE_URL, `keeper restore --database-url`)."""
+
+
 def _database_url(env: Mapping[str, str]) -> str:
     """KEEPER_DATABASE_URL, with the password from KEEPER_DATABASE_PASSWORD_FILE if set.
 
@@ -285,7 +289,7 @@ def _database_url(env: Mapping[str, str]) -> str:
     the trailing newline, replaces any password in the URL.
     """
     url = env.get("KEEPER_DATABASE_URL", DEFAULT_DATABASE_URL).strip() or DEFAULT_DATABASE_URL
-    if not url.startswith(("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")):
+    if not url.startswith(DATABASE_SCHEMES):
         raise SettingsError(
             "KEEPER_DATABASE_URL must start with sqlite+aiosqlite:// or mysql+aiomysql://, "
             "e.g. mysql+aiomysql://keeper@127.0.0.1:3306/keeper"
@@ -316,15 +320,6 @@ def _password_from(path: str) -> str:
             "KEEPER_DATABASE_PASSWORD_FILE is empty; expected the database password on one line"
         )
     return password
-
-
-def _api_base(env: Mapping[str, str]) -> str:
-    url = env.get("WECOM_API_BASE", DEFAULT_API_BASE).strip().rstrip("/") or DEFAULT_API_BASE
-    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
-        raise SettingsError(
-            "WECOM_API_BASE must be an http(s) URL, e.g. https://qyapi.weixin.qq.com"
-        )
-    return url
 
 
 # -- extra channels (issue 12) ---------------------------------------------------------
@@ -367,9 +362,14 @@ def _optional(env: Mapping[str, str], name: str, pattern: str, form: str) -> str
     return value
 
 
+HTTP_URL = re.compile(r"https?://[^\s/?#]+(/[^\s?#]*)?")
+"""An http(s) address without query or fragment: the API bases, KEEPER_PUBLIC_URL."""
+
+
 def _base_url(env: Mapping[str, str], name: str, default: str) -> str:
+    """`name`'s http(s) URL without a trailing slash, or `default` when unset or empty."""
     url = env.get(name, default).strip().rstrip("/") or default
-    if not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+    if not HTTP_URL.fullmatch(url):
         raise SettingsError(f"{name} must be an http(s) URL, e.g. {default}")
     return url
 
@@ -422,7 +422,7 @@ def _alert_settings(env: Mapping[str, str]) -> dict[str, str]:
 def _public_url(env: Mapping[str, str]) -> str:
     """KEEPER_PUBLIC_URL: the address people open the pages at (empty: no pages links)."""
     url = env.get("KEEPER_PUBLIC_URL", "").strip().rstrip("/")
-    if url and not re.fullmatch(r"https?://[^\s/?#]+(/[^\s?#]*)?", url):
+    if url and not HTTP_URL.fullmatch(url):
         raise SettingsError(
             "KEEPER_PUBLIC_URL must be an http(s) URL without query, e.g. https://keeper.example.com"
         )

@@ -8,6 +8,7 @@ the week the push was about) and keeps its suggestion, if any, for a `好` withi
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from decimal import Decimal
 
@@ -141,9 +142,8 @@ async def move_tasks(session: Session, ctx: Context, cmd: MoveTasks) -> Outcome:
         ):
             continue
         await tasks.set_due(session, task_id, due_date=cmd.to)
-        changed = await tasks.get(session, task_id)
-        assert changed is not None
-        await services.rules.schedule_task(session, ctx.user.id, changed, ctx.tz, ctx.now)
+        moved_task = dataclasses.replace(task, due_date=cmd.to)  # open, so set_due applied
+        await services.rules.schedule_task(session, ctx.user.id, moved_task, ctx.tz, ctx.now)
         moved += 1
     if not moved:
         return Outcome(reply=texts.SUGGESTION_GONE)

@@ -27,10 +27,11 @@ from handlers.parse.numbers import parse_weight
 REVIEW_NAMES = ("周报", "每周回看", "周回顾")
 BUDGET_MAX = Decimal("1000000")
 CATEGORY_MAX_CHARS = 16
+_CATEGORY_WORD = rf"[^\s0-9.]{{1,{CATEGORY_MAX_CHARS}}}"
 _BUDGET = re.compile(
-    r"(?P<cat>[^\s0-9.]{1,16})\s*(?P<amount>[0-9]{1,7}(?:\.[0-9]{1,2})?)\s*(?:元|块)?"
+    rf"(?P<cat>{_CATEGORY_WORD})\s*(?P<amount>[0-9]{{1,7}}(?:\.[0-9]{{1,2}})?)\s*(?:元|块)?"
 )
-_CATEGORY = re.compile(r"[^\s0-9.]{1,16}")
+_CATEGORY = re.compile(_CATEGORY_WORD)
 _REVIEW_AT = re.compile(
     r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})"
 )
