@@ -1,13 +1,14 @@
-"""What the extra channels' tests share: how to read a result and the logs, and the
-two ways a request never gets written (a refused port, a name that never resolves)."""
+"""What the extra channels' tests share: how to read a result and the logs, the
+two ways a request never gets written (a refused port, a name that never resolves),
+and opening channels that are closed when the test ends."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import aiohttp
 import pytest
@@ -15,12 +16,34 @@ from aiohttp import web
 from aiohttp.abc import AbstractResolver, ResolveResult
 
 from scheduler.channels import SendResult
+from scheduler.channels.http_client import SessionHolder
 from scheduler.channels.webhook import Timeouts
 
 SHORT = Timeouts(connect=0.3, total=0.3)
 """The client timeouts of the hang tests: the 0.3 s wait is the behaviour under test."""
 CONNECT_SHORT = Timeouts(connect=0.2, total=10.0)
 """A connect timeout well under the total one, so that it is the one that fires."""
+
+
+C = TypeVar("C", bound=SessionHolder)
+
+
+@asynccontextmanager
+async def opened_channels(build: Callable[..., C]) -> AsyncIterator[Callable[..., Awaitable[C]]]:
+    """Yield a `make(**kw)` that opens `build(**kw)`; every channel made is closed on
+    exit. A `make_channel` fixture uses it so its channels close before the fake stops."""
+    opened: list[C] = []
+
+    async def make(*args: Any, **kw: Any) -> C:
+        channel = await build(*args, **kw).__aenter__()
+        opened.append(channel)
+        return channel
+
+    try:
+        yield make
+    finally:
+        for channel in opened:
+            await channel.close()
 
 
 def expect(result: SendResult, outcome: str, error_class: str, code: int | None) -> None:

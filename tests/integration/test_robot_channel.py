@@ -27,6 +27,7 @@ from tests.integration.channel_checks import (
     echoing_proxy,
     expect,
     logged,
+    opened_channels,
     unresolvable_session,
 )
 
@@ -49,18 +50,13 @@ async def base_url(robot: FakeRobot) -> AsyncIterator[str]:
 @pytest.fixture
 async def make_channel(base_url: str, clock: FakeClock) -> AsyncIterator[MakeChannel]:
     """Channels against the fake (or another base URL); closed before the fake stops."""
-    opened: list[RobotChannel] = []
 
-    async def make(api_base: str = base_url, **kw: Any) -> RobotChannel:
-        session = kw.pop("session", None)
+    def build(api_base: str = base_url, session: Any = None, **kw: Any) -> RobotChannel:
         config = RobotConfig(**{"api_base": api_base, "key": KEY} | kw)
-        channel = RobotChannel(config, session=session, now=clock.now)
-        opened.append(await channel.__aenter__())
-        return channel
+        return RobotChannel(config, session=session, now=clock.now)
 
-    yield make
-    for channel in opened:
-        await channel.close()
+    async with opened_channels(build) as make:
+        yield make
 
 
 @pytest.fixture

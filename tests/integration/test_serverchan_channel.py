@@ -28,6 +28,7 @@ from tests.integration.channel_checks import (
     echoing_proxy,
     expect,
     logged,
+    opened_channels,
     unresolvable_session,
 )
 
@@ -50,18 +51,12 @@ async def base_url(fake: FakeServerChan) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def make_channel(base_url: str, clock: FakeClock) -> AsyncIterator[MakeChannel]:
-    opened: list[ServerChanChannel] = []
-
-    async def make(api_base: str = base_url, **kw: Any) -> ServerChanChannel:
-        session = kw.pop("session", None)
+    def build(api_base: str = base_url, session: Any = None, **kw: Any) -> ServerChanChannel:
         config = ServerChanConfig(**{"api_base": api_base, "sendkey": KEY} | kw)
-        channel = ServerChanChannel(config, session=session, now=clock.now)
-        opened.append(await channel.__aenter__())
-        return channel
+        return ServerChanChannel(config, session=session, now=clock.now)
 
-    yield make
-    for channel in opened:
-        await channel.close()
+    async with opened_channels(build) as make:
+        yield make
 
 
 @pytest.fixture

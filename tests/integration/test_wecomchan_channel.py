@@ -26,6 +26,7 @@ from tests.integration.channel_checks import (
     echoing_proxy,
     expect,
     logged,
+    opened_channels,
     unresolvable_session,
 )
 
@@ -52,18 +53,12 @@ def relay_url(base: str, key: str = KEY) -> str:
 
 @pytest.fixture
 async def make_channel(base_url: str, clock: FakeClock) -> AsyncIterator[MakeChannel]:
-    opened: list[WecomchanChannel] = []
-
-    async def make(url: str | None = None, **kw: Any) -> WecomchanChannel:
-        session = kw.pop("session", None)
+    def build(url: str | None = None, session: Any = None, **kw: Any) -> WecomchanChannel:
         config = WecomchanConfig(url=url or relay_url(base_url), **kw)
-        channel = WecomchanChannel(config, session=session, now=clock.now)
-        opened.append(await channel.__aenter__())
-        return channel
+        return WecomchanChannel(config, session=session, now=clock.now)
 
-    yield make
-    for channel in opened:
-        await channel.close()
+    async with opened_channels(build) as make:
+        yield make
 
 
 @pytest.fixture

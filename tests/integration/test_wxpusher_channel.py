@@ -27,6 +27,7 @@ from tests.integration.channel_checks import (
     echoing_proxy,
     expect,
     logged,
+    opened_channels,
     unresolvable_session,
 )
 
@@ -49,18 +50,12 @@ async def base_url(fake: FakeWxPusher) -> AsyncIterator[str]:
 
 @pytest.fixture
 async def make_channel(base_url: str, clock: FakeClock) -> AsyncIterator[MakeChannel]:
-    opened: list[WxPusherChannel] = []
-
-    async def make(api_base: str = base_url, **kw: Any) -> WxPusherChannel:
-        session = kw.pop("session", None)
+    def build(api_base: str = base_url, session: Any = None, **kw: Any) -> WxPusherChannel:
         config = WxPusherConfig(**{"api_base": api_base, "app_token": TOKEN} | kw)
-        channel = WxPusherChannel(config, session=session, now=clock.now)
-        opened.append(await channel.__aenter__())
-        return channel
+        return WxPusherChannel(config, session=session, now=clock.now)
 
-    yield make
-    for channel in opened:
-        await channel.close()
+    async with opened_channels(build) as make:
+        yield make
 
 
 @pytest.fixture
