@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 
 from storage.database import Session
 from storage.models import EVENTS
@@ -37,6 +37,17 @@ async def upcoming(session: Session, user_id: int, today: dt.date) -> list[Event
         .order_by(EVENTS.c.day, EVENTS.c.starts_at.is_not(None), EVENTS.c.starts_at, EVENTS.c.id)
     )
     return [event_record(r) for r in await session.execute(stmt)]
+
+
+async def count_between(session: Session, user_id: int, first: dt.date, last: dt.date) -> int:
+    """Scheduled events on the local days `first` to `last`, both included."""
+    stmt = select(func.count()).where(
+        EVENTS.c.user_id == user_id,
+        EVENTS.c.status == SCHEDULED,
+        EVENTS.c.day >= first,
+        EVENTS.c.day <= last,
+    )
+    return int((await session.execute(stmt)).scalar_one())
 
 
 async def by_number(

@@ -172,3 +172,18 @@ async def test_change_moves_the_users_own_event_and_nobody_elses(
         number=1,
     )
     assert missing is None
+
+
+async def test_count_between_counts_scheduled_events_on_the_days_both_ends_included(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    alice = await new_user(sessionmaker, clock, "alice")
+    bob = await new_user(sessionmaker, clock, "bob")
+    for offset in (0, 1, 6, 7):
+        await _event(sessionmaker, clock, alice, f"事{offset}", TODAY + offset * DAY)
+    cancelled = await _event(sessionmaker, clock, alice, "取消了", TODAY + 2 * DAY)
+    await _event(sessionmaker, clock, bob, "别人的", TODAY + DAY)
+    async with sessionmaker.begin() as session:
+        await events.change(session, cancelled, alice, status="cancelled")
+        counted = await events.count_between(session, alice, TODAY, TODAY + 6 * DAY)
+    assert counted == 3  # days 0, 1 and 6; not day 7, the cancelled one, or bob's
