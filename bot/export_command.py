@@ -42,11 +42,31 @@ async def read_export(database_url: str, wecom_user_id: str, now: dt.datetime) -
 
 
 def write_export(out: Path, body: bytes) -> str:
-    """Write `body` to `out` (mode 0600, never over an existing file); the line to print."""
+    """Write `body` to `out` (mode 0600, never over an existing file); the line to print.
+
+    Raises `ExportRefused`, never an OSError traceback: a leftover `.part` from an
+    interrupted export is named (it may hold personal data, so it is not silently
+    reused or removed), and a failed write (no such folder, disk full) removes its own
+    partial file and says why.
+    """
     check_target(out)
     partial = out.with_name(out.name + ".part")
-    fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "wb") as file:
-        file.write(body)
-    partial.rename(out)
+    try:
+        fd = os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        raise ExportRefused(
+            f"keeper: {partial} is left from an interrupted export; delete it and try again"
+        ) from None
+    except OSError as exc:
+        raise ExportRefused(f"keeper: cannot write {partial}: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "wb") as file:
+            file.write(body)
+        # A link fails if `out` appeared meanwhile, where a rename would replace it.
+        os.link(partial, out)
+    except OSError as exc:
+        reason = "it already exists" if isinstance(exc, FileExistsError) else exc.strerror
+        raise ExportRefused(f"keeper: cannot write {out}: {reason}") from None
+    finally:
+        partial.unlink(missing_ok=True)
     return f"keeper: exported to {out} ({len(body)} bytes)"
