@@ -15,6 +15,7 @@ import aiohttp_jinja2
 import jinja2
 from aiohttp import web
 
+from bot import keys
 from bot.web import routes
 from handlers import texts
 
@@ -33,6 +34,10 @@ def setup(app: web.Application) -> None:
         undefined=jinja2.StrictUndefined,
     )
     env.filters["kg"] = texts.kg  # 72.40 -> 72.4, as the chat writes weights
+    # Behind a proxy that serves keeper under a path (KEEPER_PUBLIC_URL=https://h/keeper),
+    # the routes stay /web/...; only what the browser sees (links, redirects, the
+    # cookie's path) carries the prefix.
+    env.globals["root"] = routes.web_root(app[keys.SETTINGS].public_url)
     # No HEAD: a link checker's or preview's HEAD would otherwise use the link up (and
     # take the session cookie), leaving the member a "链接已用过" page.
     app.router.add_get("/web/link/{token}", routes.open_link, allow_head=False)

@@ -12,6 +12,7 @@ import datetime as dt
 import logging
 import re
 from typing import Any
+from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
 
 import aiohttp_jinja2
@@ -93,10 +94,18 @@ async def open_link(request: web.Request) -> web.StreamResponse:
     role: auth.Role = "admin" if used.purpose == "admin" else "user"
     if role == "admin" and who[0] not in request.app[keys.SETTINGS].admins:
         return page(request, *NOT_ADMIN)
-    where = "/web/admin" if role == "admin" else "/web/me"
+    root = web_root(request.app[keys.SETTINGS].public_url)
+    where = f"{root}/web/admin" if role == "admin" else f"{root}/web/me"
     response = web.Response(status=303, headers={"Location": where, "Cache-Control": "no-store"})
     _set_cookie(request, response, auth.issue(_key(request), used.user_id, role, now))
     return response
+
+
+def web_root(public_url: str) -> str:
+    """The path KEEPER_PUBLIC_URL puts before /web ("" at a host's root, "/keeper" for
+    https://h/keeper/): the prefix of every link, redirect and cookie path the browser
+    gets."""
+    return urlsplit(public_url).path.rstrip("/")
 
 
 def _key(request: web.Request) -> bytes:
@@ -109,7 +118,7 @@ def _set_cookie(request: web.Request, response: web.StreamResponse, value: str) 
         auth.COOKIE_NAME,
         value,
         max_age=int(auth.SESSION_TTL.total_seconds()),
-        path="/web",
+        path=f"{web_root(request.app[keys.SETTINGS].public_url)}/web",
         httponly=True,
         samesite="Strict",
         secure=secure,

@@ -104,6 +104,40 @@ async def test_an_https_public_url_makes_the_cookie_secure(
     assert "Secure" in response.headers["Set-Cookie"]
 
 
+async def test_a_public_url_with_a_path_prefixes_redirects_cookie_and_links(
+    settings: Settings, clock: FakeClock, engine: AsyncEngine
+) -> None:
+    """Behind a proxy serving keeper at https://h/keeper (stripping the prefix), the
+    browser must be sent to /keeper/web/..., or sign-in lands on another site's page."""
+    app = create_app(
+        dataclasses.replace(settings, public_url="http://keeper.test/keeper"),
+        clock=clock,
+        engine=engine,
+    )
+    async with TestClient(TestServer(app), cookie_jar=CookieJar(unsafe=True)) as client:
+        wecom = WeComSide(
+            str(client.make_url("")).rstrip("/"),
+            settings.token,
+            settings.aes_key,
+            settings.corp_id,
+            settings.agent_id,
+            clock.now,
+            session=client.session,
+        )
+        reply = await wecom.send_text("alice", "网页")
+        assert reply.text is not None
+        found = re.search(r"http://keeper\.test/keeper(/web/link/[A-Za-z0-9_-]+)", reply.text)
+        assert found, reply.text
+        response = await client.get(found[1], allow_redirects=False)  # the proxy strips it
+        assert response.headers["Location"] == "/keeper/web/me"
+        assert "Path=/keeper/web" in response.headers["Set-Cookie"]
+        client.session.cookie_jar.update_cookies(response.cookies)
+        for cookie in client.session.cookie_jar:  # the test server has no prefix
+            cookie["path"] = "/web"
+        html = await (await client.get("/web/me")).text()
+    assert 'href="/keeper/web/static/keeper.css"' in html
+
+
 async def test_a_replayed_link_is_refused_and_changes_nothing(
     client: TestClient[object, object], wecom: WeComSide, engine: AsyncEngine
 ) -> None:
