@@ -44,6 +44,9 @@ SCRYPT_N, SCRYPT_R, SCRYPT_P = 1 << 15, 8, 1  # 32 MiB, about 0.3 s on the CI ma
 # Limits on what a file may ask of the reader: the header is read before anything
 # is authenticated, so a crafted one must not make scrypt eat the machine.
 MAX_SCRYPT_N, MAX_SCRYPT_R, MAX_SCRYPT_P = 1 << 20, 16, 4
+# scrypt needs 128 * n * r bytes: each bound alone still allowed 2 GiB together, so
+# the product is capped too (8x what keeper writes today, room for a stronger default).
+MAX_SCRYPT_BYTES = 256 << 20
 MAX_CHUNK_BYTES = 16 << 20
 TAG_BYTES = 16
 
@@ -193,5 +196,8 @@ def _check_limits(n: object, r: object, p: object, chunk: object) -> None:
         if not isinstance(value, int) or not 1 <= value <= top:
             raise ValueError("kdf parameter out of range")
     assert isinstance(n, int)
+    assert isinstance(r, int)
+    if 128 * n * r > MAX_SCRYPT_BYTES:
+        raise ValueError("kdf memory out of range")
     if n & (n - 1) or not isinstance(chunk, int) or not 1 <= chunk <= MAX_CHUNK_BYTES:
         raise ValueError("header parameter out of range")

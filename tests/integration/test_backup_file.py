@@ -101,9 +101,16 @@ def test_a_file_that_is_not_a_backup_is_refused_by_name() -> None:
         _open(b"SQLite format 3\x00" + bytes(100))
 
 
-def test_a_header_asking_for_huge_scrypt_work_is_refused_before_any_work() -> None:
+@pytest.mark.parametrize(
+    "n",
+    [
+        1073741824,  # over the bound on n alone
+        1048576,  # within it, but with the file's r = 8 scrypt would take 1 GiB
+    ],
+)
+def test_a_header_asking_for_huge_scrypt_work_is_refused_before_any_work(n: int) -> None:
     prefix, frames = _frames(_sealed())
-    greedy = prefix.replace(b'"n": 32768', b'"n": 1073741824')
+    greedy = prefix.replace(b'"n": 32768', b'"n": %d' % n)
     body = greedy[len(MAGIC) + 2 :]
     data = MAGIC + struct.pack(">H", len(body)) + body + b"".join(frames)
     with pytest.raises(Tampered, match="header is damaged"):
