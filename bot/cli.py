@@ -33,6 +33,7 @@ from bot.settings import (
     load_database_url,
     load_settings,
     mask_database_url,
+    with_password_file,
 )
 from bot.workers import default_workers, supervise
 from scheduler.clock import Clock
@@ -354,7 +355,15 @@ def _add_backup_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     restore = sub.add_parser("restore", help="restore a backup into an empty database")
     restore.add_argument("file", metavar="FILE", type=Path, help="the backup file")
     restore.add_argument(
-        "--database-url", required=True, metavar="URL", help="the empty database to restore into"
+        "--database-url",
+        metavar="URL",
+        help="the empty database to restore into (default KEEPER_DATABASE_URL); "
+        "put no password in it: use --password-file",
+    )
+    restore.add_argument(
+        "--password-file",
+        metavar="FILE",
+        help="a file holding the database password on one line (kept out of `ps`)",
     )
     restore.set_defaults(run=_restore)
 
@@ -410,11 +419,16 @@ def _restore(args: argparse.Namespace) -> int:
     from bot.maintenance import database_failure
     from storage.backup import BackupError
 
-    url = args.database_url.strip()
-    if not url.startswith(DATABASE_SCHEMES):
-        raise SettingsError(
-            "--database-url must start with sqlite+aiosqlite:// or mysql+aiomysql://"
-        )
+    if args.database_url is None:
+        url = load_database_url()  # with KEEPER_DATABASE_PASSWORD_FILE when set
+    else:
+        url = args.database_url.strip()
+        if not url.startswith(DATABASE_SCHEMES):
+            raise SettingsError(
+                "--database-url must start with sqlite+aiosqlite:// or mysql+aiomysql://"
+            )
+    if args.password_file:
+        url = with_password_file(url, args.password_file)
     key = load_backup_key()
     try:
         line = asyncio.run(_restore_into(args.file, url, key))

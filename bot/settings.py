@@ -307,18 +307,29 @@ def _database_url(env: Mapping[str, str]) -> str:
     return parsed.set(password=_password_from(path)).render_as_string(hide_password=False)
 
 
-def _password_from(path: str) -> str:
+def with_password_file(url: str, path: str, *, name: str = "--password-file") -> str:
+    """`url` with its password replaced by the content of the file at `path` (one line),
+    so a password never has to be typed on a command line that `ps` shows."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise SettingsError(
+            "the database URL is malformed; expected e.g. mysql+aiomysql://USER@HOST:3306/DATABASE"
+        ) from None
+    password = _password_from(path, name=name)
+    return parsed.set(password=password).render_as_string(hide_password=False)
+
+
+def _password_from(path: str, *, name: str = "KEEPER_DATABASE_PASSWORD_FILE") -> str:
     try:
         password = Path(path).read_text(encoding="utf-8").rstrip("\r\n")
     except (OSError, UnicodeDecodeError) as exc:
         raise SettingsError(
-            f"KEEPER_DATABASE_PASSWORD_FILE cannot be read ({type(exc).__name__}); "
+            f"{name} cannot be read ({type(exc).__name__}); "
             "expected a readable file holding the database password on one line"
         ) from None
     if not password:
-        raise SettingsError(
-            "KEEPER_DATABASE_PASSWORD_FILE is empty; expected the database password on one line"
-        )
+        raise SettingsError(f"{name} is empty; expected the database password on one line")
     return password
 
 

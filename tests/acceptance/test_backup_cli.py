@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import inspect, select
+from sqlalchemy import inspect, select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.engine import create_engine
@@ -91,8 +91,8 @@ async def test_backup_verify_and_restore_into_mariadb_give_back_every_record(
     assert "1602 rows" in out
 
     assert await _every_record(fresh_mariadb) == await _every_record(laptop)
-    for text in (out, err):
-        assert KEY not in text
+    for printed in (out, err):
+        assert KEY not in printed
 
 
 @pytest.mark.mariadb
@@ -190,3 +190,53 @@ async def test_restore_into_a_database_with_records_is_refused(laptop: str, tmp_
     assert code == 1
     assert err.startswith("keeper: the target database is not empty")
     assert await _every_record(laptop) == before
+
+
+async def test_restore_defaults_to_keeper_database_url(laptop: str, tmp_path: Path) -> None:
+    """After losing the server, the operator restores into the database the settings
+    name, with no URL (and so no password) on the command line."""
+    backup = tmp_path / "keeper.kbak"
+    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
+    target = f"sqlite+aiosqlite:///{tmp_path / 'new.db'}"
+
+    code, out, err = await run_keeper(["restore", str(backup)], _env(target), cwd=tmp_path)
+
+    assert (code, err) == (0, "")
+    assert "1602 rows" in out
+    assert await _every_record(target) == await _every_record(laptop)
+
+
+@pytest.mark.mariadb
+async def test_restore_reads_the_password_from_a_file_and_never_prints_it(
+    laptop: str, fresh_mariadb: str, tmp_path: Path
+) -> None:
+    backup = tmp_path / "keeper.kbak"
+    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
+    secret = tmp_path / "db_password"
+    secret.write_text("not-roots-password-7f3\n")
+
+    code, out, err = await run_keeper(
+        ["restore", str(backup), "--database-url", fresh_mariadb, "--password-file", str(secret)],
+        _env(laptop),
+        cwd=tmp_path,
+    )
+
+    assert code == 2  # root has no password here: the file's one is refused
+    assert "not-roots-password-7f3" not in out + err
+    assert await _table_names(fresh_mariadb) == []  # nothing was written
+    code, _, err = await run_keeper(
+        ["restore", str(backup), "--password-file", str(tmp_path / "missing")],
+        _env(laptop),
+        cwd=tmp_path,
+    )
+    assert code == 2
+    assert "--password-file cannot be read" in err
+
+
+async def _table_names(url: str) -> list[str]:
+    engine: AsyncEngine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return [row[0] for row in await connection.execute(text("SHOW TABLES"))]
+    finally:
+        await engine.dispose()
