@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
+import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -133,6 +134,23 @@ def test_compose_keeps_the_database_on_a_volume() -> None:
     compose = _compose()
     assert "db:/var/lib/mysql" in compose["services"]["db"]["volumes"]
     assert "db" in compose["volumes"]
+
+
+def test_compose_keeps_the_workers_backups_in_a_host_folder() -> None:
+    assert "./backups:/var/backups/keeper" in _compose()["services"]["worker"]["volumes"]
+    assert "deploy/backups/" in (ROOT / ".gitignore").read_text().splitlines()
+
+
+def test_the_image_copies_every_package_the_project_installs() -> None:
+    """`pip install .` in the image finds only what was copied: a package missing
+    here (services/ once was) builds fine and fails at the first import."""
+    include = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"][
+        "packages"
+    ]["find"]["include"]
+    dockerfile = (DEPLOY / "Dockerfile").read_text()
+    for pattern in include:
+        package = pattern.rstrip("*")
+        assert f"COPY {package} {package}\n" in dockerfile, package
 
 
 def test_the_build_context_leaves_out_the_virtualenv_and_secrets() -> None:
