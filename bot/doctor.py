@@ -6,7 +6,8 @@ to the newest revision), the scheduler (a real tick in the last two minutes, or
 KEEPER_SCHEDULER=on), the scheduled backups (off, or one verified in the last 26 h),
 WeCom's gettoken (40013, 40001, 60020 with the outbound IP), the
 app (enabled, admins inside 可见范围, 进入应用事件), and on request the public callback
-URL and a test message to the admins. A check that depends on a failed one is skipped.
+URL and a test message to the admins; last, the road admin alerts take (and on
+request a test alert through it). A check that depends on a failed one is skipped.
 Exit status 0 when every line is ✓, 1 otherwise.
 """
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 
 import aiohttp
 
+from bot.doctor_alerts import check_alerts
 from bot.doctor_checks import (
     Check,
     check_admins,
@@ -76,7 +78,8 @@ async def _wecom(
             checks.append(await check_public_url(settings, options.public_url, session, stamp))
         if options.send_test and token is not None and settings.admins:
             checks.append(await check_send(admin, token, sorted(settings.admins)))
-    return checks
+        alerts = await check_alerts(settings, session, send_test=options.send_test)
+    return checks if alerts is None else [*checks, alerts]
 
 
 def _padded(name: str) -> str:

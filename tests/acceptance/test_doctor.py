@@ -11,8 +11,16 @@ import pytest
 from aiohttp.test_utils import TestServer
 
 from bot.app import create_app
+from bot.doctor_alerts import NO_ROUTE_NOTE, TEST_ALERT
 from bot.menu import MENU, menu_keys
-from bot.sandbox.fake_wecom import ISSUED_TOKENS, FakeWeCom, run_fake_wecom
+from bot.sandbox.fake_robot import FakeRobot, add_robot_routes
+from bot.sandbox.fake_webhook import serve
+from bot.sandbox.fake_wecom import (
+    ISSUED_TOKENS,
+    FakeWeCom,
+    create_fake_wecom_app,
+    run_fake_wecom,
+)
 from handlers.parse.views import MENU_KEYS
 from storage.engine import create_engine
 from storage.migrate import upgrade
@@ -76,7 +84,7 @@ async def test_a_healthy_deployment_is_all_ticks_and_exit_0(
     assert _lines(out, "✗") == []
     names = [line.split()[1] for line in _lines(out, "✓")]
     assert names == ["settings", "admins", "database", "scheduler", "backups", "WeCom", "app", "可见范围",
-                     "进入应用事件", "public", "test"]  # fmt: skip
+                     "进入应用事件", "public", "test", "alerts"]  # fmt: skip
     assert out[-1] == "all good"
     assert [m.recipient for m in api.messages] == ["alice"]
 
@@ -243,3 +251,47 @@ async def test_menu_install_from_an_untrusted_ip_says_where_to_add_it(
     assert code == 1
     assert f"add {OUTBOUND_IP} to 企业可信 IP" in err
     assert api.console.menu is None
+
+
+@pytest.mark.parametrize("key_works", [True, False], ids=["robot-ok", "robot-removed"])
+async def test_send_test_tries_the_alert_channel_too(tmp_path: Path, key_works: bool) -> None:
+    """The road around WeCom is tried before an outage needs it: a removed robot
+    (93000) is a cross today, not a silent alert later."""
+    s = TEST_SETTINGS
+    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api.console.visible_users = {"alice"}
+    robot = FakeRobot(keys={s.robot_key})
+    if not key_works:
+        robot.remove(s.robot_key)
+    url = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
+    await _migrated(url, ticked_ago=dt.timedelta(seconds=5))
+    async with serve(add_robot_routes(create_fake_wecom_app(api), robot), api) as base:
+        code, out, _ = await _doctor(
+            url,
+            base,
+            tmp_path,
+            "--send-test",
+            KEEPER_ALERT_CHANNEL="robot",
+            KEEPER_ROBOT_KEY=s.robot_key,
+        )
+    alerts = [line for line in out if line[2:].startswith("alerts")]
+    assert len(alerts) == 1
+    if key_works:
+        assert (code, alerts[0][0]) == (0, "✓")
+        assert [m.content for m in robot.messages] == [TEST_ALERT]
+    else:
+        assert (code, alerts[0][0]) == (1, "✗")
+        assert "failed through wecom_robot (code 93000)" in alerts[0]
+        assert s.robot_key not in "\n".join(out)
+
+
+async def test_without_an_alert_channel_the_doctor_says_who_would_not_be_told(
+    fake: tuple[FakeWeCom, str], tmp_path: Path
+) -> None:
+    _, base = fake
+    url = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
+    await _migrated(url, ticked_ago=dt.timedelta(seconds=5))
+    _, out, _ = await _doctor(url, base, tmp_path)
+    assert [line for line in out if line.startswith("✓ alerts")] == [
+        f"✓ alerts         {NO_ROUTE_NOTE}"
+    ]
