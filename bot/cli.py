@@ -164,14 +164,11 @@ def _announce(banner: str) -> None:
 
 
 async def _schema_is_current(settings: Settings) -> bool:
-    from storage.engine import create_engine
+    from storage.engine import opened_engine
     from storage.migrate import is_current
 
-    engine = create_engine(settings.database_url)
-    try:
+    async with opened_engine(settings.database_url) as engine:
         return await is_current(engine)
-    finally:
-        await engine.dispose()
 
 
 def _tick(args: argparse.Namespace) -> int:
@@ -234,17 +231,16 @@ async def _one_tick(settings: Settings, clock: Clock, owner: str) -> TickReport:
     from bot.scheduling import scheduler_for
     from scheduler.tick import tick
     from storage.database import Database
-    from storage.engine import create_engine
+    from storage.engine import opened_engine
 
-    engine = create_engine(settings.database_url)
-    try:
-        async with scheduler_for(settings, Database(engine), clock, owner=owner) as scheduler:
-            report = await tick(scheduler)
-            if scheduler.backups is not None:  # a cron-driven deployment backs up here
-                await scheduler.backups.wait()
-            return report
-    finally:
-        await engine.dispose()
+    async with (
+        opened_engine(settings.database_url) as engine,
+        scheduler_for(settings, Database(engine), clock, owner=owner) as scheduler,
+    ):
+        report = await tick(scheduler)
+        if scheduler.backups is not None:  # a cron-driven deployment backs up here
+            await scheduler.backups.wait()
+        return report
 
 
 def _worker(args: argparse.Namespace) -> int:
@@ -261,24 +257,22 @@ async def _work(settings: Settings) -> None:
     from bot.scheduling import run_loop, scheduler_for
     from scheduler.clock import SystemClock
     from storage.database import Database
-    from storage.engine import create_engine
+    from storage.engine import opened_engine
 
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
-    engine = create_engine(settings.database_url)
-    database, clock = Database(engine), SystemClock()
+    clock = SystemClock()
     port, host = settings.metrics_port, settings.metrics_host
-    try:
+    async with opened_engine(settings.database_url) as engine:
+        database = Database(engine)
         async with (
             scheduler_for(settings, database, clock) as scheduler,
             metrics.serving(database, clock, host, port),
         ):
             logging.getLogger("keeper").info("worker started", extra={"owner": scheduler.owner})
             await run_loop(scheduler, stop)
-    finally:
-        await engine.dispose()
 
 
 def _migrate(args: argparse.Namespace) -> int:
@@ -448,15 +442,12 @@ def _restore(args: argparse.Namespace) -> int:
 
 async def _restore_into(path: Path, url: str, key: str) -> str:
     from storage.backup import restore_backup
-    from storage.engine import create_engine
+    from storage.engine import opened_engine
     from storage.migrate import current_revision
 
     restored = await restore_backup(path, url, key)
-    engine = create_engine(url)
-    try:
+    async with opened_engine(url) as engine:
         now_at = await current_revision(engine)
-    finally:
-        await engine.dispose()
     return (
         f"keeper: restored {path} ({restored.manifest.rows} rows, revision "
         f"{restored.manifest.meta.revision}) into {mask_database_url(url)}, now at revision {now_at}"

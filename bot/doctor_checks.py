@@ -68,23 +68,21 @@ def database_url(settings: Settings | None, environ: Mapping[str, str] | None) -
 async def check_database(url: str | None) -> Check:
     """Reachable, and migrated to the newest revision the code knows."""
     from bot.settings import mask_database_url
-    from storage.engine import create_engine
+    from storage.engine import opened_engine
     from storage.migrate import current_revision, pending_revisions
 
     if url is None:
         return Check(
             ok=False, name="database", detail="no usable KEEPER_DATABASE_URL", fix=ENV_FILE_HINT
         )
-    engine = create_engine(url)
     try:
-        pending = await pending_revisions(engine)
-        revision = await current_revision(engine)
+        async with opened_engine(url) as engine:
+            pending = await pending_revisions(engine)
+            revision = await current_revision(engine)
     except (DBAPIError, OSError) as exc:
         line = database_failure(exc, url).removeprefix("keeper: ")
         fix = "start the database, check the URL, user, password and that the database exists"
         return Check(ok=False, name="database", detail=line, fix=fix)
-    finally:
-        await engine.dispose()
     where = mask_database_url(url)
     if pending:
         detail = f"{where} at revision {revision}; missing {', '.join(pending)}"
@@ -151,12 +149,8 @@ async def check_backups(settings: Settings, now: dt.datetime) -> Check:
 async def _backup_runs(url: str) -> tuple[BackupRunRecord | None, BackupRunRecord | None]:
     """The newest scheduled backup run and the newest verified one."""
     from storage.database import Database
-    from storage.engine import create_engine
+    from storage.engine import opened_engine
     from storage.repos import backups
 
-    engine = create_engine(url)
-    try:
-        async with Database(engine).transaction() as session:
-            return await backups.latest(session), await backups.last_verified(session)
-    finally:
-        await engine.dispose()
+    async with opened_engine(url) as engine, Database(engine).transaction() as session:
+        return await backups.latest(session), await backups.last_verified(session)

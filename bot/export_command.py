@@ -13,7 +13,7 @@ import os
 from pathlib import Path
 
 from storage.database import Database
-from storage.engine import create_engine
+from storage.engine import opened_engine
 from storage.export import export_user
 from storage.repos import links
 
@@ -30,15 +30,11 @@ def check_target(out: Path) -> None:
 async def read_export(database_url: str, wecom_user_id: str, now: dt.datetime) -> bytes:
     """The member's ZIP, read in one transaction. Raises `ExportRefused` for an
     unknown member."""
-    engine = create_engine(database_url)
-    try:
-        async with Database(engine).transaction() as session:
-            user_id = await links.user_id_of(session, wecom_user_id)
-            if user_id is None:
-                raise ExportRefused("keeper: no member with that UserID in this database")
-            return await export_user(session, user_id, wecom_user_id, now)
-    finally:
-        await engine.dispose()
+    async with opened_engine(database_url) as engine, Database(engine).transaction() as session:
+        user_id = await links.user_id_of(session, wecom_user_id)
+        if user_id is None:
+            raise ExportRefused("keeper: no member with that UserID in this database")
+        return await export_user(session, user_id, wecom_user_id, now)
 
 
 def write_export(out: Path, body: bytes) -> str:

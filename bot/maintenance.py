@@ -38,33 +38,26 @@ class Migration:
 
 async def migrate(url: str) -> Migration:
     """Apply every pending migration to the database at `url`."""
-    from storage.engine import create_engine
+    from storage.engine import opened_engine
     from storage.migrate import current_revision, pending_revisions, upgrade
 
-    engine = create_engine(url)
-    try:
+    async with opened_engine(url) as engine:
         applied = await pending_revisions(engine)
         if applied:
             await upgrade(engine)
         return Migration(applied=applied, revision=await current_revision(engine))
-    finally:
-        await engine.dispose()
 
 
 async def real_tick_since(url: str, since: dt.datetime) -> tuple[str, dt.datetime] | None:
     """The newest heartbeat of a real scheduler (not `tick --at`) at or after `since`."""
     from storage.database import Database
-    from storage.engine import create_engine
+    from storage.engine import opened_engine
     from storage.repos import ticks
 
-    engine = create_engine(url)
-    try:
-        async with Database(engine).transaction() as session:
-            return await ticks.last_tick_of_real_schedulers(
-                session, since=since, test_prefix=TEST_TICK_PREFIX
-            )
-    finally:
-        await engine.dispose()
+    async with opened_engine(url) as engine, Database(engine).transaction() as session:
+        return await ticks.last_tick_of_real_schedulers(
+            session, since=since, test_prefix=TEST_TICK_PREFIX
+        )
 
 
 def database_failure(exc: BaseException, url: str, secrets: tuple[str, ...] = ()) -> str:

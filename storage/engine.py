@@ -24,6 +24,8 @@ connection (`storage.database`).
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event
@@ -54,6 +56,17 @@ def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     if backend in ("mysql", "mariadb"):
         return _mysql_engine(url, echo=echo)
     raise ValueError(f"unsupported database backend: {backend}")
+
+
+@asynccontextmanager
+async def opened_engine(url: str) -> AsyncIterator[AsyncEngine]:
+    """An engine for one command's work (`keeper migrate`, doctor, export, restore),
+    disposed however the work ends, so no pooled connection outlives the command."""
+    engine = create_engine(url)
+    try:
+        yield engine
+    finally:
+        await engine.dispose()
 
 
 def _sqlite_engine(url: str, *, echo: bool) -> AsyncEngine:

@@ -34,7 +34,7 @@ from storage.backup.archive import Manifest, Rows, check_archive, read_archive
 from storage.backup.codec import TableSpec, decode_row
 from storage.backup.errors import BackupError
 from storage.backup.snapshot import is_file
-from storage.engine import create_engine
+from storage.engine import opened_engine
 from storage.migrate import alembic_config, current_revision, upgrade
 
 
@@ -68,13 +68,13 @@ async def restore_backup(
         except BackupError as exc:
             exc.written = False
             raise
-        engine = create_engine(url)
         try:
-            await _schema_at(engine, current, manifest.meta.revision, history)
-            source.seek(0)
-            specs = await _insert_all(engine, source, passphrase)
-            if migrate_up:
-                await upgrade(engine)
+            async with opened_engine(url) as engine:
+                await _schema_at(engine, current, manifest.meta.revision, history)
+                source.seek(0)
+                specs = await _insert_all(engine, source, passphrase)
+                if migrate_up:
+                    await upgrade(engine)
         except BackupError as exc:  # the file changed since the first pass
             failed = type(exc)(
                 f"{exc}; the rows were rolled back and the database holds keeper's empty "
@@ -82,8 +82,6 @@ async def restore_backup(
             )
             failed.written = True
             raise failed from None
-        finally:
-            await engine.dispose()
     return Restored(manifest=manifest, specs=specs)
 
 
@@ -113,13 +111,10 @@ async def _check_target(url: str) -> str | None:
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite" and not is_file(parsed.database):
         return None  # a brand-new file: restore creates it, after the checks
-    engine = create_engine(url)
-    try:
+    async with opened_engine(url) as engine:
         async with engine.connect() as connection:
             filled = await connection.run_sync(_tables_with_rows)
         current = await current_revision(engine)
-    finally:
-        await engine.dispose()
     if filled:
         raise RestoreRefused(
             f"the target database is not empty ({', '.join(filled[:5])} hold rows); "

@@ -31,7 +31,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection
 
 from storage.backup.codec import TableSpec
 from storage.backup.errors import BackupError
-from storage.engine import create_engine
+from storage.engine import opened_engine
 
 PAGE_ROWS = 5000
 
@@ -63,12 +63,11 @@ async def _sqlite_copy(url: str) -> AsyncIterator[AsyncConnection]:
     with tempfile.TemporaryDirectory(prefix="keeper-backup-") as scratch:
         copy = Path(scratch) / "snapshot.db"
         await asyncio.to_thread(_online_backup, Path(path), copy)
-        engine = create_engine(f"sqlite+aiosqlite:///{copy}")
-        try:
-            async with engine.connect() as connection:
-                yield connection
-        finally:
-            await engine.dispose()
+        async with (
+            opened_engine(f"sqlite+aiosqlite:///{copy}") as engine,
+            engine.connect() as connection,
+        ):
+            yield connection
 
 
 def is_file(path: str | None) -> bool:
@@ -89,24 +88,20 @@ def _online_backup(source: Path, target: Path) -> None:
 
 @contextlib.asynccontextmanager
 async def _mysql_snapshot(url: str) -> AsyncIterator[AsyncConnection]:
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as plain:
-            # AUTOCOMMIT stops SQLAlchemy's own implicit transaction; the snapshot
-            # transaction below is then the only one, and it is ours.
-            connection = await plain.execution_options(isolation_level="AUTOCOMMIT")
-            for statement in (
-                "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
-                "SET SESSION max_statement_time=0",
-                "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY",
-            ):
-                await connection.exec_driver_sql(statement)
-            try:
-                yield connection
-            finally:
-                await connection.exec_driver_sql("COMMIT")
-    finally:
-        await engine.dispose()
+    async with opened_engine(url) as engine, engine.connect() as plain:
+        # AUTOCOMMIT stops SQLAlchemy's own implicit transaction; the snapshot
+        # transaction below is then the only one, and it is ours.
+        connection = await plain.execution_options(isolation_level="AUTOCOMMIT")
+        for statement in (
+            "SET SESSION TRANSACTION ISOLATION LEVEL REPEATABLE READ",
+            "SET SESSION max_statement_time=0",
+            "START TRANSACTION WITH CONSISTENT SNAPSHOT, READ ONLY",
+        ):
+            await connection.exec_driver_sql(statement)
+        try:
+            yield connection
+        finally:
+            await connection.exec_driver_sql("COMMIT")
 
 
 async def schema_revision(connection: AsyncConnection) -> str | None:

@@ -22,7 +22,7 @@ from storage.backup.errors import BackupError
 from storage.backup.make import make_backup
 from storage.backup.restore import restore_backup
 from storage.backup.snapshot import read_pages
-from storage.engine import create_engine
+from storage.engine import opened_engine
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -46,12 +46,8 @@ async def verify_backup(path: Path, passphrase: str) -> Verification:
     with tempfile.TemporaryDirectory(prefix="keeper-verify-") as scratch:
         url = f"sqlite+aiosqlite:///{Path(scratch) / 'verify.db'}"
         restored = await restore_backup(path, url, passphrase, migrate_up=False)
-        engine = create_engine(url)
-        try:
-            async with engine.connect() as connection:
-                found = [await _sum(connection, spec) for spec in restored.specs]
-        finally:
-            await engine.dispose()
+        async with opened_engine(url) as engine, engine.connect() as connection:
+            found = [await _sum(connection, spec) for spec in restored.specs]
     differences = describe_differences(restored.manifest.tables, found)
     return Verification(manifest=restored.manifest, differences=tuple(differences))
 
