@@ -116,7 +116,7 @@ async def with_role(session: Session, user_ids: set[int], role: str) -> dict[int
     )
     found: dict[int, Receiver] = {}
     for row in await session.execute(stmt):
-        address = row.receiver or row.wecom_user_id
+        address = row.wecom_user_id if row.channel == "wecom_app" else row.receiver
         found[row.user_id] = Receiver(
             channel=row.channel, receiver=address, hint=row.hint, role=row.role
         )
