@@ -56,7 +56,10 @@ def open_secret(key: bytes, sealed: str, *, user_id: int, channel: str) -> str:
         raw = base64.b64decode(sealed[len(PREFIX) :], validate=True)
     except (binascii.Error, ValueError) as exc:
         raise Unreadable("not a sealed value") from exc
-    nonce, tag, body = raw[:NONCE_BYTES], raw[NONCE_BYTES : NONCE_BYTES + TAG_BYTES], raw[28:]
+    if len(raw) < NONCE_BYTES + TAG_BYTES:
+        raise Unreadable("too short to be a sealed value")
+    nonce, tag = raw[:NONCE_BYTES], raw[NONCE_BYTES : NONCE_BYTES + TAG_BYTES]
+    body = raw[NONCE_BYTES + TAG_BYTES :]
     cipher = AES.new(key, AES.MODE_GCM, nonce=nonce, mac_len=TAG_BYTES)
     cipher.update(_context(user_id, channel))
     try:
