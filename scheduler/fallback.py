@@ -14,7 +14,8 @@ they accept a loss rather than a double), never after an uncertain result (it ma
 have arrived; at-least-once jobs resend on their own channel with the duplicate
 check), never after a transient error (that is retried where it is), never when the
 job already left its first channel (no fallback after a fallback, so never a third
-road), never onto the channel that just failed or one keeper has not configured.
+road), never onto the channel that just failed or one keeper has not configured,
+never for card updates or admin alerts (they are not the user's reminders).
 """
 
 from __future__ import annotations
@@ -75,6 +76,7 @@ def primary_route(
 
 def fallback_for(
     *,
+    kind: str,
     policy: str,
     outcome: str,
     error_class: str,
@@ -88,6 +90,8 @@ def fallback_for(
     `channel` is the job's current channel, `tried` every channel its attempts used
     (this one included), `configured` the channels keeper can send on.
     """
+    if kind in NOT_ROUTED:
+        return None  # a card update cannot leave WeCom; an alert has its own road
     if policy != AT_LEAST_ONCE or outcome != "failed" or error_class not in FOR_GOOD:
         return None
     if fallback is None or fallback.channel == channel or fallback.channel not in configured:

@@ -79,6 +79,7 @@ async def _fallbacks(
     chosen: dict[int, Route] = {}
     for job, outcome, error_class in wanted:
         route = fallback_for(
+            kind=job.payload_kind,
             policy=job.policy,
             outcome=outcome,
             error_class=error_class,

@@ -61,6 +61,7 @@ def test_the_fallback_table(
     expected: Route | None,
 ) -> None:
     got = fallback_for(
+        kind="custom",
         policy=policy,
         outcome=outcome,
         error_class=error_class,
@@ -74,6 +75,7 @@ def test_the_fallback_table(
 
 def test_a_fallback_keeper_has_not_configured_is_not_taken() -> None:
     got = fallback_for(
+        kind="custom",
         policy="at_least_once",
         outcome="failed",
         error_class="permanent",
@@ -81,6 +83,21 @@ def test_a_fallback_keeper_has_not_configured_is_not_taken() -> None:
         tried={"wecom_app"},
         fallback=PUSHER,
         configured={"wecom_app"},
+    )
+    assert got is None
+
+
+@pytest.mark.parametrize("kind", ["card_update", "admin_alert"])
+def test_card_updates_and_admin_alerts_never_fall_back(kind: str) -> None:
+    got = fallback_for(
+        kind=kind,
+        policy="at_least_once",
+        outcome="failed",
+        error_class="config",
+        channel="wecom_app",
+        tried={"wecom_app"},
+        fallback=PUSHER,
+        configured=CONFIGURED,
     )
     assert got is None
 
@@ -113,6 +130,7 @@ def test_a_job_leaves_its_first_road_at_most_once_and_never_when_at_most_once(
     channel, tried, moves = first, {first}, 0
     for outcome, error_class in results:
         route = fallback_for(
+            kind="custom",
             policy=policy,
             outcome=outcome,
             error_class=error_class,
