@@ -132,12 +132,13 @@ async def unbind_receiver(session: Session, ctx: Context, command: UnbindReceive
     return Outcome(reply=t.unbound(_name(command.channel), gone.role))
 
 
-def _resolve(target: Target, found: list[Receiver]) -> str | None:
-    """The channel a target means for this user; None: "微信" with nothing bound."""
+def _resolve(ctx: Context, target: Target, found: list[Receiver]) -> str | None:
+    """The channel a target means for this user; None: "微信" with nothing bound.
+    "微信" prefers a bound channel keeper can use (WxPusher first)."""
     if target != "wechat":
         return target
-    bound = {r.channel for r in found}
-    return next((c for c in (WXPUSHER, SERVERCHAN) if c in bound), None)
+    bound = [c for c in (WXPUSHER, SERVERCHAN) if c in {r.channel for r in found}]
+    return next((c for c in bound if c in ctx.channels_on), bound[0] if bound else None)
 
 
 def _usable(ctx: Context, channel: str, found: list[Receiver]) -> str | None:
@@ -152,7 +153,7 @@ def _usable(ctx: Context, channel: str, found: list[Receiver]) -> str | None:
 @router.handles(SetPrimaryChannel)
 async def set_primary(session: Session, ctx: Context, command: SetPrimaryChannel) -> Outcome:
     found = await user_channels.receivers(session, ctx.user.id)
-    channel = _resolve(command.target, found)
+    channel = _resolve(ctx, command.target, found)
     if channel is None:
         return Outcome(reply=t.NEED_WECHAT)
     if (why := _usable(ctx, channel, found)) is not None:
@@ -176,7 +177,7 @@ async def set_fallback(session: Session, ctx: Context, command: SetFallbackChann
         await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
         return Outcome(reply=t.fallback_set(None))
     found = await user_channels.receivers(session, ctx.user.id)
-    channel = _resolve(command.target, found)
+    channel = _resolve(ctx, command.target, found)
     if channel is None:
         return Outcome(reply=t.NEED_WECHAT)
     if (why := _usable(ctx, channel, found)) is not None:

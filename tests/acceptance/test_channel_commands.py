@@ -12,9 +12,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.channel_models import USER_CHANNELS
-from storage.repos import incidents
+from storage.repos import incidents, user_channels
 from tests.acceptance.conftest import Keeper
 from tests.conftest import USER_SENDKEY
+from tests.integration.conftest import new_user
 
 UID = "UID_alice0000000000000000001"
 
@@ -147,3 +148,16 @@ class TestWithoutWxPusher:
     ) -> None:
         assert "已绑定 Server酱" in await keeper.say(f"绑定 Server酱 {USER_SENDKEY}")
         assert [c for c, _, _ in await _rows(engine)] == ["serverchan_user"]
+
+    async def test_a_bound_wxpusher_keeper_can_no_longer_use_shows_as_off_and_is_not_chosen(
+        self, keeper: Keeper, engine: AsyncEngine
+    ) -> None:
+        user = await new_user(engine, keeper.clock, "alice")
+        async with engine.begin() as session:  # bound while the token was still set
+            await user_channels.bind(
+                session, user, "wxpusher", receiver=UID, hint="UID_al…01", now=keeper.clock.now()
+            )
+        await keeper.say(f"绑定 Server酱 {USER_SENDKEY}")
+        assert "WxPusher（UID_al…01）：未启用，这里没开通" in await keeper.say("设置 渠道")
+        assert "提醒以后走 Server酱" in await keeper.say("设置 渠道 微信")
+        assert "WxPusher 现在用不了" in await keeper.say("设置 备用 WxPusher")
