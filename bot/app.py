@@ -22,6 +22,7 @@ from bot.crypto import WeComCrypto
 from bot.settings import Settings
 from handlers import (
     admin,
+    channels,
     confirm,
     events,
     pages,
@@ -56,7 +57,17 @@ ROUTERS: list[Router] = [
     confirm.router,
     undo.router,
     welcome.router,
+    channels.router,
 ]
+
+
+def user_channels_on(settings: Settings) -> frozenset[str]:
+    """The channels a user's reminders may take here: the WeCom app, Server酱 with the
+    user's own SendKey (needs nothing of keeper's), WxPusher when its app token is set."""
+    on = {"wecom_app", "serverchan_user"}
+    return frozenset(on | ({"wxpusher"} if settings.wxpusher_app_token else set()))
+
+
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
 HEALTH_TIMEOUT_SECONDS = 2.0
 REPLY_DEADLINE_SECONDS = 3.0
@@ -123,6 +134,8 @@ def _database(
             public_url=settings.public_url,
             backups_on=settings.backup_dir is not None,
             alert_channel=settings.alert_channel,
+            channel_key=settings.channel_key(),
+            channels_on=user_channels_on(settings),
         )
         yield
         if database.group is not None:

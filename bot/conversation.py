@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 import services.card_updates
@@ -21,6 +21,7 @@ from handlers import confirm, texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.parse import parse, parse_card_key, parse_event_key
+from handlers.parse.channels import redact_sendkeys
 from handlers.router import Dispatcher
 from scheduler import cards, messages, times
 from scheduler.failure_words import failure_words
@@ -45,6 +46,8 @@ class Conversation:
     public_url: str = ""
     backups_on: bool = False
     alert_channel: str = ""
+    channel_key: bytes = field(default=b"", repr=False)
+    channels_on: frozenset[str] = frozenset({"wecom_app", "serverchan_user"})
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
@@ -74,6 +77,8 @@ class Conversation:
                 public_url=self.public_url,
                 backups_on=self.backups_on,
                 alert_channel=self.alert_channel,
+                channel_key=self.channel_key,
+                channels_on=self.channels_on,
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)
@@ -194,7 +199,7 @@ def _new_inbound(
         wecom_user_id=msg.from_user,
         user_id=user.id,
         kind=f"event:{msg.event}" if msg.msg_type == "event" else msg.msg_type,
-        content=msg.content,
+        content=redact_sendkeys(msg.content),  # a bound SendKey lives sealed, only
         sent_at=sent_at,
         received_at=now,
     )

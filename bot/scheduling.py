@@ -25,12 +25,14 @@ from scheduler.alert_kind import AdminAlertKind
 from scheduler.backup_job import BackupDuty, BackupPlan
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.channels.factory import from_settings
+from scheduler.channels.serverchan_user import UserServerChanChannel
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
 from scheduler.incidents import AlertRoute
 from scheduler.kinds import Kind
 from scheduler.reminder_kinds import CardUpdateKind, OneOffKind, RecurringKind
+from scheduler.routing import sendkey_resolver
 from scheduler.tick import Scheduler, TickReport, tick
 from scheduler.water_kind import WaterKind
 from storage.database import Database
@@ -74,10 +76,11 @@ async def scheduler_for(
             config, session=http, store=DatabaseTokenStore(database), now=clock.now
         )
         extra = from_settings(settings, http, now=clock.now)
+        personal = user_serverchan(settings, database, http, clock)
         yield Scheduler(
             database=database,
             kinds=all_kinds(),
-            channels={channel.name: channel, **extra},
+            channels={channel.name: channel, **extra, personal.name: personal},
             clock=clock,
             owner=owner or worker_name(),
             secrets=settings.secrets(),
@@ -85,6 +88,20 @@ async def scheduler_for(
             backups=backup_duty(settings),
             alerts=alert_route(settings),
         )
+
+
+def user_serverchan(
+    settings: Settings, database: Database, http: aiohttp.ClientSession, clock: Clock
+) -> UserServerChanChannel:
+    """Server酱 with each user's own SendKey (`绑定 Server酱`): always there, since a
+    SendKey needs nothing of keeper's but the API base; keys are opened with
+    `Settings.channel_key` just before each send."""
+    return UserServerChanChannel(
+        api_base=settings.serverchan_api_base,
+        resolve=sendkey_resolver(database, settings.channel_key()),
+        session=http,
+        now=clock.now,
+    )
 
 
 def backup_duty(settings: Settings) -> BackupDuty | None:

@@ -34,6 +34,8 @@ DEFAULT_SERVERCHAN_API_BASE = "https://sctapi.ftqq.com"
 
 WEB_KEY_LABEL = b"keeper web session key v1"
 """The label the session key is derived under when KEEPER_WEB_SECRET is unset."""
+CHANNEL_KEY_LABEL = b"keeper user channel key v1"
+"""The label the key sealing users' channel secrets is derived under (`channel_key`)."""
 
 
 class SettingsError(Exception):
@@ -89,6 +91,17 @@ class Settings:
         if self.web_secret:
             return self.web_secret.encode()
         return hmac.new(self.secret.encode(), WEB_KEY_LABEL, hashlib.sha256).digest()
+
+    def channel_key(self) -> bytes:
+        """The AES-256 key sealing the SendKeys users bind (`services.secret_box`).
+
+        HMAC-SHA256 under its own label of KEEPER_WEB_SECRET when set, else of
+        WECOM_SECRET: never the cookie key, never a secret itself. Without
+        KEEPER_WEB_SECRET, resetting WECOM_SECRET makes bound SendKeys unreadable
+        (their sends fail as configuration errors and 设置 渠道 asks to bind again).
+        """
+        base = self.web_secret or self.secret
+        return hmac.new(base.encode(), CHANNEL_KEY_LABEL, hashlib.sha256).digest()
 
     wecom_daily_cap: int | None = None
     """The app's daily send quota (licensed members x 200); None: not counted."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from handlers.channel_commands import ChannelCommand
 from scheduler.schedule import Schedule
 from storage.records import RuleKind
 
@@ -439,6 +440,7 @@ Command = (
     | CancelBudget
     | SetGoalWeight
     | MoveTasks
+    | ChannelCommand
 )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 from scheduler import times
@@ -31,6 +31,10 @@ class Context:
     """Whether scheduled backups are made (KEEPER_BACKUP_DIR set), for 管理 状态."""
     alert_channel: str = ""
     """KEEPER_ALERT_CHANNEL as the scheduler names it; empty: the WeCom app stands in."""
+    channel_key: bytes = field(default=b"", repr=False)
+    """The key sealing users' SendKeys (`Settings.channel_key`; `services.secret_box`)."""
+    channels_on: frozenset[str] = frozenset({"wecom_app", "serverchan_user"})
+    """The channels keeper can send a user's reminders on (`wxpusher` needs its token)."""
 
     @property
     def today(self) -> dt.date:

@@ -21,7 +21,7 @@ import datetime as dt
 import logging
 from dataclasses import dataclass, field
 
-from scheduler import enterprise, incident_watch, messages, outcomes, quiet, stats
+from scheduler import enterprise, incident_watch, messages, outcomes, quiet, routing, stats
 from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.budget import HOUR, Defer, budget_decision
 from scheduler.job_state import DeliveryPolicy
@@ -177,6 +177,8 @@ async def _prepare_batch(
         waits = await _waits(s, session, groups, now)
         for (recipient, channel), group in groups.items():
             if (wait := waits.get((recipient, channel))) is not None:
+                if wait[1] == "held":  # at-least-once jobs with a fallback go there now
+                    group = await routing.divert_held(session, group, s.channels, now)
                 await _defer(session, group, wait[0], now)
                 _count(batch.counts, wait[1], len(group))
                 continue
@@ -444,9 +446,14 @@ async def _settle(
             )
             ended.append((job, decision.status))
     await attempts.record_attempts(session, records)
+    results = {job.id: result for item, result in sent for job in item.jobs}
+    # Failed for good and owed a fallback: back to wait, on the fallback's route.
+    finals = await routing.divert_failed(session, finals, results, s.channels, now)
+    final_status = {end.job.id: end.status for end in finals}
+    ended = [(job, final_status.get(job.id)) for job, _ in ended]
+    statuses = [st if fin is None else fin for st, (_, fin) in zip(statuses, ended, strict=True)]
     await jobs.finalise_claimed(session, finals, now=now)
     await incident_watch.after_sends(s, session, ((i.channel, r) for i, r in sent), now)
-    results = {job.id: result for item, result in sent for job in item.jobs}
     for final in finals:
         kind = s.kinds[final.job.payload_kind]
         await kind.settle(session, final.job, results[final.job.id], final.status, now)

@@ -18,7 +18,7 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from scheduler import outcomes, watchdog
+from scheduler import outcomes, routing, watchdog
 from scheduler.delivery import deliver, finish, tell_later
 from scheduler.job_state import Priority, expiry_cutoff
 from scheduler.runtime import (
@@ -120,6 +120,7 @@ async def materialise_due(s: Scheduler, now: dt.datetime) -> int:
                     continue
                 planned += made
                 moves.append(rules.Move(rule_id=rule.id, expected=rule.next_fire_at, to=following))
+            planned = await routing.route_new(session, planned, s.channels)  # user's primary
             created = await jobs.materialise_many(session, planned, now=now)
             await rules.move_next_fire(session, moves, now=now)
             for rule, reason in broken:

@@ -306,3 +306,19 @@ class BackupRunRecord:
     size_bytes: int
     problem: str
     claimed_by: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Receiver:
+    """A receiver a user bound for their reminders (`user_channels`).
+
+    `channel` is the scheduler's channel name (`wxpusher`, `serverchan_user`,
+    `wecom_app`); `receiver` the address (a WxPusher UID), a Server酱 SendKey's
+    ciphertext, or empty for the WeCom app; `hint` the masked form shown to the user;
+    `role` primary, fallback or none.
+    """
+
+    channel: str
+    receiver: str
+    hint: str
+    role: str

@@ -65,6 +65,10 @@ TEST_SETTINGS = Settings(
 )
 """The settings every in-process app of the suite runs with."""
 
+USER_SENDKEY = "SCT20261130TuserBoundKey0001xy"
+"""The Server酱 SendKey a test member binds (`绑定 Server酱`): a secret like the
+configured ones, so the log scan below looks for it too."""
+
 
 @pytest.fixture(scope="session", autouse=True)
 def no_secret_in_any_log_line() -> Iterator[None]:
@@ -105,6 +109,7 @@ def _secret_values() -> list[tuple[str, str]]:
         ("WECOM_TOKEN", s.token),
         ("WECOM_AES_KEY", s.aes_key),
         *((f"channel credential {i}", value) for i, value in enumerate(s.channel_secrets())),
+        ("a bound SendKey", USER_SENDKEY),
     ]
     return configured + [("access_token", token) for token in ISSUED_TOKENS]
 

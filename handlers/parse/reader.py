@@ -30,6 +30,7 @@ from handlers.commands import Command, ParseError
 from handlers.parse import natural
 from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
+from handlers.parse.channels import read_channels
 from handlers.parse.lexicon import DONE_WORDS
 from handlers.parse.normalise import normalise, strip_separators, tidy
 from handlers.parse.records import (
@@ -115,6 +116,8 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     clean = tidy(normal)
     if make := WHOLE_MESSAGES.get(clean.casefold()):
         return make()
+    if (channel_command := read_channels(clean)) is not None:
+        return channel_command  # 设置 渠道 / 备用, 绑定, 解绑: before the 设置 reader
     loose = tidy(normal, drop_le=True)
     if normal.rstrip().endswith(_CHECK_MARKS) and loose and not any(w in loose for w in DONE_WORDS):
         loose += " 完成"  # `2 ✅`: the check mark is the word

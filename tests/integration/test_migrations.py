@@ -111,7 +111,7 @@ async def test_migration_0008_drops_water_actions_and_its_downgrade_brings_it_ba
     async with engine.connect() as conn:
         again = await conn.run_sync(_tables)
 
-    later = {"web_links", "budgets", "backup_runs", "incidents"}  # made after 0008
+    later = {"web_links", "budgets", "backup_runs", "incidents", "user_channels"}  # after 0008
     assert "water_actions" not in at_head
     assert "water_actions" in before
     assert before - {"water_actions"} == at_head - later

@@ -29,6 +29,7 @@ until someone decides):
   only as a calculator.
 - `liveness`: whether a scheduler ticks, from a heartbeat's age passed in.
 - `redact`: string masking; its one piece of state is the mask key set at start-up.
+- `fallback`: where a user's reminder goes and its one fallback, from plain values.
 
 The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`,
 `reminder_kinds`, `alert_kind`, `incident_watch`, `watchdog`, `runtime` run statements through storage's repositories and
@@ -36,7 +37,8 @@ drive the channels; `channels/*` talk HTTP or hold token caches (their tables an
 result types live with them); `outcomes` draws random jitter and reads the
 channels' result type; `clock` reads the wall clock; `stats` holds the process's
 mutable counters; `enterprise` reserves the shared WeCom budget through storage;
-`send_window` runs sends as asyncio tasks.
+`send_window` runs sends as asyncio tasks; `routing` reads the users' receivers
+and reroutes jobs through storage.
 """
 
 from __future__ import annotations
@@ -72,6 +74,7 @@ CORE = frozenset(
         "times",
         "water_plan",
         "water_rule",
+        "fallback",
     )
 )
 SHELLS = frozenset(
@@ -92,6 +95,7 @@ SHELLS = frozenset(
         "stats",
         "tick",
         "water_kind",
+        "routing",
     )
 )
 

@@ -1,0 +1,188 @@
+"""The user's own channels: show them, bind and unbind receivers, choose the roads.
+
+Defaults: the WeCom app is the primary and there is no fallback. Binding a receiver
+while no fallback is set makes it the fallback (the reply says so). Making a channel
+primary hands the old primary the fallback role when there was none (or when the new
+primary was the fallback: they swap), so a change never silently loses the road the
+user had. Unbinding the primary brings reminders back to the WeCom app.
+
+A Server酱 SendKey is sealed (`services.secret_box`) before it is stored and never
+repeated whole: replies carry the masked hint only. Routing and the fallback itself
+are the scheduler's (`scheduler.fallback`, `scheduler.routing`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from handlers import channel_texts as t
+from handlers.channel_commands import (
+    BindReceiver,
+    SetFallbackChannel,
+    SetPrimaryChannel,
+    ShowChannels,
+    Target,
+    UnbindReceiver,
+)
+from handlers.context import Context, Outcome
+from handlers.parse.channels import mask
+from handlers.router import Router
+from services.secret_box import Unreadable, open_secret, seal_secret
+from storage.database import Session
+from storage.records import Receiver
+from storage.repos import incidents, user_channels
+
+router = Router("channels")
+
+WECOM, WXPUSHER, SERVERCHAN = "wecom_app", "wxpusher", "serverchan_user"
+HEALTH_WINDOW = dt.timedelta(days=7)
+
+
+def _name(channel: str) -> str:
+    return t.NAMES.get(channel, channel)
+
+
+def _role_of(found: list[Receiver], role: str) -> str | None:
+    return next((r.channel for r in found if r.role == role), None)
+
+
+def _primary(found: list[Receiver]) -> str:
+    return _role_of(found, "primary") or WECOM
+
+
+@router.handles(ShowChannels)
+async def show_channels(session: Session, ctx: Context, command: ShowChannels) -> Outcome:
+    found = await user_channels.receivers(session, ctx.user.id)
+    recent = await user_channels.recent_outcomes(session, ctx.user.id, ctx.now - HEALTH_WINDOW)
+    held = await incidents.open_subjects(session, "channel_hold")
+    primary, fallback = _primary(found), _role_of(found, "fallback")
+    lines = [t.SHOW_HEAD]
+    bound = {r.channel: r for r in found if r.channel != WECOM}
+    for channel in (WECOM, *sorted(bound)):
+        role = "primary" if channel == primary else "fallback" if channel == fallback else "none"
+        hint = bound[channel].hint if channel in bound else ""
+        state = health(
+            configured=channel in ctx.channels_on,
+            held=channel in held,
+            unreadable=channel == SERVERCHAN and not _opens(ctx, bound[channel]),
+            recent=recent.get(channel, []),
+        )
+        lines.append(t.show_line(_name(channel), hint, role, state))
+    if fallback is None:
+        lines.append(t.NO_FALLBACK)
+    lines.append(t.SHOW_FOOT)
+    return Outcome(reply="\n".join(lines))
+
+
+def health(*, configured: bool, held: bool, unreadable: bool, recent: list[str]) -> str:
+    """One channel's health word (`channel_texts.HEALTH_WORDS`): what stops it first
+    (not configured, unreadable key, on hold), else its latest attempt's outcome."""
+    if not configured:
+        return "off"
+    if unreadable:
+        return "unreadable"
+    if held:
+        return "held"
+    if not recent:
+        return "idle"
+    latest = recent[0]
+    if latest == "accepted":
+        return "ok"
+    return "failed" if latest.startswith("failed") else latest
+
+
+def _opens(ctx: Context, receiver: Receiver) -> bool:
+    try:
+        open_secret(ctx.channel_key, receiver.receiver, user_id=ctx.user.id, channel=SERVERCHAN)
+    except Unreadable:
+        return False
+    return True
+
+
+@router.handles(BindReceiver)
+async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -> Outcome:
+    if command.channel not in ctx.channels_on:
+        return Outcome(reply=t.WXPUSHER_OFF)
+    stored = command.value
+    if command.channel == SERVERCHAN:
+        stored = seal_secret(
+            ctx.channel_key, command.value, user_id=ctx.user.id, channel=SERVERCHAN
+        )
+    hint = mask(command.value)
+    new = await user_channels.bind(
+        session, ctx.user.id, command.channel, receiver=stored, hint=hint, now=ctx.now
+    )
+    found = await user_channels.receivers(session, ctx.user.id)
+    takes_fallback = _role_of(found, "fallback") is None and _primary(found) != command.channel
+    if takes_fallback:
+        await user_channels.set_role(session, ctx.user.id, command.channel, "fallback", now=ctx.now)
+    reply = t.bound(_name(command.channel), hint, became_fallback=takes_fallback, replaced=not new)
+    return Outcome(reply=reply)
+
+
+@router.handles(UnbindReceiver)
+async def unbind_receiver(session: Session, ctx: Context, command: UnbindReceiver) -> Outcome:
+    gone = await user_channels.unbind(session, ctx.user.id, command.channel)
+    if gone is None:
+        return Outcome(reply=t.NOTHING_TO_UNBIND.format(name=_name(command.channel)))
+    if gone.role == "primary":  # back to the WeCom app, which cannot also be the fallback
+        found = await user_channels.receivers(session, ctx.user.id)
+        if _role_of(found, "fallback") == WECOM:
+            await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
+    return Outcome(reply=t.unbound(_name(command.channel), gone.role))
+
+
+def _resolve(ctx: Context, target: Target, found: list[Receiver]) -> str | None:
+    """The channel a target means for this user; None: "微信" with nothing bound.
+    "微信" prefers a bound channel keeper can use (WxPusher first)."""
+    if target != "wechat":
+        return target
+    bound = [c for c in (WXPUSHER, SERVERCHAN) if c in {r.channel for r in found}]
+    return next((c for c in bound if c in ctx.channels_on), bound[0] if bound else None)
+
+
+def _usable(ctx: Context, channel: str, found: list[Receiver]) -> str | None:
+    """Why `channel` cannot be chosen now (a reply), or None."""
+    if channel != WECOM and channel not in {r.channel for r in found}:
+        return t.NEED_WECHAT
+    if channel not in ctx.channels_on:
+        return t.NOT_USABLE.format(name=_name(channel), why=t.HEALTH_WORDS["off"])
+    return None
+
+
+@router.handles(SetPrimaryChannel)
+async def set_primary(session: Session, ctx: Context, command: SetPrimaryChannel) -> Outcome:
+    found = await user_channels.receivers(session, ctx.user.id)
+    channel = _resolve(ctx, command.target, found)
+    if channel is None:
+        return Outcome(reply=t.NEED_WECHAT)
+    if (why := _usable(ctx, channel, found)) is not None:
+        return Outcome(reply=why)
+    old, fallback = _primary(found), _role_of(found, "fallback")
+    if channel == old:
+        return Outcome(reply=t.ALREADY_PRIMARY.format(name=_name(channel)))
+    if fallback is None or fallback == channel:  # the old road becomes the fallback
+        fallback = old
+    await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
+    await user_channels.set_role(
+        session, ctx.user.id, None if channel == WECOM else channel, "primary", now=ctx.now
+    )
+    await user_channels.set_role(session, ctx.user.id, fallback, "fallback", now=ctx.now)
+    return Outcome(reply=t.primary_set(_name(channel), _name(fallback)))
+
+
+@router.handles(SetFallbackChannel)
+async def set_fallback(session: Session, ctx: Context, command: SetFallbackChannel) -> Outcome:
+    if command.target is None:
+        await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
+        return Outcome(reply=t.fallback_set(None))
+    found = await user_channels.receivers(session, ctx.user.id)
+    channel = _resolve(ctx, command.target, found)
+    if channel is None:
+        return Outcome(reply=t.NEED_WECHAT)
+    if (why := _usable(ctx, channel, found)) is not None:
+        return Outcome(reply=why)
+    if channel == _primary(found):
+        return Outcome(reply=t.SAME_AS_PRIMARY.format(name=_name(channel)))
+    await user_channels.set_role(session, ctx.user.id, channel, "fallback", now=ctx.now)
+    return Outcome(reply=t.fallback_set(_name(channel)))

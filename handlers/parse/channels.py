@@ -1,0 +1,137 @@
+"""The channel commands: `设置 渠道 [微信|企业微信]`, `设置 备用 ...`, `绑定 ...`, `解绑 ...`.
+
+Pure and total like the rest of the parser: `read_channels` returns a command, None
+(not a channel command: the other readers go on), or raises ParseError. It is asked
+before the `设置` keyword reader, whose own settings do not include 渠道 or 备用.
+`绑定 小程序` belongs to the mini-program's reader: None.
+
+Forms (PROVIDERS.md): a WxPusher UID is `UID_` and letters/digits (`_`, `-` are let
+through as keeper's other UID check does); a Server酱 Turbo SendKey is `SCT` and
+letters/digits. Server酱³ keys (`sctp<uid>t...`) need another endpoint: refused
+with a clear word. A malformed value is never echoed back (it may be a key).
+
+`redact_sendkeys` takes any SendKey-shaped token out of a message's text before it
+is stored in `inbound_messages`, where only the sealed copy may live.
+"""
+
+from __future__ import annotations
+
+import re
+
+from handlers import channel_texts as t
+from handlers.channel_commands import (
+    BindableChannel,
+    BindReceiver,
+    ChannelCommand,
+    SetFallbackChannel,
+    SetPrimaryChannel,
+    ShowChannels,
+    Target,
+    UnbindReceiver,
+)
+from handlers.commands import ParseError
+
+UID = re.compile(r"UID_[A-Za-z0-9_-]{4,60}")
+SENDKEY = re.compile(r"SCT[A-Za-z0-9]{8,80}")
+SC3_KEY = re.compile(r"sctp\d+t[A-Za-z0-9]+", re.IGNORECASE)
+_SENDKEY_ANYWHERE = re.compile(r"(?i)(?<![A-Za-z0-9])(sctp?)([A-Za-z0-9]{8,})")
+
+CHANNEL_WORDS: dict[str, BindableChannel] = {
+    "wxpusher": "wxpusher",
+    "wx pusher": "wxpusher",
+    "server酱": "serverchan_user",
+    "serverchan": "serverchan_user",
+    "server chan": "serverchan_user",
+    "方糖": "serverchan_user",
+    "sct": "serverchan_user",
+}
+TARGET_WORDS: dict[str, Target] = {
+    **CHANNEL_WORDS,
+    "微信": "wechat",
+    "个人微信": "wechat",
+    "企业微信": "wecom_app",
+    "企微": "wecom_app",
+    "应用": "wecom_app",
+    "企业微信应用": "wecom_app",
+}
+OFF_WORDS = frozenset({"关", "关闭", "无", "没有", "不要", "取消", "off", "none"})
+SHOW = frozenset({"设置 渠道", "设置渠道", "渠道", "通道", "设置 通道", "我的渠道", "查看渠道"})
+_PRIMARY = re.compile(r"设置\s*(?:主)?(?:渠道|通道)\s+(.+)")
+_FALLBACK = re.compile(r"设置\s*备用(?:渠道|通道)?\s*(.*)")
+_BIND = re.compile(r"(绑定|解绑)\s*(.*)")
+
+
+def read_channels(text: str) -> ChannelCommand | None:
+    """The channel command in a tidied message, None when it is none (see module)."""
+    text = text.strip()
+    if text in SHOW:
+        return ShowChannels()
+    if found := _PRIMARY.fullmatch(text):
+        return SetPrimaryChannel(target=_target(found[1], t.PRIMARY_HOW))
+    if found := _FALLBACK.fullmatch(text):
+        word = found[1].strip()
+        if word.casefold() in OFF_WORDS:
+            return SetFallbackChannel(target=None)
+        return SetFallbackChannel(target=_target(word, t.FALLBACK_HOW))
+    if found := _BIND.fullmatch(text):
+        rest = found[2].strip()
+        if rest.startswith("小程序"):
+            return None  # the mini-program's own binding
+        if found[1] == "解绑":
+            return UnbindReceiver(channel=_channel(rest, t.UNBIND_HOW))
+        return _bind(rest)
+    return None
+
+
+def _target(word: str, how: str) -> Target:
+    target = TARGET_WORDS.get(word.strip().casefold())
+    if target is None:
+        raise ParseError(how)
+    return target
+
+
+def _channel(word: str, how: str) -> BindableChannel:
+    channel = CHANNEL_WORDS.get(word.strip().casefold())
+    if channel is None:
+        raise ParseError(how)
+    return channel
+
+
+def _bind(rest: str) -> BindReceiver:
+    """`<channel word> <value>`: the word may touch the value (`绑定WxPusherUID_x`)."""
+    folded = rest.casefold()
+    for word in sorted(CHANNEL_WORDS, key=len, reverse=True):
+        if folded.startswith(word) and word != "sct":
+            channel, value = CHANNEL_WORDS[word], rest[len(word) :].strip(" :：")
+            return BindReceiver(channel=channel, value=_checked(channel, value))
+    if SENDKEY.fullmatch(rest) or SC3_KEY.fullmatch(rest):
+        return BindReceiver(channel="serverchan_user", value=_checked("serverchan_user", rest))
+    if UID.fullmatch(rest):
+        return BindReceiver(channel="wxpusher", value=rest)
+    raise ParseError(t.BIND_HOW)
+
+
+def _checked(channel: BindableChannel, value: str) -> str:
+    if channel == "wxpusher":
+        if not UID.fullmatch(value):
+            raise ParseError(t.BAD_UID)
+        return value
+    if SC3_KEY.fullmatch(value):
+        raise ParseError(t.SC3_KEY)
+    if not SENDKEY.fullmatch(value):
+        raise ParseError(t.BAD_SENDKEY)
+    return value
+
+
+def mask(value: str) -> str:
+    """A receiver as the user sees it again: `UID_ab…9f`, `SCT12…xy`."""
+    keep = 6 if value.startswith("UID_") else 5
+    if len(value) <= keep + 4:
+        return value[:3] + "…"
+    return f"{value[:keep]}…{value[-2:]}"
+
+
+def redact_sendkeys(text: str) -> str:
+    """`text` with every SendKey-shaped token (`SCT` or `sctp` and at least eight
+    letters or digits) replaced by its masked form."""
+    return _SENDKEY_ANYWHERE.sub(lambda m: mask(m[0]), text)

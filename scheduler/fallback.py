@@ -1,0 +1,101 @@
+"""Where a user's reminder goes: its primary route, and the one fallback (pure).
+
+A job is routed once, when it is materialised (`scheduler.routing`): a job made for
+the WeCom app goes to the user's primary receiver instead when they chose one and
+keeper has that channel configured. Card updates and admin alerts are never routed
+(a card lives in WeCom; an alert has its own road). A job made earlier keeps its
+route: a change of primary applies from the next occurrence on.
+
+The fallback rule (issue 12): an at-least-once job whose send failed for good on its
+channel (outcome `failed`, error class `permanent` or `config`, which includes a
+channel held after 60020) leaves once more through the user's fallback, as the next
+attempt of the same job. Exactly once: never for at-most-once jobs (water, digests:
+they accept a loss rather than a double), never after an uncertain result (it may
+have arrived; at-least-once jobs resend on their own channel with the duplicate
+check), never after a transient error (that is retried where it is), never when the
+job already left its first channel (no fallback after a fallback, so never a third
+road), never onto the channel that just failed or one keeper has not configured,
+never for card updates or admin alerts (they are not the user's reminders).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass
+
+from storage.records import RuleKind
+
+WECOM_APP = "wecom_app"
+WXPUSHER = "wxpusher"
+SERVERCHAN_USER = "serverchan_user"
+"""The channel name of Server酱 with the user's own SendKey (the operator's
+KEEPER_SERVERCHAN_SENDKEY channel, `serverchan`, is for admin alerts)."""
+
+AT_LEAST_ONCE = "at_least_once"
+FOR_GOOD = frozenset({"permanent", "config"})
+NOT_ROUTED = frozenset({RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT})
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Route:
+    """A channel and the recipient on it, as stored on a job."""
+
+    channel: str
+    recipient: str
+
+
+def route_of(user_id: int, channel: str, receiver: str) -> Route:
+    """The job route of a bound receiver. A SendKey never goes on a job (its
+    `recipient` column is plain text): the job names the user, and the channel reads
+    and opens the key just before the send."""
+    if channel == SERVERCHAN_USER:
+        return Route(channel=channel, recipient=sendkey_ref(user_id))
+    return Route(channel=channel, recipient=receiver)
+
+
+def sendkey_ref(user_id: int) -> str:
+    """The recipient a personal Server酱 job carries: a reference, not the key."""
+    return f"user:{user_id}"
+
+
+def user_of_ref(recipient: str) -> int | None:
+    """The user id of a `sendkey_ref`; None for anything else."""
+    prefix, _, rest = recipient.partition(":")
+    return int(rest) if prefix == "user" and rest.isdigit() else None
+
+
+def primary_route(
+    *, kind: str, made: Route, primary: Route | None, configured: Collection[str]
+) -> Route:
+    """The route a new job takes: `made` (as its rule said) unless the user chose a
+    primary that keeper can use and the job is one that follows the user."""
+    if kind in NOT_ROUTED or made.channel != WECOM_APP or primary is None:
+        return made
+    return primary if primary.channel in configured else made
+
+
+def fallback_for(
+    *,
+    kind: str,
+    policy: str,
+    outcome: str,
+    error_class: str,
+    channel: str,
+    tried: Collection[str],
+    fallback: Route | None,
+    configured: Collection[str],
+) -> Route | None:
+    """The route of the job's one fallback send, or None (see the module note).
+
+    `channel` is the job's current channel, `tried` every channel its attempts used
+    (this one included), `configured` the channels keeper can send on.
+    """
+    if kind in NOT_ROUTED:
+        return None  # a card update cannot leave WeCom; an alert has its own road
+    if policy != AT_LEAST_ONCE or outcome != "failed" or error_class not in FOR_GOOD:
+        return None
+    if fallback is None or fallback.channel == channel or fallback.channel not in configured:
+        return None
+    if set(tried) - {channel}:
+        return None  # the job already left its first road: never a second fallback
+    return fallback

@@ -1,0 +1,178 @@
+"""The shells around `scheduler.fallback`: route new jobs, divert failed ones.
+
+Routing is decided at materialisation (`route_new`), so a job's `channel` and
+`recipient` say where it goes before it is claimed, the attempts table and 管理 状态
+name the right channel, and the per-channel budgets and holds apply as to any job.
+
+The fallback is decided where a claimed job would end: `divert_failed` (after a send
+failed for good, in the flush that finalises it) and `divert_held` (a job claimed
+while its channel is held after a configuration error: instead of waiting silently
+for the hold to pass, an at-least-once job with a fallback records that its channel
+could not be used, attempt 1 `failed`/`config`, and goes to the fallback). Either
+way the job is pointed at the fallback and put back to `retry_wait`, due at once:
+the next claim sends it there as its next attempt, with the same text (stored on
+the job at its first try). Both run under the claim (`jobs.lock_claims`), in the
+caller's transaction.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
+
+from scheduler.channels.base import SendResult
+from scheduler.fallback import (
+    SERVERCHAN_USER,
+    Route,
+    fallback_for,
+    primary_route,
+    route_of,
+    user_of_ref,
+)
+from services.secret_box import open_secret
+from storage.database import Database, Session
+from storage.records import AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
+from storage.repos import attempts, jobs, user_channels
+
+HELD_NOTE = "channel held after a configuration error; sent through the fallback"
+
+
+def _routes(found: Mapping[int, Receiver]) -> dict[int, Route]:
+    return {uid: route_of(uid, r.channel, r.receiver) for uid, r in found.items()}
+
+
+async def route_new(
+    session: Session, planned: list[NewJob], configured: Collection[str]
+) -> list[NewJob]:
+    """The planned jobs, each on its user's primary route (`fallback.primary_route`)."""
+    users = {job.user_id for job in planned}
+    primaries = _routes(await user_channels.with_role(session, users, "primary"))
+    if not primaries:
+        return planned
+    routed: list[NewJob] = []
+    for job in planned:
+        made = Route(channel=job.channel, recipient=job.recipient)
+        route = primary_route(
+            kind=job.payload_kind,
+            made=made,
+            primary=primaries.get(job.user_id),
+            configured=configured,
+        )
+        if route != made:
+            job = dataclasses.replace(job, channel=route.channel, recipient=route.recipient)
+        routed.append(job)
+    return routed
+
+
+async def _fallbacks(
+    session: Session, candidates: Iterable[tuple[JobRecord, str, str]], configured: Collection[str]
+) -> dict[int, Route]:
+    """For (job, outcome, error class) triples: the jobs that go to their fallback."""
+    wanted = list(candidates)
+    if not wanted:
+        return {}
+    fallbacks = _routes(
+        await user_channels.with_role(session, {job.user_id for job, _, _ in wanted}, "fallback")
+    )
+    tried = await user_channels.tried_channels(session, {job.id for job, _, _ in wanted})
+    chosen: dict[int, Route] = {}
+    for job, outcome, error_class in wanted:
+        route = fallback_for(
+            kind=job.payload_kind,
+            policy=job.policy,
+            outcome=outcome,
+            error_class=error_class,
+            channel=job.channel,
+            tried=tried.get(job.id, set()) | {job.channel},
+            fallback=fallbacks.get(job.user_id),
+            configured=configured,
+        )
+        if route is not None:
+            chosen[job.id] = route
+    return chosen
+
+
+async def divert_failed(
+    session: Session,
+    finals: list[JobEnd],
+    results: Mapping[int, SendResult],
+    configured: Collection[str],
+    now: dt.datetime,
+) -> list[JobEnd]:
+    """The finals, those failed for good and owed a fallback turned into `retry_wait`
+    on the fallback's route (the attempts of this flush already recorded)."""
+    candidates = (
+        (end.job, results[end.job.id].outcome, results[end.job.id].error_class)
+        for end in finals
+        if end.status == "failed" and end.job.policy == "at_least_once"
+    )
+    chosen = await _fallbacks(session, candidates, configured)
+    if not chosen:
+        return finals
+    await user_channels.reroute(session, {i: (r.channel, r.recipient) for i, r in chosen.items()})
+    return [
+        JobEnd(
+            job=end.job,
+            status="retry_wait",
+            next_attempt_at=now,
+            note=f"{end.note}; fallback through {chosen[end.job.id].channel}",
+        )
+        if end.job.id in chosen
+        else end
+        for end in finals
+    ]
+
+
+async def divert_held(
+    session: Session, group: list[JobRecord], configured: Collection[str], now: dt.datetime
+) -> list[JobRecord]:
+    """Send the group's at-least-once jobs that have a fallback there instead of
+    waiting for their held channel (see the module note); the jobs left to wait."""
+    candidates = ((job, "failed", "config") for job in group if job.policy == "at_least_once")
+    chosen = await _fallbacks(session, candidates, configured)
+    if not chosen:
+        return group
+    await user_channels.reroute(session, {i: (r.channel, r.recipient) for i, r in chosen.items()})
+    for job in group:
+        if job.id not in chosen:
+            continue
+        await attempts.record_attempt(session, _held_attempt(job, now))
+        await jobs.finalise(
+            session, job, status="retry_wait", now=now, next_attempt_at=now, note=HELD_NOTE
+        )
+    return [job for job in group if job.id not in chosen]
+
+
+def _held_attempt(job: JobRecord, now: dt.datetime) -> AttemptRecord:
+    return AttemptRecord(
+        job_id=job.id,
+        attempt_no=job.attempts,
+        channel=job.channel,
+        started_at=now,
+        duration_ms=0,
+        outcome="failed",
+        error_class="config",
+        provider_code=None,
+        provider_message_id=None,
+        error="channel held after a configuration error; not called",
+    )
+
+
+def sendkey_resolver(database: Database, key: bytes) -> Callable[[str], Awaitable[str | None]]:
+    """How the personal Server酱 channel finds a job's SendKey: the recipient names
+    the user, the key is read in its own short transaction and opened with `key`.
+    None: no key bound (any more). Raises `secret_box.Unreadable` when it does not
+    open (WECOM_SECRET reset without KEEPER_WEB_SECRET)."""
+
+    async def resolve(recipient: str) -> str | None:
+        user_id = user_of_ref(recipient)
+        if user_id is None:
+            return None
+        async with database.transaction() as session:
+            sealed = await user_channels.receiver_on(session, user_id, SERVERCHAN_USER)
+        if sealed is None:
+            return None
+        return open_secret(key, sealed, user_id=user_id, channel=SERVERCHAN_USER)
+
+    return resolve

@@ -1,0 +1,182 @@
+"""The receivers users bind (`user_channels`), and the two job updates routing needs.
+
+Writes run in the handler's transaction, which holds the user's row lock
+(`users.ensure_and_lock_user`): two messages of one user never bind at once, so a
+read-then-write here needs no lock of its own; the unique (user_id, channel) key
+still keeps a second row out whatever happens.
+
+`tried_channels` and `reroute` touch the delivery tables: they are the fallback's
+(`scheduler.routing`) and are kept here, next to the rows that decide them.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, Row, delete, select, update
+
+from storage.channel_models import USER_CHANNELS
+from storage.database import Session
+from storage.delivery_models import ATTEMPTS, JOBS
+from storage.models import USERS
+from storage.records import Receiver
+
+ROLES = ("primary", "fallback", "none")
+
+
+def _receiver(row: Row[Any]) -> Receiver:
+    return Receiver(channel=row.channel, receiver=row.receiver, hint=row.hint, role=row.role)
+
+
+async def receivers(session: Session, user_id: int) -> list[Receiver]:
+    """The user's bound receivers, by channel name."""
+    stmt = (
+        select(USER_CHANNELS.c.channel, USER_CHANNELS.c.receiver, USER_CHANNELS.c.hint)
+        .add_columns(USER_CHANNELS.c.role)
+        .where(USER_CHANNELS.c.user_id == user_id)
+        .order_by(USER_CHANNELS.c.channel)
+    )
+    return [_receiver(row) for row in await session.execute(stmt)]
+
+
+async def bind(
+    session: Session, user_id: int, channel: str, *, receiver: str, hint: str, now: dt.datetime
+) -> bool:
+    """Store (or replace) the user's receiver on `channel`, keeping its role; True
+    when it is new."""
+    values = {"receiver": receiver, "hint": hint, "updated_at": now}
+    result = await session.execute(
+        update(USER_CHANNELS)
+        .where(USER_CHANNELS.c.user_id == user_id, USER_CHANNELS.c.channel == channel)
+        .values(**values)
+    )
+    if cast(CursorResult[Any], result).rowcount:
+        return False
+    row = {"user_id": user_id, "channel": channel, "role": "none", "created_at": now}
+    await session.execute(USER_CHANNELS.insert().values(**row, **values))
+    return True
+
+
+async def unbind(session: Session, user_id: int, channel: str) -> Receiver | None:
+    """Delete the user's receiver on `channel`; what it was (None: there was none)."""
+    found = [r for r in await receivers(session, user_id) if r.channel == channel]
+    if not found:
+        return None
+    await session.execute(
+        delete(USER_CHANNELS).where(
+            USER_CHANNELS.c.user_id == user_id, USER_CHANNELS.c.channel == channel
+        )
+    )
+    return found[0]
+
+
+async def set_role(
+    session: Session, user_id: int, channel: str | None, role: str, *, now: dt.datetime
+) -> None:
+    """Give `role` (primary or fallback) to the user's `channel` row and take it from
+    any other (a user has one of each at most); `channel` None: nobody has it now.
+    The WeCom app gets a row without a receiver when it takes a role."""
+    if role not in ROLES[:2]:
+        raise ValueError(f"unknown role {role!r}")
+    await session.execute(
+        update(USER_CHANNELS)
+        .where(USER_CHANNELS.c.user_id == user_id, USER_CHANNELS.c.role == role)
+        .values(role="none", updated_at=now)
+    )
+    if channel is None:
+        return
+    mine = {r.channel for r in await receivers(session, user_id)}
+    if channel not in mine:
+        await bind(session, user_id, channel, receiver="", hint="", now=now)
+    await session.execute(
+        update(USER_CHANNELS)
+        .where(USER_CHANNELS.c.user_id == user_id, USER_CHANNELS.c.channel == channel)
+        .values(role=role, updated_at=now)
+    )
+
+
+async def with_role(session: Session, user_ids: set[int], role: str) -> dict[int, Receiver]:
+    """Each given user's receiver holding `role`, in one query; the WeCom app's row
+    gets the user's WeCom UserID as its receiver. A user without one is absent."""
+    if not user_ids:
+        return {}
+    stmt = (
+        select(
+            USER_CHANNELS.c.user_id,
+            USER_CHANNELS.c.channel,
+            USER_CHANNELS.c.receiver,
+            USER_CHANNELS.c.hint,
+            USER_CHANNELS.c.role,
+            USERS.c.wecom_user_id,
+        )
+        .join(USERS, USERS.c.id == USER_CHANNELS.c.user_id)
+        .where(USER_CHANNELS.c.user_id.in_(user_ids), USER_CHANNELS.c.role == role)
+    )
+    found: dict[int, Receiver] = {}
+    for row in await session.execute(stmt):
+        address = row.wecom_user_id if row.channel == "wecom_app" else row.receiver
+        found[row.user_id] = Receiver(
+            channel=row.channel, receiver=address, hint=row.hint, role=row.role
+        )
+    return found
+
+
+async def receiver_on(session: Session, user_id: int, channel: str) -> str | None:
+    """The stored receiver (or ciphertext) of the user on `channel`; None: not bound."""
+    stmt = select(USER_CHANNELS.c.receiver).where(
+        USER_CHANNELS.c.user_id == user_id, USER_CHANNELS.c.channel == channel
+    )
+    value = (await session.execute(stmt)).scalar_one_or_none()
+    return None if not value else str(value)
+
+
+async def tried_channels(session: Session, job_ids: set[int]) -> dict[int, set[str]]:
+    """The channels each job's recorded attempts used (a job with none is absent)."""
+    if not job_ids:
+        return {}
+    stmt = (
+        select(ATTEMPTS.c.job_id, ATTEMPTS.c.channel)
+        .where(ATTEMPTS.c.job_id.in_(job_ids))
+        .distinct()
+    )
+    tried: dict[int, set[str]] = {}
+    for job_id, channel in await session.execute(stmt):
+        tried.setdefault(job_id, set()).add(channel)
+    return tried
+
+
+async def reroute(session: Session, routes: Mapping[int, tuple[str, str]]) -> None:
+    """Point claimed jobs at another (channel, recipient): the fallback's. Only jobs
+    still `processing` move: the caller holds their claims (`jobs.lock_claims`) and
+    finalises them to `retry_wait` in the same transaction."""
+    for job_id, (channel, recipient) in routes.items():
+        await session.execute(
+            update(JOBS)
+            .where(JOBS.c.id == job_id, JOBS.c.status == "processing")
+            .values(channel=channel, recipient=recipient)
+        )
+
+
+async def recent_outcomes(
+    session: Session, user_id: int, since: dt.datetime
+) -> dict[str, list[str]]:
+    """The user's attempts since `since`, per channel, newest first (for 设置 渠道's
+    health lines; sends only, not jobs finished unsent)."""
+    stmt = (
+        select(ATTEMPTS.c.channel, ATTEMPTS.c.outcome, ATTEMPTS.c.error_class)
+        .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
+        .where(
+            JOBS.c.user_id == user_id,
+            ATTEMPTS.c.started_at >= since,
+            ATTEMPTS.c.outcome.in_(("accepted", "failed", "unknown", "retry")),
+        )
+        .order_by(ATTEMPTS.c.started_at.desc(), ATTEMPTS.c.id.desc())
+        .limit(200)
+    )
+    found: dict[str, list[str]] = {}
+    for channel, outcome, error_class in await session.execute(stmt):
+        label = outcome if outcome != "failed" else f"failed:{error_class}"
+        found.setdefault(channel, []).append(label)
+    return found

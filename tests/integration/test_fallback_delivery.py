@@ -1,0 +1,156 @@
+"""The fallback on real databases (issue 12 item 2): one more send through the user's
+fallback channel, as the next attempt of the same job, and never more than that.
+
+Each test makes one job by hand on a rule of zhangsan's, with his receivers bound
+through the repository, and ticks against the local fakes of WeCom and WxPusher.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+from sqlalchemy import select
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.fake_wxpusher import FakeWxPusher, run_fake_wxpusher
+from bot.scheduling import scheduler_for
+from scheduler.clock import FakeClock
+from scheduler.tick import Scheduler, tick
+from storage.database import Database
+from storage.delivery_models import ATTEMPTS, JOBS
+from storage.records import NewJob
+from storage.repos import jobs, user_channels
+from tests.conftest import TEST_SETTINGS
+from tests.integration.conftest import new_rule, new_user
+
+UID = "UID_zhangsan000000000000001"
+STRANGER = "UID_notfollowing0000000001"
+
+
+@dataclass
+class Setup:
+    engine: AsyncEngine
+    clock: FakeClock
+    api: FakeWeCom
+    pusher: FakeWxPusher
+    scheduler: Scheduler
+
+    async def job(self, *, policy: str, channel: str, recipient: str, fallback: str | None) -> int:
+        """A due job of zhangsan's custom rule on (channel, recipient); his WxPusher UID
+        bound, and `fallback` (a channel name) made his fallback."""
+        user = await new_user(self.engine, self.clock, "zhangsan")
+        rule = await new_rule(self.engine, self.clock, user, label="吃药", policy=policy)
+        now = self.clock.now()
+        async with self.engine.begin() as session:
+            await user_channels.bind(
+                session, user, "wxpusher", receiver=UID, hint="UID_zh…01", now=now
+            )
+            if fallback is not None:
+                await user_channels.set_role(session, user, fallback, "fallback", now=now)
+            new = NewJob(
+                user_id=user,
+                rule_id=rule,
+                slot=now,
+                policy=policy,
+                priority="high",
+                channel=channel,
+                recipient=recipient,
+                payload_kind="custom",
+            )
+            job_id = await jobs.materialise(session, new, now=now)
+        assert job_id is not None
+        return job_id
+
+    async def ticks(self, n: int = 3) -> None:
+        for _ in range(n):
+            await tick(self.scheduler)
+            self.clock.advance(dt.timedelta(seconds=1))
+
+    async def attempts(self, job_id: int) -> list[tuple[int, str, str]]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ATTEMPTS.c.attempt_no, ATTEMPTS.c.channel, ATTEMPTS.c.outcome)
+                .where(ATTEMPTS.c.job_id == job_id)
+                .order_by(ATTEMPTS.c.id)
+            )
+            return [(int(a), str(c), str(o)) for a, c, o in rows]
+
+    async def status(self, job_id: int) -> str:
+        async with self.engine.connect() as conn:
+            query = select(JOBS.c.status).where(JOBS.c.id == job_id)
+            return str((await conn.execute(query)).scalar_one())
+
+
+@pytest.fixture
+async def setup(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Setup]:
+    s = TEST_SETTINGS
+    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
+    pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={UID}, clock=clock.now)
+    async with run_fake_wecom(api) as api_base, run_fake_wxpusher(pusher) as pusher_base:
+        settings = dataclasses.replace(s, api_base=api_base, wxpusher_api_base=pusher_base)
+        async with scheduler_for(settings, Database(engine), clock, send_timeout=0.5) as sched:
+            yield Setup(engine, clock, api, pusher, sched)
+
+
+async def test_a_permanent_failure_goes_once_through_the_fallback_as_attempt_two(
+    setup: Setup,
+) -> None:
+    job = await setup.job(
+        policy="at_least_once", channel="wxpusher", recipient=STRANGER, fallback="wecom_app"
+    )
+    await setup.ticks()
+    assert await setup.attempts(job) == [(1, "wxpusher", "failed"), (2, "wecom_app", "accepted")]
+    assert [m.content for m in setup.api.messages_to("zhangsan")] == ["⏰ 提醒：吃药"]
+    assert await setup.status(job) == "accepted"
+    assert setup.pusher.messages == []
+
+
+async def test_a_fallback_that_fails_too_ends_the_job_failed_without_a_third_try(
+    setup: Setup,
+) -> None:
+    job = await setup.job(
+        policy="at_least_once", channel="wxpusher", recipient=STRANGER, fallback="wecom_app"
+    )
+    setup.api.fail_next(60020)  # the fallback's road is closed as well
+    await setup.ticks(5)
+    assert await setup.attempts(job) == [(1, "wxpusher", "failed"), (2, "wecom_app", "failed")]
+    assert await setup.status(job) == "failed"
+
+
+async def test_an_uncertain_at_most_once_send_never_goes_through_the_fallback(
+    setup: Setup,
+) -> None:
+    job = await setup.job(
+        policy="at_most_once", channel="wecom_app", recipient="zhangsan", fallback="wxpusher"
+    )
+    setup.api.reset_next(delivered=True)  # it may well have arrived
+    await setup.ticks()
+    assert await setup.attempts(job) == [(1, "wecom_app", "unknown")]
+    assert await setup.status(job) == "unknown"
+    assert setup.pusher.messages == []
+
+
+async def test_an_at_most_once_permanent_failure_is_not_sent_again_anywhere(
+    setup: Setup,
+) -> None:
+    job = await setup.job(
+        policy="at_most_once", channel="wxpusher", recipient=STRANGER, fallback="wecom_app"
+    )
+    await setup.ticks()
+    assert await setup.attempts(job) == [(1, "wxpusher", "failed")]
+    assert await setup.status(job) == "failed"
+    assert setup.api.messages_to("zhangsan") == []
+
+
+async def test_without_a_fallback_a_permanent_failure_just_fails(setup: Setup) -> None:
+    job = await setup.job(
+        policy="at_least_once", channel="wxpusher", recipient=STRANGER, fallback=None
+    )
+    await setup.ticks()
+    assert await setup.attempts(job) == [(1, "wxpusher", "failed")]
+    assert await setup.status(job) == "failed"
