@@ -24,6 +24,7 @@ from handlers import (
     admin,
     confirm,
     events,
+    nag,
     pages,
     records,
     reminders,
@@ -56,6 +57,7 @@ ROUTERS: list[Router] = [
     confirm.router,
     undo.router,
     welcome.router,
+    nag.router,
 ]
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
 HEALTH_TIMEOUT_SECONDS = 2.0

@@ -30,6 +30,7 @@ from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
 from scheduler.incidents import AlertRoute
 from scheduler.kinds import Kind
+from scheduler.nag_kind import NagKind
 from scheduler.reminder_kinds import CardUpdateKind, OneOffKind, RecurringKind
 from scheduler.tick import Scheduler, TickReport, tick
 from scheduler.water_kind import WaterKind
@@ -140,6 +141,7 @@ def all_kinds() -> dict[str, Kind]:
         OneOffKind(RuleKind.TASK_DUE),
         CardUpdateKind(),
         AdminAlertKind(),
+        NagKind(),
     ]
     return {kind.name: kind for kind in kinds}
 
