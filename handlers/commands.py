@@ -50,11 +50,13 @@ class RecordLedger:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AddTask:
-    """`任务 周五 提交材料`: a task, optionally due on a day and at a time."""
+    """`任务 周五 提交材料`: a task, optionally due on a day and at a time;
+    `任务 明天 9:00 交材料 直到完成`: nagged from its due time until done (`until_done`)."""
 
     title: str
     due_date: dt.date | None = None
     due_time: dt.time | None = None
+    until_done: UntilDone | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -5,14 +5,17 @@ Nags change only through `services.nag`; the pure rules are `scheduler.nag`.
 Decisions: a typed `收到` (or a bare `完成`) answers the nag that fired most recently;
 with none nagging, the word keeps the meaning it had before nags existed (`完成`
 asks which task, `收到` is not understood), so nothing else changes. A card's
-知道了 answers its own nag, or says it had already stopped.
+知道了 answers its own nag, or says it had already stopped. When the nag is a task's
+(`任务 ... 直到完成`), a bare `完成` completes that task (which ends the nag), while
+`收到` only stops the nagging and leaves the task open.
 """
 
 from __future__ import annotations
 
+import handlers.tasks
 import services.nag
 from handlers import texts
-from handlers.commands import AddReminder, AnswerNag
+from handlers.commands import AddReminder, AnswerNag, CompleteTask, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler import nag
@@ -50,6 +53,11 @@ async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
         rule = await services.nag.of_card(session, ctx.user.id, cmd.rule_id)
     else:
         rule = await services.nag.latest_fired(session, ctx.user.id, ctx.now)
+    if rule is not None and rule.ref_id is not None and cmd.word.startswith("完成"):
+        # A task's nag: a bare 完成 completes the task it names (and so ends the nag).
+        return await handlers.tasks.complete_task(
+            session, ctx, CompleteTask(ref=TaskRef(task_id=rule.ref_id))
+        )
     if rule is None or not await services.nag.answer(session, rule, ctx.now):
         return Outcome(reply=_without_nag(cmd))
     return Outcome(reply=texts.nag_answered(rule.label))

@@ -9,17 +9,21 @@ dropped at send time (`nag.verdict`, answered).
 Which nag an answer means: the card names its rule; a typed answer means the nag that
 fired most recently (its first slot is the latest of those already due). A nag whose
 first slot is still ahead has asked nothing yet, so it is not answered by `收到`.
+
+A task's nag (`任务 明天 9:00 交材料 直到完成`, the rule's `ref_id` is the task) ends
+when the task is completed or cancelled, and starts over when the task moves.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import services.rules
 from scheduler import nag
 from storage.database import Session
 from storage.records import RuleKind, RuleRecord
-from storage.repos import rules
+from storage.repos import jobs, rules
 
 
 async def add(
@@ -30,9 +34,10 @@ async def add(
     spec: nag.NagSpec,
     important: bool,
     now: dt.datetime,
+    task_id: int | None = None,
 ) -> RuleRecord:
     """A nag whose first message goes out at `spec.start` (the caller checked it is
-    ahead of `now`)."""
+    ahead of `now`); `task_id`: the task it nags about (then done means the task)."""
     rule_id = await services.rules.create(
         session,
         user_id=user_id,
@@ -41,6 +46,7 @@ async def add(
         important=important,
         next_fire_at=spec.start,
         spec=spec.to_json(),
+        ref_id=task_id,
         label=title,
     )
     found = await rules.get(session, rule_id)
@@ -70,6 +76,28 @@ async def answer(session: Session, rule: RuleRecord, now: dt.datetime) -> bool:
     """The user answered: repeats not yet sent are cancelled and the rule is done.
     False when it had ended meanwhile (capped, deleted)."""
     return await services.rules.finish(session, rule, now, note="nag answered")
+
+
+async def stop_for_task(session: Session, task_id: int, now: dt.datetime) -> bool:
+    """The task was completed or cancelled: its nag stops (True when one was nagging
+    or waiting to)."""
+    rule = await rules.of_ref(session, RuleKind.NAG, task_id)
+    return rule is not None and await services.rules.finish(session, rule, now, note="task closed")
+
+
+async def move_for_task(
+    session: Session, task_id: int, start: dt.datetime, now: dt.datetime
+) -> None:
+    """The task moved (明天再说): its nag starts over at the new due time `start`,
+    with the same interval and cap; the repeats of the old time are withdrawn."""
+    found = await rules.of_ref(session, RuleKind.NAG, task_id)
+    rule = None if found is None else await rules.get(session, found.id, lock=True)
+    if rule is None or rule.status not in ("active", "paused", "off"):
+        return
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="task moved")
+    spec = dataclasses.replace(nag.NagSpec.from_json(rule.spec), start=start)
+    next_at = start if rule.status == "active" else None  # a paused nag stays paused
+    await rules.change(session, rule.id, now=now, spec=spec.to_json(), next_fire_at=next_at)
 
 
 def _start(rule: RuleRecord) -> dt.datetime | None:

@@ -94,3 +94,73 @@ async def test_the_nag_cards_button_stops_it_and_greys_out(keeper: Keeper) -> No
     await run_until(keeper, 0, "12:00")
     assert len(keeper.api.messages_to("alice")) == 1
     assert [u.replace_name for u in keeper.api.card_updates] == ["已收到"]
+
+
+async def test_a_nag_is_listed_and_can_be_paused_and_resumed_where_the_clock_is(
+    keeper: Keeper,
+) -> None:
+    added = await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    listed = await keeper.say("提醒")
+    assert "交材料（直到完成，每10分钟）" in listed
+    assert "11:00" in listed
+    await run_until(keeper, 0, "11:05")
+    number = added.split("提醒 ")[1].split("：")[0]
+    assert "已暂停" in await keeper.say(f"暂停 提醒 {number}")
+    await run_until(keeper, 0, "11:25")
+    assert "11:30" in await keeper.say(f"恢复 提醒 {number}")
+    await run_until(keeper, 0, "11:35")
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:30")]
+
+
+async def test_a_tasks_nag_stops_when_the_task_is_completed_by_number(keeper: Keeper) -> None:
+    added = await keeper.say("任务 今天 14:30 交材料 直到完成 每15分钟")
+    assert "每 15 分钟再提醒" in added
+    await run_until(keeper, 0, "14:50")
+    assert sent_at(keeper) == [local(0, "14:30"), local(0, "14:45")]
+    done = await say_at(keeper, 0, "14:52", "完成 1")
+    assert done.startswith("完成：交材料 ✓")
+    assert done.endswith("不再提醒。")
+    await run_until(keeper, 0, "16:00")
+    assert len(keeper.sent_to()) == 2
+
+
+async def test_a_bare_done_completes_the_nagged_task_and_shou_dao_only_stops_the_nag(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    await keeper.say("任务 今天 11:00 取快递 直到完成")
+    await run_until(keeper, 0, "11:01")
+    assert await keeper.say("收到") == "好的，不再提醒：取快递"  # both fired: the later-made
+    assert (await keeper.say("完成")).startswith("完成：交材料 ✓")  # the other: task done
+    await run_until(keeper, 0, "12:00")
+    [both] = keeper.sent_to()  # the two 11:00 messages left as one, and nothing after
+    assert "交材料" in both
+    assert "取快递" in both
+    assert "取快递" in await keeper.say("任务")  # 收到 stopped the nag, not the task
+
+
+async def test_a_tasks_nag_card_completes_the_task(keeper: Keeper) -> None:
+    await keeper.say("设置 卡片 开")
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:00")
+    [card] = keeper.api.messages_to("alice")
+    assert buttons(card) == ["完成", "明天再说"]
+    key = card.payload["template_card"]["button_list"][0]["key"]
+    code = keeper.api.issue_click_code(card)
+    done = await click(keeper, card, key, code, keeper.wecom.now())
+    assert done.startswith("完成：交材料 ✓")
+    await run_until(keeper, 0, "12:00")
+    assert len(keeper.api.messages_to("alice")) == 1
+
+
+async def test_putting_a_nagged_task_off_to_tomorrow_starts_the_nag_over_then(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:05")
+    assert "明天" in await keeper.say("明天再说 1")
+    await run_until(keeper, 1, "11:30")
+    nagged = [m.received_at for m in keeper.api.messages_to("alice") if "再次" in m.content]
+    assert nagged == [local(1, "11:10")]  # the second and last of tomorrow's two
+    firsts = [m.received_at for m in keeper.api.messages_to("alice") if "⏰ 提醒" in m.content]
+    assert firsts == [local(0, "11:00"), local(1, "11:00")]

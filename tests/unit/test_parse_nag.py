@@ -8,7 +8,7 @@ import datetime as dt
 import pytest
 
 from handlers import texts
-from handlers.commands import AddReminder, AnswerNag, ParseError, RecordLedger, UntilDone
+from handlers.commands import AddReminder, AddTask, AnswerNag, ParseError, RecordLedger, UntilDone
 from handlers.parse import parse, parse_card_key
 from scheduler import cards
 
@@ -103,3 +103,38 @@ def test_money_received_is_still_income() -> None:
 
 def test_the_nag_cards_button_answers_its_own_nag() -> None:
     assert parse_card_key(cards.nag_key("ack", 7)) == AnswerNag(word="知道了", rule_id=7)
+
+
+@pytest.mark.parametrize(
+    ("text", "due_date", "due_time", "every"),
+    [
+        ("任务 明天 9:00 交材料 直到完成", "2026-12-01", "09:00", 10),
+        ("待办 今天 15:00 交报告 直到完成 每20分钟", "2026-11-30", "15:00", 20),
+    ],
+)
+def test_a_task_with_until_done_is_nagged_from_its_due_time(
+    text: str, due_date: str, due_time: str, every: int
+) -> None:
+    command = read(text)
+    assert isinstance(command, AddTask)
+    assert (command.due_date, command.due_time) == (
+        dt.date.fromisoformat(due_date),
+        dt.time.fromisoformat(due_time),
+    )
+    assert command.until_done == UntilDone(every=every, cap=6)
+
+
+@pytest.mark.parametrize(
+    ("text", "answer"),
+    [
+        ("任务 明天 交材料 直到完成", texts.NAG_NEEDS_TIME),
+        ("任务 交材料 直到完成", texts.NAG_NEEDS_TIME),
+        ("任务 明天 9:00 交材料 直到完成 每200分钟", texts.NAG_EVERY_RANGE),
+    ],
+)
+def test_a_task_nag_without_a_time_or_with_a_bad_interval_is_refused(
+    text: str, answer: str
+) -> None:
+    with pytest.raises(ParseError) as refused:
+        read(text)
+    assert refused.value.message == answer
