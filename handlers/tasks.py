@@ -149,9 +149,12 @@ async def postpone_task(session: Session, ctx: Context, cmd: PostponeTask) -> Ou
     await tasks.set_due(session, found.id, due_date=tomorrow)
     moved = await tasks.get(session, found.id)
     assert moved is not None
-    await services.rules.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
-    if (start := _due(moved, ctx)) is not None:
-        await services.nag.move_for_task(session, moved.id, start, ctx.now)
+    start = _due(moved, ctx)
+    nagged = start is not None and await services.nag.move_for_task(
+        session, moved.id, start, ctx.now
+    )
+    if not nagged:  # a nagged task has no reminder before its due time
+        await services.rules.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
     due = texts.task_due_label(tomorrow, moved.due_time, ctx.today) or ""
     return Outcome(reply=texts.task_postponed(moved.number, moved.title, due))
 

@@ -87,17 +87,19 @@ async def stop_for_task(session: Session, task_id: int, now: dt.datetime) -> boo
 
 async def move_for_task(
     session: Session, task_id: int, start: dt.datetime, now: dt.datetime
-) -> None:
+) -> bool:
     """The task moved (明天再说): its nag starts over at the new due time `start`,
-    with the same interval and cap; the repeats of the old time are withdrawn."""
+    with the same interval and cap; the repeats of the old time are withdrawn. False
+    when the task has no nag (any more: one that ran out is not restarted)."""
     found = await rules.of_ref(session, RuleKind.NAG, task_id)
     rule = None if found is None else await rules.get(session, found.id, lock=True)
     if rule is None or rule.status not in ("active", "paused", "off"):
-        return
+        return False
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="task moved")
     spec = dataclasses.replace(nag.NagSpec.from_json(rule.spec), start=start)
     next_at = start if rule.status == "active" else None  # a paused nag stays paused
     await rules.change(session, rule.id, now=now, spec=spec.to_json(), next_fire_at=next_at)
+    return True
 
 
 def _start(rule: RuleRecord) -> dt.datetime | None:

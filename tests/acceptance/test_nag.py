@@ -159,8 +159,17 @@ async def test_putting_a_nagged_task_off_to_tomorrow_starts_the_nag_over_then(
     await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
     await run_until(keeper, 0, "11:05")
     assert "明天" in await keeper.say("明天再说 1")
+    assert "交材料" not in " ".join(keeper.sent_to()[1:])
     await run_until(keeper, 1, "11:30")
     nagged = [m.received_at for m in keeper.api.messages_to("alice") if "再次" in m.content]
     assert nagged == [local(1, "11:10")]  # the second and last of tomorrow's two
-    firsts = [m.received_at for m in keeper.api.messages_to("alice") if "⏰ 提醒" in m.content]
-    assert firsts == [local(0, "11:00"), local(1, "11:00")]
+    about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
+    assert about == [local(0, "11:00"), local(1, "11:00"), local(1, "11:10")]  # no 10:30 one
+
+
+async def test_undoing_a_nagged_task_takes_its_nag_with_it(keeper: Keeper) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    await keeper.say("撤销")
+    assert "交材料" not in await keeper.say("提醒")
+    await run_until(keeper, 0, "12:00")
+    assert not [m for m in keeper.sent_to() if m.startswith("⏰")]
