@@ -598,7 +598,7 @@ RULE_KIND_NAMES: dict[str, str] = {
     RuleKind.CUSTOM: "提醒",
     RuleKind.WEEKLY_REVIEW: "周报",
     RuleKind.ADMIN_ALERT: "管理告警",
-    RuleKind.NAG: "提醒",
+    RuleKind.NAG: "催办",  # 直到完成: apart from plain 提醒 in 管理 状态
 }
 RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"
