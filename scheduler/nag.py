@@ -21,6 +21,8 @@ Decisions written down here (the issue is silent on them):
   important reminder.
 - Only one-off reminders nag: a recurring one (`每天 ... 直到完成`) is refused by the
   parser, because a receipt for Monday's pill must not silence Tuesday's.
+- A repeat that failed or whose fate is unknown is told to the user on their next
+  message like any reminder's (a broken channel must not nag in silence).
 """
 
 from __future__ import annotations
@@ -41,8 +43,10 @@ CAP_RANGE = (2, 20)
 """The caps a user may choose with `最多N次` (inclusive)."""
 
 # --- what the user reads ---
-_FIRST = "⏰ 提醒：{title}（回复「收到」就不再提醒）"
-_AGAIN = "⏰ 再次提醒：{title}（第 {n} 次，回复「收到」就不再提醒）"
+_FIRST = "⏰ 提醒：{title}（{hint}）"
+_AGAIN = "⏰ 再次提醒：{title}（第 {n} 次，{hint}）"
+_HINT = "回复「收到」就不再提醒"
+_TASK_HINT = "做完回复「完成」"
 _LAST = "⏰ 再次提醒：{title}\n已提醒 {n} 次，不再提醒：{title}"
 CARD_TITLE = "⏰ 提醒"
 # --- end of user-facing text ---
@@ -150,11 +154,12 @@ def verdict(spec: NagSpec, slot: dt.datetime, now: dt.datetime, *, answered: boo
     return Repeat(index=index, last=last)
 
 
-def text(title: str, repeat: Repeat) -> str:
-    """The words of one message of the nag."""
+def text(title: str, repeat: Repeat, *, task: bool = False) -> str:
+    """The words of one message of the nag (`task`: a task's, answered by 完成)."""
     title = clip_title(title, REMINDER_TITLE_MAX_CHARS)
+    hint = _TASK_HINT if task else _HINT
     if repeat.last and repeat.index > 0:
         return _LAST.format(title=title, n=repeat.index + 1)
     if repeat.index == 0:
-        return _FIRST.format(title=title)
-    return _AGAIN.format(title=title, n=repeat.index + 1)
+        return _FIRST.format(title=title, hint=hint)
+    return _AGAIN.format(title=title, n=repeat.index + 1, hint=hint)

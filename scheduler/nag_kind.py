@@ -52,7 +52,7 @@ class NagKind:
         decision = nag.verdict(spec, job.slot, now, answered=rule.status == "done")
         if isinstance(decision, nag.Drop):
             return Skip(status="suppressed", reason=decision.reason)
-        words = nag.text(rule.label, decision)
+        words = nag.text(rule.label, decision, task=rule.ref_id is not None)
         card_id = cards.card_task_id("nag", job.id, job.attempts)
         if rule.ref_id is not None:  # a task's nag: its card completes or moves the task
             return Send(text=words, card=cards.task_card(words, card_id, rule.ref_id))

@@ -185,3 +185,9 @@ def test_a_nag_ticked_every_minute_and_never_answered_sends_exactly_its_cap(
     sent, _ = simulate(spec, [0] + [1] * minutes, None)  # a tick at the start too
     assert [index for _, index in sent] == list(range(spec.cap))
     assert [when for when, _ in sent] == [nag.slot_at(spec, i) for i in range(spec.cap)]
+
+
+def test_a_tasks_nag_says_to_answer_done() -> None:
+    assert nag.text("交材料", nag.Repeat(index=1, last=False), task=True) == (
+        "⏰ 再次提醒：交材料（第 2 次，做完回复「完成」）"
+    )
