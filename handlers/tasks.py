@@ -56,10 +56,8 @@ async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome
     done (instead of the one reminder 30 minutes before). Nothing is saved when that
     time has passed."""
     assert cmd.until_done is not None
-    assert cmd.due_date is not None
-    assert cmd.due_time is not None
-    start = dt.datetime.combine(cmd.due_date, cmd.due_time, ctx.tz).astimezone(dt.UTC)
-    if start <= ctx.now:
+    start = _due(cmd.due_date, cmd.due_time, ctx)  # the parser made sure of both
+    if start is None or start <= ctx.now:
         return Outcome(reply=texts.IN_THE_PAST)
     task = await tasks.add_task(
         session,
@@ -85,11 +83,11 @@ async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome
     return Outcome(reply=reply, effect=Effect(kind="task_add", record_id=task.id))
 
 
-def _due(task: TaskRecord, ctx: Context) -> dt.datetime | None:
+def _due(day: dt.date | None, at: dt.time | None, ctx: Context) -> dt.datetime | None:
     """When a task is due, as an aware UTC instant (None without a day and a time)."""
-    if task.due_date is None or task.due_time is None:
+    if day is None or at is None:
         return None
-    return dt.datetime.combine(task.due_date, task.due_time, ctx.tz).astimezone(dt.UTC)
+    return dt.datetime.combine(day, at, ctx.tz).astimezone(dt.UTC)
 
 
 @router.handles(CompleteTask)
@@ -149,7 +147,7 @@ async def postpone_task(session: Session, ctx: Context, cmd: PostponeTask) -> Ou
     await tasks.set_due(session, found.id, due_date=tomorrow)
     moved = await tasks.get(session, found.id)
     assert moved is not None
-    start = _due(moved, ctx)
+    start = _due(moved.due_date, moved.due_time, ctx)
     nagged = start is not None and await services.nag.move_for_task(
         session, moved.id, start, ctx.now
     )
