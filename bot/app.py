@@ -25,6 +25,7 @@ from handlers import (
     channels,
     confirm,
     events,
+    nag,
     pages,
     records,
     reminders,
@@ -58,6 +59,7 @@ ROUTERS: list[Router] = [
     undo.router,
     welcome.router,
     channels.router,
+    nag.router,
 ]
 
 

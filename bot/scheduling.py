@@ -31,6 +31,7 @@ from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
 from scheduler.incidents import AlertRoute
 from scheduler.kinds import Kind
+from scheduler.nag_kind import NagKind
 from scheduler.reminder_kinds import CardUpdateKind, OneOffKind, RecurringKind
 from scheduler.routing import sendkey_resolver
 from scheduler.tick import Scheduler, TickReport, tick
@@ -157,6 +158,7 @@ def all_kinds() -> dict[str, Kind]:
         OneOffKind(RuleKind.TASK_DUE),
         CardUpdateKind(),
         AdminAlertKind(),
+        NagKind(),
     ]
     return {kind.name: kind for kind in kinds}
 

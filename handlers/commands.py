@@ -51,11 +51,13 @@ class RecordLedger:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class AddTask:
-    """`任务 周五 提交材料`: a task, optionally due on a day and at a time."""
+    """`任务 周五 提交材料`: a task, optionally due on a day and at a time;
+    `任务 明天 9:00 交材料 直到完成`: nagged from its due time until done (`until_done`)."""
 
     title: str
     due_date: dt.date | None = None
     due_time: dt.time | None = None
+    until_done: UntilDone | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -174,12 +176,33 @@ class ShowReminders:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class UntilDone:
+    """`直到完成 每10分钟 最多6次`: repeat every `every` minutes, `cap` messages in all
+    (see `scheduler.nag`)."""
+
+    every: int
+    cap: int
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class AddReminder:
-    """`提醒 每天 22:00 吃药`: a reminder in the user's words; `重要` -> at least once."""
+    """`提醒 每天 22:00 吃药`: a reminder in the user's words; `重要` -> at least once;
+    `直到完成` -> it nags (`until_done`, one-offs only)."""
 
     title: str
     schedule: Schedule
     important: bool = False
+    until_done: UntilDone | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class AnswerNag:
+    """`收到` / a bare `完成` (typed: the nag that fired last) or the nag card's 知道了
+    (`rule_id`): stop nagging. `word` is what was typed, for the answer when no nag
+    is nagging (the word's old meaning)."""
+
+    word: str = "收到"
+    rule_id: int | None = None
 
 
 RuleVerb = Literal["delete", "pause", "resume"]
@@ -419,6 +442,7 @@ Command = (
     | AdminSettle
     | AdminHoldAll
     | AddReminder
+    | AnswerNag
     | ChangeRule
     | SwitchAllReminders
     | SetDigest

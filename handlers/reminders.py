@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import handlers.nag
 import services.rules
 import services.water
 from handlers import texts
@@ -28,7 +29,7 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import messages, quiet
+from scheduler import messages, nag, quiet
 from scheduler import water_plan as wp
 from scheduler.failure_words import failure_words
 from scheduler.job_state import DeliveryPolicy
@@ -105,6 +106,8 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     elif rule.kind == RuleKind.CUSTOM:
         label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
         label += "（重要）" if rule.policy == DeliveryPolicy.AT_LEAST_ONCE else ""
+    elif rule.kind == RuleKind.NAG:
+        label = texts.nag_rule_label(rule.label, nag.NagSpec.from_json(rule.spec).every)
     next_at = rule.next_fire_at
     if rule.status == "active" and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
         next_at = await jobs.waiting_slot(session, rule.id)  # made early, not yet sent
@@ -114,6 +117,8 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
 
 @router.handles(AddReminder)
 async def add_reminder(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
+    if cmd.until_done is not None:
+        return await handlers.nag.add_nag(session, ctx, cmd)
     if next_after(cmd.schedule, ctx.now, ctx.tz) is None:
         return Outcome(reply=texts.REMINDER_HAS_NO_TIME)
     rule = await services.rules.add_custom(

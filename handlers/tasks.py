@@ -3,17 +3,24 @@
 A task with a due time gets a reminder 30 minutes before (`services.rules`). Completing
 it leaves the reminder alone: the tick re-checks the task at send time and suppresses
 it, so `撤销` of a 完成 brings the reminder back with the task.
+
+A task made with 直到完成 is nagged from its due time instead (`services.nag`):
+completing or cancelling it ends the nag for good (`撤销` reopens the task, not the
+nag: the user has just shown they are on it), and 明天再说 starts the nag over at
+the new time.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 
+import services.nag
 import services.rules
 from handlers import texts
 from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, ShowTasks, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
+from scheduler import nag
 from storage.database import Session
 from storage.records import Effect, TaskRecord
 from storage.repos import tasks
@@ -23,6 +30,8 @@ router = Router("tasks")
 
 @router.handles(AddTask)
 async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
+    if cmd.until_done is not None:
+        return await _add_task_nag(session, ctx, cmd)
     task = await tasks.add_task(
         session,
         user_id=ctx.user.id,
@@ -40,6 +49,45 @@ async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
         reply=texts.task_added(task.number, task.title, due, remind),
         effect=Effect(kind="task_add", record_id=task.id),
     )
+
+
+async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
+    """`任务 明天 9:00 交材料 直到完成`: the task, nagged from its due time until it is
+    done (instead of the one reminder 30 minutes before). Nothing is saved when that
+    time has passed."""
+    assert cmd.until_done is not None
+    start = _due(cmd.due_date, cmd.due_time, ctx)  # the parser made sure of both
+    if start is None or start <= ctx.now:
+        return Outcome(reply=texts.IN_THE_PAST)
+    task = await tasks.add_task(
+        session,
+        user_id=ctx.user.id,
+        title=cmd.title,
+        due_date=cmd.due_date,
+        due_time=cmd.due_time,
+        now=ctx.now,
+        source_key=ctx.source_key,
+    )
+    spec = nag.NagSpec(start=start, every=cmd.until_done.every, cap=cmd.until_done.cap)
+    await services.nag.add(
+        session,
+        ctx.user.id,
+        title=cmd.title,
+        spec=spec,
+        important=False,
+        now=ctx.now,
+        task_id=task.id,
+    )
+    assert task.number is not None
+    reply = texts.task_nag_added(task.number, task.title, ctx.when(start), spec.every, spec.cap)
+    return Outcome(reply=reply, effect=Effect(kind="task_add", record_id=task.id))
+
+
+def _due(day: dt.date | None, at: dt.time | None, ctx: Context) -> dt.datetime | None:
+    """When a task is due, as an aware UTC instant (None without a day and a time)."""
+    if day is None or at is None:
+        return None
+    return dt.datetime.combine(day, at, ctx.tz).astimezone(dt.UTC)
 
 
 @router.handles(CompleteTask)
@@ -60,8 +108,11 @@ async def _close(session: Session, ctx: Context, ref: TaskRef, *, done: bool) ->
     await tasks.close_task(session, found.id, status=status, now=ctx.now)
     left = len(await tasks.open_tasks(session, ctx.user.id))
     kind = "task_done" if done else "task_cancel"
+    reply = texts.task_closed(found.title, done, left)
+    if await services.nag.stop_for_task(session, found.id, ctx.now):
+        reply += f"\n{texts.NAG_STOPPED_TOO}"
     return Outcome(
-        reply=texts.task_closed(found.title, done, left),
+        reply=reply,
         effect=Effect(kind=kind, record_id=found.id),
     )
 
@@ -96,7 +147,12 @@ async def postpone_task(session: Session, ctx: Context, cmd: PostponeTask) -> Ou
     await tasks.set_due(session, found.id, due_date=tomorrow)
     moved = await tasks.get(session, found.id)
     assert moved is not None
-    await services.rules.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
+    start = _due(moved.due_date, moved.due_time, ctx)
+    nagged = start is not None and await services.nag.move_for_task(
+        session, moved.id, start, ctx.now
+    )
+    if not nagged:  # a nagged task has no reminder before its due time
+        await services.rules.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
     due = texts.task_due_label(tomorrow, moved.due_time, ctx.today) or ""
     return Outcome(reply=texts.task_postponed(moved.number, moved.title, due))
 

@@ -56,6 +56,7 @@ HELP_PAGES = {
         "提醒：每天早上七点半提醒我吃维生素 · 四十分钟后提醒我关烤箱",
         "重复：每天 / 工作日 / 每周一三五 / 每月1号 / 每年3月8日；加「重要」必达",
         "管理：提醒（看列表）· 删除 提醒 3 · 暂停 提醒 3 · 关闭 提醒（全部）",
+        "催到做完：提醒 明天 9:00 交材料 直到完成（每10分钟再提醒，最多6次，回复「收到」就停）",
     ),
     "设置": (
         "晨报晚报：打开早报 · 关掉晚报 · 晨报 7:30",
@@ -598,6 +599,7 @@ RULE_KIND_NAMES: dict[str, str] = {
     RuleKind.CUSTOM: "提醒",
     RuleKind.WEEKLY_REVIEW: "周报",
     RuleKind.ADMIN_ALERT: "管理告警",
+    RuleKind.NAG: "催办",  # 直到完成: apart from plain 提醒 in 管理 状态
 }
 RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"
@@ -931,3 +933,34 @@ def backup_last_good(at: str | None) -> str:
 
 
 BACKUP_OVERDUE = "⚠ 超过 26 小时没有已验证的备份"
+
+
+# --- nag until done (直到完成, issue 12) ---
+NAG_EVERY_RANGE = "重复间隔要在 5 到 120 分钟之间，比如：直到完成 每10分钟。没有保存。"
+NAG_CAP_RANGE = "最多提醒次数要在 2 到 20 次之间，比如：直到完成 最多6次。没有保存。"
+NAG_ONCE_ONLY = "「直到完成」只用于一次性的提醒，比如：提醒 明天 9:00 交材料 直到完成。没有保存。"
+NAG_ALREADY_OVER = "这个提醒已经停了。"
+NAG_NEEDS_TIME = "「直到完成」要写几点开始提醒，比如：任务 明天 9:00 交材料 直到完成。没有保存。"
+NAG_STOPPED_TOO = "不再提醒。"
+
+
+def nag_added(number: int, title: str, first_at: str, every: int, cap: int) -> str:
+    return (
+        f"好的，提醒 {number}：{first_at} {title}，没回复就每 {every} 分钟再提醒，"
+        f"最多 {cap} 次。\n回复「收到」就停。"
+    )
+
+
+def task_nag_added(number: int, title: str, first_at: str, every: int, cap: int) -> str:
+    return (
+        f"已添加待办 {number}：{title}。\n{first_at} 开始提醒，没完成就每 {every} 分钟再提醒，"
+        f"最多 {cap} 次。做完回复「完成 {number}」，只想停下提醒回复「收到」。"
+    )
+
+
+def nag_answered(title: str) -> str:
+    return f"好的，不再提醒：{title}"
+
+
+def nag_rule_label(title: str, every: int) -> str:
+    return f"{title}（直到完成，每{every}分钟）"

@@ -30,6 +30,7 @@ async def undo(session: Session, ctx: Context, cmd: Undo) -> Outcome:
     elif kind == "task_add":
         await tasks.delete_task(session, record_id, ctx.user.id)
         await services.rules.cancel_for(session, RuleKind.TASK_DUE, record_id, ctx.now)
+        await services.rules.cancel_for(session, RuleKind.NAG, record_id, ctx.now)  # 直到完成
     else:
         await records.delete_record(session, kind=kind, record_id=record_id, user_id=ctx.user.id)
         if kind == "event":

@@ -32,6 +32,8 @@ __all__ = [
     "CARD_TASK_ID",
     "CardAction",
     "card_task_id",
+    "nag_card",
+    "nag_key",
     "parse_key",
     "replace_name",
     "task_card",
@@ -40,9 +42,10 @@ __all__ = [
     "water_key",
 ]
 
-Kind = Literal["water", "task"]
+Kind = Literal["water", "task", "nag"]
 WaterAction = Literal["done", "later"]
 TaskAction = Literal["done", "tomorrow"]
+NagAction = Literal["ack"]
 
 PREFIX: Final = "keeper"
 CARD_TASK_ID: Final = re.compile(r"[A-Za-z0-9_@-]{1,128}")
@@ -51,6 +54,7 @@ SUB_TITLE_MAX_CHARS: Final = 160
 
 WATER_ACTIONS: Final[tuple[WaterAction, ...]] = ("done", "later")
 TASK_ACTIONS: Final[tuple[TaskAction, ...]] = ("done", "tomorrow")
+NAG_ACTIONS: Final[tuple[NagAction, ...]] = ("ack",)
 _TASK_ROW_ID = re.compile(r"[1-9][0-9]{0,17}", re.ASCII)  # canonical, fits a BIGINT
 
 # What the person reads: titles, buttons, and the greyed-out label after a click.
@@ -62,22 +66,26 @@ _BUTTONS: Final[dict[tuple[Kind, str], tuple[str, int]]] = {
     ("water", "later"): ("稍后", 2),
     ("task", "done"): ("完成", 1),
     ("task", "tomorrow"): ("明天再说", 2),
+    ("nag", "ack"): ("知道了", 1),
 }
 _AFTER_CLICK: Final[dict[tuple[Kind, str], str]] = {
     ("water", "done"): "已喝 💧",
     ("water", "later"): "稍后提醒",
     ("task", "done"): "已完成",
     ("task", "tomorrow"): "明天再说",
+    ("nag", "ack"): "已收到",
 }
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CardAction:
-    """A clicked button, read back from its key: what to do, and to which task."""
+    """A clicked button, read back from its key: what to do, and to which task (or,
+    for a nag's 知道了, which rule)."""
 
     kind: Kind
     action: str
     task_id: int | None = None
+    rule_id: int | None = None
 
 
 def water_key(action: WaterAction) -> str:
@@ -107,11 +115,24 @@ def parse_key(key: str) -> CardAction | None:
     parts = key.split(":")
     if parts[:2] == [PREFIX, "water"] and len(parts) == 3 and parts[2] in WATER_ACTIONS:
         return CardAction(kind="water", action=parts[2])
+    if parts[:2] == [PREFIX, "nag"] and len(parts) == 4 and parts[2] in NAG_ACTIONS:
+        if not _TASK_ROW_ID.fullmatch(parts[3]):
+            return None
+        return CardAction(kind="nag", action=parts[2], rule_id=int(parts[3]))
     if parts[:2] != [PREFIX, "task"] or len(parts) != 4 or parts[2] not in TASK_ACTIONS:
         return None
     if not _TASK_ROW_ID.fullmatch(parts[3]):
         return None
     return CardAction(kind="task", action=parts[2], task_id=int(parts[3]))
+
+
+def nag_key(action: NagAction, rule_id: int) -> str:
+    """The button key of a nag card, e.g. `keeper:nag:ack:7` (the nag's rule id > 0)."""
+    if action not in NAG_ACTIONS:
+        raise ValueError(f"unknown nag action {action!r}")
+    if isinstance(rule_id, bool) or not _TASK_ROW_ID.fullmatch(str(rule_id)):
+        raise ValueError(f"rule id must be a positive integer, got {rule_id!r}")
+    return f"{PREFIX}:nag:{action}:{rule_id}"
 
 
 def replace_name(action: CardAction) -> str:
@@ -150,6 +171,16 @@ def task_card(text: str, task_id: str, db_task_id: int) -> dict[str, Any]:
     """
     buttons = [_button("task", a, task_key(a, db_task_id)) for a in TASK_ACTIONS]
     return _card(TASK_TITLE, text, task_id, buttons)
+
+
+def nag_card(title: str, text: str, task_id: str, rule_id: int) -> dict[str, Any]:
+    """A button_interaction card for one repeat of a nag: 知道了 ends the nag.
+
+    Raises:
+        ValueError: `task_id` breaks WeCom's rule, or `rule_id` is not positive.
+    """
+    buttons = [_button("nag", a, nag_key(a, rule_id)) for a in NAG_ACTIONS]
+    return _card(title, text, task_id, buttons)
 
 
 def _button(kind: Kind, action: str, key: str) -> dict[str, Any]:

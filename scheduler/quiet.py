@@ -11,6 +11,9 @@ The user's quiet time is one aware end instant, `quiet_until`. For a job due at
   a moment; sent hours late it is stale, and the next one is due anyway;
 - priority "high" (event and task reminders, custom reminders marked important) ->
   "send": the user asked for quiet, not to miss an appointment;
+- kind "nag" (直到完成, not important) -> "suppress": the repeat is dropped and the nag
+  carries on after quiet time with its next repeat; moved, every dropped repeat
+  would land at the end of quiet time together (`scheduler.nag`);
 - anything else (plain custom reminders, the weekly review) -> `Move(quiet_until)`:
   the week's review is as true an hour later, and it comes once a week.
 
@@ -70,6 +73,8 @@ def during_quiet(
         return "suppress"
     if level is Priority.HIGH:
         return "send"
+    if kind == RuleKind.NAG:
+        return "suppress"
     return Move(until=quiet_until)
 
 

@@ -11,6 +11,8 @@
 | custom, marked 重要 | at_least_once | high | 30 min | the user said it must arrive (quiet time lets it through too) |
 | card_update | at_most_once | high | 30 min | greys out a clicked card: soon or never |
 | admin_alert | at_least_once | high | 30 min | an admin must hear that a road broke (`scheduler.incidents`); resent with the duplicate check |
+| nag (直到完成) | at_most_once | normal | 15 min | repetition is the point: a lost repeat is covered by the next (`scheduler.nag`) |
+| nag, marked 重要 | at_most_once | high | 30 min | passes quiet time like every important reminder, yet each repeat still at most once |
 
 The catch-up window follows from the priority (`job_state.CATCH_UP_WINDOWS`): the
 tick expires a waiting job by the priority copied onto it. `services.rules.create`
@@ -53,6 +55,7 @@ TERMS: Mapping[RuleKind, Terms] = MappingProxyType(
         RuleKind.CUSTOM: Terms(policy=_ONCE, priority=Priority.NORMAL),
         RuleKind.CARD_UPDATE: Terms(policy=_ONCE, priority=Priority.HIGH),
         RuleKind.ADMIN_ALERT: Terms(policy=_SURE, priority=Priority.HIGH),
+        RuleKind.NAG: Terms(policy=_ONCE, priority=Priority.NORMAL),
     }
 )
 """Every kind's terms (see the module table)."""
@@ -60,13 +63,18 @@ TERMS: Mapping[RuleKind, Terms] = MappingProxyType(
 IMPORTANT = Terms(policy=_SURE, priority=Priority.HIGH)
 """A custom reminder marked 重要."""
 
+IMPORTANT_NAG = Terms(policy=_ONCE, priority=Priority.HIGH)
+"""A nag marked 重要: high priority, each repeat still at most once."""
+
 
 def terms(kind: RuleKind, *, important: bool = False) -> Terms:
-    """The terms of a rule of `kind`; `important` only for custom reminders.
+    """The terms of a rule of `kind`; `important` only for custom reminders and nags.
 
     Raises:
-        ValueError: `important` for a kind other than custom.
+        ValueError: `important` for a kind other than custom or nag.
     """
+    if important and kind is RuleKind.NAG:
+        return IMPORTANT_NAG
     if important and kind is not RuleKind.CUSTOM:
         raise ValueError(f"only custom reminders can be marked important, not {kind}")
     return IMPORTANT if important else TERMS[kind]

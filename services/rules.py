@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from scheduler import rule_kinds
+from scheduler import nag, rule_kinds
 from scheduler.reminder_rules import (
     CHANNEL,
     DEFAULT_DIGEST_TIMES,
@@ -290,6 +290,8 @@ async def next_fire(
         return next_after(review_schedule(*review_time(rule.spec)), now, tz)
     if rule.kind == RuleKind.CUSTOM:
         return next_after(Schedule.from_json(rule.spec), now, tz)
+    if rule.kind == RuleKind.NAG:  # picks up its repeats where the clock is now
+        return nag.first_after(nag.NagSpec.from_json(rule.spec), now)
     at, deadline = await _thing_times(session, rule, tz)
     if at is None or deadline is None or deadline <= now:
         return None
@@ -349,6 +351,17 @@ async def delete(session: Session, found: RuleRecord, now: dt.datetime) -> bool:
         return False
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
     await _move(session, rule, "deleted", now)
+    return True
+
+
+async def finish(session: Session, found: RuleRecord, now: dt.datetime, *, note: str) -> bool:
+    """The rule has done its work (a nag the user answered): its waiting jobs are
+    withdrawn and it is `done`, releasing its number. False when it was gone already."""
+    rule = await _locked(session, found)
+    if rule is None:
+        return False
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=note)
+    await _move(session, rule, "done", now)
     return True
 
 

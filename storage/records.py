@@ -31,6 +31,7 @@ class RuleKind(StrEnum):
     CARD_UPDATE = "card_update"
     WEEKLY_REVIEW = "weekly_review"
     ADMIN_ALERT = "admin_alert"
+    NAG = "nag"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -7,7 +7,8 @@ The text is what follows the keyword, already normalised. The time rule comes fi
 the title after it; `重要` anywhere (as its own word, or in brackets: `【重要】`) marks
 the reminder important and is left out of the title (`重要会议` stays a title). A
 leading `我` (`提醒我明天9点交材料`) and a leading `提醒我` / `叫我` in the title are
-dropped. Titles hold at most 100 characters.
+dropped. Titles hold at most 100 characters. `直到完成` (with `每N分钟`, `最多N次`)
+makes a one-off reminder nag until the user answers (`handlers.parse.nag`).
 
 Recurring rules (APScheduler cron fields, see `scheduler.schedule`):
 - 每天 / 每日 / 天天; 每早 / 每晚 (also 每个晚上): daily, the latter with 早上 / 晚上.
@@ -44,6 +45,7 @@ from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
 from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
 from handlers.parse.lexicon import PERIOD_TIMES
 from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
+from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_separator, strip_separators
 from handlers.parse.numbers import small_int
 from handlers.parse.when import add_days, make_date, match_day, match_time
@@ -112,10 +114,14 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
     if now_local.tzinfo is not None:
         raise ValueError("now_local is the user's naive wall-clock time")
     body, important = _take_important(text)
+    body, until_done = take_until_done(body)
     if body.startswith("我"):
         body = strip_separators(body[1:])
     schedule, end = _match_schedule(body, now_local)
-    return AddReminder(title=_title(body[end:]), schedule=schedule, important=important)
+    if until_done is not None and schedule.once_at is None:
+        raise ParseError(texts.NAG_ONCE_ONLY)  # see `scheduler.nag`
+    title = _title(body[end:])
+    return AddReminder(title=title, schedule=schedule, important=important, until_done=until_done)
 
 
 def _take_important(text: str) -> tuple[str, bool]:

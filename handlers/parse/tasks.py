@@ -27,6 +27,7 @@ from handlers.commands import (
     TaskRef,
 )
 from handlers.parse.body import Body
+from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
 from handlers.parse.when import When, match_when
@@ -49,13 +50,20 @@ _EVENT_NUMBER = re.compile(r"#?(?P<n>[0-9]{1,5})(?:号|项)?(?![0-9:：点])")
 
 
 def parse_task(body: Body) -> Command:
-    """`任务 周五 提交材料` / `待办 明天 15:00 买菜` / `任务 交材料` (no date).
+    """`任务 周五 提交材料` / `待办 明天 15:00 买菜` / `任务 交材料` (no date);
+    `任务 明天 9:00 交材料 直到完成` (a time is needed: the nag starts then).
 
     A time without a day means today.
     """
     if not body.text:
         return ShowTasks()
-    return task_from(match_when(body.text, body.today), body)
+    text, until_done = take_until_done(body.text)
+    task = task_from(match_when(text, body.today), body)
+    if until_done is None:
+        return task
+    if task.due_time is None:
+        raise ParseError(texts.NAG_NEEDS_TIME)  # a nag starts at a moment
+    return dataclasses.replace(task, until_done=until_done)
 
 
 def task_from(when: When, body: Body) -> AddTask:

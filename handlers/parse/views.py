@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 from handlers import texts
 from handlers.commands import (
+    AnswerNag,
     CheckInWater,
     Command,
     CompleteTask,
@@ -63,6 +64,10 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "预算": ShowBudgets, "我的预算": ShowBudgets, "预算列表": ShowBudgets,
     "取消预算": ShowBudgets,  # which one? the list says how
     "取消目标体重": lambda: SetGoalWeight(kg=None), "删除目标体重": lambda: SetGoalWeight(kg=None),
+    # Nag until done (issue 12): the answer to a nag; without one, the old meaning
+    "收到": AnswerNag, "收到了": lambda: AnswerNag(word="收到了"),
+    "知道了": lambda: AnswerNag(word="知道了"),
+    "完成": lambda: AnswerNag(word="完成"), "完成了": lambda: AnswerNag(word="完成了"),
 }  # fmt: skip
 MENU_KEYS: dict[str, Callable[[], Command]] = {
     "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,
@@ -153,11 +158,14 @@ def read_help(text: str) -> Help | None:
 
 def parse_card_key(key: str) -> Command:
     """A template card button (`scheduler.cards` keys) -> the command its words mean:
-    喝了 = 喝水, 稍后 = 稍后, 完成 = 完成 <task>, 明天再说 = 明天再说 <task>."""
+    喝了 = 喝水, 稍后 = 稍后, 完成 = 完成 <task>, 明天再说 = 明天再说 <task>,
+    a nag's 知道了 = 收到 for that nag."""
     action = cards.parse_key(key)
     if action is None:
         raise ParseError(texts.CARD_UNKNOWN)
     if action.kind == "water":
         return CheckInWater(glasses=1) if action.action == "done" else SnoozeWater()
+    if action.kind == "nag":
+        return AnswerNag(word="知道了", rule_id=action.rule_id)
     ref = TaskRef(task_id=action.task_id)
     return CompleteTask(ref=ref) if action.action == "done" else PostponeTask(ref=ref)

@@ -42,11 +42,16 @@ UNTOLD = (
     RuleKind.DIGEST_EVENING,
     RuleKind.WEEKLY_REVIEW,
     RuleKind.ADMIN_ALERT,
+    RuleKind.NAG,
 )
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
 plan, a card update is not a reminder, a digest may well have had nothing to say
 (its content is one 「今天」 away), the same for the weekly review (「周报」), and an
-admin alert is the admin's, not a reminder (its incident stays in 管理 状态)."""
+admin alert is the admin's, not a reminder (its incident stays in 管理 状态); a nag's
+expired repeat is covered by its next one (`scheduler.nag`)."""
+NEVER_EARLY = (RuleKind.NAG,)
+"""Kinds whose jobs are never claimed early as another job's companion: a nag's repeat
+leaving with the reminder before it would be two repeats in one message."""
 UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT)
 """Kinds whose failed or unknown send the user is not told about here: water has its
 own notice (the plan pauses and says why), a card update is not a reminder, and an
@@ -362,7 +367,8 @@ async def claim_companions(
     lease: dt.timedelta,
 ) -> list[JobRecord]:
     """Also claim these recipients' jobs that fall due before `until` (the merge window),
-    so a user's reminders a few minutes apart leave as one message.
+    so a user's reminders a few minutes apart leave as one message (not `NEVER_EARLY`
+    kinds: a nag's repeats keep their own times).
 
     Same safety as `claim`: a conditional UPDATE on SQLite, SKIP LOCKED elsewhere.
     """
@@ -373,6 +379,7 @@ async def claim_companions(
         JOBS.c.status == "pending",
         JOBS.c.next_attempt_at > now,
         JOBS.c.next_attempt_at <= until,
+        JOBS.c.payload_kind.not_in(NEVER_EARLY),
     )
     changes = _claim_values(now, owner, lease)
     if session.dialect.name == "sqlite":

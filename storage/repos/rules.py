@@ -304,7 +304,7 @@ async def next_fire_min(session: Session) -> dt.datetime | None:
     return earliest
 
 
-ONE_OFF_KINDS = (RuleKind.CUSTOM, RuleKind.EVENT_REMINDER, RuleKind.TASK_DUE)
+ONE_OFF_KINDS = (RuleKind.CUSTOM, RuleKind.EVENT_REMINDER, RuleKind.TASK_DUE, RuleKind.NAG)
 """Kinds whose rules can run out of occurrences (water waits for the plan instead)."""
 
 

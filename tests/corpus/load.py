@@ -273,14 +273,14 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
         return _iso(value, dt.date.fromisoformat, where)
     if hint is dt.time:
         return _iso(value, dt.time.fromisoformat, where)
-    if hint is commands.TaskRef:
+    if hint in (commands.TaskRef, commands.UntilDone):  # nested: {"number": 2}, {"every": 10}
         if not isinstance(value, dict) or not value:
             raise CorpusError(f"{where} is an object like {{'number': 2}}")
-        ref_hints = typing.get_type_hints(commands.TaskRef)
+        ref_hints = typing.get_type_hints(hint)
         if unknown := set(value) - set(ref_hints):
             raise CorpusError(f"{where} has no field(s) {sorted(unknown)}")
         typed = {key: _typed(item, ref_hints[key], f"{where}.{key}") for key, item in value.items()}
-        return commands.TaskRef(**typed)
+        return hint(**typed)
     raise CorpusError(f"{where}: no JSON form for {hint!r}")
 
 

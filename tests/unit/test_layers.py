@@ -28,11 +28,12 @@ until someone decides):
   policies computed from values passed in (`now` included); APScheduler's trigger
   only as a calculator.
 - `liveness`: whether a scheduler ticks, from a heartbeat's age passed in.
+- `nag`: a nag's repeat slots, verdicts and words from values passed in (`now` too).
 - `redact`: string masking; its one piece of state is the mask key set at start-up.
 - `fallback`: where a user's reminder goes and its one fallback, from plain values.
 
 The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`,
-`reminder_kinds`, `alert_kind`, `incident_watch`, `watchdog`, `runtime` run statements through storage's repositories and
+`reminder_kinds`, `alert_kind`, `nag_kind`, `incident_watch`, `watchdog`, `runtime` run statements through storage's repositories and
 drive the channels; `channels/*` talk HTTP or hold token caches (their tables and
 result types live with them); `outcomes` draws random jitter and reads the
 channels' result type; `clock` reads the wall clock; `stats` holds the process's
@@ -63,6 +64,7 @@ CORE = frozenset(
         "job_state",
         "liveness",
         "messages",
+        "nag",
         "quiet",
         "redact",
         "reminder_rules",
@@ -96,6 +98,7 @@ SHELLS = frozenset(
         "tick",
         "water_kind",
         "routing",
+        "nag_kind",
     )
 )
 

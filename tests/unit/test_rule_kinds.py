@@ -29,6 +29,8 @@ def test_every_kind_has_terms_and_a_kind_the_tick_runs() -> None:
         (RuleKind.CUSTOM, True, DeliveryPolicy.AT_LEAST_ONCE, Priority.HIGH, 30),
         (RuleKind.CARD_UPDATE, False, DeliveryPolicy.AT_MOST_ONCE, Priority.HIGH, 30),
         (RuleKind.ADMIN_ALERT, False, DeliveryPolicy.AT_LEAST_ONCE, Priority.HIGH, 30),
+        (RuleKind.NAG, False, DeliveryPolicy.AT_MOST_ONCE, Priority.NORMAL, 15),
+        (RuleKind.NAG, True, DeliveryPolicy.AT_MOST_ONCE, Priority.HIGH, 30),
     ],
 )
 def test_a_kind_promises_its_policy_priority_and_catch_up_window(
@@ -43,7 +45,7 @@ def test_a_kind_promises_its_policy_priority_and_catch_up_window(
     assert found.catch_up == dt.timedelta(minutes=catch_up_minutes)
 
 
-def test_only_a_custom_reminder_can_be_marked_important() -> None:
+def test_only_a_custom_reminder_or_a_nag_can_be_marked_important() -> None:
     assert terms(RuleKind.CUSTOM, important=True) is IMPORTANT
     with pytest.raises(ValueError, match="only custom"):
         terms(RuleKind.WATER, important=True)
@@ -60,4 +62,5 @@ def test_a_kind_is_stored_as_its_plain_name() -> None:
         "card_update",
         "weekly_review",
         "admin_alert",
+        "nag",
     ]

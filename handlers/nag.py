@@ -1,0 +1,72 @@
+"""Handlers for nags (`提醒 ... 直到完成`): making one, and the user's answer.
+
+Nags change only through `services.nag`; the pure rules are `scheduler.nag`.
+
+Decisions: a typed `收到` (or a bare `完成`) answers the nag that fired most recently;
+with none nagging, the word keeps the meaning it had before nags existed (`完成`
+asks which task, `收到` is not understood), so nothing else changes. A card's
+知道了 answers its own nag, or says it had already stopped. When the nag is a task's
+(`任务 ... 直到完成`), a bare `完成` completes that task (which ends the nag), while
+`收到` only stops the nagging and leaves the task open.
+"""
+
+from __future__ import annotations
+
+import handlers.tasks
+import services.nag
+from handlers import texts
+from handlers.commands import AddReminder, AnswerNag, CompleteTask, TaskRef
+from handlers.context import Context, Outcome
+from handlers.router import Router
+from scheduler import nag
+from scheduler.schedule import next_after
+from storage.database import Session
+
+router = Router("nag")
+
+
+async def add_nag(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
+    """`提醒 明天 9:00 交材料 直到完成`: the first message at the reminder's time, then
+    a repeat every N minutes until the answer or the cap. (Called by the AddReminder
+    handler, which owns the command.)"""
+    assert cmd.until_done is not None
+    start = next_after(cmd.schedule, ctx.now, ctx.tz)  # the same reading as any reminder
+    if start is None:
+        return Outcome(reply=texts.REMINDER_HAS_NO_TIME)
+    spec = nag.NagSpec(start=start, every=cmd.until_done.every, cap=cmd.until_done.cap)
+    rule = await services.nag.add(
+        session,
+        ctx.user.id,
+        title=cmd.title,
+        spec=spec,
+        important=cmd.important,
+        now=ctx.now,
+    )
+    assert rule.number is not None
+    reply = texts.nag_added(rule.number, cmd.title, ctx.when(start), spec.every, spec.cap)
+    return Outcome(reply=reply)
+
+
+@router.handles(AnswerNag)
+async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
+    if cmd.rule_id is not None:
+        rule = await services.nag.of_card(session, ctx.user.id, cmd.rule_id)
+    else:
+        rule = await services.nag.latest_fired(session, ctx.user.id, ctx.now)
+    if rule is not None and rule.ref_id is not None and cmd.word.startswith("完成"):
+        # A task's nag: a bare 完成 completes the task it names (and so ends the nag).
+        return await handlers.tasks.complete_task(
+            session, ctx, CompleteTask(ref=TaskRef(task_id=rule.ref_id))
+        )
+    if rule is None or not await services.nag.answer(session, rule, ctx.now):
+        return Outcome(reply=_without_nag(cmd))
+    return Outcome(reply=texts.nag_answered(rule.label))
+
+
+def _without_nag(cmd: AnswerNag) -> str:
+    """What the word says when no nag is nagging: what it said before nags existed."""
+    if cmd.rule_id is not None:
+        return texts.NAG_ALREADY_OVER
+    if cmd.word.startswith("完成"):
+        return texts.task_ref_missing("完成")
+    return texts.miss(cmd.word)

@@ -1,0 +1,72 @@
+"""`直到完成` in a reminder: the words that make it nag (pure, no I/O).
+
+`提醒 明天 9:00 交材料 直到完成`, `提醒 今天 14:30 吃药 直到完成 每10分钟`,
+`明天9点提醒我交材料，直到我说完成`, `下午3点提醒我吃药 每隔15分钟提醒一次 直到我回复收到`.
+
+The marker is `直到` + an answer word (`完成`, `收到`, `做完`, `搞定`), optionally with
+`我说` / `我回复` before it and `为止` after. Only when it is there are `每N分钟` /
+`每隔N分钟` / `每N小时` (the interval, 5-120 minutes, default 10) and `最多N次` (the
+cap, 2-20, default 6) read, anywhere in the text; all of them are taken out before
+the time and title are read, so the title stays `交材料`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from handlers import texts
+from handlers.commands import ParseError, UntilDone
+from handlers.parse.normalise import strip_separators
+from handlers.parse.numbers import CN_INT, small_int
+from scheduler import nag
+
+_N = rf"(?:[0-9]{{1,4}}|{CN_INT})"
+_UNTIL_DONE = re.compile(
+    r"(?:(?:一直|反复)(?:提醒|催)?(?:我)?)?直到\s*(?:我)?\s*(?:说|回复|回)?\s*"
+    r"(?:完成|收到|做完|搞定|弄完)了?(?:为止)?"
+)
+_EVERY = re.compile(
+    rf"每隔?\s*(?P<n>{_N})\s*个?\s*(?P<unit>分钟|分|小时|钟头)\s*"
+    r"(?:再?(?:提醒|催)(?:我)?(?:一次|一遍)?|一次)?"
+)
+_CAP = re.compile(rf"最多\s*(?:提醒|催)?\s*(?P<n>{_N})\s*(?:次|遍)")
+
+
+def take_until_done(text: str) -> tuple[str, UntilDone | None]:
+    """The text without its nag words, and the nag's terms (None: it does not nag).
+
+    Raises:
+        ParseError: an interval or cap out of range (nothing is saved).
+    """
+    body, count = _UNTIL_DONE.subn(" ", text)
+    if not count:
+        return text, None
+    every, body = _take(_EVERY, body)
+    cap, body = _take(_CAP, body)
+    terms = UntilDone(
+        every=nag.DEFAULT_EVERY if every is None else _minutes(every),
+        cap=nag.DEFAULT_CAP if cap is None else _cap(cap),
+    )
+    return strip_separators(" ".join(body.split())), terms
+
+
+def _take(pattern: re.Pattern[str], text: str) -> tuple[re.Match[str] | None, str]:
+    match = pattern.search(text)
+    if match is None:
+        return None, text
+    return match, f"{text[: match.start()]} {text[match.end() :]}"
+
+
+def _minutes(match: re.Match[str]) -> int:
+    count = small_int(match["n"])
+    minutes = None if count is None else count * (60 if match["unit"] in ("小时", "钟头") else 1)
+    if minutes is None or not nag.EVERY_RANGE[0] <= minutes <= nag.EVERY_RANGE[1]:
+        raise ParseError(texts.NAG_EVERY_RANGE)
+    return minutes
+
+
+def _cap(match: re.Match[str]) -> int:
+    cap = small_int(match["n"])
+    if cap is None or not nag.CAP_RANGE[0] <= cap <= nag.CAP_RANGE[1]:
+        raise ParseError(texts.NAG_CAP_RANGE)
+    return cap

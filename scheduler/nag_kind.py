@@ -1,0 +1,67 @@
+"""The nag rule kind (直到完成) for the tick: a shell around the pure `scheduler.nag`.
+
+`materialise` makes the job of the rule's current slot and moves the rule to the next
+slot (None past the cap, after which `rules.retire_spent` retires it once its last
+job has finished). `prepare` re-reads the rule at send time: an answered nag (the
+rule is `done`) or one switched off sends nothing, and `nag.verdict` drops a repeat
+that is superseded or off the grid; a task's nag sends nothing once the task is
+closed, and goes out as the task's card (完成 / 明天再说). Nothing is settled after a send: the repeats run
+on the rule's own schedule and only the user's answer ends them
+(`services.nag.answer`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from scheduler import cards, nag
+from scheduler.channels.base import SendResult
+from scheduler.kinds import Occurrence, Send, Skip, job_for
+from storage.database import Session
+from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
+from storage.repos import rules, tasks
+
+
+async def _task_open(session: Session, task_id: int) -> bool:
+    task = await tasks.get(session, task_id)
+    return task is not None and task.status == tasks.OPEN
+
+
+class NagKind:
+    """Repeats every N minutes until the user's answer or the cap."""
+
+    name: str = RuleKind.NAG
+
+    async def materialise(
+        self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
+    ) -> Occurrence:
+        assert rule.next_fire_at is not None
+        slot = rule.next_fire_at
+        following = nag.following(nag.NagSpec.from_json(rule.spec), slot)
+        return Occurrence(job=job_for(rule, to, slot), next_fire_at=following)
+
+    async def prepare(
+        self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
+    ) -> Send | Skip:
+        rule = await rules.get(session, job.rule_id)
+        if rule is None or rule.status in ("paused", "off", "deleted"):
+            return Skip(status="cancelled", reason="rule switched off")
+        if rule.ref_id is not None and not await _task_open(session, rule.ref_id):
+            return Skip(status="suppressed", reason="task no longer open")
+        spec = nag.NagSpec.from_json(rule.spec)
+        decision = nag.verdict(spec, job.slot, now, answered=rule.status == "done")
+        if isinstance(decision, nag.Drop):
+            return Skip(status="suppressed", reason=decision.reason)
+        words = nag.text(rule.label, decision, task=rule.ref_id is not None)
+        card_id = cards.card_task_id("nag", job.id, job.attempts)
+        if rule.ref_id is not None:  # a task's nag: its card completes or moves the task
+            return Send(text=words, card=cards.task_card(words, card_id, rule.ref_id))
+        return Send(text=words, card=cards.nag_card(nag.CARD_TITLE, words, card_id, rule.id))
+
+    async def settle(
+        self, session: Session, job: JobRecord, result: SendResult, status: str, now: dt.datetime
+    ) -> None:
+        """Nothing to update: the next repeat is already planned on the rule."""
+
+    async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
+        """Nothing to update: a repeat not sent is covered by the next one."""

@@ -1,0 +1,109 @@
+"""The writer of nags (直到完成): made by the conversation, ended by the user's answer.
+
+A nag is a rule of kind `nag` whose spec is a `scheduler.nag.NagSpec`; the tick plans
+its repeats (`scheduler.nag_kind`). The user's answer (`收到`, a bare `完成`, the
+card's 知道了) is the receipt: it withdraws the repeats not yet sent and retires the
+rule in one transaction, so the tick plans no more and a repeat claimed meanwhile is
+dropped at send time (`nag.verdict`, answered).
+
+Which nag an answer means: the card names its rule; a typed answer means the nag that
+fired most recently (its first slot is the latest of those already due). A nag whose
+first slot is still ahead has asked nothing yet, so it is not answered by `收到`.
+
+A task's nag (`任务 明天 9:00 交材料 直到完成`, the rule's `ref_id` is the task) ends
+when the task is completed or cancelled, and starts over when the task moves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+
+import services.rules
+from scheduler import nag
+from storage.database import Session
+from storage.records import RuleKind, RuleRecord
+from storage.repos import jobs, rules
+
+
+async def add(
+    session: Session,
+    user_id: int,
+    *,
+    title: str,
+    spec: nag.NagSpec,
+    important: bool,
+    now: dt.datetime,
+    task_id: int | None = None,
+) -> RuleRecord:
+    """A nag whose first message goes out at `spec.start` (the caller checked it is
+    ahead of `now`); `task_id`: the task it nags about (then done means the task)."""
+    rule_id = await services.rules.create(
+        session,
+        user_id=user_id,
+        kind=RuleKind.NAG,
+        now=now,
+        important=important,
+        next_fire_at=spec.start,
+        spec=spec.to_json(),
+        ref_id=task_id,
+        label=title,
+    )
+    found = await rules.get(session, rule_id)
+    assert found is not None
+    return found
+
+
+async def latest_fired(session: Session, user_id: int, now: dt.datetime) -> RuleRecord | None:
+    """The user's active nag that fired most recently, or None when none is nagging."""
+    fired = [
+        (start, rule)
+        for rule in await rules.of_user(session, user_id, RuleKind.NAG)
+        if rule.status == "active" and (start := _start(rule)) is not None and start <= now
+    ]
+    return max(fired, key=lambda pair: (pair[0], pair[1].id))[1] if fired else None
+
+
+async def of_card(session: Session, user_id: int, rule_id: int) -> RuleRecord | None:
+    """The user's still active nag a card button names, or None (answered, capped,
+    deleted, or not theirs)."""
+    rule = await rules.get(session, rule_id)
+    mine = rule is not None and rule.user_id == user_id and rule.kind == RuleKind.NAG
+    return rule if mine and rule is not None and rule.status == "active" else None
+
+
+async def answer(session: Session, rule: RuleRecord, now: dt.datetime) -> bool:
+    """The user answered: repeats not yet sent are cancelled and the rule is done.
+    False when it had ended meanwhile (capped, deleted)."""
+    return await services.rules.finish(session, rule, now, note="nag answered")
+
+
+async def stop_for_task(session: Session, task_id: int, now: dt.datetime) -> bool:
+    """The task was completed or cancelled: its nag stops (True when one was nagging
+    or waiting to)."""
+    rule = await rules.of_ref(session, RuleKind.NAG, task_id)
+    return rule is not None and await services.rules.finish(session, rule, now, note="task closed")
+
+
+async def move_for_task(
+    session: Session, task_id: int, start: dt.datetime, now: dt.datetime
+) -> bool:
+    """The task moved (明天再说): its nag starts over at the new due time `start`,
+    with the same interval and cap; the repeats of the old time are withdrawn. False
+    when the task has no nag (any more: one that ran out is not restarted)."""
+    found = await rules.of_ref(session, RuleKind.NAG, task_id)
+    rule = None if found is None else await rules.get(session, found.id, lock=True)
+    if rule is None or rule.status not in ("active", "paused", "off"):
+        return False
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="task moved")
+    spec = dataclasses.replace(nag.NagSpec.from_json(rule.spec), start=start)
+    next_at = start if rule.status == "active" else None  # a paused nag stays paused
+    await rules.change(session, rule.id, now=now, spec=spec.to_json(), next_fire_at=next_at)
+    return True
+
+
+def _start(rule: RuleRecord) -> dt.datetime | None:
+    try:
+        return nag.NagSpec.from_json(rule.spec).start
+    except (ValueError, KeyError, TypeError):
+        return None  # a malformed spec: the tick sets that rule aside

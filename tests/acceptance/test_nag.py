@@ -1,0 +1,175 @@
+"""Nag until done (issue 12): `提醒 今天 HH:MM 吃药 直到完成` through the chat, the tick
+and the fake WeCom API, on the fake clock (Wednesday 2026-11-25 10:00, Shanghai).
+
+The user's answer is the only receipt: the repeats go out every interval until
+`完成` / `收到` / the card's 知道了, or until the cap, whose last message says it stops.
+"""
+
+from __future__ import annotations
+
+from scheduler import cards
+from tests.acceptance.conftest import Keeper
+from tests.acceptance.test_reminders import (
+    buttons,
+    click,
+    job_statuses,
+    local,
+    run_until,
+    say_at,
+    sent_at,
+)
+
+
+async def test_a_nag_repeats_at_its_interval_and_stops_on_done(keeper: Keeper) -> None:
+    added = await keeper.say("提醒 今天 14:30 吃药 直到完成")
+    assert "每 10 分钟再提醒" in added
+    await run_until(keeper, 0, "14:55")
+    assert sent_at(keeper) == [local(0, "14:30"), local(0, "14:40"), local(0, "14:50")]
+    assert keeper.sent_to()[0].startswith("⏰ 提醒：吃药")
+    assert "第 3 次" in keeper.sent_to()[2]
+    assert await say_at(keeper, 0, "14:56", "完成") == "好的，不再提醒：吃药"
+    await run_until(keeper, 0, "16:00")
+    assert len(keeper.sent_to()) == 3  # none after the answer
+    assert "吃药" not in await keeper.say("提醒")  # the rule is done
+
+
+async def test_a_nag_with_its_own_interval_stops_at_the_cap_and_says_so(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成 每5分钟 最多3次")
+    await run_until(keeper, 0, "12:00")
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:05"), local(0, "11:10")]
+    assert keeper.sent_to()[-1].endswith("已提醒 3 次，不再提醒：交材料")
+    assert await job_statuses(keeper, "nag") == ["accepted"] * 3
+    # 收到 after the cap has nothing to stop: its old meaning (not understood)
+    assert "不再提醒" not in await keeper.say("收到")
+
+
+async def test_shou_dao_answers_the_nag_that_fired_last(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await keeper.say("下午3点提醒我吃药 每隔15分钟提醒一次 直到我回复收到")
+    await run_until(keeper, 0, "11:01")
+    assert await keeper.say("收到") == "好的，不再提醒：交材料"  # 吃药 has not fired yet
+    await run_until(keeper, 0, "15:20")
+    assert await keeper.say("收到了") == "好的，不再提醒：吃药"
+    await run_until(keeper, 0, "17:00")
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "15:00"), local(0, "15:15")]
+
+
+async def test_income_said_with_shou_dao_is_still_income_while_a_nag_runs(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:01")
+    assert "8000" in await keeper.say("收到工资 8000")
+    await run_until(keeper, 0, "11:10")
+    assert len(keeper.sent_to()) == 2  # still nagging
+
+
+async def test_no_repeat_goes_out_in_quiet_time_and_one_comes_after_it(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:05")
+    assert "11:35" in await keeper.say("免打扰 30分钟")
+    await run_until(keeper, 0, "11:45")
+    # 11:10, 11:20, 11:30 dropped (they count toward the cap); 11:40 is the next one
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:40")]
+    assert (await job_statuses(keeper, "nag"))[:5] == [  # then 11:50, made early, waits
+        "accepted",
+        "suppressed",
+        "suppressed",
+        "suppressed",
+        "accepted",
+    ]
+
+
+async def test_the_nag_cards_button_stops_it_and_greys_out(keeper: Keeper) -> None:
+    await keeper.say("设置 卡片 开")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:00")
+    [card] = keeper.api.messages_to("alice")
+    assert buttons(card) == ["知道了"]
+    key = card.payload["template_card"]["button_list"][0]["key"]
+    action = cards.parse_key(key)
+    assert action is not None
+    assert (action.kind, action.action) == ("nag", "ack")
+    code = keeper.api.issue_click_code(card)
+    assert await click(keeper, card, key, code, keeper.wecom.now()) == "好的，不再提醒：交材料"
+    await keeper.tick()  # greys out the card
+    await run_until(keeper, 0, "12:00")
+    assert len(keeper.api.messages_to("alice")) == 1
+    assert [u.replace_name for u in keeper.api.card_updates] == ["已收到"]
+
+
+async def test_a_nag_is_listed_and_can_be_paused_and_resumed_where_the_clock_is(
+    keeper: Keeper,
+) -> None:
+    added = await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    listed = await keeper.say("提醒")
+    assert "交材料（直到完成，每10分钟）" in listed
+    assert "11:00" in listed
+    await run_until(keeper, 0, "11:05")
+    number = added.split("提醒 ")[1].split("：")[0]
+    assert "已暂停" in await keeper.say(f"暂停 提醒 {number}")
+    await run_until(keeper, 0, "11:25")
+    assert "11:30" in await keeper.say(f"恢复 提醒 {number}")
+    await run_until(keeper, 0, "11:35")
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:30")]
+
+
+async def test_a_tasks_nag_stops_when_the_task_is_completed_by_number(keeper: Keeper) -> None:
+    added = await keeper.say("任务 今天 14:30 交材料 直到完成 每15分钟")
+    assert "每 15 分钟再提醒" in added
+    await run_until(keeper, 0, "14:50")
+    assert sent_at(keeper) == [local(0, "14:30"), local(0, "14:45")]
+    done = await say_at(keeper, 0, "14:52", "完成 1")
+    assert done.startswith("完成：交材料 ✓")
+    assert done.endswith("不再提醒。")
+    await run_until(keeper, 0, "16:00")
+    assert len(keeper.sent_to()) == 2
+
+
+async def test_a_bare_done_completes_the_nagged_task_and_shou_dao_only_stops_the_nag(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    await keeper.say("任务 今天 11:00 取快递 直到完成")
+    await run_until(keeper, 0, "11:01")
+    assert await keeper.say("收到") == "好的，不再提醒：取快递"  # both fired: the later-made
+    assert (await keeper.say("完成")).startswith("完成：交材料 ✓")  # the other: task done
+    await run_until(keeper, 0, "12:00")
+    [both] = keeper.sent_to()  # the two 11:00 messages left as one, and nothing after
+    assert "交材料" in both
+    assert "取快递" in both
+    assert "取快递" in await keeper.say("任务")  # 收到 stopped the nag, not the task
+
+
+async def test_a_tasks_nag_card_completes_the_task(keeper: Keeper) -> None:
+    await keeper.say("设置 卡片 开")
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:00")
+    [card] = keeper.api.messages_to("alice")
+    assert buttons(card) == ["完成", "明天再说"]
+    key = card.payload["template_card"]["button_list"][0]["key"]
+    code = keeper.api.issue_click_code(card)
+    done = await click(keeper, card, key, code, keeper.wecom.now())
+    assert done.startswith("完成：交材料 ✓")
+    await run_until(keeper, 0, "12:00")
+    assert len(keeper.api.messages_to("alice")) == 1
+
+
+async def test_putting_a_nagged_task_off_to_tomorrow_starts_the_nag_over_then(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:05")
+    assert "明天" in await keeper.say("明天再说 1")
+    assert "交材料" not in " ".join(keeper.sent_to()[1:])
+    await run_until(keeper, 1, "11:30")
+    nagged = [m.received_at for m in keeper.api.messages_to("alice") if "再次" in m.content]
+    assert nagged == [local(1, "11:10")]  # the second and last of tomorrow's two
+    about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
+    assert about == [local(0, "11:00"), local(1, "11:00"), local(1, "11:10")]  # no 10:30 one
+
+
+async def test_undoing_a_nagged_task_takes_its_nag_with_it(keeper: Keeper) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    await keeper.say("撤销")
+    assert "交材料" not in await keeper.say("提醒")
+    await run_until(keeper, 0, "12:00")
+    assert not [m for m in keeper.sent_to() if m.startswith("⏰")]
