@@ -16,6 +16,7 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import callback, keys, metrics
+from bot import mp as mp_api
 from bot import web as web_pages
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
@@ -102,6 +103,7 @@ def create_app(
     app.router.add_post(callback.CALLBACK_PATH, callback.receive)
     app.router.add_get("/healthz", healthz)
     web_pages.setup(app)
+    mp_api.setup(app)
     return app
 
 
