@@ -25,6 +25,7 @@ from scheduler.alert_kind import AdminAlertKind
 from scheduler.backup_job import BackupDuty, BackupPlan
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.channels.factory import from_settings
+from scheduler.channels.mp_subscribe import MpSubscribeChannel, MpSubscribeConfig
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
@@ -74,6 +75,7 @@ async def scheduler_for(
             config, session=http, store=DatabaseTokenStore(database), now=clock.now
         )
         extra = from_settings(settings, http, now=clock.now)
+        extra.update(mp_channel(settings, database, http, clock))
         yield Scheduler(
             database=database,
             kinds=all_kinds(),
@@ -85,6 +87,25 @@ async def scheduler_for(
             backups=backup_duty(settings),
             alerts=alert_route(settings),
         )
+
+
+def mp_channel(
+    settings: Settings, database: Database, http: aiohttp.ClientSession, clock: Clock
+) -> dict[str, MpSubscribeChannel]:
+    """The mini-program's subscribe-message channel when KEEPER_MP_* are set; its
+    token is cached in the database like WeCom's."""
+    if not settings.mp_configured:
+        return {}
+    config = MpSubscribeConfig(
+        api_base=settings.wechat_api_base,
+        appid=settings.mp_appid,
+        secret=settings.mp_secret,
+        template_id=settings.mp_template_id,
+        timezone=settings.timezone.key,
+    )
+    store = DatabaseTokenStore(database)
+    channel = MpSubscribeChannel(config, store=store, session=http, now=clock.now)
+    return {channel.name: channel}
 
 
 def backup_duty(settings: Settings) -> BackupDuty | None:

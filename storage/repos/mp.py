@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy import delete, select, update
 
 from storage.database import Session
+from storage.delivery_models import WATER_GRANTS, WATER_PLANS
 from storage.dialect import insert_unless_exists
 from storage.models import USERS, WATER_CHECKINS
 from storage.mp_models import MP_ACTIONS, MP_GRANT_ANSWERS, MP_IDENTITIES, MP_LINK_CODES
@@ -183,3 +184,19 @@ async def lock_user(session: Session, user_id: int) -> None:
     if session.dialect.name != "sqlite":
         stmt = stmt.with_for_update()
     await session.execute(stmt)
+
+
+async def mp_grant_available(session: Session, user_id: int) -> bool:
+    """Whether the user's plan holds an available grant made by a subscribe accept
+    (key `mp:...`): its reminder must then leave as a subscribe message."""
+    stmt = (
+        select(WATER_GRANTS.c.id)
+        .join(WATER_PLANS, WATER_PLANS.c.id == WATER_GRANTS.c.plan_id)
+        .where(
+            WATER_PLANS.c.user_id == user_id,
+            WATER_GRANTS.c.state == "available",
+            WATER_GRANTS.c.request_key.like("mp:%"),
+        )
+        .limit(1)
+    )
+    return (await session.execute(stmt)).first() is not None
