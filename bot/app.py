@@ -25,6 +25,7 @@ from handlers import (
     admin,
     confirm,
     events,
+    miniprogram,
     pages,
     records,
     reminders,
@@ -57,6 +58,7 @@ ROUTERS: list[Router] = [
     confirm.router,
     undo.router,
     welcome.router,
+    miniprogram.router,
 ]
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
 HEALTH_TIMEOUT_SECONDS = 2.0
@@ -125,6 +127,7 @@ def _database(
             public_url=settings.public_url,
             backups_on=settings.backup_dir is not None,
             alert_channel=settings.alert_channel,
+            mp_on=settings.mp_configured,
         )
         yield
         if database.group is not None:

@@ -45,6 +45,7 @@ class Conversation:
     public_url: str = ""
     backups_on: bool = False
     alert_channel: str = ""
+    mp_on: bool = False
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
@@ -74,6 +75,7 @@ class Conversation:
                 public_url=self.public_url,
                 backups_on=self.backups_on,
                 alert_channel=self.alert_channel,
+                mp_on=self.mp_on,
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)

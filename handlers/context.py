@@ -31,6 +31,8 @@ class Context:
     """Whether scheduled backups are made (KEEPER_BACKUP_DIR set), for 管理 状态."""
     alert_channel: str = ""
     """KEEPER_ALERT_CHANNEL as the scheduler names it; empty: the WeCom app stands in."""
+    mp_on: bool = False
+    """Whether the water mini-program is configured (KEEPER_MP_APPID and secret)."""
 
     @property
     def today(self) -> dt.date:

@@ -15,6 +15,7 @@ from handlers.commands import (
     EndQuiet,
     ExportData,
     Help,
+    LinkMiniProgram,
     OpenPages,
     ParseError,
     PostponeTask,
@@ -63,6 +64,8 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "预算": ShowBudgets, "我的预算": ShowBudgets, "预算列表": ShowBudgets,
     "取消预算": ShowBudgets,  # which one? the list says how
     "取消目标体重": lambda: SetGoalWeight(kg=None), "删除目标体重": lambda: SetGoalWeight(kg=None),
+    # The water mini-program (issue 12)
+    "绑定 小程序": LinkMiniProgram, "绑定小程序": LinkMiniProgram, "小程序绑定": LinkMiniProgram,
 }  # fmt: skip
 MENU_KEYS: dict[str, Callable[[], Command]] = {
     "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,

@@ -25,11 +25,12 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.app import create_app
 from bot.sandbox.fake_wechat import FakeWeChat, run_fake_wechat
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
+from bot.sandbox.wecom_side import WeComSide
 from bot.scheduling import scheduler_for
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 from tests.integration.mp_support import MiniProgram, make_fake, new_id, rows
 
 OPENID = "oMpUser0001"
@@ -43,6 +44,12 @@ class Session:
     clock: FakeClock
     drops: deque[str]  # what the flaky network does to the next POSTs: before | after
     flaky_url: str
+    wecom: WeComSide
+
+    async def say(self, text: str, user: str = "alice") -> str:
+        reply = await self.wecom.send_text(user, text)
+        assert reply.status == 200
+        return reply.text or ""
 
     async def lost_post(self, path: str, body: dict[str, Any]) -> None:
         """POST through the flaky network; the phone sees the connection drop."""
@@ -103,7 +110,8 @@ async def day(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Session]:
                 scheduler_for(settings, Database(engine), clock, send_timeout=0.5) as scheduler,
             ):
                 phone = MiniProgram(client, wechat, OPENID)
-                yield Session(phone, wechat, scheduler, clock, drops, flaky_url)
+                wecom_client = wecom_side(client, settings, clock)
+                yield Session(phone, wechat, scheduler, clock, drops, flaky_url, wecom_client)
 
 
 def local(clock: FakeClock) -> str:
@@ -174,3 +182,65 @@ async def test_a_mini_program_day_with_a_lost_glass(day: Session, engine: AsyncE
     attempts = await rows(engine, "SELECT channel, outcome FROM delivery_attempts")
     assert attempts == [("mp_subscribe", "accepted")]
     assert len(day.wechat.sent) == 1
+
+
+async def _scheduled_with_one_grant(day: Session) -> None:
+    await day.phone.login()
+    await day.phone.plan("enable")
+    request = new_id()
+    await day.phone.grant(request)
+    await day.phone.glass(new_id(), local(day.clock), request)
+    day.clock.advance(timedelta(hours=2))
+
+
+async def test_43101_pauses_the_plan_and_invalidates_its_grant(
+    day: Session, engine: AsyncEngine
+) -> None:
+    await _scheduled_with_one_grant(day)  # accepted in the app, but WeChat has no quota
+    await tick(day.scheduler)
+    await tick(day.scheduler)
+    status = await day.phone.water()
+    assert (status["state"], status["needs_grant"]) == ("paused", True)
+    assert await rows(engine, "SELECT outcome, provider_code FROM delivery_attempts") == [
+        ("failed", 43101)
+    ]
+    states = {state for (state,) in await rows(engine, "SELECT state FROM water_grants")}
+    assert states == {"invalid"}
+    assert day.wechat.sent == []
+
+
+async def test_a_template_error_holds_the_channel_and_opens_an_incident(
+    day: Session, engine: AsyncEngine
+) -> None:
+    await _scheduled_with_one_grant(day)
+    day.wechat.subscribe(OPENID)
+    day.wechat.fail_next(47003)
+    await tick(day.scheduler)
+    await tick(day.scheduler)
+    assert "mp_subscribe" in day.scheduler.holds
+    incidents = await rows(engine, "SELECT kind, subject FROM incidents")
+    assert any(subject == "mp_subscribe" for _, subject in incidents)
+
+
+async def test_a_linked_mini_program_adds_its_glasses_to_the_members_today(day: Session) -> None:
+    await day.phone.login()
+    await day.phone.glass(new_id(), local(day.clock))  # before linking: its own user
+    assert "喝水 +1" in await day.say("喝水")
+    reply = await day.say("绑定 小程序")
+    code = reply.split("：", 1)[1][:6]
+    linked = await day.phone.call("POST", "/link", {"code": code})
+    assert linked["today_count"] == 2  # the chat's glass and the app's, moved over
+    after = await day.phone.glass(new_id(), local(day.clock))
+    assert after["today_count"] == 3
+    assert "3 杯" in await day.say("今天")
+    assert await day.say("绑定 小程序") != reply  # a new code each time
+
+
+async def test_without_the_mini_program_configured_no_code_is_given(
+    engine: AsyncEngine, clock: FakeClock
+) -> None:
+    settings = dataclasses.replace(TEST_SETTINGS, mp_appid="", mp_secret="")
+    app = create_app(settings, clock=clock, engine=engine)
+    async with TestClient(TestServer(app)) as client:
+        reply = await wecom_side(client, settings, clock).send_text("alice", "绑定 小程序")
+    assert reply.text == "小程序还没开通：需要管理员设置 KEEPER_MP_APPID 等。"
