@@ -521,7 +521,7 @@ def _backup_at(env: Mapping[str, str]) -> dt.time:
 
 
 def _mp_settings(env: Mapping[str, str]) -> dict[str, str]:
-    """KEEPER_MP_*: all optional, but the AppID and AppSecret come together, and a
+    """The mini-program settings: all optional, but the AppID and AppSecret come together, and a
     configured mini-program needs its subscribe template."""
     appid = _optional(env, "KEEPER_MP_APPID", r"wx[0-9a-f]{16}", "the AppID, wx + 16 hex digits")
     secret = _optional(env, "KEEPER_MP_SECRET", r"[0-9a-f]{32}", "the AppSecret, 32 hex digits")
