@@ -353,3 +353,26 @@ async def test_five_wrong_link_codes_lock_the_openid_for_an_hour(
     )
     clock.advance(mpw.LINK_LOCKOUT)
     await phone.call("POST", "/link", {"code": await _code(engine, clock, member)})
+
+
+async def test_two_phones_racing_for_one_link_code_link_one(
+    api: Client, fake: FakeWeChat, engine: AsyncEngine, clock: FakeClock
+) -> None:
+    member = await new_user(engine, clock, "zhangsan")
+    code = await _code(engine, clock, member)
+    phones = [MiniProgram(api, fake, f"oMpRacer000{i}") for i in range(3)]
+    for phone in phones:
+        await phone.login()
+    headers = [{"Authorization": f"Bearer {p.token}"} for p in phones]
+    responses = await asyncio.gather(
+        *(api.post("/api/mp/v1/link", json={"code": code}, headers=h) for h in headers)
+    )
+    assert sorted(r.status for r in responses) == [200, 400, 400]
+    linked = await rows(engine, "SELECT openid FROM mp_identities WHERE linked_at IS NOT NULL")
+    assert len(linked) == 1
+
+
+def test_a_mini_program_user_can_never_be_a_wecom_recipient() -> None:
+    from scheduler.channels.wecom_app import USER_ID
+
+    assert USER_ID.fullmatch(mpw.MP_PREFIX + "oMpUser0001") is None
