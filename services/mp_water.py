@@ -11,11 +11,11 @@ request, never a glass alone:
   An accept while one is available (or the plan is off) is kept as an answer only: the
   plan holds one grant at most, and the unused WeChat quota harms nothing.
   `reject` / `ban` pause a running plan; `filter` changes nothing.
-- `act`: the glass is written first, keyed `mp:<action_id>`, in the same transaction
-  as the action's row and its answer; then, if its grant's answer never arrived, that
-  answer is taken; then a `scheduled` plan books its next time from `occurred_at`. A
-  glass without a grant never makes one, so an mp user's plan cannot hold a grant
-  WeChat would refuse (43101).
+- `record` then `settle`: the glass is written first, keyed `mp:<action_id>`, with
+  the action's row, in a transaction of its own; then, if its grant's answer never
+  arrived, that answer is taken, a `scheduled` plan books its next time from
+  `occurred_at`, and the answer is stored for replays. A glass without a grant never
+  makes one, so an mp user's plan cannot hold a grant WeChat would refuse (43101).
 - `change_plan("enable")` with no unused accept: the machine's `enable` would grant
   on the user's word alone, which WeChat does not honour. So the plan is enabled and
   at once paused (two legal steps of the machine): enabled, holding no grant, and
@@ -142,24 +142,57 @@ async def act(
     now: dt.datetime,
     template_id: str,
 ) -> str | None:
-    """Record one glass and answer with the status (JSON); a replay gets the stored
-    answer. None when the action_id belongs to another openid (a client bug)."""
-    claimed = await mp.claim_action(
+    """`record` and `settle` in the caller's one transaction (see them)."""
+    stored = await record(session, user_id, openid, action, now)
+    if stored is None or stored:
+        return stored
+    return await settle(session, user_id, openid, action, now, template_id)
+
+
+async def record(
+    session: Session, user_id: int, openid: str, action: ActionLike, now: dt.datetime
+) -> str | None:
+    """First, and in a transaction of its own: the action's row and its glass.
+
+    Returns "" for an action not yet settled (new, or whose settling failed before),
+    the stored answer for one already answered, None when the action_id belongs to
+    another openid (a client bug). So a failure on the reminder side (the plan) can
+    never take the glass with it: the replay finds it and settles it again.
+    """
+    if await mp.claim_action(
         session, action_id=action.action_id, openid=openid, user_id=user_id, now=now
-    )
-    if not claimed:
-        stored = await mp.action_answer(session, action.action_id)
-        return None if stored is None or stored[0] != openid else stored[1]
-    source = f"{MP_PREFIX}{action.action_id}"
-    await records.add_water(
-        session, user_id=user_id, glasses=1, occurred_at=action.occurred_at, source_key=source
-    )
+    ):
+        source = f"{MP_PREFIX}{action.action_id}"
+        await records.add_water(
+            session, user_id=user_id, glasses=1, occurred_at=action.occurred_at, source_key=source
+        )
+        return ""
+    stored = await mp.action_answer(session, action.action_id)
+    return None if stored is None or stored[0] != openid else stored[1]
+
+
+async def settle(
+    session: Session,
+    user_id: int,
+    openid: str,
+    action: ActionLike,
+    now: dt.datetime,
+    template_id: str,
+) -> str:
+    """Then: the plan takes the action (its grant's answer if it never arrived, and a
+    scheduled plan's next time from `occurred_at`) and the answer is stored. The
+    caller holds the user's row, so a racing copy that got here second finds the
+    answer the first stored and returns it unchanged."""
+    stored = await mp.action_answer(session, action.action_id)
+    if stored is not None and stored[1]:
+        return stored[1]
     if action.grant_request_id is not None and action.subscription_status != "skipped":
         await answer(
             session, user_id, openid, action.grant_request_id, action.subscription_status, now
         )
     loaded = await _loaded(session, user_id, now)
     if loaded.plan.state is wp.PlanState.SCHEDULED:
+        source = f"{MP_PREFIX}{action.action_id}"
         next_at = await services.water.next_time(session, user_id, action.occurred_at, now)
         event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=source, next_at=next_at)
         await services.water.act(session, loaded, event, now)

@@ -38,7 +38,8 @@ Extensions of the shared contract (this module adds them):
   hour: 429 `rate_limited`); the openid already linked 409 `already_linked`. The
   same token keeps working: a token names the openid, and the user it acts as is
   read on every request.
-- Any other failure: 500 `server_error`, never a stack trace.
+- Any other path or method under the base: 404 `not_found`; any other failure: 500
+  `server_error`, never a stack trace.
 """
 
 from __future__ import annotations
@@ -57,6 +58,7 @@ from bot.mp.texts import MESSAGES
 from bot.mp.wechat import code2session
 from storage.database import Session
 from storage.repos import mp
+from storage.retry import retrying
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +69,7 @@ STATUS: dict[str, int] = {
     "invalid_code": 401,
     "unauthorized": 401,
     "code_blocked": 403,
+    "not_found": 404,
     "already_linked": 409,
     "occurred_at_out_of_range": 422,
     "rate_limited": 429,
@@ -112,7 +115,7 @@ def guarded(route: Route) -> Route:
 async def _body(request: web.Request) -> object:
     try:
         return await request.json()
-    except ValueError:
+    except (ValueError, web.HTTPRequestEntityTooLarge):  # not JSON, or over 64 KiB
         raise validate.Bad("bad_request") from None
 
 
@@ -147,8 +150,12 @@ async def login(request: web.Request) -> web.StreamResponse:
     )
     if openid is None:
         return error(failure or "wechat_unavailable")
-    async with request.app[keys.DATABASE].transaction() as session:
-        user_id = await mpw.login(session, openid, settings.timezone.key, now)
+
+    async def unit() -> int:
+        async with request.app[keys.DATABASE].transaction() as session:
+            return await mpw.login(session, openid, settings.timezone.key, now)
+
+    user_id = await retrying(unit)
     token, expires = auth.issue(auth.token_key(settings.web_key()), user_id, openid, now)
     local = expires.astimezone(settings.timezone).isoformat()
     return web.json_response({"token": token, "expires_at": local})
@@ -159,11 +166,23 @@ async def _status(request: web.Request, session: Session, user_id: int) -> web.R
     return _json_text((await mpw.status(session, user_id, now, template)).as_json())
 
 
+Work = Callable[[Session, int], Awaitable[web.Response]]
+
+
+async def _as_user(request: web.Request, who: auth.MpSession, work: Work) -> web.Response:
+    """`work` in one transaction, as the user the openid acts as (row locked), retried
+    on a deadlock or a busy database like every unit of work; what it answers."""
+
+    async def unit() -> web.Response:
+        async with request.app[keys.DATABASE].transaction() as session:
+            return await work(session, await _user(session, who))
+
+    return await retrying(unit)
+
+
 @guarded
 async def get_water(request: web.Request) -> web.StreamResponse:
-    who = _session(request)
-    async with request.app[keys.DATABASE].transaction() as session:
-        return await _status(request, session, await _user(session, who))
+    return await _as_user(request, _session(request), lambda s, u: _status(request, s, u))
 
 
 @guarded
@@ -171,10 +190,12 @@ async def post_grant(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
     answer = validate.grant(await _body(request), settings.mp_template_id)
-    async with request.app[keys.DATABASE].transaction() as session:
-        user_id = await _user(session, who)
+
+    async def work(session: Session, user_id: int) -> web.Response:
         await mpw.answer(session, user_id, who.openid, answer.request_id, answer.result, now)
         return await _status(request, session, user_id)
+
+    return await _as_user(request, who, work)
 
 
 @guarded
@@ -182,10 +203,20 @@ async def post_action(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
     action = validate.action(await _body(request), now)
-    async with request.app[keys.DATABASE].transaction() as session:
-        user_id = await _user(session, who)
-        reply = await mpw.act(session, user_id, who.openid, action, now, settings.mp_template_id)
-    return error("bad_request") if reply is None else _json_text(reply)
+
+    async def glass(session: Session, user_id: int) -> web.Response:
+        stored = await mpw.record(session, user_id, who.openid, action, now)
+        return error("bad_request") if stored is None else _json_text(stored)
+
+    async def plan(session: Session, user_id: int) -> web.Response:
+        reply = await mpw.settle(session, user_id, who.openid, action, now, template)
+        return _json_text(reply)
+
+    template = settings.mp_template_id
+    recorded = await _as_user(request, who, glass)  # committed: the glass is safe now
+    if recorded.status != 200 or recorded.text:
+        return recorded
+    return await _as_user(request, who, plan)
 
 
 @guarded
@@ -193,10 +224,12 @@ async def post_plan(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     now = request.app[keys.CLOCK].now()
     change = validate.plan(await _body(request))
-    async with request.app[keys.DATABASE].transaction() as session:
-        user_id = await _user(session, who)
+
+    async def work(session: Session, user_id: int) -> web.Response:
         await mpw.change_plan(session, user_id, change.action, now, _habit(change))
         return await _status(request, session, user_id)
+
+    return await _as_user(request, who, work)
 
 
 def _habit(change: validate.PlanChange) -> dict[str, object]:
@@ -211,17 +244,17 @@ def _habit(change: validate.PlanChange) -> dict[str, object]:
 
 @guarded
 async def post_link(request: web.Request) -> web.StreamResponse:
+    """A refused code still commits (the wrong try is counted), so it is an answer,
+    not an exception."""
     who = _session(request)
     now = request.app[keys.CLOCK].now()
     code = validate.link_code(await _body(request))
-    async with request.app[keys.DATABASE].transaction() as session:
-        await _user(session, who)
+
+    async def work(session: Session, user_id: int) -> web.Response:
         linked = await mpw.link(session, who.openid, code, now)
-        if isinstance(linked, str):
-            failed = linked
-        else:
-            return await _status(request, session, linked)
-    return error(failed)
+        return error(linked) if isinstance(linked, str) else await _status(request, session, linked)
+
+    return await _as_user(request, who, work)
 
 
 def add_routes(app: web.Application) -> None:
@@ -231,3 +264,9 @@ def add_routes(app: web.Application) -> None:
     app.router.add_post(f"{BASE}/water/actions", post_action)
     app.router.add_post(f"{BASE}/water/plan", post_plan)
     app.router.add_post(f"{BASE}/link", post_link)
+    app.router.add_route("*", BASE + "/{tail:.*}", not_found)
+
+
+async def not_found(request: web.Request) -> web.StreamResponse:
+    """Any other path or method under the base: the contract's error shape, not a page."""
+    return error("not_found")
