@@ -89,7 +89,10 @@ async def login(session: Session, openid: str, timezone: str, now: dt.datetime) 
 
 
 async def status(session: Session, user_id: int, now: dt.datetime, template_id: str) -> Status:
-    """The plan as the client shows it; `needs_grant` decided here, never by the client."""
+    """The plan as the client shows it; `needs_grant` decided here, never by the client:
+    true when the plan is on (not disabled) and holds no available grant, except
+    while a sending plan has an accept parked (it becomes the grant when the send
+    settles, so asking again would waste the user's tap)."""
     habit = await water.habit(session, user_id)
     tz = ZoneInfo(habit.timezone)
     record = await water.plan_of(session, user_id)
