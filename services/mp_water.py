@@ -1,4 +1,4 @@
-"""The water mini-program's writes: login, subscribe answers, glasses, the plan, linking.
+"""The water mini-program's writes: login, subscribe answers, glasses, the plan.
 
 The mini-program's reminders travel as one-time subscribe messages: WeChat lets us
 send one message per `accept`, and says nothing about what is left (PROVIDERS §5).
@@ -29,10 +29,7 @@ request, never a glass alone:
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
-import secrets
-from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -43,11 +40,6 @@ from storage.database import Session
 from storage.repos import mp, reads, records, rules, water
 from storage.repos.users import ensure_and_lock_user
 
-LINK_TTL = dt.timedelta(minutes=10)
-LINK_MAX_FAILURES = 5
-LINK_LOCKOUT = dt.timedelta(hours=1)
-"""Five wrong codes in an hour lock an openid's /link for the rest of the hour:
-1e6 codes, so guessing one is hopeless (and every openid costs a WeChat login)."""
 MP_PREFIX = "mp:"
 _RUNNING = (wp.PlanState.SCHEDULED, wp.PlanState.SENDING, wp.PlanState.AWAITING_CHECKIN)
 _NEEDS = (wp.PlanState.AWAITING_CHECKIN, wp.PlanState.PAUSED, wp.PlanState.SENDING)
@@ -127,7 +119,7 @@ async def answer(
 
 
 async def _take(session: Session, user_id: int, key: str, result: str, now: dt.datetime) -> None:
-    loaded = await _loaded(session, user_id, now)
+    loaded = await loaded_plan(session, user_id, now)
     state = loaded.plan.state
     if result == "accept" and state in _NEEDS:
         next_at = await services.water.next_time(session, user_id, now, now)
@@ -193,7 +185,7 @@ async def settle(
         await answer(
             session, user_id, openid, action.grant_request_id, action.subscription_status, now
         )
-    loaded = await _loaded(session, user_id, now)
+    loaded = await loaded_plan(session, user_id, now)
     if loaded.plan.state is wp.PlanState.SCHEDULED:
         source = f"{MP_PREFIX}{action.action_id}"
         next_at = await services.water.next_time(session, user_id, action.occurred_at, now)
@@ -228,7 +220,7 @@ async def change_plan(
     changes (applied first, so an enable books with the new values)."""
     if habit:
         await water.set_habit(session, user_id, **habit)
-    loaded = await _loaded(session, user_id, now)
+    loaded = await loaded_plan(session, user_id, now)
     if kind == "close":
         await services.water.act(session, loaded, wp.CLOSE, now)
     elif kind == "enable" and loaded.plan.state is wp.PlanState.DISABLED:
@@ -241,68 +233,10 @@ async def change_plan(
             now,
         )
         if isinstance(result, wp.Applied):  # no accept behind it: wait for one, paused
-            again = await _loaded(session, user_id, now)
+            again = await loaded_plan(session, user_id, now)
             await services.water.act(session, again, wp.PAUSE, now)
 
 
-async def _loaded(session: Session, user_id: int, now: dt.datetime) -> services.water.Loaded:
+async def loaded_plan(session: Session, user_id: int, now: dt.datetime) -> services.water.Loaded:
     record = await services.water.ensure(session, user_id, now)
     return await services.water.load(session, record)
-
-
-def code_hash(code: str) -> str:
-    """A link code as stored: its SHA-256 (as `web_links` keeps its tokens). Six digits
-    are few, so the hash alone would not hide one from someone holding the table; what
-    protects a code is that it lives ten minutes, works once, and `/link` locks an
-    openid after five wrong tries."""
-    return hashlib.sha256(code.encode()).hexdigest()
-
-
-def _draw() -> str:
-    return f"{secrets.randbelow(10**6):06d}"
-
-
-async def new_link_code(
-    session: Session, user_id: int, now: dt.datetime, draw: Callable[[], str] = _draw
-) -> str:
-    """A fresh 6-digit code for the member, good once and for `LINK_TTL`."""
-    for _ in range(10):
-        code = draw()
-        if await mp.replace_link_code(
-            session,
-            user_id=user_id,
-            code_hash=code_hash(code),
-            now=now,
-            expires_at=now + LINK_TTL,
-        ):
-            return code
-    raise RuntimeError("no free link code after 10 draws")
-
-
-async def link(session: Session, openid: str, code: str, now: dt.datetime) -> int | str:
-    """Link the openid to the member whose code this is: the member's user id, or the
-    contract's error code (`rate_limited`, `already_linked`, `link_code_invalid`; a
-    wrong code's count is written, so the caller commits either way).
-
-    The mini-program-only user's glasses move to the member (so 今天 counts both
-    doors), and its own plan is closed (grants invalid, pending jobs cancelled): the
-    member's plan is the one that runs, and asks for a subscription on the next glass.
-    """
-    found = await mp.identity(session, openid)
-    if found is None:
-        return "unauthorized"
-    if found.linked:
-        return "already_linked"
-    recent = found.link_failed_at is not None and now - found.link_failed_at < LINK_LOCKOUT
-    failures = found.link_failures if recent else 0
-    if failures >= LINK_MAX_FAILURES:
-        return "rate_limited"
-    member = await mp.use_link_code(session, code_hash(code), now)
-    if member is None:
-        await mp.note_link_failure(session, openid, failures + 1, now)
-        return "link_code_invalid"
-    own = await _loaded(session, found.own_user_id, now)
-    await services.water.act(session, own, wp.CLOSE, now)  # refused when already off
-    await mp.move_water(session, found.own_user_id, member)
-    await mp.link(session, openid, member, now)
-    return member

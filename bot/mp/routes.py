@@ -56,6 +56,7 @@ from bot import keys
 from bot.mp import auth, validate
 from bot.mp.texts import MESSAGES
 from bot.mp.wechat import code2session
+from services import mp_link
 from storage.database import Session
 from storage.repos import mp
 from storage.retry import retrying
@@ -251,7 +252,7 @@ async def post_link(request: web.Request) -> web.StreamResponse:
     code = validate.link_code(await _body(request))
 
     async def work(session: Session, user_id: int) -> web.Response:
-        linked = await mpw.link(session, who.openid, code, now)
+        linked = await mp_link.link(session, who.openid, code, now)
         return error(linked) if isinstance(linked, str) else await _status(request, session, linked)
 
     return await _as_user(request, who, work)

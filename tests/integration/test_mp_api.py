@@ -16,6 +16,7 @@ from bot.mp import auth
 from bot.sandbox.fake_wechat import FakeWeChat
 from handlers import texts
 from scheduler.clock import FakeClock
+from services import mp_link
 from tests.integration.conftest import new_user, row_counts
 from tests.integration.mp_support import Client, MiniProgram, make_fake, new_id, rows, serve_api
 
@@ -302,7 +303,7 @@ async def test_plan_values_are_checked_with_the_chats_words(phone: MiniProgram) 
 
 async def _code(engine: AsyncEngine, clock: FakeClock, user_id: int) -> str:
     async with engine.begin() as session:
-        return await mpw.new_link_code(session, user_id, clock.now())
+        return await mp_link.new_link_code(session, user_id, clock.now())
 
 
 async def test_a_link_code_joins_both_doors_in_one_today(
@@ -335,7 +336,7 @@ async def test_a_used_or_expired_link_code_is_refused(
         "link_code_invalid"
     )
     late = await _code(engine, clock, member)
-    clock.advance(mpw.LINK_TTL)
+    clock.advance(mp_link.LINK_TTL)
     assert (await second.call("POST", "/link", {"code": late}, status=400))["error"] == (
         "link_code_invalid"
     )
@@ -347,12 +348,12 @@ async def test_five_wrong_link_codes_lock_the_openid_for_an_hour(
     member = await new_user(engine, clock, "zhangsan")
     code = await _code(engine, clock, member)
     wrong = f"{(int(code) + 1) % 10**6:06d}"
-    for _ in range(mpw.LINK_MAX_FAILURES):
+    for _ in range(mp_link.LINK_MAX_FAILURES):
         await phone.call("POST", "/link", {"code": wrong}, status=400)
     assert (await phone.call("POST", "/link", {"code": code}, status=429))["error"] == (
         "rate_limited"
     )
-    clock.advance(mpw.LINK_LOCKOUT)
+    clock.advance(mp_link.LINK_LOCKOUT)
     await phone.call("POST", "/link", {"code": await _code(engine, clock, member)})
 
 
