@@ -16,6 +16,7 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot import callback, keys, metrics
+from bot import mp as mp_api
 from bot import web as web_pages
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
@@ -25,6 +26,7 @@ from handlers import (
     channels,
     confirm,
     events,
+    miniprogram,
     nag,
     pages,
     records,
@@ -60,6 +62,7 @@ ROUTERS: list[Router] = [
     welcome.router,
     channels.router,
     nag.router,
+    miniprogram.router,
 ]
 
 
@@ -115,6 +118,7 @@ def create_app(
     app.router.add_post(callback.CALLBACK_PATH, callback.receive)
     app.router.add_get("/healthz", healthz)
     web_pages.setup(app)
+    mp_api.setup(app)
     return app
 
 
@@ -138,6 +142,7 @@ def _database(
             alert_channel=settings.alert_channel,
             channel_key=settings.channel_key(),
             channels_on=user_channels_on(settings),
+            mp_on=settings.mp_configured,
         )
         yield
         if database.group is not None:

@@ -48,6 +48,7 @@ class Conversation:
     alert_channel: str = ""
     channel_key: bytes = field(default=b"", repr=False)
     channels_on: frozenset[str] = frozenset({"wecom_app", "serverchan_user"})
+    mp_on: bool = False
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
@@ -79,6 +80,7 @@ class Conversation:
                 alert_channel=self.alert_channel,
                 channel_key=self.channel_key,
                 channels_on=self.channels_on,
+                mp_on=self.mp_on,
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)

@@ -30,6 +30,7 @@ from bot.doctor_checks import (
     check_settings,
     database_url,
 )
+from bot.doctor_mp import check_miniprogram
 from bot.doctor_wecom import check_app, check_public_url, check_send, check_token
 from bot.settings import Settings
 from bot.wecom_admin import WeComAdmin
@@ -61,6 +62,7 @@ async def diagnose(
         checks.append(await check_scheduler(settings, now()))
         checks.append(await check_backups(settings, now()))
     checks += await _wecom(settings, options, now)
+    checks += await check_miniprogram(settings)
     return checks
 
 

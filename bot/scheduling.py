@@ -25,6 +25,7 @@ from scheduler.alert_kind import AdminAlertKind
 from scheduler.backup_job import BackupDuty, BackupPlan
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.channels.factory import from_settings
+from scheduler.channels.mp_subscribe import MpSubscribeChannel, MpSubscribeConfig
 from scheduler.channels.serverchan_user import UserServerChanChannel
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
@@ -78,6 +79,7 @@ async def scheduler_for(
         )
         extra = from_settings(settings, http, now=clock.now)
         personal = user_serverchan(settings, database, http, clock)
+        extra.update(mp_channel(settings, database, http, clock))
         yield Scheduler(
             database=database,
             kinds=all_kinds(),
@@ -103,6 +105,25 @@ def user_serverchan(
         session=http,
         now=clock.now,
     )
+
+
+def mp_channel(
+    settings: Settings, database: Database, http: aiohttp.ClientSession, clock: Clock
+) -> dict[str, MpSubscribeChannel]:
+    """The mini-program's subscribe-message channel when KEEPER_MP_* are set; its
+    token is cached in the database like WeCom's."""
+    if not settings.mp_configured:
+        return {}
+    config = MpSubscribeConfig(
+        api_base=settings.wechat_api_base,
+        appid=settings.mp_appid,
+        secret=settings.mp_secret,
+        template_id=settings.mp_template_id,
+        timezone=settings.timezone.key,
+    )
+    store = DatabaseTokenStore(database)
+    channel = MpSubscribeChannel(config, store=store, session=http, now=clock.now)
+    return {channel.name: channel}
 
 
 def backup_duty(settings: Settings) -> BackupDuty | None:

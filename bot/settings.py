@@ -31,6 +31,7 @@ DEFAULT_CALLBACK_WINDOW_SECONDS = 600
 # -- extra channels (issue 12): every one optional, each with its own credential -------
 DEFAULT_WXPUSHER_API_BASE = "https://wxpusher.zjiecode.com"
 DEFAULT_SERVERCHAN_API_BASE = "https://sctapi.ftqq.com"
+DEFAULT_WECHAT_API_BASE = "https://api.weixin.qq.com"
 
 WEB_KEY_LABEL = b"keeper web session key v1"
 """The label the session key is derived under when KEEPER_WEB_SECRET is unset."""
@@ -114,6 +115,17 @@ class Settings:
     backup_keep: int = 14
     """KEEPER_BACKUP_KEEP: how many `keeper-*.kbak` files the directory keeps."""
 
+    # The water mini-program (issue 12 item 5); empty appid/secret: its API answers 503.
+    mp_appid: str = ""
+    mp_secret: str = field(default="", repr=False)
+    mp_template_id: str = ""
+    wechat_api_base: str = DEFAULT_WECHAT_API_BASE
+
+    @property
+    def mp_configured(self) -> bool:
+        """Whether the mini-program API is on: its AppID and AppSecret are both set."""
+        return bool(self.mp_appid and self.mp_secret)
+
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values, for log redaction and leak tests."""
         password = make_url(self.database_url).password
@@ -124,6 +136,7 @@ class Settings:
             str(password or ""),
             self.web_secret,
             self.backup_key,
+            self.mp_secret,
         )
         return tuple(s for s in values + self.channel_secrets() if s)
 
@@ -185,6 +198,7 @@ def load_settings(
         backup_dir=_backup_dir(env),
         backup_at=_backup_at(env),
         backup_keep=_int(env, "KEEPER_BACKUP_KEEP", 14, 1, 1000),
+        **_mp_settings(env),
     )
 
 
@@ -525,3 +539,27 @@ def _backup_at(env: Mapping[str, str]) -> dt.time:
             "KEEPER_BACKUP_AT must be a time of day HH:MM in KEEPER_TIMEZONE, e.g. 03:30"
         )
     return dt.time(int(found[1]), int(found[2]))
+
+
+# -- the water mini-program (issue 12 item 5) ------------------------------------------
+
+
+def _mp_settings(env: Mapping[str, str]) -> dict[str, str]:
+    """The mini-program settings: all optional, but the AppID and AppSecret come together, and a
+    configured mini-program needs its subscribe template."""
+    appid = _optional(env, "KEEPER_MP_APPID", r"wx[0-9a-f]{16}", "the AppID, wx + 16 hex digits")
+    secret = _optional(env, "KEEPER_MP_SECRET", r"[0-9a-f]{32}", "the AppSecret, 32 hex digits")
+    template = _optional(
+        env, "KEEPER_MP_TEMPLATE_ID", r"[A-Za-z0-9_-]{10,64}", "the subscribe template's ID"
+    )
+    if bool(appid) != bool(secret):
+        missing = "KEEPER_MP_SECRET" if appid else "KEEPER_MP_APPID"
+        raise SettingsError(f"{missing} is not set; the mini-program needs both AppID and secret")
+    if appid and not template:
+        raise SettingsError("KEEPER_MP_TEMPLATE_ID is not set; the water reminder's template ID")
+    return {
+        "mp_appid": appid,
+        "mp_secret": secret,
+        "mp_template_id": template,
+        "wechat_api_base": _base_url(env, "KEEPER_WECHAT_API_BASE", DEFAULT_WECHAT_API_BASE),
+    }

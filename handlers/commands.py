@@ -414,6 +414,11 @@ class ShowYear:
     """`今年`: the year so far in a few lines."""
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class LinkMiniProgram:
+    """`绑定 小程序`: a one-time code that links the water mini-program to this member."""
+
+
 Command = (
     Confirm
     | Dismiss
@@ -465,6 +470,7 @@ Command = (
     | SetGoalWeight
     | MoveTasks
     | ChannelCommand
+    | LinkMiniProgram
 )
 
 

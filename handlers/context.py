@@ -35,6 +35,8 @@ class Context:
     """The key sealing users' SendKeys (`Settings.channel_key`; `services.secret_box`)."""
     channels_on: frozenset[str] = frozenset({"wecom_app", "serverchan_user"})
     """The channels keeper can send a user's reminders on (`wxpusher` needs its token)."""
+    mp_on: bool = False
+    """Whether the water mini-program is configured (KEEPER_MP_APPID and secret)."""
 
     @property
     def today(self) -> dt.date:

@@ -464,8 +464,8 @@ async def _settle(
 
 async def _send(s: Scheduler, item: _Ready) -> SendResult:
     """The channel call, outside any transaction; never raises."""
-    channel = s.channels[item.channel]
     try:
+        channel = s.channels[item.channel]  # a channel since unconfigured: crashed, below
         if item.update is None:
             return await channel.send(item.recipient, item.message)
         update_card = getattr(channel, "update_card", None)  # a `CardUpdater`, if it is one

@@ -137,11 +137,28 @@ CHANNEL_WORDS: Final[dict[str, str]] = {
     "wxpusher": "WxPusher",
     "serverchan": "Server酱",
     "wecomchan": "wecomchan",
+    "mp_subscribe": "小程序订阅消息",
 }
 """Channels by the names admins read (管理 状态 uses these too)."""
 
 
-def _fix(code: int | None, detail: str) -> str:
+MP_FIXES: Final[dict[int, tuple[str, str]]] = {
+    47003: (
+        "模板参数不对",
+        "订阅消息模板的字段要有 thing1 和 time2：检查模板，或换 KEEPER_MP_TEMPLATE_ID。",
+    ),
+    40037: ("模板 ID 不对", "检查 KEEPER_MP_TEMPLATE_ID 是否是小程序后台 → 订阅消息里的模板 ID。"),
+    41030: ("跳转页面不存在", "小程序的线上版本里要有 pages/water/water：发布后再试。"),
+    40001: ("AppSecret 不对", "小程序后台 → 开发管理 → AppSecret，更新 KEEPER_MP_SECRET 后重启。"),
+    40125: ("AppSecret 不对", "小程序后台 → 开发管理 → AppSecret，更新 KEEPER_MP_SECRET 后重启。"),
+    40013: ("AppID 不对", "检查 KEEPER_MP_APPID（小程序后台 → 开发管理）。"),
+}
+"""The mini-program channel's own reasons and fixes: its codes are WeChat's, not WeCom's."""
+
+
+def _fix(code: int | None, detail: str, subject: str = "") -> str:
+    if subject == "mp_subscribe" and code in MP_FIXES:
+        return MP_FIXES[code][1]
     if code == 60020:
         ip = outbound_ip(detail) or "服务器的出口 IP"
         return f"把 {ip} 加到 企业可信 IP：{APP_PAGE} → 开发者接口 → 企业可信IP → 配置。"
@@ -161,10 +178,12 @@ def alert_text(
     redacted (it is a channel's error text)."""
     if kind is IncidentKind.CHANNEL_HOLD:
         reason = BY_CODE.get(code or 0, "配置有误")
+        if subject == "mp_subscribe":
+            reason = MP_FIXES.get(code or 0, ("配置有误", ""))[0]
         what = f"{CHANNEL_WORDS.get(subject, subject)}暂停发送：{reason}"
         if code is not None:
             what += f"（{code}）"
-        fix = _fix(code, detail)
+        fix = _fix(code, detail, subject)
     elif kind is IncidentKind.SCHEDULER_STOPPED:
         what, fix = "提醒没有在发：调度器停了", "检查 keeper worker 是否在运行。"
     else:

@@ -8,6 +8,7 @@ again (`claim`): paused, closed or already answered means the job is not sent.
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import replace
 
 import services.water
 from scheduler import cards, messages
@@ -15,8 +16,8 @@ from scheduler import water_plan as wp
 from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
-from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
-from storage.repos import water
+from storage.records import Addressee, JobRecord, NewJob, RuleKind, RuleRecord
+from storage.repos import mp, water
 
 _SENT_ENDS = ("accepted", "failed", "unknown", "retry_wait")
 """Statuses after a channel call: they book no time (no next_time read needed)."""
@@ -29,7 +30,8 @@ class WaterKind:
         self, session: Session, rule: RuleRecord, to: Addressee, now: dt.datetime
     ) -> Occurrence:
         assert rule.next_fire_at is not None
-        return Occurrence(job=job_for(rule, to, rule.next_fire_at), next_fire_at=None)
+        job = job_for(rule, to, rule.next_fire_at)
+        return Occurrence(job=await _door(session, job), next_fire_at=None)
 
     async def prepare(
         self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
@@ -83,6 +85,17 @@ class WaterKind:
 
 
 _OFF = (wp.PlanState.DISABLED, wp.PlanState.PAUSED)
+MP_CHANNEL = "mp_subscribe"
+
+
+async def _door(session: Session, job: NewJob) -> NewJob:
+    """The reminder leaves through the door its grant came from: a mini-program
+    subscribe accept (`mp:` key) only covers a subscribe message to that openid; any
+    other grant is a chat message, answered through the rule's own channel."""
+    if not await mp.mp_grant_available(session, job.user_id):
+        return job
+    openid = await mp.openid_of(session, job.user_id)
+    return job if openid is None else replace(job, channel=MP_CHANNEL, recipient=openid)
 
 
 def _reminder(job: JobRecord) -> Send:

@@ -62,6 +62,10 @@ TEST_SETTINGS = Settings(
     wxpusher_app_token="AT_testAppToken0001",
     serverchan_sendkey="SCTtestSendKey0001",
     wecomchan_url="http://127.0.0.1:9/wecomchan?sendkey=test-relay-key-0001",
+    mp_appid="wx0123456789abcdef",
+    mp_secret="5ec7e7000000000000000000000000a1",
+    mp_template_id="tmpl-water-0001",
+    wechat_api_base="http://127.0.0.1:9",
 )
 """The settings every in-process app of the suite runs with."""
 
@@ -101,6 +105,7 @@ TEST_USERS = ("alice", "lisi", "zhangsan", "bob", "boss", "gina", "frank", "erin
 
 
 def _secret_values() -> list[tuple[str, str]]:
+    from bot.sandbox.fake_wechat import ISSUED_TOKENS as MP_TOKENS
     from bot.sandbox.fake_wecom import ISSUED_TOKENS
 
     s = TEST_SETTINGS
@@ -108,10 +113,12 @@ def _secret_values() -> list[tuple[str, str]]:
         ("WECOM_SECRET", s.secret),
         ("WECOM_TOKEN", s.token),
         ("WECOM_AES_KEY", s.aes_key),
+        ("KEEPER_MP_SECRET", s.mp_secret),
         *((f"channel credential {i}", value) for i, value in enumerate(s.channel_secrets())),
         ("a bound SendKey", USER_SENDKEY),
     ]
-    return configured + [("access_token", token) for token in ISSUED_TOKENS]
+    issued = [("access_token", token) for token in ISSUED_TOKENS]
+    return configured + issued + [("mp access_token", token) for token in MP_TOKENS]
 
 
 async def _server_reachable(url: str) -> str | None:

@@ -16,6 +16,7 @@ from handlers.commands import (
     EndQuiet,
     ExportData,
     Help,
+    LinkMiniProgram,
     OpenPages,
     ParseError,
     PostponeTask,
@@ -68,6 +69,8 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "收到": AnswerNag, "收到了": lambda: AnswerNag(word="收到了"),
     "知道了": lambda: AnswerNag(word="知道了"),
     "完成": lambda: AnswerNag(word="完成"), "完成了": lambda: AnswerNag(word="完成了"),
+    # The water mini-program (issue 12)
+    "绑定 小程序": LinkMiniProgram, "绑定小程序": LinkMiniProgram, "小程序绑定": LinkMiniProgram,
 }  # fmt: skip
 MENU_KEYS: dict[str, Callable[[], Command]] = {
     "today": ShowToday, "week": ShowWeek, "month": ShowMonth, "tasks": ShowTasks,

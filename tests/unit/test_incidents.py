@@ -99,6 +99,10 @@ def test_a_60020_alert_names_the_ip_to_add_to_the_trusted_ips_and_since_when() -
         (IncidentKind.CHANNEL_HOLD, "wecom_app", 48002, "权限"),
         (IncidentKind.CHANNEL_HOLD, "wecom_robot", 93000, "KEEPER_ROBOT_KEY"),
         (IncidentKind.CHANNEL_HOLD, "wxpusher", 1002, "keeper doctor"),
+        (IncidentKind.CHANNEL_HOLD, "mp_subscribe", 47003, "thing1"),
+        (IncidentKind.CHANNEL_HOLD, "mp_subscribe", 40037, "KEEPER_MP_TEMPLATE_ID"),
+        (IncidentKind.CHANNEL_HOLD, "mp_subscribe", 41030, "pages/water/water"),
+        (IncidentKind.CHANNEL_HOLD, "mp_subscribe", 40001, "KEEPER_MP_SECRET"),
         (IncidentKind.SCHEDULER_STOPPED, "scheduler", None, "keeper worker"),
         (IncidentKind.BACKUP_OVERDUE, "backup", None, "keeper backup"),
     ],
@@ -109,6 +113,13 @@ def test_every_alert_says_how_to_fix_it(
     text = alert_text(kind, subject, code=code, detail="", since=T0, tz=SHANGHAI)
     assert text.startswith("⚠ keeper：")
     assert words in text.splitlines()[1]
+
+
+def test_a_mini_program_hold_names_the_channel_and_its_own_reason() -> None:
+    text = alert_text(
+        IncidentKind.CHANNEL_HOLD, "mp_subscribe", code=47003, detail="", since=T0, tz=SHANGHAI
+    )
+    assert "小程序订阅消息暂停发送：模板参数不对（47003）" in text
 
 
 def test_the_all_clear_says_how_long_it_was_broken() -> None:

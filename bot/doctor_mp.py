@@ -1,0 +1,48 @@
+"""`keeper doctor`'s mini-program line: can keeper get a WeChat access token?
+
+Only when KEEPER_MP_APPID and KEEPER_MP_SECRET are set. It calls `stable_token` once
+(without force_refresh, so the token the workers use stays valid) through the
+subscribe channel's own code, so the doctor and the channel agree on what an answer
+means. Nothing is sent to anyone.
+"""
+
+from __future__ import annotations
+
+import aiohttp
+
+from bot.doctor_checks import Check
+from bot.settings import Settings
+from scheduler.channels.mp_subscribe import MpSubscribeChannel, MpSubscribeConfig
+from scheduler.channels.wecom_app import TokenUnavailable
+
+NAME = "小程序"
+FIXES = {
+    40001: "KEEPER_MP_SECRET 不对：小程序后台 → 开发管理 → 开发设置 → AppSecret，重置后更新。",
+    40125: "KEEPER_MP_SECRET 不对：小程序后台 → 开发管理 → 开发设置 → AppSecret，重置后更新。",
+    40013: "KEEPER_MP_APPID 不对：小程序后台 → 开发管理 → 开发设置 → AppID。",
+    40164: "把服务器的出口 IP 加到 小程序后台 → 开发管理 → 开发设置 → IP 白名单。",
+}
+OTHER_FIX = "检查 KEEPER_WECHAT_API_BASE 和服务器到 api.weixin.qq.com 的网络，稍后再试。"
+
+
+async def check_miniprogram(settings: Settings) -> list[Check]:
+    """One line when the mini-program is configured, none otherwise."""
+    if not settings.mp_configured:
+        return []
+    config = MpSubscribeConfig(
+        api_base=settings.wechat_api_base,
+        appid=settings.mp_appid,
+        secret=settings.mp_secret,
+        template_id=settings.mp_template_id,
+    )
+    async with aiohttp.ClientSession() as session:
+        channel = MpSubscribeChannel(config, session=session)
+        try:
+            await channel.fetch_token()
+        except TokenUnavailable as exc:
+            verdict = exc.verdict
+            code = verdict.provider_code
+            detail = f"stable_token: {verdict.rule.note}" + (f" ({code})" if code else "")
+            return [Check(ok=False, name=NAME, detail=detail, fix=FIXES.get(code or 0, OTHER_FIX))]
+    detail = f"AppID {settings.mp_appid}: access token ok, template {settings.mp_template_id}"
+    return [Check(ok=True, name=NAME, detail=detail)]

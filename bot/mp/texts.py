@@ -1,0 +1,25 @@
+"""Every sentence the mini-program API says to the user, by error code (Chinese, short).
+
+The client shows `message` as is; `error` is for its logic. Plan validation reuses the
+chat's own hints (`handlers.texts`), so both doors say the same words.
+"""
+
+from __future__ import annotations
+
+MESSAGES: dict[str, str] = {
+    "bad_request": "请求不完整，请重试。",
+    "invalid_code": "登录已失效，请重新打开小程序。",
+    "rate_limited": "操作太频繁了，请稍后再试。",
+    "code_blocked": "微信暂时不允许这个账号登录。",
+    "wechat_unavailable": "微信服务暂时不可用，请稍后再试。",
+    "not_configured": "小程序服务还没有开通，请联系管理员。",
+    "unauthorized": "请重新登录。",
+    "occurred_at_out_of_range": "这杯水的时间不对，请检查手机时间。",
+    "link_code_invalid": "绑定码不对或已过期，请在企业微信里发“绑定 小程序”重新获取。",
+    "already_linked": "这个小程序已经绑定过企业微信了。",
+    "not_found": "没有这个接口。",
+    "server_error": "服务出了点问题，请稍后再试。",
+}
+
+LINK_CODE_SHOWN = "小程序绑定码：{code}，10 分钟内有效，只能用一次。在小程序里输入即可。"
+LINK_CODE_OFF = "小程序服务还没有开通，请联系管理员。"

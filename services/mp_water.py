@@ -1,0 +1,242 @@
+"""The water mini-program's writes: login, subscribe answers, glasses, the plan.
+
+The mini-program's reminders travel as one-time subscribe messages: WeChat lets us
+send one message per `accept`, and says nothing about what is left (PROVIDERS §5).
+So for a mini-program user the plan's grant (DESIGN §6) is an accepted subscribe
+request, never a glass alone:
+
+- `answer`: an `accept` while the plan is enabled and holds no available grant
+  (awaiting_checkin, paused, or sending: parked until the send settles) is a check-in
+  whose request key is `mp:<openid>:<request_id>`: the machine makes it the grant.
+  An accept while one is available (or the plan is off) is kept as an answer only: the
+  plan holds one grant at most, and the unused WeChat quota harms nothing.
+  `reject` / `ban` pause a running plan; `filter` changes nothing.
+- `record` then `settle`: the glass is written first, keyed `mp:<action_id>`, with
+  the action's row, in a transaction of its own; then, if its grant's answer never
+  arrived, that answer is taken, a `scheduled` plan books its next time from
+  `occurred_at`, and the answer is stored for replays. A glass without a grant never
+  makes one, so an mp user's plan cannot hold a grant WeChat would refuse (43101).
+- `change_plan("enable")` with no unused accept: the machine's `enable` would grant
+  on the user's word alone, which WeChat does not honour. So the plan is enabled and
+  at once paused (two legal steps of the machine): enabled, holding no grant, and
+  `needs_grant` is true; the next accepted glass moves it paused -> scheduled.
+- Which door a reminder takes follows its grant (`WaterKind.materialise`): a grant
+  keyed `mp:` leaves as a subscribe message, any other (a chat message) through the
+  WeCom app. That is "the door the last grant came through", and never a send the
+  grant does not cover.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from dataclasses import asdict, dataclass
+from typing import Protocol
+from zoneinfo import ZoneInfo
+
+import services.water
+from scheduler import water_plan as wp
+from storage.database import Session
+from storage.repos import mp, reads, records, rules, water
+from storage.repos.users import ensure_and_lock_user
+
+MP_PREFIX = "mp:"
+_RUNNING = (wp.PlanState.SCHEDULED, wp.PlanState.SENDING, wp.PlanState.AWAITING_CHECKIN)
+_NEEDS = (wp.PlanState.AWAITING_CHECKIN, wp.PlanState.PAUSED, wp.PlanState.SENDING)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Status:
+    """The contract's status object, in its field order."""
+
+    state: str
+    needs_grant: bool
+    next_due_at: str | None
+    today_count: int
+    daily_goal: int
+    interval_minutes: int
+    wake: str
+    sleep: str
+    template_id: str
+
+    def as_json(self) -> str:
+        return json.dumps(asdict(self), ensure_ascii=False)
+
+
+def grant_key(openid: str, request_id: str) -> str:
+    """The `water_grants.request_key` of an accepted subscribe request."""
+    return f"{MP_PREFIX}{openid}:{request_id}"
+
+
+async def login(session: Session, openid: str, timezone: str, now: dt.datetime) -> int:
+    """The keeper user the openid acts as; a new mini-program-only user at first login."""
+    found = await mp.identity(session, openid)
+    if found is not None:
+        return found.user_id
+    user = await ensure_and_lock_user(session, MP_PREFIX + openid, timezone=timezone, now=now)
+    await mp.add_identity(session, openid=openid, user_id=user.id, now=now)
+    found = await mp.identity(session, openid)
+    assert found is not None
+    return found.user_id
+
+
+async def status(session: Session, user_id: int, now: dt.datetime, template_id: str) -> Status:
+    """The plan as the client shows it; `needs_grant` decided here, never by the client:
+    true when the plan is on (not disabled) and holds no available grant, except
+    while a sending plan has an accept parked (it becomes the grant when the send
+    settles, so asking again would waste the user's tap)."""
+    habit = await water.habit(session, user_id)
+    tz = ZoneInfo(habit.timezone)
+    record = await water.plan_of(session, user_id)
+    loaded = None if record is None else await services.water.load(session, record)
+    plan = loaded.plan if loaded is not None else wp.Plan()
+    rule = None if record is None else await rules.get(session, record.rule_id)
+    due = rule.next_fire_at if rule is not None and plan.state is wp.PlanState.SCHEDULED else None
+    start = dt.datetime.combine(now.astimezone(tz).date(), dt.time(), tz)
+    today = await reads.water_total(session, user_id, start, start + dt.timedelta(days=1))
+    return Status(
+        state=plan.state.value,
+        needs_grant=plan.state in _NEEDS and plan.parked is None,
+        next_due_at=None if due is None else due.astimezone(tz).isoformat(),
+        today_count=today,
+        daily_goal=habit.goal,
+        interval_minutes=habit.interval_minutes,
+        wake=habit.wake_at.strftime("%H:%M"),
+        sleep=habit.sleep_at.strftime("%H:%M"),
+        template_id=template_id,
+    )
+
+
+async def answer(
+    session: Session, user_id: int, openid: str, request_id: str, result: str, now: dt.datetime
+) -> None:
+    """Record one subscribe answer and let the plan take it (once: a retry does nothing)."""
+    fresh = await mp.add_answer(
+        session, openid=openid, request_id=request_id, result=result, user_id=user_id, now=now
+    )
+    if fresh:
+        await _take(session, user_id, grant_key(openid, request_id), result, now)
+
+
+async def _take(session: Session, user_id: int, key: str, result: str, now: dt.datetime) -> None:
+    loaded = await loaded_plan(session, user_id, now)
+    state = loaded.plan.state
+    if result == "accept" and state in _NEEDS:
+        next_at = await services.water.next_time(session, user_id, now, now)
+        event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=key, next_at=next_at)
+        await services.water.act(session, loaded, event, now)
+    elif result in ("reject", "ban") and state in _RUNNING:
+        await services.water.act(session, loaded, wp.PAUSE, now)
+
+
+async def act(
+    session: Session,
+    user_id: int,
+    openid: str,
+    action: ActionLike,
+    now: dt.datetime,
+    template_id: str,
+) -> str | None:
+    """`record` and `settle` in the caller's one transaction (see them)."""
+    stored = await record(session, user_id, openid, action, now)
+    if stored is None or stored:
+        return stored
+    return await settle(session, user_id, openid, action, now, template_id)
+
+
+async def record(
+    session: Session, user_id: int, openid: str, action: ActionLike, now: dt.datetime
+) -> str | None:
+    """First, and in a transaction of its own: the action's row and its glass.
+
+    Returns "" for an action not yet settled (new, or whose settling failed before),
+    the stored answer for one already answered, None when the action_id belongs to
+    another openid (a client bug). So a failure on the reminder side (the plan) can
+    never take the glass with it: the replay finds it and settles it again.
+    """
+    if await mp.claim_action(
+        session, action_id=action.action_id, openid=openid, user_id=user_id, now=now
+    ):
+        source = f"{MP_PREFIX}{action.action_id}"
+        await records.add_water(
+            session, user_id=user_id, glasses=1, occurred_at=action.occurred_at, source_key=source
+        )
+        return ""
+    stored = await mp.action_answer(session, action.action_id)
+    return None if stored is None or stored[0] != openid else stored[1]
+
+
+async def settle(
+    session: Session,
+    user_id: int,
+    openid: str,
+    action: ActionLike,
+    now: dt.datetime,
+    template_id: str,
+) -> str:
+    """Then: the plan takes the action (its grant's answer if it never arrived, and a
+    scheduled plan's next time from `occurred_at`) and the answer is stored. The
+    caller holds the user's row, so a racing copy that got here second finds the
+    answer the first stored and returns it unchanged."""
+    stored = await mp.action_answer(session, action.action_id)
+    if stored is not None and stored[1]:
+        return stored[1]
+    if action.grant_request_id is not None and action.subscription_status != "skipped":
+        await answer(
+            session, user_id, openid, action.grant_request_id, action.subscription_status, now
+        )
+    loaded = await loaded_plan(session, user_id, now)
+    if loaded.plan.state is wp.PlanState.SCHEDULED:
+        source = f"{MP_PREFIX}{action.action_id}"
+        next_at = await services.water.next_time(session, user_id, action.occurred_at, now)
+        event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=source, next_at=next_at)
+        await services.water.act(session, loaded, event, now)
+    reply = (await status(session, user_id, now, template_id)).as_json()
+    await mp.set_action_answer(session, action.action_id, reply)
+    return reply
+
+
+class ActionLike(Protocol):
+    """What `act` reads of a validated action (`bot.mp.validate.Action` has it)."""
+
+    @property
+    def action_id(self) -> str: ...
+    @property
+    def grant_request_id(self) -> str | None: ...
+    @property
+    def subscription_status(self) -> str: ...
+    @property
+    def occurred_at(self) -> dt.datetime: ...
+
+
+async def change_plan(
+    session: Session,
+    user_id: int,
+    kind: str,
+    now: dt.datetime,
+    habit: dict[str, object],
+) -> None:
+    """enable / close / update the plan; `habit` holds the day window, interval, goal
+    changes (applied first, so an enable books with the new values)."""
+    if habit:
+        await water.set_habit(session, user_id, **habit)
+    loaded = await loaded_plan(session, user_id, now)
+    if kind == "close":
+        await services.water.act(session, loaded, wp.CLOSE, now)
+    elif kind == "enable" and loaded.plan.state is wp.PlanState.DISABLED:
+        next_at = await services.water.next_time(session, user_id, now, now)
+        key = f"{MP_PREFIX}enable:{user_id}:{now.timestamp():.6f}"
+        result = await services.water.act(
+            session,
+            loaded,
+            wp.Event(kind=wp.EventKind.ENABLE, request_id=key, next_at=next_at),
+            now,
+        )
+        if isinstance(result, wp.Applied):  # no accept behind it: wait for one, paused
+            again = await loaded_plan(session, user_id, now)
+            await services.water.act(session, again, wp.PAUSE, now)
+
+
+async def loaded_plan(session: Session, user_id: int, now: dt.datetime) -> services.water.Loaded:
+    record = await services.water.ensure(session, user_id, now)
+    return await services.water.load(session, record)

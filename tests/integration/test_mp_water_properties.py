@@ -1,0 +1,141 @@
+"""Property: whatever a phone does, in any order and retried any number of times, the
+plan never holds a grant WeChat would refuse, and a glass is never lost or doubled.
+
+Hypothesis drives `services.mp_water` (and the tick's events on the plan, through
+`services.water`, the plan's one writer) on a real SQLite database per example.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import tempfile
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+import services.mp_water as mpw
+import services.water
+from scheduler import water_plan as wp
+from storage.database import Database, Session
+from storage.engine import create_engine
+from storage.schema import metadata
+
+OPENID = "oMpProp0001"
+T0 = dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC)
+
+Step = tuple[str, str, int]
+STEPS = st.one_of(
+    st.tuples(
+        st.just("grant"), st.sampled_from(["accept", "reject", "ban", "filter"]), st.integers(0, 3)
+    ),
+    st.tuples(
+        st.just("glass"), st.sampled_from(["accept", "reject", "skipped"]), st.integers(0, 3)
+    ),
+    st.tuples(st.just("plan"), st.sampled_from(["enable", "close"]), st.just(0)),
+    st.tuples(st.just("send"), st.sampled_from(["accepted", "failed", "unknown"]), st.just(0)),
+    st.tuples(st.just("wait"), st.just(""), st.integers(1, 200)),
+)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Glass:
+    action_id: str
+    grant_request_id: str | None
+    subscription_status: str
+    occurred_at: dt.datetime
+
+
+class Phone:
+    def __init__(self, database: Database) -> None:
+        self.database, self.now = database, T0
+        self.requests = [str(uuid.uuid4()) for _ in range(4)]
+        self.actions = [str(uuid.uuid4()) for _ in range(4)]
+        self.answers: dict[str, str] = {}
+        self.user_id = 0
+
+    async def start(self) -> None:
+        async with self.database.transaction() as session:
+            self.user_id = await mpw.login(session, OPENID, "Asia/Shanghai", self.now)
+
+    async def do(self, step: Step) -> None:
+        kind, word, n = step
+        async with self.database.transaction() as session:
+            if kind == "grant":
+                await mpw.answer(session, self.user_id, OPENID, self.requests[n], word, self.now)
+            elif kind == "glass":
+                await self._glass(session, word, n)
+            elif kind == "plan":
+                await mpw.change_plan(session, self.user_id, word, self.now, {})
+            elif kind == "send":
+                await self._send(session, word)
+            else:
+                self.now += dt.timedelta(minutes=n)
+
+    async def _glass(self, session: Session, status: str, n: int) -> None:
+        action_id = self.actions[n]
+        glass = Glass(
+            action_id=action_id,
+            grant_request_id=None if status == "skipped" else self.requests[n],
+            subscription_status=status,
+            occurred_at=self.now,
+        )
+        answer = await mpw.act(session, self.user_id, OPENID, glass, self.now, "tmpl")
+        assert answer is not None
+        assert self.answers.setdefault(action_id, answer) == answer  # a replay: same answer
+
+    async def _send(self, session: Session, outcome: str) -> None:
+        """The tick: claim the grant, then the send's outcome (refused when not due)."""
+        record = await services.water.ensure(session, self.user_id, self.now)
+        loaded = await services.water.load(session, record)
+        if isinstance(await services.water.act(session, loaded, wp.CLAIM, self.now), wp.Refused):
+            return
+        record = await services.water.ensure(session, self.user_id, self.now)
+        loaded = await services.water.load(session, record)
+        event = {"accepted": wp.ACCEPTED, "failed": wp.FAILED, "unknown": wp.UNKNOWN}[outcome]
+        await services.water.act(session, loaded, event, self.now)
+
+
+async def _check(engine: AsyncEngine, phone: Phone) -> None:
+    async with engine.connect() as conn:
+        grants = (await conn.execute(text("SELECT request_key, state FROM water_grants"))).all()
+        accepted = {
+            f"mp:{OPENID}:{rid}"
+            for (rid,) in await conn.execute(
+                text("SELECT request_id FROM mp_grant_answers WHERE result = 'accept'")
+            )
+        }
+        glasses = (await conn.execute(text("SELECT count(*) FROM water_checkins"))).scalar_one()
+    live = [key for key, state in grants if state in ("available", "reserved")]
+    assert len(live) <= 1, grants
+    assert set(live) <= accepted, (live, accepted)  # never a grant WeChat would refuse
+    assert glasses == len(phone.answers)  # one glass per action, however often sent
+    async with phone.database.transaction() as session:
+        record = await services.water.ensure(session, phone.user_id, phone.now)
+        await services.water.load(session, record)  # raises if the plan and grants drifted
+
+
+async def _run(steps: list[Step]) -> None:
+    with tempfile.TemporaryDirectory() as where:
+        engine = create_engine(f"sqlite+aiosqlite:///{Path(where) / 'p.db'}")
+        try:
+            async with engine.begin() as conn:
+                await conn.run_sync(metadata.create_all)
+            phone = Phone(Database(engine))
+            await phone.start()
+            for step in steps:
+                await phone.do(step)
+                await _check(engine, phone)
+        finally:
+            await engine.dispose()
+
+
+@settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(steps=st.lists(STEPS, max_size=12))
+def test_any_sequence_keeps_grants_honest_and_glasses_single(steps: list[Step]) -> None:
+    asyncio.run(_run(steps))
