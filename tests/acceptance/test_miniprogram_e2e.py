@@ -1,0 +1,142 @@
+"""The mini-program client against a real `keeper serve`: a scripted session.
+
+`miniprogram/test/e2e/session.e2e.js` drives the page logic with the fake `wx` whose
+`request` does real loopback HTTP: login (code2Session against the fake WeChat),
+turn reminders on, +1 with the subscribe dialog accepted, +1 whose answer is lost,
++1 while offline, then the next page show replays the queue with the same ids. It
+prints one JSON summary; this side checks it and the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sqlalchemy import text
+
+from storage.engine import create_engine
+from tests.acceptance.processes import KEEPER, keeper_env, run_keeper
+from tests.node import MINIPROGRAM, NODE_TIMEOUT_S, node
+
+pytestmark = pytest.mark.skipif(
+    find_spec("bot.sandbox.fake_wechat") is None,
+    reason="needs the mini-program API branch (bot.sandbox.fake_wechat, /api/mp/v1)",
+)
+
+APPID = "wx0123456789abcdef"
+SECRET = "0123456789abcdef0123456789abcdef"
+TEMPLATE_ID = "tmpl_water_reminder_01"
+STARTUP_TIMEOUT_S = 60
+SESSION_SCRIPT = MINIPROGRAM / "test" / "e2e" / "session.e2e.js"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+async def _serve(env: dict[str, str], cwd: Path) -> tuple[asyncio.subprocess.Process, str]:
+    """`keeper serve` on a free loopback port, once it says it is listening."""
+    port = _free_port()
+    proc = await asyncio.create_subprocess_exec(
+        KEEPER, "serve", "--port", str(port), env=env, cwd=cwd,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    async with asyncio.timeout(STARTUP_TIMEOUT_S):
+        while b"Running on" not in await proc.stderr.readline():
+            assert proc.returncode is None, "keeper serve exited while starting"
+    return proc, f"http://127.0.0.1:{port}"
+
+
+async def _session(origin: str) -> dict[str, Any]:
+    """Run the node session script against `origin`; its JSON summary."""
+    env = {**os.environ, "KEEPER_MP_E2E_ORIGIN": origin}
+    proc = await asyncio.create_subprocess_exec(
+        node(), str(SESSION_SCRIPT), env=env,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(proc.communicate(), NODE_TIMEOUT_S)
+    assert proc.returncode == 0, err.decode()
+    summary: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
+    return summary
+
+
+async def _counts(db_url: str) -> dict[str, int]:
+    engine = create_engine(db_url)
+    tables = ("mp_grant_answers", "water_grants", "mp_actions", "water_checkins")
+    async with engine.connect() as conn:
+        counts = {
+            t: (await conn.execute(text(f"SELECT COUNT(*) FROM {t}"))).scalar_one() for t in tables
+        }
+    await engine.dispose()
+    return counts
+
+
+async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_action(
+    tmp_path: Path,
+) -> None:
+    from bot.sandbox.fake_wechat import FakeWeChat, run_fake_wechat
+
+    node()  # skip (or fail in CI) before starting anything
+    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    async with run_fake_wechat(FakeWeChat(appid=APPID, secret=SECRET)) as wechat_base:
+        env = keeper_env(
+            db_url, "http://127.0.0.1:9",  # WeCom is not called in this session
+            KEEPER_MP_APPID=APPID, KEEPER_MP_SECRET=SECRET,
+            KEEPER_MP_TEMPLATE_ID=TEMPLATE_ID, KEEPER_WECHAT_API_BASE=wechat_base,
+        )  # fmt: skip
+        assert (await run_keeper(["migrate"], env, cwd=tmp_path))[0] == 0
+        proc, origin = await _serve(env, tmp_path)
+        try:
+            summary = await _session(origin)
+        finally:
+            proc.terminate()
+            _, err = await asyncio.wait_for(proc.communicate(), STARTUP_TIMEOUT_S)
+    assert SECRET not in err.decode()
+    steps = summary["steps"]
+
+    # login once; reminders on; the dialog asked once, inside the tap, and accepted
+    assert summary["logins"] == 1
+    assert steps["enabled"]["status"]["state"] == "scheduled"
+    assert summary["subscribe_calls"] == [{"tmplIds": [TEMPLATE_ID], "synchronous": True}]
+    [grant] = summary["grant_posts"]
+    assert grant["result"] == "accept"
+    first = summary["action_posts"][0]
+    assert first["grant_request_id"] == grant["request_id"]
+    assert first["subscription_status"] == "accept"
+    assert steps["accepted"]["status"]["needs_grant"] is False
+    assert steps["accepted"]["status"]["today_count"] == 1
+
+    # a lost answer and an offline glass wait on the phone ...
+    assert steps["offline"]["pending"] == 2
+    assert steps["offline"]["view"]["pendingText"] == "2 条待同步"
+    # ... and go on the next show, in order, with the same ids: one glass per action
+    posts = summary["action_posts"]
+    ids = [p["action_id"] for p in posts]
+    assert len(set(ids)) == 3
+    lost = [p for p in posts if p["action_id"] == ids[1]]
+    assert len(lost) == 3  # sent (answer lost), tried offline, replayed
+    assert all(p == lost[0] for p in lost)
+    assert ids.index(ids[1]) < ids.index(ids[-1])
+    replayed = steps["replayed"]
+    assert replayed["pending"] == 0
+    assert replayed["status"]["today_count"] == 3
+    assert replayed["view"]["countText"].startswith("3 / ")
+    # the plan holds its grant and waits for the next slot: scheduled, a next time
+    assert replayed["status"]["state"] == "scheduled"
+    assert replayed["status"]["next_due_at"] is not None
+
+    assert await _counts(db_url) == {
+        "mp_grant_answers": 1,
+        "water_grants": 1,
+        "mp_actions": 3,
+        "water_checkins": 3,
+    }
