@@ -1,6 +1,7 @@
 // The water page: a thin shell over lib/water.js (all logic is there, tested with node).
 // `tap` must stay a plain function call: lib/water calls wx.requestSubscribeMessage
-// synchronously inside it, which WeChat only allows within the tap gesture.
+// synchronously inside it, which WeChat only allows within the tap gesture. Handlers
+// return the logic's promise: WeChat ignores it, the tests await it.
 const { createWater } = require('../../lib/water');
 
 Page({
@@ -24,14 +25,14 @@ Page({
   },
 
   onShow() {
-    this.water.show();
+    return this.water.show();
   },
 
   onTap() {
-    this.water.tap();
+    return this.water.tap();
   },
 
   onSwitch(event) {
-    this.water.setEnabled(event.detail.value);
+    return this.water.setEnabled(event.detail.value);
   },
 });
