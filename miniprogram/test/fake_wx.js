@@ -14,8 +14,9 @@
 const later = (fn) => setImmediate(fn);
 
 class FakeWx {
-  constructor({ transport, subscribeAnswer = 'accept' } = {}) {
+  constructor({ transport, subscribeAnswer = 'accept', codes = [] } = {}) {
     this.transport = transport;
+    this.codeQueue = [...codes]; // login codes issued by a (fake) WeChat; else code-1, code-2, ...
     this.subscribeAnswer = subscribeAnswer; // 'accept' | 'reject' | 'ban' | 'filter' | 'fail'
     this.store = new Map();
     this.log = [];
@@ -58,7 +59,7 @@ class FakeWx {
   login({ success, complete }) {
     this.log.push('login');
     this.codes += 1;
-    const code = `code-${this.codes}`;
+    const code = this.codeQueue.length > 0 ? this.codeQueue.shift() : `code-${this.codes}`;
     later(() => {
       if (success) success({ errMsg: 'login:ok', code });
       if (complete) complete();

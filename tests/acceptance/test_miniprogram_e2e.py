@@ -32,6 +32,7 @@ pytestmark = pytest.mark.skipif(
 APPID = "wx0123456789abcdef"
 SECRET = "0123456789abcdef0123456789abcdef"
 TEMPLATE_ID = "tmpl_water_reminder_01"
+OPENID = "o-e2e-alice"
 STARTUP_TIMEOUT_S = 60
 SESSION_SCRIPT = MINIPROGRAM / "test" / "e2e" / "session.e2e.js"
 
@@ -56,9 +57,9 @@ async def _serve(env: dict[str, str], cwd: Path) -> tuple[asyncio.subprocess.Pro
     return proc, f"http://127.0.0.1:{port}"
 
 
-async def _session(origin: str) -> dict[str, Any]:
-    """Run the node session script against `origin`; its JSON summary."""
-    env = {**os.environ, "KEEPER_MP_E2E_ORIGIN": origin}
+async def _session(origin: str, codes: list[str]) -> dict[str, Any]:
+    """Run the node session script against `origin` with these wx.login codes; its summary."""
+    env = {**os.environ, "KEEPER_MP_E2E_ORIGIN": origin, "KEEPER_MP_E2E_CODES": ",".join(codes)}
     proc = await asyncio.create_subprocess_exec(
         node(), str(SESSION_SCRIPT), env=env,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -69,15 +70,20 @@ async def _session(origin: str) -> dict[str, Any]:
     return summary
 
 
-async def _counts(db_url: str) -> dict[str, int]:
+async def _rows(db_url: str) -> dict[str, Any]:
+    """What the session left: rows per table, and the plan's grants made by an accept."""
     engine = create_engine(db_url)
-    tables = ("mp_grant_answers", "water_grants", "mp_actions", "water_checkins")
+    tables = ("mp_grant_answers", "mp_actions", "water_checkins")
     async with engine.connect() as conn:
-        counts = {
+        found: dict[str, Any] = {
             t: (await conn.execute(text(f"SELECT COUNT(*) FROM {t}"))).scalar_one() for t in tables
         }
+        accepted = text("SELECT request_key, state FROM water_grants WHERE request_key LIKE :key")
+        found["grants"] = [
+            tuple(r) for r in await conn.execute(accepted, {"key": f"mp:{OPENID}:%"})
+        ]
     await engine.dispose()
-    return counts
+    return found
 
 
 async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_action(
@@ -87,7 +93,9 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
 
     node()  # skip (or fail in CI) before starting anything
     db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
-    async with run_fake_wechat(FakeWeChat(appid=APPID, secret=SECRET)) as wechat_base:
+    wechat = FakeWeChat(appid=APPID, secret=SECRET, template_id=TEMPLATE_ID)
+    codes = [wechat.new_code(OPENID) for _ in range(3)]  # what wx.login would hand out
+    async with run_fake_wechat(wechat) as wechat_base:
         env = keeper_env(
             db_url, "http://127.0.0.1:9",  # WeCom is not called in this session
             KEEPER_MP_APPID=APPID, KEEPER_MP_SECRET=SECRET,
@@ -96,7 +104,7 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
         assert (await run_keeper(["migrate"], env, cwd=tmp_path))[0] == 0
         proc, origin = await _serve(env, tmp_path)
         try:
-            summary = await _session(origin)
+            summary = await _session(origin, codes)
         finally:
             proc.terminate()
             _, err = await asyncio.wait_for(proc.communicate(), STARTUP_TIMEOUT_S)
@@ -105,7 +113,10 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
 
     # login once; reminders on; the dialog asked once, inside the tap, and accepted
     assert summary["logins"] == 1
-    assert steps["enabled"]["status"]["state"] == "scheduled"
+    # on, but no grant to remind with yet: keeper says so (needs_grant), not the client
+    assert steps["shown"]["status"]["state"] == "disabled"
+    assert steps["enabled"]["status"]["state"] != "disabled"
+    assert steps["enabled"]["status"]["needs_grant"] is True
     assert summary["subscribe_calls"] == [{"tmplIds": [TEMPLATE_ID], "synchronous": True}]
     [grant] = summary["grant_posts"]
     assert grant["result"] == "accept"
@@ -113,6 +124,7 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
     assert first["grant_request_id"] == grant["request_id"]
     assert first["subscription_status"] == "accept"
     assert steps["accepted"]["status"]["needs_grant"] is False
+    assert steps["accepted"]["status"]["state"] == "scheduled"
     assert steps["accepted"]["status"]["today_count"] == 1
 
     # a lost answer and an offline glass wait on the phone ...
@@ -134,9 +146,9 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
     assert replayed["status"]["state"] == "scheduled"
     assert replayed["status"]["next_due_at"] is not None
 
-    assert await _counts(db_url) == {
+    assert await _rows(db_url) == {
         "mp_grant_answers": 1,
-        "water_grants": 1,
+        "grants": [(f"mp:{OPENID}:{grant['request_id']}", "available")],
         "mp_actions": 3,
         "water_checkins": 3,
     }

@@ -2,7 +2,8 @@
 // A scripted mini-program session against a real `keeper serve`, driven through the
 // page logic (lib/water.js) with the fake wx whose `request` does real HTTP.
 // Run by tests/acceptance/test_miniprogram_e2e.py, which starts keeper and passes its
-// origin in KEEPER_MP_E2E_ORIGIN; prints one JSON summary line on stdout.
+// origin in KEEPER_MP_E2E_ORIGIN and the wx.login codes the fake WeChat issued in
+// KEEPER_MP_E2E_CODES (comma-separated); prints one JSON summary line on stdout.
 //
 // `node --test miniprogram/test/` also loads this file (node 20 runs every .js under a
 // test/ folder): without KEEPER_MP_E2E_ORIGIN it only reports itself skipped.
@@ -12,6 +13,7 @@ const { createWater } = require('../../lib/water');
 const { QUEUE_KEY } = require('../../lib/queue');
 
 const ORIGIN = process.env.KEEPER_MP_E2E_ORIGIN;
+const CODES = (process.env.KEEPER_MP_E2E_CODES || '').split(',').filter(Boolean);
 
 /** wx.request's transport over real loopback HTTP (node's fetch). */
 async function http(req) {
@@ -31,7 +33,7 @@ async function http(req) {
 }
 
 async function session() {
-  const wx = new FakeWx({ transport: http, subscribeAnswer: 'accept' });
+  const wx = new FakeWx({ transport: http, subscribeAnswer: 'accept', codes: CODES });
   let page = null;
   const water = createWater({ wx, origin: ORIGIN, now: () => new Date(), render: (v) => { page = v; } });
   const steps = {};
