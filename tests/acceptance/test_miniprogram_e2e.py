@@ -3,8 +3,10 @@
 `miniprogram/test/e2e/session.e2e.js` drives the page logic with the fake `wx` whose
 `request` does real loopback HTTP: login (code2Session against the fake WeChat),
 turn reminders on, +1 with the subscribe dialog accepted, +1 whose answer is lost,
-+1 while offline, then the next page show replays the queue with the same ids. It
-prints one JSON summary; this side checks it and the database.
++1 while offline, then the next page show replays the queue with the same ids. There
+it pauses while `keeper tick --at <next_due_at>` sends the reminder through the fake
+WeChat; then the page is shown again and one more glass (with a new grant) is tapped.
+It prints one JSON summary; this side checks it, the fake's traffic and the database.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import asyncio
 import json
 import os
 import socket
+from collections.abc import Awaitable, Callable
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -57,14 +60,21 @@ async def _serve(env: dict[str, str], cwd: Path) -> tuple[asyncio.subprocess.Pro
     return proc, f"http://127.0.0.1:{port}"
 
 
-async def _session(origin: str, codes: list[str]) -> dict[str, Any]:
-    """Run the node session script against `origin` with these wx.login codes; its summary."""
+async def _session(
+    origin: str, codes: list[str], between: Callable[[dict[str, Any]], Awaitable[None]]
+) -> dict[str, Any]:
+    """Run the node session script against `origin` with these wx.login codes, calling
+    `between` at its pause (with what it printed there); its final summary."""
     env = {**os.environ, "KEEPER_MP_E2E_ORIGIN": origin, "KEEPER_MP_E2E_CODES": ",".join(codes)}
     proc = await asyncio.create_subprocess_exec(
-        node(), str(SESSION_SCRIPT), env=env,
+        node(), str(SESSION_SCRIPT), env=env, stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )  # fmt: skip
-    out, err = await asyncio.wait_for(proc.communicate(), NODE_TIMEOUT_S)
+    assert proc.stdout is not None
+    line = await asyncio.wait_for(proc.stdout.readline(), NODE_TIMEOUT_S)
+    if line:
+        await between(json.loads(line))
+    out, err = await asyncio.wait_for(proc.communicate(b"go\n"), NODE_TIMEOUT_S)
     assert proc.returncode == 0, err.decode()
     summary: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
     return summary
@@ -78,7 +88,9 @@ async def _rows(db_url: str) -> dict[str, Any]:
         found: dict[str, Any] = {
             t: (await conn.execute(text(f"SELECT COUNT(*) FROM {t}"))).scalar_one() for t in tables
         }
-        accepted = text("SELECT request_key, state FROM water_grants WHERE request_key LIKE :key")
+        accepted = text(
+            "SELECT request_key, state FROM water_grants WHERE request_key LIKE :key ORDER BY id"
+        )
         found["grants"] = [
             tuple(r) for r in await conn.execute(accepted, {"key": f"mp:{OPENID}:%"})
         ]
@@ -95,33 +107,43 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
     db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
     wechat = FakeWeChat(appid=APPID, secret=SECRET, template_id=TEMPLATE_ID)
     codes = [wechat.new_code(OPENID) for _ in range(3)]  # what wx.login would hand out
+    ticked: list[str] = []
+
     async with run_fake_wechat(wechat) as wechat_base:
         env = keeper_env(
             db_url, "http://127.0.0.1:9",  # WeCom is not called in this session
             KEEPER_MP_APPID=APPID, KEEPER_MP_SECRET=SECRET,
             KEEPER_MP_TEMPLATE_ID=TEMPLATE_ID, KEEPER_WECHAT_API_BASE=wechat_base,
         )  # fmt: skip
+
+        async def reminder_due(paused: dict[str, Any]) -> None:
+            """The tick at the plan's next time sends the reminder through the fake."""
+            assert paused["phase"] == "replayed"
+            wechat.subscribe(OPENID)  # the one accept so far, as WeChat learnt it
+            code, out, err = await run_keeper(["tick", "--at", paused["next_due_at"]], env)
+            assert code == 0, err
+            ticked.append(out)
+
         assert (await run_keeper(["migrate"], env, cwd=tmp_path))[0] == 0
         proc, origin = await _serve(env, tmp_path)
         try:
-            summary = await _session(origin, codes)
+            summary = await _session(origin, codes, reminder_due)
         finally:
             proc.terminate()
             _, err = await asyncio.wait_for(proc.communicate(), STARTUP_TIMEOUT_S)
-    assert SECRET not in err.decode()
+    assert SECRET not in err.decode() + "".join(ticked)
     steps = summary["steps"]
 
-    # login once; reminders on; the dialog asked once, inside the tap, and accepted
+    # login once; on, but no grant to remind with yet: keeper says so (needs_grant)
     assert summary["logins"] == 1
-    # on, but no grant to remind with yet: keeper says so (needs_grant), not the client
     assert steps["shown"]["status"]["state"] == "disabled"
     assert steps["enabled"]["status"]["state"] != "disabled"
     assert steps["enabled"]["status"]["needs_grant"] is True
-    assert summary["subscribe_calls"] == [{"tmplIds": [TEMPLATE_ID], "synchronous": True}]
-    [grant] = summary["grant_posts"]
-    assert grant["result"] == "accept"
+    # +1: the dialog asked inside the tap, accepted, the grant then the glass posted
+    first_grant = summary["grant_posts"][0]
+    assert first_grant["result"] == "accept"
     first = summary["action_posts"][0]
-    assert first["grant_request_id"] == grant["request_id"]
+    assert first["grant_request_id"] == first_grant["request_id"]
     assert first["subscription_status"] == "accept"
     assert steps["accepted"]["status"]["needs_grant"] is False
     assert steps["accepted"]["status"]["state"] == "scheduled"
@@ -133,7 +155,6 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
     # ... and go on the next show, in order, with the same ids: one glass per action
     posts = summary["action_posts"]
     ids = [p["action_id"] for p in posts]
-    assert len(set(ids)) == 3
     lost = [p for p in posts if p["action_id"] == ids[1]]
     assert len(lost) == 3  # sent (answer lost), tried offline, replayed
     assert all(p == lost[0] for p in lost)
@@ -142,13 +163,23 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
     assert replayed["pending"] == 0
     assert replayed["status"]["today_count"] == 3
     assert replayed["view"]["countText"].startswith("3 / ")
-    # the plan holds its grant and waits for the next slot: scheduled, a next time
     assert replayed["status"]["state"] == "scheduled"
-    assert replayed["status"]["next_due_at"] is not None
 
-    assert await _rows(db_url) == {
-        "mp_grant_answers": 1,
-        "grants": [(f"mp:{OPENID}:{grant['request_id']}", "available")],
-        "mp_actions": 3,
-        "water_checkins": 3,
-    }
+    # the reminder went out through the fake WeChat, using the grant ...
+    assert [(m.touser, m.template_id) for m in wechat.sent] == [(OPENID, TEMPLATE_ID)]
+    assert steps["reminded"]["status"]["state"] == "awaiting_checkin"
+    assert steps["reminded"]["status"]["needs_grant"] is True
+    # ... and the next glass asks for a new one and brings the plan back to scheduled
+    assert [c["synchronous"] for c in summary["subscribe_calls"]] == [True, True]
+    second_grant = summary["grant_posts"][-1]
+    assert second_grant["request_id"] != first_grant["request_id"]
+    assert steps["after_reminder"]["status"]["state"] == "scheduled"
+    assert steps["after_reminder"]["status"]["today_count"] == 4
+    assert len(set(ids)) == 4
+
+    rows = await _rows(db_url)
+    assert [key for key, _ in rows.pop("grants")] == [
+        f"mp:{OPENID}:{first_grant['request_id']}",  # one grant per accept
+        f"mp:{OPENID}:{second_grant['request_id']}",
+    ]
+    assert rows == {"mp_grant_answers": 2, "mp_actions": 4, "water_checkins": 4}

@@ -5,6 +5,10 @@
 // origin in KEEPER_MP_E2E_ORIGIN and the wx.login codes the fake WeChat issued in
 // KEEPER_MP_E2E_CODES (comma-separated); prints one JSON summary line on stdout.
 //
+// In two halves: after the replay it prints `{"phase": "replayed", ...}` and waits for a
+// line on stdin, while the test lets keeper's tick send the reminder through the fake
+// WeChat; then the page is shown again and one more glass is tapped.
+//
 // `node --test miniprogram/test/` also loads this file (node 20 runs every .js under a
 // test/ folder): without KEEPER_MP_E2E_ORIGIN it only reports itself skipped.
 
@@ -32,6 +36,17 @@ async function http(req) {
   return { statusCode: res.status, data };
 }
 
+/** Say where the session stands and wait for the test's go-ahead (one line on stdin). */
+function pause(phase, details) {
+  process.stdout.write(`${JSON.stringify({ phase, ...details })}\n`);
+  return new Promise((resolve) => {
+    process.stdin.once('data', () => {
+      process.stdin.pause();
+      resolve();
+    });
+  });
+}
+
 async function session() {
   const wx = new FakeWx({ transport: http, subscribeAnswer: 'accept', codes: CODES });
   let page = null;
@@ -52,6 +67,11 @@ async function session() {
   steps.offline = snap();
   await water.show(); // back online: replay in order, with the same ids
   steps.replayed = snap();
+  await pause('replayed', { next_due_at: steps.replayed.status.next_due_at });
+  await water.show(); // the reminder went out: keeper waits for a glass, and a new grant
+  steps.reminded = snap();
+  await wx.tap(() => water.tap());
+  steps.after_reminder = snap();
 
   const posts = (suffix) => wx.requests.filter((r) => r.method === 'POST' && r.path.endsWith(suffix));
   return {
