@@ -103,3 +103,18 @@ test('a grant left open by an earlier run of the app lets its glass go as skippe
   assert.deepEqual(posted('/actions').map((a) => [a.action_id, a.grant_request_id, a.subscription_status]), [['a-1', null, 'skipped']]);
   assert.equal(server.count, 1);
 });
+
+test('the next tap sends the glasses still waiting first, then its own', async () => {
+  const { server, wx, water, posted } = setup({ keeper: { needsGrant: false } });
+  await water.show();
+  wx.failNext(1);
+  await wx.tap(() => water.tap());
+  const waiting = wx.getStorageSync(QUEUE_KEY)[0].id;
+  await wx.tap(() => water.tap());
+  const sent = posted('/actions').map((a) => a.action_id);
+  assert.equal(sent.length, 3); // the failed try, its replay, then the new glass
+  assert.deepEqual(sent.slice(0, 2), [waiting, waiting]);
+  assert.notEqual(sent[2], waiting);
+  assert.deepEqual(wx.getStorageSync(QUEUE_KEY), []);
+  assert.equal(server.count, 2);
+});
