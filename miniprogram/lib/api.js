@@ -12,6 +12,7 @@
 
 const BASE_PATH = '/api/mp/v1';
 const TOKEN_KEY = 'keeper.token';
+const EXPIRY_MARGIN_MS = 60 * 1000;
 
 function classify(res) {
   if (res.statusCode >= 200 && res.statusCode < 300) return 'ok';
@@ -54,7 +55,8 @@ function createApi({ wx, origin, now }) {
   function storedToken() {
     const saved = wx.getStorageSync(TOKEN_KEY);
     if (!saved || !saved.token) return null;
-    if (Date.parse(saved.expires_at) <= now().getTime()) return null;
+    // A minute's margin: a token that expires on the way is a wasted round trip.
+    if (Date.parse(saved.expires_at) - EXPIRY_MARGIN_MS <= now().getTime()) return null;
     return saved.token;
   }
 

@@ -85,6 +85,7 @@ function createWater({ wx, origin, now, render, session = newId() }) {
   }
 
   async function show() {
+    notice = ''; // a new look at the page: only what happens now is worth saying
     queue.settleAbandoned(session);
     paint();
     await flush();

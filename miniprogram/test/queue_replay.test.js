@@ -78,6 +78,8 @@ test('a 4xx drops the item, says so, and the next item still goes', async () => 
   assert.deepEqual(wx.getStorageSync(QUEUE_KEY), []);
   assert.equal(server.count, 1);
   assert.equal(last().notice, '有一条没能记上：这一杯的时间不对，没有记上');
+  await water.show();
+  assert.equal(last().notice, ''); // said once, not forever
 });
 
 test('a 5xx keeps the item for later', async () => {
