@@ -66,31 +66,41 @@ async def route_new(
 
 
 async def _fallbacks(
-    session: Session, candidates: Iterable[tuple[JobRecord, str, str]], configured: Collection[str]
+    session: Session,
+    candidates: Iterable[tuple[JobRecord, str, str, str]],
+    configured: Collection[str],
 ) -> dict[int, Route]:
-    """For (job, outcome, error class) triples: the jobs that go to their fallback."""
+    """For (job, outcome, error class, status it would end with): the jobs that go to
+    their fallback. The recorded attempts say which roads each took and whether any
+    send may have arrived (this flush's attempt, already recorded, is never one)."""
     wanted = list(candidates)
     if not wanted:
         return {}
-    fallbacks = _routes(
-        await user_channels.with_role(session, {job.user_id for job, _, _ in wanted}, "fallback")
-    )
-    tried = await user_channels.tried_channels(session, {job.id for job, _, _ in wanted})
+    users = {job.user_id for job, *_ in wanted}
+    fallbacks = _routes(await user_channels.with_role(session, users, "fallback"))
+    history = await attempts.routes_and_outcomes(session, {job.id for job, *_ in wanted})
     chosen: dict[int, Route] = {}
-    for job, outcome, error_class in wanted:
+    for job, outcome, error_class, ends in wanted:
+        past = history.get(job.id, set())
         route = fallback_for(
             kind=job.payload_kind,
             policy=job.policy,
             outcome=outcome,
             error_class=error_class,
+            ends=ends,
+            uncertain_before=any(o in UNCERTAIN for _, o in past),
             channel=job.channel,
-            tried=tried.get(job.id, set()) | {job.channel},
+            tried={c for c, _ in past} | {job.channel},
             fallback=fallbacks.get(job.user_id),
             configured=configured,
         )
         if route is not None:
             chosen[job.id] = route
     return chosen
+
+
+UNCERTAIN = frozenset({"unknown", "accepted"})
+"""Attempt outcomes after which a job may have reached the user: no fallback then."""
 
 
 async def divert_failed(
@@ -100,17 +110,21 @@ async def divert_failed(
     configured: Collection[str],
     now: dt.datetime,
 ) -> list[JobEnd]:
-    """The finals, those failed for good and owed a fallback turned into `retry_wait`
-    on the fallback's route (the attempts of this flush already recorded)."""
+    """The finals that would end failed and are owed a fallback, turned into
+    `retry_wait` on the fallback's route (the attempts of this flush already
+    recorded; `finals` holds only claims locked as ours)."""
     candidates = (
-        (end.job, results[end.job.id].outcome, results[end.job.id].error_class)
+        (end.job, results[end.job.id].outcome, results[end.job.id].error_class, end.status)
         for end in finals
         if end.status == "failed" and end.job.policy == "at_least_once"
     )
     chosen = await _fallbacks(session, candidates, configured)
-    if not chosen:
-        return finals
-    await user_channels.reroute(session, {i: (r.channel, r.recipient) for i, r in chosen.items()})
+    moved: set[int] = set()
+    for end in finals:
+        if (route := chosen.get(end.job.id)) is not None and await jobs.reroute(
+            session, end.job, channel=route.channel, recipient=route.recipient
+        ):
+            moved.add(end.job.id)
     return [
         JobEnd(
             job=end.job,
@@ -118,7 +132,7 @@ async def divert_failed(
             next_attempt_at=now,
             note=f"{end.note}; fallback through {chosen[end.job.id].channel}",
         )
-        if end.job.id in chosen
+        if end.job.id in moved
         else end
         for end in finals
     ]
@@ -128,19 +142,26 @@ async def divert_held(
     session: Session, group: list[JobRecord], configured: Collection[str], now: dt.datetime
 ) -> list[JobRecord]:
     """Send the group's at-least-once jobs that have a fallback there instead of
-    waiting for their held channel (see the module note); the jobs left to wait."""
-    candidates = ((job, "failed", "config") for job in group if job.policy == "at_least_once")
+    waiting for their held channel (see the module note); the jobs left to wait.
+
+    Each move is one UPDATE under this worker's claim (`jobs.divert`); only when it
+    wins is the held attempt recorded, so a claim lost meanwhile (swept, claimed
+    again elsewhere) changes nothing of the other worker's and writes no attempt.
+    A job whose claim was lost is not ours to defer either: it is not returned."""
+    candidates = (
+        (job, "failed", "config", "failed") for job in group if job.policy == "at_least_once"
+    )
     chosen = await _fallbacks(session, candidates, configured)
     if not chosen:
         return group
-    await user_channels.reroute(session, {i: (r.channel, r.recipient) for i, r in chosen.items()})
     for job in group:
-        if job.id not in chosen:
+        if (route := chosen.get(job.id)) is None:
             continue
-        await attempts.record_attempt(session, _held_attempt(job, now))
-        await jobs.finalise(
-            session, job, status="retry_wait", now=now, next_attempt_at=now, note=HELD_NOTE
+        won = await jobs.divert(
+            session, job, channel=route.channel, recipient=route.recipient, now=now, note=HELD_NOTE
         )
+        if won:
+            await attempts.record_attempt(session, _held_attempt(job, now))
     return [job for job in group if job.id not in chosen]
 
 

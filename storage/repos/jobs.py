@@ -441,6 +441,27 @@ async def finalise(
     return bool((await session.execute(stmt)).rowcount)
 
 
+async def reroute(session: Session, job: JobRecord, *, channel: str, recipient: str) -> bool:
+    """Point a job this worker still claims at another (channel, recipient): the
+    fallback's, before the caller finalises it in the same transaction. False if the
+    claim was lost (another worker's claim of the same job is never touched)."""
+    stmt = update(JOBS).where(_this_claim(job)).values(channel=channel, recipient=recipient)
+    return bool((await session.execute(stmt)).rowcount)
+
+
+async def divert(
+    session: Session, job: JobRecord, *, channel: str, recipient: str, now: dt.datetime, note: str
+) -> bool:
+    """One conditional UPDATE: a job this worker claims goes back to `retry_wait`,
+    due now, on another route (the fallback's). False if the claim was lost: then
+    nothing changed, and the caller records no attempt."""
+    values = _final_values("retry_wait", now, now, note)
+    stmt = (
+        update(JOBS).where(_this_claim(job)).values(**values, channel=channel, recipient=recipient)
+    )
+    return bool((await session.execute(stmt)).rowcount)
+
+
 def _this_claim(job: JobRecord) -> ColumnElement[bool]:
     """The job as this claim left it: still `processing` under the same owner and
     attempt. A late worker or the lease sweeper that lost the claim matches nothing."""
