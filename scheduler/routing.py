@@ -23,7 +23,9 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 
 from scheduler.channels.base import SendResult
 from scheduler.fallback import (
+    NOT_ROUTED,
     SERVERCHAN_USER,
+    WECOM_APP,
     Route,
     fallback_for,
     primary_route,
@@ -32,7 +34,7 @@ from scheduler.fallback import (
 )
 from services.secret_box import open_secret
 from storage.database import Database, Session
-from storage.records import AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
+from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
 from storage.repos import attempts, jobs, user_channels
 
 HELD_NOTE = "channel held after a configuration error; sent through the fallback"
@@ -163,6 +165,36 @@ async def divert_held(
         if won:
             await attempts.record_attempt(session, _held_attempt(job, now))
     return [job for job in group if job.id not in chosen]
+
+
+async def recall(
+    session: Session,
+    group: list[JobRecord],
+    addressees: Mapping[int, Addressee],
+    configured: Collection[str],
+    now: dt.datetime,
+) -> tuple[int, list[JobRecord]]:
+    """Claimed jobs routed to a channel this process does not have (its setting was
+    cleared after routing, or this worker runs with other settings): a user's
+    reminder goes back to the WeCom app, to the user's UserID, due now, its attempt
+    refunded (nothing was tried). Returns how many moved, and the jobs that cannot
+    move (card updates, admin alerts, or no WeCom app either): the caller fails them
+    as a configuration error."""
+    moved, stuck = 0, []
+    for job in group:
+        if job.payload_kind in NOT_ROUTED or WECOM_APP not in configured:
+            stuck.append(job)
+            continue
+        moved += await jobs.divert(
+            session,
+            job,
+            channel=WECOM_APP,
+            recipient=addressees[job.user_id].wecom_user_id,
+            now=now,
+            note=f"{job.channel} not configured here: back to the WeCom app",
+            refund_attempt=True,
+        )
+    return moved, stuck
 
 
 def _held_attempt(job: JobRecord, now: dt.datetime) -> AttemptRecord:

@@ -450,12 +450,22 @@ async def reroute(session: Session, job: JobRecord, *, channel: str, recipient: 
 
 
 async def divert(
-    session: Session, job: JobRecord, *, channel: str, recipient: str, now: dt.datetime, note: str
+    session: Session,
+    job: JobRecord,
+    *,
+    channel: str,
+    recipient: str,
+    now: dt.datetime,
+    note: str,
+    refund_attempt: bool = False,
 ) -> bool:
     """One conditional UPDATE: a job this worker claims goes back to `retry_wait`,
-    due now, on another route (the fallback's). False if the claim was lost: then
-    nothing changed, and the caller records no attempt."""
+    due now, on another route (the fallback's, or back to the WeCom app). False if
+    the claim was lost: then nothing changed, and the caller records no attempt.
+    `refund_attempt`: nothing was tried, so the claim's count is undone."""
     values = _final_values("retry_wait", now, now, note)
+    if refund_attempt:
+        values["attempts"] = JOBS.c.attempts - 1
     stmt = (
         update(JOBS).where(_this_claim(job)).values(**values, channel=channel, recipient=recipient)
     )
