@@ -16,6 +16,7 @@ from handlers.channel_commands import (
 from handlers.commands import Command, ParseError
 from handlers.parse import parse
 from handlers.parse.channels import mask, read_channels, redact_sendkeys
+from handlers.parse.normalise import normalise
 
 TODAY = dt.date(2026, 11, 25)
 UID = "UID_AbCd1234efGH"
@@ -113,7 +114,28 @@ def test_receivers_are_masked(value: str, masked: str) -> None:
         ("绑定 Server酱 sctp1234tabcdefgh", "绑定 Server酱 sctp1…gh"),
         (f"绑定 WxPusher {UID}", f"绑定 WxPusher {UID}"),  # a UID is an address
         ("SCT 三楼", "SCT 三楼"),
+        # glued to the channel word, or typed full-width: the parser binds all three
+        (f"绑定 serverchan{KEY}", "绑定 serverchanSCT12…89"),
+        (f"绑定 server chan{KEY}", "绑定 server chanSCT12…89"),
+        ("绑定 Server酱 ＳＣＴ１２３４５ＴａｂｃｄＥＦＧＨ６７８９", "绑定 Server酱 SCT12…89"),
     ],
 )
 def test_sendkeys_are_masked_before_a_message_is_stored(text: str, kept: str) -> None:
     assert redact_sendkeys(text) == kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"绑定 serverchan{KEY}",
+        f"绑定 server chan{KEY}",
+        "绑定 Server酱 ＳＣＴ１２３４５ＴａｂｃｄＥＦＧＨ６７８９",
+        f"绑定 Server酱 {KEY}",
+    ],
+)
+def test_whatever_the_parser_binds_is_masked_in_the_stored_text(text: str) -> None:
+    command = parse(text, today=TODAY)
+    assert isinstance(command, BindReceiver)
+    assert command.value == KEY
+    assert KEY not in redact_sendkeys(text)
+    assert command.value not in normalise(redact_sendkeys(text))
