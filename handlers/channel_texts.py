@@ -54,7 +54,7 @@ def unbound(name: str, role: str) -> str:
 
 
 def primary_set(name: str, fallback: str | None) -> str:
-    line = f"好的，提醒以后走 {name}（已排好的这一次仍按原通道）。"
+    line = f"好的，提醒以后走 {name}。"
     return line + (f"\n备用通道：{fallback}。" if fallback else "\n没有备用通道。")
 
 

@@ -12,10 +12,14 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.channel_models import USER_CHANNELS
-from storage.repos import incidents, user_channels
+from storage.delivery_models import JOBS
+from storage.models import USERS
+from storage.records import NewJob
+from storage.repos import incidents, jobs, user_channels
 from tests.acceptance.conftest import Keeper
 from tests.conftest import USER_SENDKEY
-from tests.integration.conftest import new_user
+from tests.integration.conftest import new_rule, new_user
+from tests.integration.job_setup import force_job
 
 UID = "UID_alice0000000000000000001"
 
@@ -161,3 +165,56 @@ class TestWithoutWxPusher:
         assert "WxPusher（UID_al…01）：未启用，这里没开通" in await keeper.say("设置 渠道")
         assert "提醒以后走 Server酱" in await keeper.say("设置 渠道 微信")
         assert "WxPusher 现在用不了" in await keeper.say("设置 备用 WxPusher")
+
+
+async def _alice_job(engine: AsyncEngine, keeper: Keeper, channel: str, recipient: str) -> int:
+    async with engine.begin() as session:
+        user = (
+            await session.execute(select(USERS.c.id).where(USERS.c.wecom_user_id == "alice"))
+        ).scalar_one()
+    rule = await new_rule(engine, keeper.clock, user, label="吃药", policy="at_least_once")
+    new = NewJob(
+        user_id=user,
+        rule_id=rule,
+        slot=keeper.clock.now() + dt.timedelta(minutes=4),
+        policy="at_least_once",
+        priority="high",
+        channel=channel,
+        recipient=recipient,
+        payload_kind="custom",
+    )
+    async with engine.begin() as session:
+        job_id = await jobs.materialise(session, new, now=keeper.clock.now())
+    assert job_id is not None
+    return job_id
+
+
+async def _route(engine: AsyncEngine, job_id: int) -> tuple[str, str]:
+    async with engine.connect() as conn:
+        query = select(JOBS.c.channel, JOBS.c.recipient).where(JOBS.c.id == job_id)
+        channel, recipient = (await conn.execute(query)).one()
+    return str(channel), str(recipient)
+
+
+async def test_unbinding_moves_jobs_already_routed_back_to_the_app(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    """Routing looks minutes ahead: a job already on WxPusher must not go to the UID the
+    user just took away, as the reply promises."""
+    await keeper.say(f"绑定 WxPusher {UID}")
+    await keeper.say("设置 渠道 微信")
+    job = await _alice_job(engine, keeper, "wxpusher", UID)
+    assert "提醒改回企业微信应用发送" in await keeper.say("解绑 WxPusher")
+    assert await _route(engine, job) == ("wecom_app", "alice")
+
+
+async def test_a_new_primary_takes_the_jobs_not_tried_yet(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    await keeper.say(f"绑定 WxPusher {UID}")
+    untried = await _alice_job(engine, keeper, "wecom_app", "alice")
+    tried = await _alice_job(engine, keeper, "wecom_app", "alice")
+    await force_job(engine, tried, status="retry_wait", attempts=1)  # after an uncertain try
+    await keeper.say("设置 渠道 微信")
+    assert await _route(engine, untried) == ("wxpusher", UID)
+    assert await _route(engine, tried) == ("wecom_app", "alice")  # its duplicate check
