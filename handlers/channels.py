@@ -62,7 +62,9 @@ def _primary(found: list[Receiver]) -> str:
 async def show_channels(session: Session, ctx: Context, command: ShowChannels) -> Outcome:
     found = await user_channels.receivers(session, ctx.user.id)
     recent = await user_channels.recent_outcomes(session, ctx.user.id, ctx.now - HEALTH_WINDOW)
-    held = await incidents.open_subjects(session, "channel_hold")
+    holds = [i for i in await incidents.open_all(session) if i.kind == "channel_hold"]
+    held = {i.subject for i in holds}
+    told = {i.subject for i in holds if i.alerted_at is not None}
     primary, fallback = _primary(found), _role_of(found, "fallback")
     lines = [t.SHOW_HEAD]
     bound = {r.channel: r for r in found if r.channel != WECOM}
@@ -75,6 +77,8 @@ async def show_channels(session: Session, ctx: Context, command: ShowChannels) -
             unreadable=channel == SERVERCHAN and not _opens(ctx, bound[channel]),
             recent=recent.get(channel, []),
         )
+        if state == "held" and channel in told:  # say the admins know only when they do
+            state = "held_told"
         lines.append(t.show_line(_name(channel), hint, role, state))
     if fallback is None:
         lines.append(t.NO_FALLBACK)
@@ -124,7 +128,13 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
     takes_fallback = _role_of(found, "fallback") is None and _primary(found) != command.channel
     if takes_fallback:
         await user_channels.set_role(session, ctx.user.id, command.channel, "fallback", now=ctx.now)
-    reply = t.bound(_name(command.channel), hint, became_fallback=takes_fallback, replaced=not new)
+    reply = t.bound(
+        _name(command.channel),
+        hint,
+        primary=_name(_primary(found)),
+        became_fallback=takes_fallback,
+        replaced=not new,
+    )
     return Outcome(reply=reply)
 
 

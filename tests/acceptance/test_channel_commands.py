@@ -125,7 +125,13 @@ async def test_a_held_channel_shows_as_on_hold(keeper: Keeper, engine: AsyncEngi
         await incidents.seen(
             session, kind="channel_hold", subject="wecom_app", detail="60020", now=now
         )
-    assert "企业微信应用：主通道，暂停使用" in await keeper.say("设置 渠道")
+    shown = await keeper.say("设置 渠道")
+    assert "企业微信应用：主通道，暂停使用" in shown
+    assert "已通知管理员" not in shown  # no alert has gone out yet
+    async with engine.begin() as session:
+        (hold,) = await incidents.open_all(session)
+        await incidents.mark_alerted(session, hold.id, now=now)
+    assert "暂停使用：配置出错，已通知管理员" in await keeper.say("设置 渠道")
 
 
 async def test_health_follows_the_latest_send(keeper: Keeper) -> None:
@@ -218,3 +224,12 @@ async def test_a_new_primary_takes_the_jobs_not_tried_yet(
     await keeper.say("设置 渠道 微信")
     assert await _route(engine, untried) == ("wxpusher", UID)
     assert await _route(engine, tried) == ("wecom_app", "alice")  # its duplicate check
+
+
+async def test_a_new_fallback_is_told_against_the_users_own_primary(keeper: Keeper) -> None:
+    await keeper.say(f"绑定 WxPusher {UID}")
+    await keeper.say("设置渠道微信")  # no space: still the primary command
+    await keeper.say("设置 备用 关")
+    reply = await keeper.say(f"绑定 Server酱 {USER_SENDKEY}")
+    assert "WxPusher发不出去时，重要提醒会改走 Server酱" in reply
+    assert "企业微信发不出去" not in reply
