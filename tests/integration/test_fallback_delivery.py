@@ -7,6 +7,7 @@ through the repository, and ticks against the local fakes of WeCom and WxPusher.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 from collections.abc import AsyncIterator
@@ -24,6 +25,7 @@ from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
+from storage.engine import create_engine
 from storage.records import AttemptRecord, NewJob
 from storage.repos import attempts, jobs, user_channels
 from tests.conftest import TEST_SETTINGS
@@ -244,3 +246,80 @@ def _attempt(job_id: int, no: int, outcome: str, clock: FakeClock) -> AttemptRec
         provider_message_id=None,
         error="",
     )
+
+
+async def test_jobs_divert_held_moves_are_counted(setup: Setup) -> None:
+    job = await setup.job(
+        policy="at_least_once", channel="wecom_app", recipient="zhangsan", fallback="wxpusher"
+    )
+    setup.scheduler.holds["wecom_app"] = setup.clock.now() + dt.timedelta(hours=1)
+    report = await tick(setup.scheduler)
+    assert report.outcomes.get("diverted") == 1
+    assert await setup.attempts(job) == [(1, "wecom_app", "failed")]
+
+
+RACERS = 8
+
+
+@pytest.mark.parametrize(
+    "database_url", [pytest.param("mariadb", marks=[pytest.mark.mariadb])], indirect=True
+)
+@pytest.mark.parametrize("held", [False, True], ids=["failed", "held"])
+async def test_two_racing_workers_send_each_fallback_once(
+    database_url: str, engine: AsyncEngine, clock: FakeClock, held: bool
+) -> None:
+    """Two schedulers on engines of their own (two `keeper worker` processes) tick at
+    the same instants over jobs that fail for good (or meet a held channel): each job
+    has one attempt per number, and its fallback leaves exactly once."""
+    user = await new_user(engine, clock, "zhangsan")
+    first, fallback = ("wecom_app", "wxpusher") if held else ("wxpusher", "wecom_app")
+    to = "zhangsan" if held else STRANGER
+    async with engine.begin() as session:
+        await user_channels.bind(session, user, "wxpusher", receiver=UID, hint="h", now=clock.now())
+        await user_channels.set_role(session, user, fallback, "fallback", now=clock.now())
+    made = []
+    for n in range(RACERS):
+        rule = await new_rule(engine, clock, user, label=f"吃药{n}", policy="at_least_once")
+        new = NewJob(
+            user_id=user,
+            rule_id=rule,
+            slot=clock.now(),
+            policy="at_least_once",
+            priority="high",
+            channel=first,
+            recipient=to,
+            payload_kind="custom",
+        )
+        async with engine.begin() as session:
+            made.append(await jobs.materialise(session, new, now=clock.now()))
+    s = TEST_SETTINGS
+    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
+    pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={UID}, clock=clock.now)
+    second = create_engine(database_url)
+    try:
+        async with run_fake_wecom(api) as api_base, run_fake_wxpusher(pusher) as pusher_base:
+            settings = dataclasses.replace(s, api_base=api_base, wxpusher_api_base=pusher_base)
+            async with (
+                scheduler_for(settings, Database(engine), clock, owner="w1") as w1,
+                scheduler_for(settings, Database(second), clock, owner="w2") as w2,
+            ):
+                for w in (w1, w2):
+                    if held:
+                        w.holds["wecom_app"] = clock.now() + dt.timedelta(hours=1)
+                for _ in range(4):
+                    await asyncio.gather(tick(w1), tick(w2))
+                    clock.advance(dt.timedelta(seconds=1))
+    finally:
+        await second.dispose()
+    async with engine.connect() as conn:
+        rows = await conn.execute(
+            select(ATTEMPTS.c.job_id, ATTEMPTS.c.attempt_no, ATTEMPTS.c.channel, ATTEMPTS.c.outcome)
+            .where(ATTEMPTS.c.job_id.in_(made))
+            .order_by(ATTEMPTS.c.job_id, ATTEMPTS.c.attempt_no)
+        )
+        found = [(int(j), int(a), str(c), str(o)) for j, a, c, o in rows]
+    assert found == [
+        row for j in made for row in ((j, 1, first, "failed"), (j, 2, fallback, "accepted"))
+    ]
+    delivered = len(pusher.messages) if held else len(api.messages_to("zhangsan"))
+    assert delivered == RACERS
