@@ -182,7 +182,8 @@ async def _prepare_batch(
             if (wait := waits.get((recipient, channel))) is not None:
                 if wait[1] == "held":  # at-least-once jobs with a fallback go there now
                     waiting = await routing.divert_held(session, group, s.channels, now)
-                    _count(batch.counts, "diverted", len(group) - len(waiting))
+                    if diverted := len(group) - len(waiting):
+                        _count(batch.counts, "diverted", diverted)
                     group = waiting
                 await _defer(session, group, wait[0], now)
                 _count(batch.counts, wait[1], len(group))
@@ -214,7 +215,8 @@ async def _recall(
     """Jobs on a channel this process lacks (`routing.recall`): back to the WeCom app,
     or failed as a configuration error (attempt recorded, kind told)."""
     moved, stuck = await routing.recall(session, group, addressees, s.channels, now)
-    _count(counts, "recalled", moved)
+    if moved:
+        _count(counts, "recalled", moved)
     result = SendResult(outcome="failed", error_class="config", error="channel not configured")
     for job in stuck:
         if (status := await finish(s, session, job, result, now)) is not None:
