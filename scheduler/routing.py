@@ -5,14 +5,17 @@ Routing is decided at materialisation (`route_new`), so a job's `channel` and
 name the right channel, and the per-channel budgets and holds apply as to any job.
 
 The fallback is decided where a claimed job would end: `divert_failed` (after a send
-failed for good, in the flush that finalises it) and `divert_held` (a job claimed
-while its channel is held after a configuration error: instead of waiting silently
-for the hold to pass, an at-least-once job with a fallback records that its channel
-could not be used, attempt 1 `failed`/`config`, and goes to the fallback). Either
-way the job is pointed at the fallback and put back to `retry_wait`, due at once:
-the next claim sends it there as its next attempt, with the same text (stored on
-the job at its first try). Both run under the claim (`jobs.lock_claims`), in the
-caller's transaction.
+failed for good or its transient retries ran out, in the flush that finalises it)
+and `divert_held` (a job claimed while its channel is held after a configuration
+error: instead of waiting silently for the hold to pass, an at-least-once job with a
+fallback records that its channel could not be used, this attempt `failed`/`config`,
+and goes to the fallback). Either way the job is pointed at the fallback and put
+back to `retry_wait`, due at once: the next claim sends it there as its next
+attempt, with the same text (stored on the job at its first try). Every move is a
+conditional UPDATE naming this worker's claim (`jobs.reroute`, `jobs.divert`), in
+the caller's transaction: a claim lost meanwhile moves nothing.
+
+`recall` takes back claimed jobs routed to a channel this process does not have.
 """
 
 from __future__ import annotations
