@@ -46,8 +46,8 @@ class Conversation:
     public_url: str = ""
     backups_on: bool = False
     alert_channel: str = ""
-    channel_key: bytes = field(default=b"", repr=False)
-    channels_on: frozenset[str] = frozenset({"wecom_app", "serverchan_user"})
+    channel_key: bytes = field(repr=False)
+    channels_on: frozenset[str]
     mp_on: bool = False
 
     async def handle(

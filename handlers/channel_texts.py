@@ -38,10 +38,10 @@ SAME_AS_PRIMARY = "备用通道不能和主通道相同（现在主通道是 {na
 NOT_USABLE = "{name} 现在用不了：{why}"
 
 
-def bound(name: str, hint: str, *, became_fallback: bool, replaced: bool) -> str:
+def bound(name: str, hint: str, *, primary: str, became_fallback: bool, replaced: bool) -> str:
     first = f"已{'换绑' if replaced else '绑定'} {name}（{hint}）。"
     if became_fallback:
-        return first + f"\n企业微信发不出去时，重要提醒会改走 {name}。"
+        return first + f"\n{primary}发不出去时，重要提醒会改走 {name}。"
     return first + "\n发「设置 渠道」查看通道；「设置 渠道 微信」改为主通道。"
 
 
@@ -54,7 +54,7 @@ def unbound(name: str, role: str) -> str:
 
 
 def primary_set(name: str, fallback: str | None) -> str:
-    line = f"好的，提醒以后走 {name}（已排好的这一次仍按原通道）。"
+    line = f"好的，提醒以后走 {name}。"
     return line + (f"\n备用通道：{fallback}。" if fallback else "\n没有备用通道。")
 
 
@@ -73,7 +73,8 @@ HEALTH_WORDS = {
     "failed": "最近一次发送失败",
     "unknown": "最近一次结果不确定",
     "retry": "最近一次没发出去，会再试",
-    "held": "暂停使用：配置出错，已通知管理员",
+    "held": "暂停使用：配置出错",
+    "held_told": "暂停使用：配置出错，已通知管理员",
     "off": "这里没开通（需要管理员配置），不会用它发送",
     "unreadable": "SendKey 读不出来了（服务端密钥换过），请重新绑定",
 }

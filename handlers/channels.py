@@ -6,6 +6,13 @@ primary hands the old primary the fallback role when there was none (or when the
 primary was the fallback: they swap), so a change never silently loses the road the
 user had. Unbinding the primary brings reminders back to the WeCom app.
 
+Jobs already made (routing looks a few minutes ahead; a fallback waits in
+`retry_wait`) follow the change in the same transaction (`_move_waiting`): unbinding
+a channel points every waiting job on it at the user's primary, so nothing more goes
+to a receiver the user took away; a change of primary moves the waiting jobs not
+tried yet (a resend after an uncertain try stays on its road, for its duplicate
+check). Card updates and admin alerts never move.
+
 A Server酱 SendKey is sealed (`services.secret_box`) before it is stored and never
 repeated whole: replies carry the masked hint only. Routing and the fallback itself
 are the scheduler's (`scheduler.fallback`, `scheduler.routing`).
@@ -27,10 +34,11 @@ from handlers.channel_commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.channels import mask
 from handlers.router import Router
+from scheduler.fallback import NOT_ROUTED, route_of
 from services.secret_box import Unreadable, open_secret, seal_secret
 from storage.database import Session
 from storage.records import Receiver
-from storage.repos import incidents, user_channels
+from storage.repos import incidents, jobs, user_channels
 
 router = Router("channels")
 
@@ -54,7 +62,9 @@ def _primary(found: list[Receiver]) -> str:
 async def show_channels(session: Session, ctx: Context, command: ShowChannels) -> Outcome:
     found = await user_channels.receivers(session, ctx.user.id)
     recent = await user_channels.recent_outcomes(session, ctx.user.id, ctx.now - HEALTH_WINDOW)
-    held = await incidents.open_subjects(session, "channel_hold")
+    holds = [i for i in await incidents.open_all(session) if i.kind == "channel_hold"]
+    held = {i.subject for i in holds}
+    told = {i.subject for i in holds if i.alerted_at is not None}
     primary, fallback = _primary(found), _role_of(found, "fallback")
     lines = [t.SHOW_HEAD]
     bound = {r.channel: r for r in found if r.channel != WECOM}
@@ -67,6 +77,8 @@ async def show_channels(session: Session, ctx: Context, command: ShowChannels) -
             unreadable=channel == SERVERCHAN and not _opens(ctx, bound[channel]),
             recent=recent.get(channel, []),
         )
+        if state == "held" and channel in told:  # say the admins know only when they do
+            state = "held_told"
         lines.append(t.show_line(_name(channel), hint, role, state))
     if fallback is None:
         lines.append(t.NO_FALLBACK)
@@ -116,7 +128,13 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
     takes_fallback = _role_of(found, "fallback") is None and _primary(found) != command.channel
     if takes_fallback:
         await user_channels.set_role(session, ctx.user.id, command.channel, "fallback", now=ctx.now)
-    reply = t.bound(_name(command.channel), hint, became_fallback=takes_fallback, replaced=not new)
+    reply = t.bound(
+        _name(command.channel),
+        hint,
+        primary=_name(_primary(found)),
+        became_fallback=takes_fallback,
+        replaced=not new,
+    )
     return Outcome(reply=reply)
 
 
@@ -129,7 +147,35 @@ async def unbind_receiver(session: Session, ctx: Context, command: UnbindReceive
         found = await user_channels.receivers(session, ctx.user.id)
         if _role_of(found, "fallback") == WECOM:
             await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
+    await _move_waiting(session, ctx, command.channel, untried_only=False)
     return Outcome(reply=t.unbound(_name(command.channel), gone.role))
+
+
+async def _move_waiting(
+    session: Session, ctx: Context, from_channel: str, *, untried_only: bool
+) -> None:
+    """Point the user's waiting jobs on `from_channel` at their primary as it is now
+    (see the module note)."""
+    found = await user_channels.receivers(session, ctx.user.id)
+    primary = _primary(found)
+    if primary == from_channel:
+        return
+    if primary == WECOM:
+        channel, recipient = WECOM, ctx.user.wecom_user_id
+    else:
+        receiver = next(r.receiver for r in found if r.channel == primary)
+        route = route_of(ctx.user.id, primary, receiver)
+        channel, recipient = route.channel, route.recipient
+    await jobs.move_waiting(
+        session,
+        ctx.user.id,
+        from_channel=from_channel,
+        channel=channel,
+        recipient=recipient,
+        keep_kinds=NOT_ROUTED,
+        untried_only=untried_only,
+        now=ctx.now,
+    )
 
 
 def _resolve(ctx: Context, target: Target, found: list[Receiver]) -> str | None:
@@ -168,6 +214,7 @@ async def set_primary(session: Session, ctx: Context, command: SetPrimaryChannel
         session, ctx.user.id, None if channel == WECOM else channel, "primary", now=ctx.now
     )
     await user_channels.set_role(session, ctx.user.id, fallback, "fallback", now=ctx.now)
+    await _move_waiting(session, ctx, old, untried_only=True)
     return Outcome(reply=t.primary_set(_name(channel), _name(fallback)))
 
 

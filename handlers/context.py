@@ -31,10 +31,12 @@ class Context:
     """Whether scheduled backups are made (KEEPER_BACKUP_DIR set), for 管理 状态."""
     alert_channel: str = ""
     """KEEPER_ALERT_CHANNEL as the scheduler names it; empty: the WeCom app stands in."""
-    channel_key: bytes = field(default=b"", repr=False)
-    """The key sealing users' SendKeys (`Settings.channel_key`; `services.secret_box`)."""
-    channels_on: frozenset[str] = frozenset({"wecom_app", "serverchan_user"})
-    """The channels keeper can send a user's reminders on (`wxpusher` needs its token)."""
+    channel_key: bytes = field(repr=False)
+    """The key sealing users' SendKeys (`Settings.channel_key`; `services.secret_box`).
+    Required: an empty default would only fail inside AES at the first 绑定."""
+    channels_on: frozenset[str]
+    """The channels keeper can send a user's reminders on (`bot.app.user_channels_on`,
+    the one place that decides them)."""
     mp_on: bool = False
     """Whether the water mini-program is configured (KEEPER_MP_APPID and secret)."""
 

@@ -176,9 +176,15 @@ async def _prepare_batch(
         )
         waits = await _waits(s, session, groups, now)
         for (recipient, channel), group in groups.items():
+            if channel not in s.channels:  # routed where this process cannot send
+                await _recall(s, session, group, addressees, now, batch.counts)
+                continue
             if (wait := waits.get((recipient, channel))) is not None:
                 if wait[1] == "held":  # at-least-once jobs with a fallback go there now
-                    group = await routing.divert_held(session, group, s.channels, now)
+                    waiting = await routing.divert_held(session, group, s.channels, now)
+                    if diverted := len(group) - len(waiting):
+                        _count(batch.counts, "diverted", diverted)
+                    group = waiting
                 await _defer(session, group, wait[0], now)
                 _count(batch.counts, wait[1], len(group))
                 continue
@@ -196,6 +202,26 @@ async def _prepare_batch(
         )
         first = await _start(s, session, first, mine, now, batch.counts)
     return first, rest
+
+
+async def _recall(
+    s: Scheduler,
+    session: Session,
+    group: list[JobRecord],
+    addressees: dict[int, Addressee],
+    now: dt.datetime,
+    counts: dict[str, int],
+) -> None:
+    """Jobs on a channel this process lacks (`routing.recall`): back to the WeCom app,
+    or failed as a configuration error (attempt recorded, kind told)."""
+    moved, stuck = await routing.recall(session, group, addressees, s.channels, now)
+    if moved:
+        _count(counts, "recalled", moved)
+    result = SendResult(outcome="failed", error_class="config", error="channel not configured")
+    for job in stuck:
+        if (status := await finish(s, session, job, result, now)) is not None:
+            await attempts.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
+            _count(counts, status)
 
 
 async def _within_enterprise_budget(
@@ -465,7 +491,7 @@ async def _settle(
 async def _send(s: Scheduler, item: _Ready) -> SendResult:
     """The channel call, outside any transaction; never raises."""
     try:
-        channel = s.channels[item.channel]  # a channel since unconfigured: crashed, below
+        channel = s.channels[item.channel]  # inside: a missing channel is no crash either
         if item.update is None:
             return await channel.send(item.recipient, item.message)
         update_card = getattr(channel, "update_card", None)  # a `CardUpdater`, if it is one

@@ -3,19 +3,23 @@
 A job is routed once, when it is materialised (`scheduler.routing`): a job made for
 the WeCom app goes to the user's primary receiver instead when they chose one and
 keeper has that channel configured. Card updates and admin alerts are never routed
-(a card lives in WeCom; an alert has its own road). A job made earlier keeps its
-route: a change of primary applies from the next occurrence on.
+(a card lives in WeCom; an alert has its own road). A job made earlier is moved by
+the channel commands themselves (`handlers.channels`) when the user changes roads.
 
-The fallback rule (issue 12): an at-least-once job whose send failed for good on its
-channel (outcome `failed`, error class `permanent` or `config`, which includes a
-channel held after 60020) leaves once more through the user's fallback, as the next
-attempt of the same job. Exactly once: never for at-most-once jobs (water, digests:
-they accept a loss rather than a double), never after an uncertain result (it may
-have arrived; at-least-once jobs resend on their own channel with the duplicate
-check), never after a transient error (that is retried where it is), never when the
-job already left its first channel (no fallback after a fallback, so never a third
-road), never onto the channel that just failed or one keeper has not configured,
-never for card updates or admin alerts (they are not the user's reminders).
+The fallback rule (issue 12): an at-least-once job that would end `failed` on its
+channel leaves once more through the user's fallback, as the next attempt of the same
+job. It would end failed when its send failed for good (outcome `failed`, error class
+`permanent` or `config`, which includes a channel held after 60020) or when its
+transient retries ran out (outcome `retry` on the last attempt): a channel down for
+a quarter of an hour must not lose an important reminder either. Exactly once: never
+for at-most-once jobs (water, digests: they accept a loss rather than a double),
+never after an uncertain or accepted result, now or in any earlier attempt (it may
+have arrived: a second road would double it; at-least-once jobs resend on their own
+channel with the duplicate check), never while a transient error is still retried
+where it is, never when the job already left its first channel (no fallback after a
+fallback, so never a third road), never onto the channel that just failed or one
+keeper has not configured, never for card updates or admin alerts (they are not the
+user's reminders).
 """
 
 from __future__ import annotations
@@ -80,6 +84,8 @@ def fallback_for(
     policy: str,
     outcome: str,
     error_class: str,
+    ends: str,
+    uncertain_before: bool,
     channel: str,
     tried: Collection[str],
     fallback: Route | None,
@@ -87,12 +93,18 @@ def fallback_for(
 ) -> Route | None:
     """The route of the job's one fallback send, or None (see the module note).
 
-    `channel` is the job's current channel, `tried` every channel its attempts used
+    `ends` is the status the result would give the job (`outcomes.decide`),
+    `uncertain_before` whether any earlier attempt was `unknown` or `accepted`,
+    `channel` the job's current channel, `tried` every channel its attempts used
     (this one included), `configured` the channels keeper can send on.
     """
     if kind in NOT_ROUTED:
         return None  # a card update cannot leave WeCom; an alert has its own road
-    if policy != AT_LEAST_ONCE or outcome != "failed" or error_class not in FOR_GOOD:
+    if policy != AT_LEAST_ONCE or ends != "failed" or uncertain_before:
+        return None  # it may have arrived: a second road could double it
+    failed_for_good = outcome == "failed" and error_class in FOR_GOOD
+    retries_spent = outcome == "retry"  # and yet it ends failed: the last transient try
+    if not (failed_for_good or retries_spent):
         return None
     if fallback is None or fallback.channel == channel or fallback.channel not in configured:
         return None

@@ -5,14 +5,17 @@ Routing is decided at materialisation (`route_new`), so a job's `channel` and
 name the right channel, and the per-channel budgets and holds apply as to any job.
 
 The fallback is decided where a claimed job would end: `divert_failed` (after a send
-failed for good, in the flush that finalises it) and `divert_held` (a job claimed
-while its channel is held after a configuration error: instead of waiting silently
-for the hold to pass, an at-least-once job with a fallback records that its channel
-could not be used, attempt 1 `failed`/`config`, and goes to the fallback). Either
-way the job is pointed at the fallback and put back to `retry_wait`, due at once:
-the next claim sends it there as its next attempt, with the same text (stored on
-the job at its first try). Both run under the claim (`jobs.lock_claims`), in the
-caller's transaction.
+failed for good or its transient retries ran out, in the flush that finalises it)
+and `divert_held` (a job claimed while its channel is held after a configuration
+error: instead of waiting silently for the hold to pass, an at-least-once job with a
+fallback records that its channel could not be used, this attempt `failed`/`config`,
+and goes to the fallback). Either way the job is pointed at the fallback and put
+back to `retry_wait`, due at once: the next claim sends it there as its next
+attempt, with the same text (stored on the job at its first try). Every move is a
+conditional UPDATE naming this worker's claim (`jobs.reroute`, `jobs.divert`), in
+the caller's transaction: a claim lost meanwhile moves nothing.
+
+`recall` takes back claimed jobs routed to a channel this process does not have.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 
 from scheduler.channels.base import SendResult
 from scheduler.fallback import (
+    NOT_ROUTED,
     SERVERCHAN_USER,
+    WECOM_APP,
     Route,
     fallback_for,
     primary_route,
@@ -32,7 +37,7 @@ from scheduler.fallback import (
 )
 from services.secret_box import open_secret
 from storage.database import Database, Session
-from storage.records import AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
+from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
 from storage.repos import attempts, jobs, user_channels
 
 HELD_NOTE = "channel held after a configuration error; sent through the fallback"
@@ -66,31 +71,41 @@ async def route_new(
 
 
 async def _fallbacks(
-    session: Session, candidates: Iterable[tuple[JobRecord, str, str]], configured: Collection[str]
+    session: Session,
+    candidates: Iterable[tuple[JobRecord, str, str, str]],
+    configured: Collection[str],
 ) -> dict[int, Route]:
-    """For (job, outcome, error class) triples: the jobs that go to their fallback."""
+    """For (job, outcome, error class, status it would end with): the jobs that go to
+    their fallback. The recorded attempts say which roads each took and whether any
+    send may have arrived (this flush's attempt, already recorded, is never one)."""
     wanted = list(candidates)
     if not wanted:
         return {}
-    fallbacks = _routes(
-        await user_channels.with_role(session, {job.user_id for job, _, _ in wanted}, "fallback")
-    )
-    tried = await user_channels.tried_channels(session, {job.id for job, _, _ in wanted})
+    users = {job.user_id for job, *_ in wanted}
+    fallbacks = _routes(await user_channels.with_role(session, users, "fallback"))
+    history = await attempts.routes_and_outcomes(session, {job.id for job, *_ in wanted})
     chosen: dict[int, Route] = {}
-    for job, outcome, error_class in wanted:
+    for job, outcome, error_class, ends in wanted:
+        past = history.get(job.id, set())
         route = fallback_for(
             kind=job.payload_kind,
             policy=job.policy,
             outcome=outcome,
             error_class=error_class,
+            ends=ends,
+            uncertain_before=any(o in UNCERTAIN for _, o in past),
             channel=job.channel,
-            tried=tried.get(job.id, set()) | {job.channel},
+            tried={c for c, _ in past} | {job.channel},
             fallback=fallbacks.get(job.user_id),
             configured=configured,
         )
         if route is not None:
             chosen[job.id] = route
     return chosen
+
+
+UNCERTAIN = frozenset({"unknown", "accepted"})
+"""Attempt outcomes after which a job may have reached the user: no fallback then."""
 
 
 async def divert_failed(
@@ -100,17 +115,21 @@ async def divert_failed(
     configured: Collection[str],
     now: dt.datetime,
 ) -> list[JobEnd]:
-    """The finals, those failed for good and owed a fallback turned into `retry_wait`
-    on the fallback's route (the attempts of this flush already recorded)."""
+    """The finals that would end failed and are owed a fallback, turned into
+    `retry_wait` on the fallback's route (the attempts of this flush already
+    recorded; `finals` holds only claims locked as ours)."""
     candidates = (
-        (end.job, results[end.job.id].outcome, results[end.job.id].error_class)
+        (end.job, results[end.job.id].outcome, results[end.job.id].error_class, end.status)
         for end in finals
         if end.status == "failed" and end.job.policy == "at_least_once"
     )
     chosen = await _fallbacks(session, candidates, configured)
-    if not chosen:
-        return finals
-    await user_channels.reroute(session, {i: (r.channel, r.recipient) for i, r in chosen.items()})
+    moved: set[int] = set()
+    for end in finals:
+        if (route := chosen.get(end.job.id)) is not None and await jobs.reroute(
+            session, end.job, channel=route.channel, recipient=route.recipient
+        ):
+            moved.add(end.job.id)
     return [
         JobEnd(
             job=end.job,
@@ -118,7 +137,7 @@ async def divert_failed(
             next_attempt_at=now,
             note=f"{end.note}; fallback through {chosen[end.job.id].channel}",
         )
-        if end.job.id in chosen
+        if end.job.id in moved
         else end
         for end in finals
     ]
@@ -128,20 +147,57 @@ async def divert_held(
     session: Session, group: list[JobRecord], configured: Collection[str], now: dt.datetime
 ) -> list[JobRecord]:
     """Send the group's at-least-once jobs that have a fallback there instead of
-    waiting for their held channel (see the module note); the jobs left to wait."""
-    candidates = ((job, "failed", "config") for job in group if job.policy == "at_least_once")
+    waiting for their held channel (see the module note); the jobs left to wait.
+
+    Each move is one UPDATE under this worker's claim (`jobs.divert`); only when it
+    wins is the held attempt recorded, so a claim lost meanwhile (swept, claimed
+    again elsewhere) changes nothing of the other worker's and writes no attempt.
+    A job whose claim was lost is not ours to defer either: it is not returned."""
+    candidates = (
+        (job, "failed", "config", "failed") for job in group if job.policy == "at_least_once"
+    )
     chosen = await _fallbacks(session, candidates, configured)
     if not chosen:
         return group
-    await user_channels.reroute(session, {i: (r.channel, r.recipient) for i, r in chosen.items()})
     for job in group:
-        if job.id not in chosen:
+        if (route := chosen.get(job.id)) is None:
             continue
-        await attempts.record_attempt(session, _held_attempt(job, now))
-        await jobs.finalise(
-            session, job, status="retry_wait", now=now, next_attempt_at=now, note=HELD_NOTE
+        won = await jobs.divert(
+            session, job, channel=route.channel, recipient=route.recipient, now=now, note=HELD_NOTE
         )
+        if won:
+            await attempts.record_attempt(session, _held_attempt(job, now))
     return [job for job in group if job.id not in chosen]
+
+
+async def recall(
+    session: Session,
+    group: list[JobRecord],
+    addressees: Mapping[int, Addressee],
+    configured: Collection[str],
+    now: dt.datetime,
+) -> tuple[int, list[JobRecord]]:
+    """Claimed jobs routed to a channel this process does not have (its setting was
+    cleared after routing, or this worker runs with other settings): a user's
+    reminder goes back to the WeCom app, to the user's UserID, due now, its attempt
+    refunded (nothing was tried). Returns how many moved, and the jobs that cannot
+    move (card updates, admin alerts, or no WeCom app either): the caller fails them
+    as a configuration error."""
+    moved, stuck = 0, []
+    for job in group:
+        if job.payload_kind in NOT_ROUTED or WECOM_APP not in configured:
+            stuck.append(job)
+            continue
+        moved += await jobs.divert(
+            session,
+            job,
+            channel=WECOM_APP,
+            recipient=addressees[job.user_id].wecom_user_id,
+            now=now,
+            note=f"{job.channel} not configured here: back to the WeCom app",
+            refund_attempt=True,
+        )
+    return moved, stuck
 
 
 def _held_attempt(job: JobRecord, now: dt.datetime) -> AttemptRecord:

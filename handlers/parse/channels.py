@@ -30,11 +30,15 @@ from handlers.channel_commands import (
     UnbindReceiver,
 )
 from handlers.commands import ParseError
+from handlers.parse.normalise import normalise
 
 UID = re.compile(r"UID_[A-Za-z0-9_-]{4,60}")
 SENDKEY = re.compile(r"SCT[A-Za-z0-9]{8,80}")
 SC3_KEY = re.compile(r"sctp\d+t[A-Za-z0-9]+", re.IGNORECASE)
-_SENDKEY_ANYWHERE = re.compile(r"(?i)(?<![A-Za-z0-9])(sctp?)([A-Za-z0-9]{8,})")
+_SENDKEY_ANYWHERE = re.compile(r"(?i)sctp?[A-Za-z0-9]{8,}")
+"""Any SendKey-shaped token, even glued to a word before it (`serverchanSCT...`):
+the parser finds the key there, so the redaction must too (masking a little too
+much is harmless; storing a key is not)."""
 
 CHANNEL_WORDS: dict[str, BindableChannel] = {
     "wxpusher": "wxpusher",
@@ -56,7 +60,7 @@ TARGET_WORDS: dict[str, Target] = {
 }
 OFF_WORDS = frozenset({"关", "关闭", "无", "没有", "不要", "取消", "off", "none"})
 SHOW = frozenset({"设置 渠道", "设置渠道", "渠道", "通道", "设置 通道", "我的渠道", "查看渠道"})
-_PRIMARY = re.compile(r"设置\s*(?:主)?(?:渠道|通道)\s+(.+)")
+_PRIMARY = re.compile(r"设置\s*(?:主)?(?:渠道|通道)\s*(.+)")
 _FALLBACK = re.compile(r"设置\s*备用(?:渠道|通道)?\s*(.*)")
 _BIND = re.compile(r"(绑定|解绑)\s*(.*)")
 
@@ -133,5 +137,17 @@ def mask(value: str) -> str:
 
 def redact_sendkeys(text: str) -> str:
     """`text` with every SendKey-shaped token (`SCT` or `sctp` and at least eight
-    letters or digits) replaced by its masked form."""
-    return _SENDKEY_ANYWHERE.sub(lambda m: mask(m[0]), text)
+    letters or digits) replaced by its masked form.
+
+    Matched on the normalised text the parser reads (full-width `ＳＣＴ１２…` is a key
+    to it), and masked at the same positions of the raw text: `normalise` keeps the
+    length, so what the parser could bind is exactly what is masked."""
+    tidy = normalise(text)
+    if len(tidy) != len(text):  # never expected; mask the tidy text rather than leak
+        text = tidy
+    parts: list[str] = []
+    end = 0
+    for found in _SENDKEY_ANYWHERE.finditer(tidy):
+        parts += [text[end : found.start()], mask(found[0])]
+        end = found.end()
+    return "".join([*parts, text[end:]])

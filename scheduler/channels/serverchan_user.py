@@ -8,9 +8,10 @@ transaction of the tick's, and lives only for that call: a one-key `ServerChanCh
 makes the request, classifies the answer and redacts that key from its error text
 exactly as the operator's channel does.
 
-No key bound (unbound meanwhile) is a permanent failure; a key that no longer opens
-(WECOM_SECRET reset without KEEPER_WEB_SECRET) is a configuration failure of this
-user's receiver, told in 设置 渠道; neither raises.
+No key bound (unbound meanwhile) is a permanent failure, and so is a key that no
+longer opens (WECOM_SECRET reset without KEEPER_WEB_SECRET): it is this one user's
+receiver, told in 设置 渠道 ("bind again"), not keeper's channel, so it must not hold
+Server酱 for every other user (a `config` result would). Neither raises.
 """
 
 from __future__ import annotations
@@ -86,22 +87,18 @@ class UserServerChanChannel:
         try:
             key = await self._resolve(recipient)
         except Unreadable:
-            return self._refused("config", UNREADABLE, recipient)
+            return self._refused(UNREADABLE, recipient)
         if key is None:
-            return self._refused("permanent", NO_KEY, recipient)
+            return self._refused(NO_KEY, recipient)
         config = ServerChanConfig(api_base=self.api_base, sendkey=key, timeouts=self._timeouts)
         channel = _OneKey(config, session=self._session, now=self._now, monotonic=self._monotonic)
         return await channel.send(recipient, message)
 
-    def _refused(self, error_class: str, why: str, recipient: str) -> SendResult:
+    def _refused(self, why: str, recipient: str) -> SendResult:
         log.warning(
             "%s send failed: %s",
             self.name,
             why,
             extra={"channel": self.name, "recipient": mask_user(recipient)},
         )
-        return SendResult(
-            outcome="failed",
-            error_class="config" if error_class == "config" else "permanent",
-            error=why,
-        )
+        return SendResult(outcome="failed", error_class="permanent", error=why)

@@ -87,3 +87,22 @@ async def count_by_channel_outcome(session: Session) -> dict[tuple[str, str], in
         ATTEMPTS.c.channel, ATTEMPTS.c.outcome
     )
     return {(channel, outcome): int(n) for channel, outcome, n in await session.execute(stmt)}
+
+
+async def routes_and_outcomes(
+    session: Session, job_ids: set[int]
+) -> dict[int, set[tuple[str, str]]]:
+    """The (channel, outcome) pairs each job's recorded attempts had (a job with none
+    is absent): the fallback rule reads from them which roads a job took and whether
+    any send may have arrived."""
+    if not job_ids:
+        return {}
+    stmt = (
+        select(ATTEMPTS.c.job_id, ATTEMPTS.c.channel, ATTEMPTS.c.outcome)
+        .where(ATTEMPTS.c.job_id.in_(job_ids))
+        .distinct()
+    )
+    found: dict[int, set[tuple[str, str]]] = {}
+    for job_id, channel, outcome in await session.execute(stmt):
+        found.setdefault(job_id, set()).add((channel, outcome))
+    return found

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+from collections.abc import Collection
 from typing import Any, cast
 
 from sqlalchemy import (
@@ -439,6 +440,67 @@ async def finalise(
         values["attempts"] = JOBS.c.attempts - 1
     stmt = update(JOBS).where(_this_claim(job)).values(values)
     return bool((await session.execute(stmt)).rowcount)
+
+
+async def reroute(session: Session, job: JobRecord, *, channel: str, recipient: str) -> bool:
+    """Point a job this worker still claims at another (channel, recipient): the
+    fallback's, before the caller finalises it in the same transaction. False if the
+    claim was lost (another worker's claim of the same job is never touched)."""
+    stmt = update(JOBS).where(_this_claim(job)).values(channel=channel, recipient=recipient)
+    return bool((await session.execute(stmt)).rowcount)
+
+
+async def divert(
+    session: Session,
+    job: JobRecord,
+    *,
+    channel: str,
+    recipient: str,
+    now: dt.datetime,
+    note: str,
+    refund_attempt: bool = False,
+) -> bool:
+    """One conditional UPDATE: a job this worker claims goes back to `retry_wait`,
+    due now, on another route (the fallback's, or back to the WeCom app). False if
+    the claim was lost: then nothing changed, and the caller records no attempt.
+    `refund_attempt`: nothing was tried, so the claim's count is undone."""
+    values = _final_values("retry_wait", now, now, note)
+    if refund_attempt:
+        values["attempts"] = JOBS.c.attempts - 1
+    stmt = (
+        update(JOBS).where(_this_claim(job)).values(**values, channel=channel, recipient=recipient)
+    )
+    return bool((await session.execute(stmt)).rowcount)
+
+
+async def move_waiting(
+    session: Session,
+    user_id: int,
+    *,
+    from_channel: str,
+    channel: str,
+    recipient: str,
+    keep_kinds: Collection[str],
+    untried_only: bool,
+    now: dt.datetime,
+) -> int:
+    """Point the user's waiting jobs (pending, retry_wait) on `from_channel` at another
+    route, in the caller's transaction (the user's change of channels). A claimed job
+    is not touched (it is being sent where it was routed). `untried_only`: only jobs
+    with no attempt yet, so a resend after an uncertain try stays on its own road
+    (its duplicate check). How many moved."""
+    conditions = [
+        JOBS.c.user_id == user_id,
+        JOBS.c.channel == from_channel,
+        JOBS.c.status.in_(("pending", "retry_wait")),
+        JOBS.c.payload_kind.not_in(list(keep_kinds)),
+    ]
+    if untried_only:
+        conditions.append(JOBS.c.attempts == 0)
+    stmt = (
+        update(JOBS).where(*conditions).values(channel=channel, recipient=recipient, updated_at=now)
+    )
+    return int(cast(CursorResult[Any], await session.execute(stmt)).rowcount)
 
 
 def _this_claim(job: JobRecord) -> ColumnElement[bool]:

@@ -1,18 +1,14 @@
-"""The receivers users bind (`user_channels`), and the two job updates routing needs.
+"""The receivers users bind (`user_channels`).
 
 Writes run in the handler's transaction, which holds the user's row lock
 (`users.ensure_and_lock_user`): two messages of one user never bind at once, so a
 read-then-write here needs no lock of its own; the unique (user_id, channel) key
 still keeps a second row out whatever happens.
-
-`tried_channels` and `reroute` touch the delivery tables: they are the fallback's
-(`scheduler.routing`) and are kept here, next to the rows that decide them.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping
 from typing import Any, cast
 
 from sqlalchemy import CursorResult, Row, delete, select, update
@@ -130,33 +126,6 @@ async def receiver_on(session: Session, user_id: int, channel: str) -> str | Non
     )
     value = (await session.execute(stmt)).scalar_one_or_none()
     return None if not value else str(value)
-
-
-async def tried_channels(session: Session, job_ids: set[int]) -> dict[int, set[str]]:
-    """The channels each job's recorded attempts used (a job with none is absent)."""
-    if not job_ids:
-        return {}
-    stmt = (
-        select(ATTEMPTS.c.job_id, ATTEMPTS.c.channel)
-        .where(ATTEMPTS.c.job_id.in_(job_ids))
-        .distinct()
-    )
-    tried: dict[int, set[str]] = {}
-    for job_id, channel in await session.execute(stmt):
-        tried.setdefault(job_id, set()).add(channel)
-    return tried
-
-
-async def reroute(session: Session, routes: Mapping[int, tuple[str, str]]) -> None:
-    """Point claimed jobs at another (channel, recipient): the fallback's. Only jobs
-    still `processing` move: the caller holds their claims (`jobs.lock_claims`) and
-    finalises them to `retry_wait` in the same transaction."""
-    for job_id, (channel, recipient) in routes.items():
-        await session.execute(
-            update(JOBS)
-            .where(JOBS.c.id == job_id, JOBS.c.status == "processing")
-            .values(channel=channel, recipient=recipient)
-        )
 
 
 async def recent_outcomes(

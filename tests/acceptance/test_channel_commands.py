@@ -12,10 +12,14 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.channel_models import USER_CHANNELS
-from storage.repos import incidents, user_channels
+from storage.delivery_models import JOBS
+from storage.models import USERS
+from storage.records import NewJob
+from storage.repos import incidents, jobs, user_channels
 from tests.acceptance.conftest import Keeper
 from tests.conftest import USER_SENDKEY
-from tests.integration.conftest import new_user
+from tests.integration.conftest import new_rule, new_user
+from tests.integration.job_setup import force_job
 
 UID = "UID_alice0000000000000000001"
 
@@ -121,7 +125,13 @@ async def test_a_held_channel_shows_as_on_hold(keeper: Keeper, engine: AsyncEngi
         await incidents.seen(
             session, kind="channel_hold", subject="wecom_app", detail="60020", now=now
         )
-    assert "企业微信应用：主通道，暂停使用" in await keeper.say("设置 渠道")
+    shown = await keeper.say("设置 渠道")
+    assert "企业微信应用：主通道，暂停使用" in shown
+    assert "已通知管理员" not in shown  # no alert has gone out yet
+    async with engine.begin() as session:
+        (hold,) = await incidents.open_all(session)
+        await incidents.mark_alerted(session, hold.id, now=now)
+    assert "暂停使用：配置出错，已通知管理员" in await keeper.say("设置 渠道")
 
 
 async def test_health_follows_the_latest_send(keeper: Keeper) -> None:
@@ -161,3 +171,65 @@ class TestWithoutWxPusher:
         assert "WxPusher（UID_al…01）：未启用，这里没开通" in await keeper.say("设置 渠道")
         assert "提醒以后走 Server酱" in await keeper.say("设置 渠道 微信")
         assert "WxPusher 现在用不了" in await keeper.say("设置 备用 WxPusher")
+
+
+async def _alice_job(engine: AsyncEngine, keeper: Keeper, channel: str, recipient: str) -> int:
+    async with engine.begin() as session:
+        user = (
+            await session.execute(select(USERS.c.id).where(USERS.c.wecom_user_id == "alice"))
+        ).scalar_one()
+    rule = await new_rule(engine, keeper.clock, user, label="吃药", policy="at_least_once")
+    new = NewJob(
+        user_id=user,
+        rule_id=rule,
+        slot=keeper.clock.now() + dt.timedelta(minutes=4),
+        policy="at_least_once",
+        priority="high",
+        channel=channel,
+        recipient=recipient,
+        payload_kind="custom",
+    )
+    async with engine.begin() as session:
+        job_id = await jobs.materialise(session, new, now=keeper.clock.now())
+    assert job_id is not None
+    return job_id
+
+
+async def _route(engine: AsyncEngine, job_id: int) -> tuple[str, str]:
+    async with engine.connect() as conn:
+        query = select(JOBS.c.channel, JOBS.c.recipient).where(JOBS.c.id == job_id)
+        channel, recipient = (await conn.execute(query)).one()
+    return str(channel), str(recipient)
+
+
+async def test_unbinding_moves_jobs_already_routed_back_to_the_app(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    """Routing looks minutes ahead: a job already on WxPusher must not go to the UID the
+    user just took away, as the reply promises."""
+    await keeper.say(f"绑定 WxPusher {UID}")
+    await keeper.say("设置 渠道 微信")
+    job = await _alice_job(engine, keeper, "wxpusher", UID)
+    assert "提醒改回企业微信应用发送" in await keeper.say("解绑 WxPusher")
+    assert await _route(engine, job) == ("wecom_app", "alice")
+
+
+async def test_a_new_primary_takes_the_jobs_not_tried_yet(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    await keeper.say(f"绑定 WxPusher {UID}")
+    untried = await _alice_job(engine, keeper, "wecom_app", "alice")
+    tried = await _alice_job(engine, keeper, "wecom_app", "alice")
+    await force_job(engine, tried, status="retry_wait", attempts=1)  # after an uncertain try
+    await keeper.say("设置 渠道 微信")
+    assert await _route(engine, untried) == ("wxpusher", UID)
+    assert await _route(engine, tried) == ("wecom_app", "alice")  # its duplicate check
+
+
+async def test_a_new_fallback_is_told_against_the_users_own_primary(keeper: Keeper) -> None:
+    await keeper.say(f"绑定 WxPusher {UID}")
+    await keeper.say("设置渠道微信")  # no space: still the primary command
+    await keeper.say("设置 备用 关")
+    reply = await keeper.say(f"绑定 Server酱 {USER_SENDKEY}")
+    assert "WxPusher发不出去时，重要提醒会改走 Server酱" in reply
+    assert "企业微信发不出去" not in reply

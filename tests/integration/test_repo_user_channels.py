@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import pytest
@@ -11,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.channel_models import USER_CHANNELS
 from storage.records import AttemptRecord, Receiver
-from storage.repos import attempts, user_channels
+from storage.repos import attempts, jobs, user_channels
 from tests.integration.conftest import new_user
 from tests.integration.job_setup import force_job, job_row, pending_jobs
 
@@ -88,26 +89,35 @@ async def test_unbinding_returns_what_was_bound_once(engine: AsyncEngine, clock:
     assert (again, stored) == (None, None)
 
 
-async def test_a_job_is_rerouted_only_while_claimed_and_its_tried_channels_are_read(
+async def test_a_job_is_rerouted_only_under_this_claim_and_its_past_routes_are_read(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:
     claimed, waiting = await pending_jobs(engine, clock, [dt.timedelta(0), dt.timedelta(minutes=1)])
-    await force_job(engine, claimed, status="processing", attempts=1)
+    await force_job(engine, claimed, status="processing", attempts=1, lease_owner="w1")
     user = await new_user(engine, clock, "zhangsan")  # the jobs' owner
     async with engine.begin() as session:
-        await user_channels.reroute(
-            session, {claimed: ("wxpusher", "UID_a"), waiting: ("wxpusher", "UID_a")}
-        )
+        mine = await jobs.get(session, claimed)
+        other = await jobs.get(session, waiting)
+        assert mine is not None
+        assert other is not None
+        stale = dataclasses.replace(mine, attempts=2)  # another claim of the same job
+        to = {"channel": "wxpusher", "recipient": "UID_a"}
+        won = [
+            await jobs.reroute(session, stale, **to),
+            await jobs.reroute(session, other, **to),
+            await jobs.reroute(session, mine, **to),
+        ]
         for no, channel, outcome in ((1, "wecom_app", "failed"), (2, "wxpusher", "accepted")):
             await attempts.record_attempt(session, _attempt(claimed, no, channel, outcome, clock))
-        tried = await user_channels.tried_channels(session, {claimed, waiting})
+        tried = await attempts.routes_and_outcomes(session, {claimed, waiting})
         recent = await user_channels.recent_outcomes(
             session, user, clock.now() - dt.timedelta(days=1)
         )
     moved, stayed = await job_row(engine, claimed), await job_row(engine, waiting)
     assert (moved.channel, moved.recipient) == ("wxpusher", "UID_a")
     assert (stayed.channel, stayed.recipient) == ("wecom_app", "zhangsan")
-    assert tried == {claimed: {"wecom_app", "wxpusher"}}
+    assert won == [False, False, True]
+    assert tried == {claimed: {("wecom_app", "failed"), ("wxpusher", "accepted")}}
     assert recent == {"wecom_app": ["failed:config"], "wxpusher": ["accepted"]}
 
 

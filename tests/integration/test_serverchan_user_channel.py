@@ -96,9 +96,9 @@ async def test_no_key_bound_is_a_permanent_failure_without_a_call(
     assert fake.send_calls == 0
 
 
-async def test_a_key_that_no_longer_opens_is_a_config_failure_without_a_call(
+async def test_a_key_that_no_longer_opens_is_this_users_permanent_failure_without_a_call(
     channel: UserServerChanChannel, fake: FakeServerChan
 ) -> None:
     result = await channel.send("user:3", HI)
-    assert (result.outcome, result.error_class, result.error) == ("failed", "config", UNREADABLE)
+    assert (result.outcome, result.error_class, result.error) == ("failed", "permanent", UNREADABLE)
     assert fake.send_calls == 0

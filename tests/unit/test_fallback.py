@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import datetime as dt
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from scheduler.channels.base import SendResult
 from scheduler.fallback import (
     Route,
     fallback_for,
@@ -14,6 +18,8 @@ from scheduler.fallback import (
     sendkey_ref,
     user_of_ref,
 )
+from scheduler.outcomes import decide
+from storage.records import JobRecord
 
 WECOM = Route(channel="wecom_app", recipient="alice")
 PUSHER = Route(channel="wxpusher", recipient="UID_alice0001")
@@ -65,9 +71,48 @@ def test_the_fallback_table(
         policy=policy,
         outcome=outcome,
         error_class=error_class,
+        ends=ENDS[outcome],
+        uncertain_before=False,
         channel=channel,
         tried=tried,
         fallback=fallback,
+        configured=CONFIGURED,
+    )
+    assert got == expected
+
+
+ENDS = {"accepted": "accepted", "failed": "failed", "unknown": "retry_wait", "retry": "retry_wait"}
+"""The status `outcomes.decide` gives an at-least-once job with attempts left."""
+
+
+@pytest.mark.parametrize(
+    ("outcome", "error_class", "ends", "uncertain_before", "expected"),
+    [
+        # transient retries used up: the job would end failed, so it falls back
+        ("retry", "transient", "failed", False, PUSHER),
+        # ... but not while retries are left
+        ("retry", "transient", "retry_wait", False, None),
+        # an earlier attempt was uncertain (or accepted): it may have arrived
+        ("failed", "permanent", "failed", True, None),
+        ("failed", "config", "failed", True, None),
+        ("retry", "transient", "failed", True, None),
+        # an uncertain result that ends the job (attempts spent) never falls back
+        ("unknown", "uncertain", "unknown", False, None),
+    ],
+)
+def test_the_fallback_follows_the_jobs_end_and_its_history(
+    outcome: str, error_class: str, ends: str, uncertain_before: bool, expected: Route | None
+) -> None:
+    got = fallback_for(
+        kind="custom",
+        policy="at_least_once",
+        outcome=outcome,
+        error_class=error_class,
+        ends=ends,
+        uncertain_before=uncertain_before,
+        channel="wecom_app",
+        tried={"wecom_app"},
+        fallback=PUSHER,
         configured=CONFIGURED,
     )
     assert got == expected
@@ -79,6 +124,8 @@ def test_a_fallback_keeper_has_not_configured_is_not_taken() -> None:
         policy="at_least_once",
         outcome="failed",
         error_class="permanent",
+        ends="failed",
+        uncertain_before=False,
         channel="wecom_app",
         tried={"wecom_app"},
         fallback=PUSHER,
@@ -94,6 +141,8 @@ def test_card_updates_and_admin_alerts_never_fall_back(kind: str) -> None:
         policy="at_least_once",
         outcome="failed",
         error_class="config",
+        ends="failed",
+        uncertain_before=False,
         channel="wecom_app",
         tried={"wecom_app"},
         fallback=PUSHER,
@@ -124,30 +173,62 @@ RESULTS = st.sampled_from(
 def test_a_job_leaves_its_first_road_at_most_once_and_never_when_at_most_once(
     policy: str, first: str, fallback: str, results: list[tuple[str, str]]
 ) -> None:
-    """Play a job's attempts: each result on the current channel, moving when the rule
-    says so. Whatever the results, it moves at most once, only at least once, and
-    only after a failure for good."""
-    channel, tried, moves = first, {first}, 0
-    for outcome, error_class in results:
+    """Play a job's attempts through `outcomes.decide`: each result on the current
+    channel, moving when the rule says so, until the job ends. Whatever the results,
+    it moves at most once, only at least once, only when it would end failed, and
+    never after an attempt that may have arrived."""
+    job = _job(policy)
+    channel, tried, moves, seen = first, {first}, 0, set[str]()
+    for n, (outcome, error_class) in enumerate(results, start=1):
+        job = dataclasses.replace(job, attempts=n)
+        result = SendResult(outcome=outcome, error_class=error_class)  # type: ignore[arg-type]
+        ends = decide(job, result, NOW).status
         route = fallback_for(
             kind="custom",
             policy=policy,
             outcome=outcome,
             error_class=error_class,
+            ends=ends,
+            uncertain_before=bool(seen & {"unknown", "accepted"}),
             channel=channel,
             tried=tried,
             fallback=Route(channel=fallback, recipient="r"),
             configured=CONFIGURED,
         )
+        seen.add(outcome)
         if route is not None:
-            assert outcome == "failed"
-            assert error_class in ("permanent", "config")
+            assert ends == "failed"
+            assert outcome == "retry" or error_class in ("permanent", "config")
+            assert not seen & {"unknown", "accepted"}
             assert route.channel != channel
             channel, moves = route.channel, moves + 1
             tried.add(channel)
+        elif ends != "retry_wait":
+            break  # the job ended
     assert moves <= 1
     if policy == "at_most_once":
         assert moves == 0
+
+
+NOW = dt.datetime(2026, 11, 30, 9, tzinfo=dt.UTC)
+
+
+def _job(policy: str) -> JobRecord:
+    return JobRecord(
+        id=1,
+        user_id=1,
+        rule_id=1,
+        slot=NOW,
+        status="processing",
+        policy=policy,
+        priority="high",
+        channel="wecom_app",
+        recipient="alice",
+        payload_kind="custom",
+        payload_ref=None,
+        attempts=1,
+        lease_owner="w",
+    )
 
 
 @pytest.mark.parametrize(

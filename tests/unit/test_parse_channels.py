@@ -16,6 +16,7 @@ from handlers.channel_commands import (
 from handlers.commands import Command, ParseError
 from handlers.parse import parse
 from handlers.parse.channels import mask, read_channels, redact_sendkeys
+from handlers.parse.normalise import normalise
 
 TODAY = dt.date(2026, 11, 25)
 UID = "UID_AbCd1234efGH"
@@ -29,6 +30,9 @@ KEY = "SCT12345TabcdEFGH6789"
         ("设置渠道", ShowChannels()),
         ("渠道", ShowChannels()),
         ("设置 渠道 微信", SetPrimaryChannel(target="wechat")),
+        ("设置渠道微信", SetPrimaryChannel(target="wechat")),
+        ("设置渠道企业微信", SetPrimaryChannel(target="wecom_app")),
+        ("设置主渠道WxPusher", SetPrimaryChannel(target="wxpusher")),
         ("设置渠道 个人微信", SetPrimaryChannel(target="wechat")),
         ("设置 渠道 企业微信", SetPrimaryChannel(target="wecom_app")),
         ("设置 主渠道 企微", SetPrimaryChannel(target="wecom_app")),
@@ -113,7 +117,28 @@ def test_receivers_are_masked(value: str, masked: str) -> None:
         ("绑定 Server酱 sctp1234tabcdefgh", "绑定 Server酱 sctp1…gh"),
         (f"绑定 WxPusher {UID}", f"绑定 WxPusher {UID}"),  # a UID is an address
         ("SCT 三楼", "SCT 三楼"),
+        # glued to the channel word, or typed full-width: the parser binds all three
+        (f"绑定 serverchan{KEY}", "绑定 serverchanSCT12…89"),
+        (f"绑定 server chan{KEY}", "绑定 server chanSCT12…89"),
+        ("绑定 Server酱 ＳＣＴ１２３４５ＴａｂｃｄＥＦＧＨ６７８９", "绑定 Server酱 SCT12…89"),
     ],
 )
 def test_sendkeys_are_masked_before_a_message_is_stored(text: str, kept: str) -> None:
     assert redact_sendkeys(text) == kept
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        f"绑定 serverchan{KEY}",
+        f"绑定 server chan{KEY}",
+        "绑定 Server酱 ＳＣＴ１２３４５ＴａｂｃｄＥＦＧＨ６７８９",
+        f"绑定 Server酱 {KEY}",
+    ],
+)
+def test_whatever_the_parser_binds_is_masked_in_the_stored_text(text: str) -> None:
+    command = parse(text, today=TODAY)
+    assert isinstance(command, BindReceiver)
+    assert command.value == KEY
+    assert KEY not in redact_sendkeys(text)
+    assert command.value not in normalise(redact_sendkeys(text))

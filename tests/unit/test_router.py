@@ -49,7 +49,24 @@ def _ctx(*, is_admin: bool) -> Context:
         occurred_at=now,
         source_key="k",
         is_admin=is_admin,
+        channel_key=b"k" * 32,
+        channels_on=frozenset({"wecom_app"}),
     )
+
+
+def test_a_context_needs_the_channel_key_and_the_channels_on() -> None:
+    """No empty default that would only fail inside AES at the first 绑定."""
+    now = dt.datetime(2026, 11, 30, 8, tzinfo=dt.UTC)
+    user = UserRecord(id=1, wecom_user_id="zhangsan", timezone="Asia/Shanghai")
+    with pytest.raises(TypeError, match="channel_key"):
+        Context(  # type: ignore[call-arg]
+            user=user,
+            tz=ZoneInfo("Asia/Shanghai"),
+            now=now,
+            occurred_at=now,
+            source_key="k",
+            channels_on=frozenset({"wecom_app"}),
+        )
 
 
 async def test_a_routers_guard_answers_instead_of_its_handlers_when_it_refuses() -> None:
