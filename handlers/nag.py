@@ -24,6 +24,10 @@ from storage.database import Session
 
 router = Router("nag")
 
+DONE_WORDS = ("完成", "做完", "搞定", "弄完")
+"""Answers that say the thing is done: on a task's nag they complete the task; the
+others (`收到`, `知道了`, `好的收到`) only stop the nagging."""
+
 
 async def add_nag(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
     """`提醒 明天 9:00 交材料 直到完成`: the first message at the reminder's time, then
@@ -53,7 +57,7 @@ async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
         rule = await services.nag.of_card(session, ctx.user.id, cmd.rule_id)
     else:
         rule = await services.nag.latest_fired(session, ctx.user.id, ctx.now)
-    if rule is not None and rule.ref_id is not None and cmd.word.startswith("完成"):
+    if rule is not None and rule.ref_id is not None and cmd.word.startswith(DONE_WORDS):
         # A task's nag: a bare 完成 completes the task it names (and so ends the nag).
         return await handlers.tasks.complete_task(
             session, ctx, CompleteTask(ref=TaskRef(task_id=rule.ref_id))

@@ -173,3 +173,13 @@ async def test_undoing_a_nagged_task_takes_its_nag_with_it(keeper: Keeper) -> No
     assert "交材料" not in await keeper.say("提醒")
     await run_until(keeper, 0, "12:00")
     assert not [m for m in keeper.sent_to() if m.startswith("⏰")]
+
+
+async def test_the_answer_words_the_grammar_promises_stop_a_nag(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到我说搞定")
+    await run_until(keeper, 0, "11:01")
+    assert await keeper.say("搞定了") == "好的，不再提醒：交材料"
+    await keeper.say("任务 今天 12:00 写周报 直到我说做完")
+    await run_until(keeper, 0, "12:01")
+    assert (await keeper.say("做完了")).startswith("完成：写周报 ✓")  # the task is done
+    assert "没看懂" in await keeper.say("知道了")  # nothing nagging: not understood, as before

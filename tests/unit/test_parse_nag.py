@@ -89,6 +89,12 @@ def test_a_nag_that_cannot_be_kept_is_refused_with_a_clear_answer(text: str, ans
         ("知道了", "知道了"),
         ("完成", "完成"),
         ("完成了", "完成了"),
+        ("做完了", "做完了"),
+        ("做完", "做完"),
+        ("搞定", "搞定"),
+        ("搞定了", "搞定了"),
+        ("弄完了", "弄完了"),
+        ("好的收到", "好的收到"),
     ],
 )
 def test_a_bare_answer_word_is_the_answer_to_a_nag(text: str, word: str) -> None:
