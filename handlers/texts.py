@@ -947,14 +947,14 @@ NAG_STOPPED_TOO = "不再提醒。"
 def nag_added(number: int, title: str, first_at: str, every: int, cap: int) -> str:
     return (
         f"好的，提醒 {number}：{first_at} {title}，没回复就每 {every} 分钟再提醒，"
-        f"最多 {cap} 次。\n回复「收到」就停。"
+        f"最多提醒 {cap} 次（含第一次）。\n回复「收到」就停。"
     )
 
 
 def task_nag_added(number: int, title: str, first_at: str, every: int, cap: int) -> str:
     return (
         f"已添加待办 {number}：{title}。\n{first_at} 开始提醒，没完成就每 {every} 分钟再提醒，"
-        f"最多 {cap} 次。做完回复「完成 {number}」，只想停下提醒回复「收到」。"
+        f"最多提醒 {cap} 次（含第一次）。做完回复「完成 {number}」，只想停下提醒回复「收到」。"
     )
 
 

@@ -6,8 +6,10 @@ No provider has a read receipt; the user's answer is the only receipt there is.
 
 Decisions written down here (the issue is silent on them):
 - The cap counts every slot, the first one included: cap 6 means at most six
-  messages in all. The last one carries the stop line (`已提醒 6 次，不再提醒：交材料`),
-  so stopping costs no seventh message.
+  messages in all. The last one carries the stop line (`⏰ 最后一次提醒：交材料，之后
+  不再提醒`), so stopping costs no seventh message. The messages carry no count: slots
+  dropped in quiet time or superseded after an outage were never seen, so "第 5 次"
+  on the user's third message would be false.
 - Each repeat is its own job slot `start + i * every` (i < cap), planned by the tick
   as the rule's next occurrence, so the jobs' unique key (user, rule, slot) prevents
   doubles even under racing workers.
@@ -44,10 +46,10 @@ CAP_RANGE = (2, 20)
 
 # --- what the user reads ---
 _FIRST = "⏰ 提醒：{title}（{hint}）"
-_AGAIN = "⏰ 再次提醒：{title}（第 {n} 次，{hint}）"
+_AGAIN = "⏰ 再次提醒：{title}（{hint}）"
 _HINT = "回复「收到」就不再提醒"
 _TASK_HINT = "做完回复「完成」"
-_LAST = "⏰ 再次提醒：{title}\n已提醒 {n} 次，不再提醒：{title}"
+_LAST = "⏰ 最后一次提醒：{title}，之后不再提醒"
 CARD_TITLE = "⏰ 提醒"
 # --- end of user-facing text ---
 
@@ -159,7 +161,7 @@ def text(title: str, repeat: Repeat, *, task: bool = False) -> str:
     title = clip_title(title, REMINDER_TITLE_MAX_CHARS)
     hint = _TASK_HINT if task else _HINT
     if repeat.last and repeat.index > 0:
-        return _LAST.format(title=title, n=repeat.index + 1)
+        return _LAST.format(title=title)
     if repeat.index == 0:
         return _FIRST.format(title=title, hint=hint)
-    return _AGAIN.format(title=title, n=repeat.index + 1, hint=hint)
+    return _AGAIN.format(title=title, hint=hint)

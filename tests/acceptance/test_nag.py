@@ -22,11 +22,11 @@ from tests.acceptance.test_reminders import (
 
 async def test_a_nag_repeats_at_its_interval_and_stops_on_done(keeper: Keeper) -> None:
     added = await keeper.say("提醒 今天 14:30 吃药 直到完成")
-    assert "每 10 分钟再提醒" in added
+    assert "每 10 分钟再提醒，最多提醒 6 次（含第一次）" in added
     await run_until(keeper, 0, "14:55")
     assert sent_at(keeper) == [local(0, "14:30"), local(0, "14:40"), local(0, "14:50")]
     assert keeper.sent_to()[0].startswith("⏰ 提醒：吃药")
-    assert "第 3 次" in keeper.sent_to()[2]
+    assert keeper.sent_to()[2].startswith("⏰ 再次提醒：吃药")
     assert await say_at(keeper, 0, "14:56", "完成") == "好的，不再提醒：吃药"
     await run_until(keeper, 0, "16:00")
     assert len(keeper.sent_to()) == 3  # none after the answer
@@ -37,7 +37,7 @@ async def test_a_nag_with_its_own_interval_stops_at_the_cap_and_says_so(keeper: 
     await keeper.say("提醒 今天 11:00 交材料 直到完成 每5分钟 最多3次")
     await run_until(keeper, 0, "12:00")
     assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:05"), local(0, "11:10")]
-    assert keeper.sent_to()[-1].endswith("已提醒 3 次，不再提醒：交材料")
+    assert keeper.sent_to()[-1] == "⏰ 最后一次提醒：交材料，之后不再提醒"
     assert await job_statuses(keeper, "nag") == ["accepted"] * 3
     # 收到 after the cap has nothing to stop: its old meaning (not understood)
     assert "不再提醒" not in await keeper.say("收到")
@@ -161,7 +161,7 @@ async def test_putting_a_nagged_task_off_to_tomorrow_starts_the_nag_over_then(
     assert "明天" in await keeper.say("明天再说 1")
     assert "交材料" not in " ".join(keeper.sent_to()[1:])
     await run_until(keeper, 1, "11:30")
-    nagged = [m.received_at for m in keeper.api.messages_to("alice") if "再次" in m.content]
+    nagged = [m.received_at for m in keeper.api.messages_to("alice") if "最后一次" in m.content]
     assert nagged == [local(1, "11:10")]  # the second and last of tomorrow's two
     about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
     assert about == [local(0, "11:00"), local(1, "11:00"), local(1, "11:10")]  # no 10:30 one
