@@ -6,9 +6,12 @@ card's 知道了) is the receipt: it withdraws the repeats not yet sent and reti
 rule in one transaction, so the tick plans no more and a repeat claimed meanwhile is
 dropped at send time (`nag.verdict`, answered).
 
-Which nag an answer means: the card names its rule; a typed answer means the nag that
-fired most recently (its first slot is the latest of those already due). A nag whose
-first slot is still ahead has asked nothing yet, so it is not answered by `收到`.
+Which nag an answer means: the card names its rule; a typed answer means the nag
+whose message the user saw last (its latest accepted or unknown job), even if that
+nag has ended meanwhile (then the answer says so, rather than stopping another nag
+the user was not looking at). When two nags' messages left together as one, the
+answer stops both: the user answered the one message they saw. A nag that has sent
+nothing yet has asked nothing, so it is not answered by `收到`.
 
 A task's nag (`任务 明天 9:00 交材料 直到完成`, the rule's `ref_id` is the task) ends
 when the task is completed or cancelled, and starts over when the task moves.
@@ -54,14 +57,20 @@ async def add(
     return found
 
 
-async def latest_fired(session: Session, user_id: int, now: dt.datetime) -> RuleRecord | None:
-    """The user's active nag that fired most recently, or None when none is nagging."""
-    fired = [
-        (start, rule)
-        for rule in await rules.of_user(session, user_id, RuleKind.NAG)
-        if rule.status == "active" and (start := _start(rule)) is not None and start <= now
+ANSWER_WINDOW = dt.timedelta(hours=12)
+"""How long after its last message a typed answer still means a nag: a `收到` said
+the next day is about something else, and gets its old meaning."""
+
+
+async def last_sent(session: Session, user_id: int, now: dt.datetime) -> list[RuleRecord]:
+    """The nag(s) whose message the user saw last (whatever their state now: the
+    caller tells an ended one from an active one). Several when their messages left
+    together as one; empty when no nag has sent within `ANSWER_WINDOW`."""
+    found = [
+        await rules.get(session, rule_id)
+        for rule_id in await jobs.last_sent_nags(session, user_id, now - ANSWER_WINDOW)
     ]
-    return max(fired, key=lambda pair: (pair[0], pair[1].id))[1] if fired else None
+    return [rule for rule in found if rule is not None]
 
 
 async def of_card(session: Session, user_id: int, rule_id: int) -> RuleRecord | None:

@@ -646,3 +646,23 @@ async def unresolved_failures(session: Session, user_id: int, since: dt.datetime
             ~accepted_since,
         ),
     )
+
+
+async def last_sent_nags(session: Session, user_id: int, since: dt.datetime) -> list[int]:
+    """The rule ids of the user's nag that sent most recently (its latest accepted or
+    unknown job's slot is the latest since `since`); several when their messages left
+    together as one. Empty when no nag has sent since `since`."""
+    sent = (
+        JOBS.c.user_id == user_id,
+        JOBS.c.payload_kind == RuleKind.NAG,
+        JOBS.c.status.in_(("accepted", "unknown")),
+        JOBS.c.scheduled_slot_utc >= since,
+    )
+    latest = select(func.max(JOBS.c.scheduled_slot_utc)).where(*sent).scalar_subquery()
+    stmt = (
+        select(JOBS.c.rule_id)
+        .where(*sent, JOBS.c.scheduled_slot_utc == latest)
+        .distinct()
+        .order_by(JOBS.c.rule_id)
+    )
+    return [int(rule_id) for rule_id in (await session.execute(stmt)).scalars()]

@@ -7,6 +7,7 @@ The user's answer is the only receipt: the repeats go out every interval until
 
 from __future__ import annotations
 
+from handlers import texts
 from scheduler import cards
 from tests.acceptance.conftest import Keeper
 from tests.acceptance.test_reminders import (
@@ -39,8 +40,8 @@ async def test_a_nag_with_its_own_interval_stops_at_the_cap_and_says_so(keeper: 
     assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:05"), local(0, "11:10")]
     assert keeper.sent_to()[-1] == "⏰ 最后一次提醒：交材料，之后不再提醒"
     assert await job_statuses(keeper, "nag") == ["accepted"] * 3
-    # 收到 after the cap has nothing to stop: its old meaning (not understood)
-    assert "不再提醒" not in await keeper.say("收到")
+    # 收到 after the cap has nothing to stop: it says so
+    assert await keeper.say("收到") == texts.NAG_ALREADY_OVER
 
 
 async def test_shou_dao_answers_the_nag_that_fired_last(keeper: Keeper) -> None:
@@ -128,15 +129,49 @@ async def test_a_bare_done_completes_the_nagged_task_and_shou_dao_only_stops_the
     keeper: Keeper,
 ) -> None:
     await keeper.say("任务 今天 11:00 交材料 直到完成")
-    await keeper.say("任务 今天 11:00 取快递 直到完成")
-    await run_until(keeper, 0, "11:01")
-    assert await keeper.say("收到") == "好的，不再提醒：取快递"  # both fired: the later-made
-    assert (await keeper.say("完成")).startswith("完成：交材料 ✓")  # the other: task done
+    await keeper.say("任务 今天 11:05 取快递 直到完成")
+    await run_until(keeper, 0, "11:06")
+    assert await keeper.say("收到") == "好的，不再提醒：取快递"  # the message seen last
+    assert await keeper.say("完成") == texts.NAG_ALREADY_OVER  # not on to the other nag
+    await run_until(keeper, 0, "11:11")
+    assert (await keeper.say("完成")).startswith("完成：交材料 ✓")  # its 11:10 repeat
     await run_until(keeper, 0, "12:00")
-    [both] = keeper.sent_to()  # the two 11:00 messages left as one, and nothing after
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:05"), local(0, "11:10")]
+    assert "取快递" in await keeper.say("任务")  # 收到 stopped the nag, not the task
+
+
+async def test_shou_dao_means_the_nag_that_sent_last_not_the_one_that_started_last(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await keeper.say("提醒 今天 11:05 吃药 直到完成 每30分钟")
+    await run_until(keeper, 0, "11:11")  # 吃药 started later, 交材料 sent at 11:10
+    assert await keeper.say("收到") == "好的，不再提醒：交材料"
+    await run_until(keeper, 0, "11:40")
+    assert sent_at(keeper)[-1] == local(0, "11:35")  # 吃药 still nags
+
+
+async def test_shou_dao_to_a_nag_that_ended_says_so_and_leaves_the_other(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 10:30 吃药 直到完成 每60分钟")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成 每5分钟 最多2次")
+    await run_until(keeper, 0, "11:06")  # 交材料's last message went out at 11:05
+    assert await keeper.say("收到") == texts.NAG_ALREADY_OVER
+    await run_until(keeper, 0, "11:31")
+    assert sent_at(keeper)[-1] == local(0, "11:30")  # 吃药 was not stopped
+
+
+async def test_one_answer_to_two_nags_that_left_as_one_message_stops_both(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await keeper.say("提醒 今天 11:00 取快递 直到完成")
+    await run_until(keeper, 0, "11:01")
+    [both] = keeper.sent_to()
     assert "交材料" in both
     assert "取快递" in both
-    assert "取快递" in await keeper.say("任务")  # 收到 stopped the nag, not the task
+    assert await keeper.say("收到") == "好的，不再提醒：交材料、取快递"
+    await run_until(keeper, 0, "12:00")
+    assert len(keeper.sent_to()) == 1
 
 
 async def test_a_tasks_nag_card_completes_the_task(keeper: Keeper) -> None:
@@ -176,10 +211,11 @@ async def test_undoing_a_nagged_task_takes_its_nag_with_it(keeper: Keeper) -> No
 
 
 async def test_the_answer_words_the_grammar_promises_stop_a_nag(keeper: Keeper) -> None:
+    assert "没看懂" in await keeper.say("搞定了")  # no nag has sent: not understood, as before
     await keeper.say("提醒 今天 11:00 交材料 直到我说搞定")
     await run_until(keeper, 0, "11:01")
     assert await keeper.say("搞定了") == "好的，不再提醒：交材料"
     await keeper.say("任务 今天 12:00 写周报 直到我说做完")
     await run_until(keeper, 0, "12:01")
     assert (await keeper.say("做完了")).startswith("完成：写周报 ✓")  # the task is done
-    assert "没看懂" in await keeper.say("知道了")  # nothing nagging: not understood, as before
+    assert await keeper.say("搞定") == texts.NAG_ALREADY_OVER  # the last one has ended

@@ -83,8 +83,8 @@ async def answer(engine: AsyncEngine, clock: FakeClock, user: str = "alice") -> 
         found = await users.ensure_and_lock_user(
             session, user, timezone="Asia/Shanghai", now=clock.now()
         )
-        rule = await services.nag.latest_fired(session, found.id, clock.now())
-        return rule is not None and await services.nag.answer(session, rule, clock.now())
+        saw = await services.nag.last_sent(session, found.id, clock.now())
+        return len(saw) == 1 and await services.nag.answer(session, saw[0], clock.now())
 
 
 def sent_minutes(api: FakeWeCom) -> list[int]:
