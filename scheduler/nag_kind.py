@@ -19,7 +19,7 @@ from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
-from storage.repos import rules, tasks
+from storage.repos import rules, tasks, users
 
 
 async def _task_open(session: Session, task_id: int) -> bool:
@@ -64,4 +64,8 @@ class NagKind:
         """Nothing to update: the next repeat is already planned on the rule."""
 
     async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
-        """Nothing to update: a repeat not sent is covered by the next one."""
+        """A repeat not sent is covered by the next one; but an expired one may be the
+        whole nag lost to an outage, so the user's next message looks
+        (`jobs.missed_since` tells it only when none of the nag's messages went out)."""
+        if status == "expired":
+            await users.mark_missed(session, {job.user_id}, since=now)

@@ -219,3 +219,21 @@ async def test_the_answer_words_the_grammar_promises_stop_a_nag(keeper: Keeper) 
     await run_until(keeper, 0, "12:01")
     assert (await keeper.say("做完了")).startswith("完成：写周报 ✓")  # the task is done
     assert await keeper.say("搞定") == texts.NAG_ALREADY_OVER  # the last one has ended
+
+
+async def test_a_nag_an_outage_swallowed_whole_is_told_once(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    keeper.clock.set(local(0, "12:30"))  # the worker was down from 10:00 to 12:30
+    await run_until(keeper, 0, "12:40")
+    assert keeper.sent_to() == []  # every repeat expired or was superseded: no burst
+    reply = await keeper.say("今天")
+    assert reply.splitlines()[-1] == "（有 1 条提醒过了时间没能发出：11:00 交材料。没有补发。）"
+    assert "没能发出" not in await keeper.say("今天")  # told once
+
+
+async def test_a_nag_that_was_seen_is_not_told_as_missed_after_an_outage(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:01")
+    keeper.clock.set(local(0, "12:30"))  # down after its first message went out
+    await run_until(keeper, 0, "12:40")
+    assert "没能发出" not in await keeper.say("今天")
