@@ -19,7 +19,9 @@ Decisions written down here (the issue is silent on them):
   the user never gets a burst of queued repeats: at most one per interval.
 - Quiet time drops a plain nag's repeats (each still counts toward the cap); the nag
   carries on with the first repeat due after quiet time, so at most one message comes
-  when it ends (`scheduler.quiet`). A nag marked 重要 passes quiet time, like every
+  when it ends (`scheduler.quiet`). A nag none of whose messages has gone out starts
+  over when quiet time ends, with its full cap (`scheduler.nag_kind.quiet_time`):
+  otherwise quiet time could swallow it whole, unseen and untold. A nag marked 重要 passes quiet time, like every
   important reminder.
 - Only one-off reminders nag: a recurring one (`每天 ... 直到完成`) is refused by the
   parser, because a receipt for Monday's pill must not silence Tuesday's.

@@ -689,3 +689,11 @@ async def last_sent_nags(session: Session, user_id: int, since: dt.datetime) -> 
         .order_by(JOBS.c.rule_id)
     )
     return [int(rule_id) for rule_id in (await session.execute(stmt)).scalars()]
+
+
+async def any_sent(session: Session, rule_id: int) -> bool:
+    """Whether any job of the rule was accepted or may have arrived (unknown)."""
+    stmt = select(JOBS.c.id).where(
+        JOBS.c.rule_id == rule_id, JOBS.c.status.in_(("accepted", "unknown"))
+    )
+    return (await session.execute(stmt.limit(1))).first() is not None

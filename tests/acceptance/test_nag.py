@@ -237,3 +237,19 @@ async def test_a_nag_that_was_seen_is_not_told_as_missed_after_an_outage(keeper:
     keeper.clock.set(local(0, "12:30"))  # down after its first message went out
     await run_until(keeper, 0, "12:40")
     assert "没能发出" not in await keeper.say("今天")
+
+
+async def test_quiet_time_over_a_whole_nag_starts_it_when_quiet_time_ends(keeper: Keeper) -> None:
+    assert "12:00" in await keeper.say("免打扰 2小时")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")  # all six slots inside quiet time
+    await run_until(keeper, 0, "13:10")
+    assert sent_at(keeper) == [local(0, f"12:{m}0") for m in range(6)]  # the full cap
+    assert keeper.sent_to()[0].startswith("⏰ 提醒：交材料")
+    assert keeper.sent_to()[-1] == "⏰ 最后一次提醒：交材料，之后不再提醒"
+
+
+async def test_an_important_nag_passes_quiet_time(keeper: Keeper) -> None:
+    await keeper.say("免打扰 2小时")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成 重要")
+    await run_until(keeper, 0, "11:25")
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:10"), local(0, "11:20")]
