@@ -253,3 +253,26 @@ async def test_an_important_nag_passes_quiet_time(keeper: Keeper) -> None:
     await keeper.say("提醒 今天 11:00 交材料 直到完成 重要")
     await run_until(keeper, 0, "11:25")
     assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:10"), local(0, "11:20")]
+
+
+async def test_undoing_a_done_typed_before_the_due_time_brings_the_nag_back(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    assert (await keeper.say("完成 1")).endswith("不再提醒。")
+    await keeper.say("撤销")
+    await run_until(keeper, 0, "11:25")
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:10"), local(0, "11:20")]
+    assert all(m.startswith("⏰") and "完成" in m for m in keeper.sent_to())  # the nag's words
+
+
+async def test_putting_off_a_task_whose_nag_was_stopped_nags_it_at_the_new_time(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:01")
+    assert await keeper.say("收到") == "好的，不再提醒：交材料"
+    await keeper.say("明天再说 1")
+    await run_until(keeper, 1, "11:30")
+    about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
+    assert about == [local(0, "11:00"), local(1, "11:00"), local(1, "11:10")]
