@@ -172,8 +172,8 @@ async def test_moving_a_nagged_task_moves_its_nag_and_adds_no_task_reminder(
         rows = (
             await conn.execute(select(RULES.c.kind, RULES.c.status, RULES.c.next_fire_at))
         ).all()
-    nag_at = dt.datetime(2026, 12, 7, 1, 0)  # 9:00 in Shanghai, as the column stores it
+    nag_at = dt.datetime(2026, 12, 7, 1, 0, tzinfo=dt.UTC)  # 9:00 in Shanghai
     tasks_rules = [(r.kind, r.status) for r in rows if r.kind in ("nag", "task_due")]
     assert tasks_rules == [("nag", "active")]  # no 30-minute reminder beside the nag
     [nag] = [r for r in rows if r.kind == "nag"]
-    assert nag.next_fire_at.replace(tzinfo=None) == nag_at
+    assert nag.next_fire_at.replace(tzinfo=dt.UTC) == nag_at  # stored as naive UTC
