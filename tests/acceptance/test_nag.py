@@ -7,8 +7,11 @@ The user's answer is the only receipt: the repeats go out every interval until
 
 from __future__ import annotations
 
+from sqlalchemy import update
+
 from handlers import texts
 from scheduler import cards
+from storage.delivery_models import RULES
 from tests.acceptance.conftest import Keeper
 from tests.acceptance.test_reminders import (
     buttons,
@@ -276,3 +279,10 @@ async def test_putting_off_a_task_whose_nag_was_stopped_nags_it_at_the_new_time(
     await run_until(keeper, 1, "11:30")
     about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
     assert about == [local(0, "11:00"), local(1, "11:00"), local(1, "11:10")]
+
+
+async def test_a_nag_with_a_damaged_spec_does_not_break_the_list(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    async with keeper.scheduler.database.transaction() as session:
+        await session.execute(update(RULES).where(RULES.c.kind == "nag").values(spec="{"))
+    assert "交材料" in await keeper.say("提醒")
