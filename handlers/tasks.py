@@ -60,7 +60,7 @@ async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome
     assert cmd.until_done is not None
     start = task_due_at(cmd.due_date, cmd.due_time, ctx.tz)  # the parser made sure of both
     if start is None or start <= ctx.now:
-        return Outcome(reply=texts.IN_THE_PAST)
+        return Outcome(reply=texts.TASK_NAG_IN_THE_PAST)
     task = await tasks.add_task(
         session,
         user_id=ctx.user.id,

@@ -942,6 +942,7 @@ NAG_ONCE_ONLY = "「直到完成」只用于一次性的提醒，比如：提醒
 NAG_ALREADY_OVER = "这个提醒已经停了。"
 NAG_NEEDS_TIME = "「直到完成」要写几点开始提醒，比如：任务 明天 9:00 交材料 直到完成。没有保存。"
 NAG_STOPPED_TOO = "不再提醒。"
+TASK_NAG_IN_THE_PAST = "这个时间已经过了，换个以后的时间吧，比如：任务 明天 9:00 交材料 直到完成"
 
 
 def nag_added(number: int, title: str, first_at: str, every: int, cap: int) -> str:

@@ -16,7 +16,9 @@ Decisions written down here (the issue is silent on them):
 - Each repeat is at most once: the point of a nag is repetition, so a lost or unknown
   repeat is covered by the next one and is never resent. A repeat whose successor is
   already due (after an outage, a long budget deferral) is dropped as superseded, so
-  the user never gets a burst of queued repeats: at most one per interval.
+  the user never gets a burst of queued repeats. Two can still come closer than the
+  interval: a repeat the budget deferred goes out late, and the next one keeps its
+  own slot (a minute later, at worst).
 - Quiet time drops a plain nag's repeats (each still counts toward the cap); the nag
   carries on with the first repeat due after quiet time, so at most one message comes
   when it ends (`scheduler.quiet`). A nag none of whose messages has gone out starts

@@ -286,3 +286,9 @@ async def test_a_nag_with_a_damaged_spec_does_not_break_the_list(keeper: Keeper)
     async with keeper.scheduler.database.transaction() as session:
         await session.execute(update(RULES).where(RULES.c.kind == "nag").values(spec="{"))
     assert "交材料" in await keeper.say("提醒")
+
+
+async def test_a_task_nag_in_the_past_is_refused_with_a_task_example(keeper: Keeper) -> None:
+    assert await keeper.say("任务 今天 8:00 交材料 直到完成") == texts.TASK_NAG_IN_THE_PAST
+    assert "任务 明天 9:00" in texts.TASK_NAG_IN_THE_PAST
+    assert (await keeper.say("任务")).startswith("没有待办")  # nothing saved
