@@ -22,6 +22,7 @@ from tests.acceptance.test_reminders import (
     say_at,
     sent_at,
 )
+from tests.acceptance.test_water_reminders import _fake_recent_sends
 
 
 async def test_a_nag_repeats_at_its_interval_and_stops_on_done(keeper: Keeper) -> None:
@@ -292,3 +293,37 @@ async def test_a_task_nag_in_the_past_is_refused_with_a_task_example(keeper: Kee
     assert await keeper.say("任务 今天 8:00 交材料 直到完成") == texts.TASK_NAG_IN_THE_PAST
     assert "任务 明天 9:00" in texts.TASK_NAG_IN_THE_PAST
     assert (await keeper.say("任务")).startswith("没有待办")  # nothing saved
+
+
+async def test_the_recipients_budget_applies_a_deferred_nag_message_goes_out_late(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "10:59")
+    keeper.clock.set(local(0, "11:00"))
+    await _fake_recent_sends(keeper, "alice", 30)  # WeCom's minute budget is spent
+    report = await keeper.tick()
+    assert report.outcomes == {"deferred": 1}
+    assert keeper.sent_to() == []
+    await run_until(keeper, 0, "11:15")
+    first, second = sent_at(keeper)  # late, not dropped; the repeat keeps its own slot
+    assert local(0, "11:00") < first < local(0, "11:01")
+    assert second == local(0, "11:10")
+    assert keeper.sent_to()[0].startswith("⏰ 提醒：交材料")
+
+
+async def test_a_bare_done_with_nothing_nagging_asks_which_task(keeper: Keeper) -> None:
+    await keeper.say("任务 明天 交材料")
+    assert await keeper.say("完成") == texts.task_ref_missing("完成")
+    assert "交材料" in await keeper.say("任务")  # nothing changed
+
+
+async def test_a_card_click_on_a_nag_that_already_stopped_says_so(keeper: Keeper) -> None:
+    await keeper.say("设置 卡片 开")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:00")
+    [card] = keeper.api.messages_to("alice")
+    assert await keeper.say("收到") == "好的，不再提醒：交材料"  # stopped by typing
+    key = card.payload["template_card"]["button_list"][0]["key"]
+    code = keeper.api.issue_click_code(card)
+    assert await click(keeper, card, key, code, keeper.wecom.now()) == texts.NAG_ALREADY_OVER
