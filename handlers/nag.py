@@ -2,8 +2,10 @@
 
 Nags change only through `services.nag`; the pure rules are `scheduler.nag`.
 
-Decisions: a typed `收到` (or a bare `完成`) answers the nag that fired most recently;
-with none nagging, the word keeps the meaning it had before nags existed (`完成`
+Decisions: a typed `收到` (or a bare `完成`) answers the nag whose message the user
+saw last (`services.nag.last_sent`): both, when two left as one message (a bare
+`完成` then asks which, if both are tasks); if that nag has ended it says so. With
+none nagging, the word keeps the meaning it had before nags existed (`完成`
 asks which task, `收到` is not understood), so nothing else changes. A card's
 知道了 answers its own nag, or says it had already stopped. When the nag is a task's
 (`任务 ... 直到完成`), a bare `完成` completes that task (which ends the nag), while
@@ -23,6 +25,10 @@ from scheduler.schedule import next_after
 from storage.database import Session
 
 router = Router("nag")
+
+DONE_WORDS = ("完成", "做完", "搞定", "弄完")
+"""Answers that say the thing is done: on a task's nag they complete the task; the
+others (`收到`, `知道了`, `好的收到`) only stop the nagging."""
 
 
 async def add_nag(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
@@ -51,16 +57,28 @@ async def add_nag(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
 async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
     if cmd.rule_id is not None:
         rule = await services.nag.of_card(session, ctx.user.id, cmd.rule_id)
+        saw = [] if rule is None else [rule]
     else:
-        rule = await services.nag.latest_fired(session, ctx.user.id, ctx.now)
-    if rule is not None and rule.ref_id is not None and cmd.word.startswith("完成"):
-        # A task's nag: a bare 完成 completes the task it names (and so ends the nag).
+        saw = await services.nag.last_sent(session, ctx.user.id, ctx.now)
+    nagging = [rule for rule in saw if rule.status == "active"]
+    if saw and not nagging:  # the message the user answers was from a nag that ended
+        return Outcome(reply=texts.NAG_ALREADY_OVER)
+    tasks_nagged = [rule.ref_id for rule in nagging if rule.ref_id is not None]
+    if tasks_nagged and cmd.word.startswith(DONE_WORDS):
+        if len(tasks_nagged) > 1:  # one message about two tasks: which is done?
+            return Outcome(reply=texts.task_ref_missing("完成"))
+        # A task's nag: a bare 完成 completes the task it names (and so ends the nag);
+        # a plain nag in the same message stops with it.
+        for rule in nagging:
+            if rule.ref_id is None:
+                await services.nag.answer(session, rule, ctx.now)
         return await handlers.tasks.complete_task(
-            session, ctx, CompleteTask(ref=TaskRef(task_id=rule.ref_id))
+            session, ctx, CompleteTask(ref=TaskRef(task_id=tasks_nagged[0]))
         )
-    if rule is None or not await services.nag.answer(session, rule, ctx.now):
+    stopped = [rule.label for rule in nagging if await services.nag.answer(session, rule, ctx.now)]
+    if not stopped:
         return Outcome(reply=_without_nag(cmd))
-    return Outcome(reply=texts.nag_answered(rule.label))
+    return Outcome(reply=texts.nag_answered("、".join(stopped)))
 
 
 def _without_nag(cmd: AnswerNag) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 
 import handlers.nag
+import services.nag
 import services.rules
 import services.water
 from handlers import texts
@@ -107,7 +108,9 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
         label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
         label += "（重要）" if rule.policy == DeliveryPolicy.AT_LEAST_ONCE else ""
     elif rule.kind == RuleKind.NAG:
-        label = texts.nag_rule_label(rule.label, nag.NagSpec.from_json(rule.spec).every)
+        spec = services.nag.spec_of(rule)  # a malformed one is set aside, not a crash
+        every = nag.DEFAULT_EVERY if spec is None else spec.every
+        label = texts.nag_rule_label(rule.label, every)
     next_at = rule.next_fire_at
     if rule.status == "active" and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
         next_at = await jobs.waiting_slot(session, rule.id)  # made early, not yet sent

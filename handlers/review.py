@@ -12,6 +12,7 @@ import dataclasses
 import datetime as dt
 from decimal import Decimal
 
+import services.nag
 import services.review
 import services.rules
 from handlers import confirm, texts
@@ -143,7 +144,7 @@ async def move_tasks(session: Session, ctx: Context, cmd: MoveTasks) -> Outcome:
             continue
         await tasks.set_due(session, task_id, due_date=cmd.to)
         moved_task = dataclasses.replace(task, due_date=cmd.to)  # open, so set_due applied
-        await services.rules.schedule_task(session, ctx.user.id, moved_task, ctx.tz, ctx.now)
+        await services.nag.reschedule_task(session, ctx.user.id, moved_task, ctx.tz, ctx.now)
         moved += 1
     if not moved:
         return Outcome(reply=texts.SUGGESTION_GONE)

@@ -5,9 +5,10 @@ it leaves the reminder alone: the tick re-checks the task at send time and suppr
 it, so `撤销` of a 完成 brings the reminder back with the task.
 
 A task made with 直到完成 is nagged from its due time instead (`services.nag`):
-completing or cancelling it ends the nag for good (`撤销` reopens the task, not the
-nag: the user has just shown they are on it), and 明天再说 starts the nag over at
-the new time.
+completing or cancelling it ends the nag, and 明天再说, the review's move and `撤销`
+of a 完成 start it over at the (new) due time while that is still ahead
+(`services.nag.reschedule_task`, the one place that chooses between a nag and the
+30-minute reminder).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, S
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler import nag
+from scheduler.reminder_rules import task_due_at
 from storage.database import Session
 from storage.records import Effect, TaskRecord
 from storage.repos import tasks
@@ -56,9 +58,9 @@ async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome
     done (instead of the one reminder 30 minutes before). Nothing is saved when that
     time has passed."""
     assert cmd.until_done is not None
-    start = _due(cmd.due_date, cmd.due_time, ctx)  # the parser made sure of both
+    start = task_due_at(cmd.due_date, cmd.due_time, ctx.tz)  # the parser made sure of both
     if start is None or start <= ctx.now:
-        return Outcome(reply=texts.IN_THE_PAST)
+        return Outcome(reply=texts.TASK_NAG_IN_THE_PAST)
     task = await tasks.add_task(
         session,
         user_id=ctx.user.id,
@@ -81,13 +83,6 @@ async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome
     assert task.number is not None
     reply = texts.task_nag_added(task.number, task.title, ctx.when(start), spec.every, spec.cap)
     return Outcome(reply=reply, effect=Effect(kind="task_add", record_id=task.id))
-
-
-def _due(day: dt.date | None, at: dt.time | None, ctx: Context) -> dt.datetime | None:
-    """When a task is due, as an aware UTC instant (None without a day and a time)."""
-    if day is None or at is None:
-        return None
-    return dt.datetime.combine(day, at, ctx.tz).astimezone(dt.UTC)
 
 
 @router.handles(CompleteTask)
@@ -147,12 +142,7 @@ async def postpone_task(session: Session, ctx: Context, cmd: PostponeTask) -> Ou
     await tasks.set_due(session, found.id, due_date=tomorrow)
     moved = await tasks.get(session, found.id)
     assert moved is not None
-    start = _due(moved.due_date, moved.due_time, ctx)
-    nagged = start is not None and await services.nag.move_for_task(
-        session, moved.id, start, ctx.now
-    )
-    if not nagged:  # a nagged task has no reminder before its due time
-        await services.rules.schedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
+    await services.nag.reschedule_task(session, ctx.user.id, moved, ctx.tz, ctx.now)
     due = texts.task_due_label(tomorrow, moved.due_time, ctx.today) or ""
     return Outcome(reply=texts.task_postponed(moved.number, moved.title, due))
 

@@ -56,7 +56,7 @@ HELP_PAGES = {
         "提醒：每天早上七点半提醒我吃维生素 · 四十分钟后提醒我关烤箱",
         "重复：每天 / 工作日 / 每周一三五 / 每月1号 / 每年3月8日；加「重要」必达",
         "管理：提醒（看列表）· 删除 提醒 3 · 暂停 提醒 3 · 关闭 提醒（全部）",
-        "催到做完：提醒 明天 9:00 交材料 直到完成（每10分钟再提醒，最多6次，回复「收到」就停）",
+        "催到做完：提醒 明天 9:00 交材料 直到完成（每10分钟再提醒，最多提醒6次含第一次，回复「收到」就停）",
     ),
     "设置": (
         "晨报晚报：打开早报 · 关掉晚报 · 晨报 7:30",
@@ -942,19 +942,20 @@ NAG_ONCE_ONLY = "「直到完成」只用于一次性的提醒，比如：提醒
 NAG_ALREADY_OVER = "这个提醒已经停了。"
 NAG_NEEDS_TIME = "「直到完成」要写几点开始提醒，比如：任务 明天 9:00 交材料 直到完成。没有保存。"
 NAG_STOPPED_TOO = "不再提醒。"
+TASK_NAG_IN_THE_PAST = "这个时间已经过了，换个以后的时间吧，比如：任务 明天 9:00 交材料 直到完成"
 
 
 def nag_added(number: int, title: str, first_at: str, every: int, cap: int) -> str:
     return (
         f"好的，提醒 {number}：{first_at} {title}，没回复就每 {every} 分钟再提醒，"
-        f"最多 {cap} 次。\n回复「收到」就停。"
+        f"最多提醒 {cap} 次（含第一次）。\n回复「收到」就停。"
     )
 
 
 def task_nag_added(number: int, title: str, first_at: str, every: int, cap: int) -> str:
     return (
         f"已添加待办 {number}：{title}。\n{first_at} 开始提醒，没完成就每 {every} 分钟再提醒，"
-        f"最多 {cap} 次。做完回复「完成 {number}」，只想停下提醒回复「收到」。"
+        f"最多提醒 {cap} 次（含第一次）。做完回复「完成 {number}」，只想停下提醒回复「收到」。"
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import services.nag
 import services.rules
 from handlers import texts
 from handlers.commands import Undo
@@ -25,7 +26,7 @@ async def undo(session: Session, ctx: Context, cmd: Undo) -> Outcome:
     if kind in ("task_done", "task_cancel"):
         task = await tasks.reopen_task(session, record_id, ctx.user.id)
         if task is not None:
-            await services.rules.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
+            await services.nag.reschedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
             return Outcome(reply=texts.task_reopened(task.number, task.title))
     elif kind == "task_add":
         await tasks.delete_task(session, record_id, ctx.user.id)

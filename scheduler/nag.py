@@ -6,18 +6,24 @@ No provider has a read receipt; the user's answer is the only receipt there is.
 
 Decisions written down here (the issue is silent on them):
 - The cap counts every slot, the first one included: cap 6 means at most six
-  messages in all. The last one carries the stop line (`已提醒 6 次，不再提醒：交材料`),
-  so stopping costs no seventh message.
+  messages in all. The last one carries the stop line (`⏰ 最后一次提醒：交材料，之后
+  不再提醒`), so stopping costs no seventh message. The messages carry no count: slots
+  dropped in quiet time or superseded after an outage were never seen, so "第 5 次"
+  on the user's third message would be false.
 - Each repeat is its own job slot `start + i * every` (i < cap), planned by the tick
   as the rule's next occurrence, so the jobs' unique key (user, rule, slot) prevents
   doubles even under racing workers.
 - Each repeat is at most once: the point of a nag is repetition, so a lost or unknown
   repeat is covered by the next one and is never resent. A repeat whose successor is
   already due (after an outage, a long budget deferral) is dropped as superseded, so
-  the user never gets a burst of queued repeats: at most one per interval.
+  the user never gets a burst of queued repeats. Two can still come closer than the
+  interval: a repeat the budget deferred goes out late, and the next one keeps its
+  own slot (a minute later, at worst).
 - Quiet time drops a plain nag's repeats (each still counts toward the cap); the nag
   carries on with the first repeat due after quiet time, so at most one message comes
-  when it ends (`scheduler.quiet`). A nag marked 重要 passes quiet time, like every
+  when it ends (`scheduler.quiet`). A nag none of whose messages has gone out starts
+  over when quiet time ends, with its full cap (`scheduler.nag_kind.quiet_time`):
+  otherwise quiet time could swallow it whole, unseen and untold. A nag marked 重要 passes quiet time, like every
   important reminder.
 - Only one-off reminders nag: a recurring one (`每天 ... 直到完成`) is refused by the
   parser, because a receipt for Monday's pill must not silence Tuesday's.
@@ -44,10 +50,10 @@ CAP_RANGE = (2, 20)
 
 # --- what the user reads ---
 _FIRST = "⏰ 提醒：{title}（{hint}）"
-_AGAIN = "⏰ 再次提醒：{title}（第 {n} 次，{hint}）"
+_AGAIN = "⏰ 再次提醒：{title}（{hint}）"
 _HINT = "回复「收到」就不再提醒"
 _TASK_HINT = "做完回复「完成」"
-_LAST = "⏰ 再次提醒：{title}\n已提醒 {n} 次，不再提醒：{title}"
+_LAST = "⏰ 最后一次提醒：{title}，之后不再提醒"
 CARD_TITLE = "⏰ 提醒"
 # --- end of user-facing text ---
 
@@ -159,7 +165,7 @@ def text(title: str, repeat: Repeat, *, task: bool = False) -> str:
     title = clip_title(title, REMINDER_TITLE_MAX_CHARS)
     hint = _TASK_HINT if task else _HINT
     if repeat.last and repeat.index > 0:
-        return _LAST.format(title=title, n=repeat.index + 1)
+        return _LAST.format(title=title)
     if repeat.index == 0:
         return _FIRST.format(title=title, hint=hint)
-    return _AGAIN.format(title=title, n=repeat.index + 1, hint=hint)
+    return _AGAIN.format(title=title, hint=hint)

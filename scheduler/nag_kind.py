@@ -12,6 +12,7 @@ on the rule's own schedule and only the user's answer ends them
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 from scheduler import cards, nag
@@ -19,7 +20,7 @@ from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
-from storage.repos import rules, tasks
+from storage.repos import jobs, rules, tasks, users
 
 
 async def _task_open(session: Session, task_id: int) -> bool:
@@ -64,4 +65,26 @@ class NagKind:
         """Nothing to update: the next repeat is already planned on the rule."""
 
     async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
-        """Nothing to update: a repeat not sent is covered by the next one."""
+        """A repeat not sent is covered by the next one; but an expired one may be the
+        whole nag lost to an outage, so the user's next message looks
+        (`jobs.missed_since` tells it only when none of the nag's messages went out)."""
+        if status == "expired":
+            await users.mark_missed(session, {job.user_id}, since=now)
+
+
+async def quiet_time(
+    session: Session, job: JobRecord, quiet_until: dt.datetime | None, now: dt.datetime
+) -> None:
+    """Quiet time dropped this job (`scheduler.quiet`). For a nag none of whose
+    messages has gone out yet, that would drop the whole nag unseen (a one-hour nag
+    inside two hours of quiet): it starts over when quiet time ends, with its full
+    cap, as a plain reminder would be moved there. A nag already seen carries on with
+    its next repeat after quiet time. Anything else: nothing to do."""
+    if job.payload_kind != RuleKind.NAG or quiet_until is None:
+        return
+    rule = await rules.get(session, job.rule_id, lock=True)
+    if rule is None or rule.status != "active" or await jobs.any_sent(session, rule.id):
+        return
+    spec = dataclasses.replace(nag.NagSpec.from_json(rule.spec), start=quiet_until)
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="quiet time: starts over")
+    await rules.change(session, rule.id, now=now, spec=spec.to_json(), next_fire_at=quiet_until)

@@ -70,9 +70,17 @@ def event_reminder_at(event: EventRecord) -> dt.datetime | None:
     return event.starts_at - dt.timedelta(minutes=EVENT_LEAD_MINUTES if lead is None else lead)
 
 
+def task_due_at(
+    due_date: dt.date | None, due_time: dt.time | None, tz: ZoneInfo
+) -> dt.datetime | None:
+    """When a task is due, as an aware UTC instant (None without a day and a time):
+    its reminder's reference, and a nagged task's first message."""
+    if due_date is None or due_time is None:
+        return None
+    return dt.datetime.combine(due_date, due_time, tz).astimezone(dt.UTC)
+
+
 def task_reminder_at(task: TaskRecord, tz: ZoneInfo) -> dt.datetime | None:
     """A task with a due date and time is reminded 30 minutes before; others never."""
-    if task.due_date is None or task.due_time is None:
-        return None
-    due = dt.datetime.combine(task.due_date, task.due_time, tz).astimezone(dt.UTC)
-    return due - dt.timedelta(minutes=TASK_LEAD_MINUTES)
+    due = task_due_at(task.due_date, task.due_time, tz)
+    return None if due is None else due - dt.timedelta(minutes=TASK_LEAD_MINUTES)

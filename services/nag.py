@@ -6,24 +6,30 @@ card's 知道了) is the receipt: it withdraws the repeats not yet sent and reti
 rule in one transaction, so the tick plans no more and a repeat claimed meanwhile is
 dropped at send time (`nag.verdict`, answered).
 
-Which nag an answer means: the card names its rule; a typed answer means the nag that
-fired most recently (its first slot is the latest of those already due). A nag whose
-first slot is still ahead has asked nothing yet, so it is not answered by `收到`.
+Which nag an answer means: the card names its rule; a typed answer means the nag
+whose message the user saw last (its latest accepted or unknown job), even if that
+nag has ended meanwhile (then the answer says so, rather than stopping another nag
+the user was not looking at). When two nags' messages left together as one, the
+answer stops both: the user answered the one message they saw. A nag that has sent
+nothing yet has asked nothing, so it is not answered by `收到`.
 
 A task's nag (`任务 明天 9:00 交材料 直到完成`, the rule's `ref_id` is the task) ends
-when the task is completed or cancelled, and starts over when the task moves.
+when the task is completed or cancelled, and starts over when the task moves or is
+reopened (`reschedule_task`, the one path for postpone, the review's move and 撤销).
 """
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from zoneinfo import ZoneInfo
 
 import services.rules
 from scheduler import nag
+from scheduler.reminder_rules import task_due_at
 from storage.database import Session
-from storage.records import RuleKind, RuleRecord
-from storage.repos import jobs, rules
+from storage.records import RuleKind, RuleRecord, TaskRecord
+from storage.repos import jobs, rules, tasks
 
 
 async def add(
@@ -54,14 +60,20 @@ async def add(
     return found
 
 
-async def latest_fired(session: Session, user_id: int, now: dt.datetime) -> RuleRecord | None:
-    """The user's active nag that fired most recently, or None when none is nagging."""
-    fired = [
-        (start, rule)
-        for rule in await rules.of_user(session, user_id, RuleKind.NAG)
-        if rule.status == "active" and (start := _start(rule)) is not None and start <= now
+ANSWER_WINDOW = dt.timedelta(hours=12)
+"""How long after its last message a typed answer still means a nag: a `收到` said
+the next day is about something else, and gets its old meaning."""
+
+
+async def last_sent(session: Session, user_id: int, now: dt.datetime) -> list[RuleRecord]:
+    """The nag(s) whose message the user saw last (whatever their state now: the
+    caller tells an ended one from an active one). Several when their messages left
+    together as one; empty when no nag has sent within `ANSWER_WINDOW`."""
+    found = [
+        await rules.get(session, rule_id)
+        for rule_id in await jobs.last_sent_nags(session, user_id, now - ANSWER_WINDOW)
     ]
-    return max(fired, key=lambda pair: (pair[0], pair[1].id))[1] if fired else None
+    return [rule for rule in found if rule is not None]
 
 
 async def of_card(session: Session, user_id: int, rule_id: int) -> RuleRecord | None:
@@ -85,25 +97,44 @@ async def stop_for_task(session: Session, task_id: int, now: dt.datetime) -> boo
     return rule is not None and await services.rules.finish(session, rule, now, note="task closed")
 
 
-async def move_for_task(
-    session: Session, task_id: int, start: dt.datetime, now: dt.datetime
-) -> bool:
-    """The task moved (明天再说): its nag starts over at the new due time `start`,
-    with the same interval and cap; the repeats of the old time are withdrawn. False
-    when the task has no nag (any more: one that ran out is not restarted)."""
-    found = await rules.of_ref(session, RuleKind.NAG, task_id)
-    rule = None if found is None else await rules.get(session, found.id, lock=True)
-    if rule is None or rule.status not in ("active", "paused", "off"):
-        return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="task moved")
-    spec = dataclasses.replace(nag.NagSpec.from_json(rule.spec), start=start)
-    next_at = start if rule.status == "active" else None  # a paused nag stays paused
-    await rules.change(session, rule.id, now=now, spec=spec.to_json(), next_fire_at=next_at)
-    return True
+async def reschedule_task(
+    session: Session, user_id: int, task: TaskRecord, tz: ZoneInfo, now: dt.datetime
+) -> None:
+    """The task's due time changed or it was reopened (明天再说, the review's move,
+    撤销 of 完成): the one place that decides how it is reminded again.
+
+    A task made with 直到完成 is nagged from its new due time, with the same interval
+    and cap: a listed nag starts over there (a paused one stays paused, with the new
+    time), one that had ended (answered, ran out, the task completed) is made again,
+    and the repeats of the old time are withdrawn. With that time already past, a
+    nagged task gets nothing new (no 待办 reminder that would fire at once). Any other
+    task gets its one reminder (`services.rules.schedule_task`).
+    """
+    found = await rules.last_of_ref(session, RuleKind.NAG, task.id)
+    if found is None:
+        await services.rules.schedule_task(session, user_id, task, tz, now)
+        return
+    await services.rules.cancel_for(session, RuleKind.TASK_DUE, task.id, now)
+    start = task_due_at(task.due_date, task.due_time, tz)
+    if task.status != tasks.OPEN or start is None or start <= now:
+        return
+    old = spec_of(found)
+    spec = nag.NagSpec(start=start) if old is None else dataclasses.replace(old, start=start)
+    if found.status in rules.LISTED:
+        next_at = start if found.status == "active" else None  # a paused nag stays paused
+        await services.rules.replan(
+            session, found, now, note="task moved", spec=spec.to_json(), next_fire_at=next_at
+        )
+        return
+    await add(
+        session, user_id, title=task.title, spec=spec, important=False, now=now, task_id=task.id
+    )
 
 
-def _start(rule: RuleRecord) -> dt.datetime | None:
+def spec_of(rule: RuleRecord) -> nag.NagSpec | None:
+    """The nag's spec, or None when it is malformed (the tick sets that rule aside;
+    a list or an answer must not crash on it)."""
     try:
-        return nag.NagSpec.from_json(rule.spec).start
+        return nag.NagSpec.from_json(rule.spec)
     except (ValueError, KeyError, TypeError):
-        return None  # a malformed spec: the tick sets that rule aside
+        return None

@@ -316,6 +316,20 @@ async def _thing_times(
     return at, None if at is None else at + dt.timedelta(minutes=TASK_LEAD_MINUTES)
 
 
+async def replan(
+    session: Session, found: RuleRecord, now: dt.datetime, *, note: str, **values: object
+) -> bool:
+    """The rule's schedule changed (a nagged task moved): its waiting jobs are
+    withdrawn and `values` (spec, next_fire_at) set, under the rule's lock. False when
+    it was gone already."""
+    rule = await _locked(session, found)
+    if rule is None:
+        return False
+    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=note)
+    await rules.change(session, rule.id, now=now, **values)
+    return True
+
+
 async def pause(
     session: Session, found: RuleRecord, now: dt.datetime, *, to: str = "paused"
 ) -> bool:

@@ -5,9 +5,11 @@
 
 The marker is `直到` + an answer word (`完成`, `收到`, `做完`, `搞定`), optionally with
 `我说` / `我回复` before it and `为止` after. Only when it is there are `每N分钟` /
-`每隔N分钟` / `每N小时` (the interval, 5-120 minutes, default 10) and `最多N次` (the
+`每隔N分钟` / `每N小时` / `每半小时` / `每一刻钟` (the interval, 5-120 minutes, default 10) and `最多N次` (the
 cap, 2-20, default 6) read, anywhere in the text; all of them are taken out before
-the time and title are read, so the title stays `交材料`.
+the time and title are read, so the title stays `交材料`. An interval or cap
+left over after that (a second `每20分钟`, `每99999分钟`) is refused, not kept in the
+title while the nag runs at the default.
 """
 
 from __future__ import annotations
@@ -26,10 +28,16 @@ _UNTIL_DONE = re.compile(
     r"(?:完成|收到|做完|搞定|弄完)了?(?:为止)?"
 )
 _EVERY = re.compile(
-    rf"每隔?\s*(?P<n>{_N})\s*个?\s*(?P<unit>分钟|分|小时|钟头)\s*"
+    rf"每隔?\s*(?:(?P<n>{_N})\s*个?\s*(?P<unit>分钟|分|小时|钟头)|(?P<named>半小时|半个小时|一刻钟))\s*"
     r"(?:再?(?:提醒|催)(?:我)?(?:一次|一遍)?|一次)?"
 )
 _CAP = re.compile(rf"最多\s*(?:提醒|催)?\s*(?P<n>{_N})\s*(?:次|遍)")
+_NAMED_MINUTES = {"半小时": 30, "半个小时": 30, "一刻钟": 15}
+_NUMBERISH = r"[0-9零〇一二两三四五六七八九十百千万半个点.．\s]{1,12}"
+_EVERY_LEFT = re.compile(rf"每隔?\s*{_NUMBERISH}(?:分钟|分|小时|钟头|刻钟)")
+"""An interval the terms did not take (a second one, a number too long, words we
+do not read): refused rather than left in the title while the nag runs every 10."""
+_CAP_LEFT = re.compile(rf"最多\s*(?:提醒|催)?\s*{_NUMBERISH}(?:次|遍)")
 
 
 def take_until_done(text: str) -> tuple[str, UntilDone | None]:
@@ -43,6 +51,10 @@ def take_until_done(text: str) -> tuple[str, UntilDone | None]:
         return text, None
     every, body = _take(_EVERY, body)
     cap, body = _take(_CAP, body)
+    if _EVERY_LEFT.search(body):
+        raise ParseError(texts.NAG_EVERY_RANGE)
+    if _CAP_LEFT.search(body):
+        raise ParseError(texts.NAG_CAP_RANGE)
     terms = UntilDone(
         every=nag.DEFAULT_EVERY if every is None else _minutes(every),
         cap=nag.DEFAULT_CAP if cap is None else _cap(cap),
@@ -58,6 +70,8 @@ def _take(pattern: re.Pattern[str], text: str) -> tuple[re.Match[str] | None, st
 
 
 def _minutes(match: re.Match[str]) -> int:
+    if match["named"] is not None:
+        return _NAMED_MINUTES[match["named"]]
     count = small_int(match["n"])
     minutes = None if count is None else count * (60 if match["unit"] in ("小时", "钟头") else 1)
     if minutes is None or not nag.EVERY_RANGE[0] <= minutes <= nag.EVERY_RANGE[1]:

@@ -49,7 +49,8 @@ UNTOLD = (
 plan, a card update is not a reminder, a digest may well have had nothing to say
 (its content is one 「今天」 away), the same for the weekly review (「周报」), and an
 admin alert is the admin's, not a reminder (its incident stays in 管理 状态); a nag's
-expired repeat is covered by its next one (`scheduler.nag`)."""
+expired repeat is covered by its next one (`scheduler.nag`), unless none of its
+messages ever went out (`missed_since` tells that nag once)."""
 NEVER_EARLY = (RuleKind.NAG,)
 """Kinds whose jobs are never claimed early as another job's companion: a nag's repeat
 leaving with the reminder before it would be two repeats in one message."""
@@ -674,13 +675,35 @@ async def _missed(session: Session, stmt: Select[Any]) -> list[Missed]:
 async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
     """The user's reminders that ended unsent at or after `since`, oldest first:
     expired (not `UNTOLD` kinds), failed or unknown (not `UNTOLD_FAILURES` kinds)."""
-    expired = and_(JOBS.c.status == "expired", JOBS.c.payload_kind.not_in(UNTOLD))
+    told = or_(JOBS.c.payload_kind.not_in(UNTOLD), _nag_never_seen())
+    expired = and_(JOBS.c.status == "expired", told)
     lost = and_(
         JOBS.c.status.in_(("failed", "unknown")), JOBS.c.payload_kind.not_in(UNTOLD_FAILURES)
     )
     return await _missed(
         session, _lost_jobs(user_id, JOBS.c.finished_at >= since, or_(expired, lost))
     )
+
+
+def _nag_never_seen() -> ColumnElement[bool]:
+    """An expired nag job is told when none of its nag's messages went out (an outage
+    swallowed it whole: no repeat covers it), once per nag (its first expired job)."""
+    other = JOBS.alias("other")
+    went_out = (
+        select(other.c.id)
+        .where(other.c.rule_id == JOBS.c.rule_id, other.c.status.in_(("accepted", "unknown")))
+        .exists()
+    )
+    told_before = (
+        select(other.c.id)
+        .where(
+            other.c.rule_id == JOBS.c.rule_id,
+            other.c.status == "expired",
+            other.c.id < JOBS.c.id,
+        )
+        .exists()
+    )
+    return and_(JOBS.c.payload_kind == RuleKind.NAG, ~went_out, ~told_before)
 
 
 async def unresolved_failures(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
@@ -708,3 +731,31 @@ async def unresolved_failures(session: Session, user_id: int, since: dt.datetime
             ~accepted_since,
         ),
     )
+
+
+async def last_sent_nags(session: Session, user_id: int, since: dt.datetime) -> list[int]:
+    """The rule ids of the user's nag that sent most recently (its latest accepted or
+    unknown job's slot is the latest since `since`); several when their messages left
+    together as one. Empty when no nag has sent since `since`."""
+    sent = (
+        JOBS.c.user_id == user_id,
+        JOBS.c.payload_kind == RuleKind.NAG,
+        JOBS.c.status.in_(("accepted", "unknown")),
+        JOBS.c.scheduled_slot_utc >= since,
+    )
+    latest = select(func.max(JOBS.c.scheduled_slot_utc)).where(*sent).scalar_subquery()
+    stmt = (
+        select(JOBS.c.rule_id)
+        .where(*sent, JOBS.c.scheduled_slot_utc == latest)
+        .distinct()
+        .order_by(JOBS.c.rule_id)
+    )
+    return [int(rule_id) for rule_id in (await session.execute(stmt)).scalars()]
+
+
+async def any_sent(session: Session, rule_id: int) -> bool:
+    """Whether any job of the rule was accepted or may have arrived (unknown)."""
+    stmt = select(JOBS.c.id).where(
+        JOBS.c.rule_id == rule_id, JOBS.c.status.in_(("accepted", "unknown"))
+    )
+    return (await session.execute(stmt.limit(1))).first() is not None

@@ -145,6 +145,14 @@ async def of_ref(session: Session, kind: str, ref_id: int) -> RuleRecord | None:
     return None if row is None else _record(row)
 
 
+async def last_of_ref(session: Session, kind: str, ref_id: int) -> RuleRecord | None:
+    """The latest rule of `kind` made for a task or event, whatever its status (a
+    nagged task's nag that was answered or ran out still says how it nagged)."""
+    stmt = select(RULES).where(RULES.c.kind == kind, RULES.c.ref_id == ref_id)
+    row = (await session.execute(stmt.order_by(RULES.c.id.desc()).limit(1))).first()
+    return None if row is None else _record(row)
+
+
 async def due(session: Session, *, now: dt.datetime, limit: int) -> list[RuleRecord]:
     """Active rules whose `next_fire_at` has come, oldest first, at most `limit`.
 

@@ -7,7 +7,11 @@ The user's answer is the only receipt: the repeats go out every interval until
 
 from __future__ import annotations
 
+from sqlalchemy import update
+
+from handlers import texts
 from scheduler import cards
+from storage.delivery_models import RULES
 from tests.acceptance.conftest import Keeper
 from tests.acceptance.test_reminders import (
     buttons,
@@ -18,15 +22,16 @@ from tests.acceptance.test_reminders import (
     say_at,
     sent_at,
 )
+from tests.acceptance.test_water_reminders import _fake_recent_sends
 
 
 async def test_a_nag_repeats_at_its_interval_and_stops_on_done(keeper: Keeper) -> None:
     added = await keeper.say("提醒 今天 14:30 吃药 直到完成")
-    assert "每 10 分钟再提醒" in added
+    assert "每 10 分钟再提醒，最多提醒 6 次（含第一次）" in added
     await run_until(keeper, 0, "14:55")
     assert sent_at(keeper) == [local(0, "14:30"), local(0, "14:40"), local(0, "14:50")]
     assert keeper.sent_to()[0].startswith("⏰ 提醒：吃药")
-    assert "第 3 次" in keeper.sent_to()[2]
+    assert keeper.sent_to()[2].startswith("⏰ 再次提醒：吃药")
     assert await say_at(keeper, 0, "14:56", "完成") == "好的，不再提醒：吃药"
     await run_until(keeper, 0, "16:00")
     assert len(keeper.sent_to()) == 3  # none after the answer
@@ -37,10 +42,10 @@ async def test_a_nag_with_its_own_interval_stops_at_the_cap_and_says_so(keeper: 
     await keeper.say("提醒 今天 11:00 交材料 直到完成 每5分钟 最多3次")
     await run_until(keeper, 0, "12:00")
     assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:05"), local(0, "11:10")]
-    assert keeper.sent_to()[-1].endswith("已提醒 3 次，不再提醒：交材料")
+    assert keeper.sent_to()[-1] == "⏰ 最后一次提醒：交材料，之后不再提醒"
     assert await job_statuses(keeper, "nag") == ["accepted"] * 3
-    # 收到 after the cap has nothing to stop: its old meaning (not understood)
-    assert "不再提醒" not in await keeper.say("收到")
+    # 收到 after the cap has nothing to stop: it says so
+    assert await keeper.say("收到") == texts.NAG_ALREADY_OVER
 
 
 async def test_shou_dao_answers_the_nag_that_fired_last(keeper: Keeper) -> None:
@@ -128,15 +133,49 @@ async def test_a_bare_done_completes_the_nagged_task_and_shou_dao_only_stops_the
     keeper: Keeper,
 ) -> None:
     await keeper.say("任务 今天 11:00 交材料 直到完成")
-    await keeper.say("任务 今天 11:00 取快递 直到完成")
-    await run_until(keeper, 0, "11:01")
-    assert await keeper.say("收到") == "好的，不再提醒：取快递"  # both fired: the later-made
-    assert (await keeper.say("完成")).startswith("完成：交材料 ✓")  # the other: task done
+    await keeper.say("任务 今天 11:05 取快递 直到完成")
+    await run_until(keeper, 0, "11:06")
+    assert await keeper.say("收到") == "好的，不再提醒：取快递"  # the message seen last
+    assert await keeper.say("完成") == texts.NAG_ALREADY_OVER  # not on to the other nag
+    await run_until(keeper, 0, "11:11")
+    assert (await keeper.say("完成")).startswith("完成：交材料 ✓")  # its 11:10 repeat
     await run_until(keeper, 0, "12:00")
-    [both] = keeper.sent_to()  # the two 11:00 messages left as one, and nothing after
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:05"), local(0, "11:10")]
+    assert "取快递" in await keeper.say("任务")  # 收到 stopped the nag, not the task
+
+
+async def test_shou_dao_means_the_nag_that_sent_last_not_the_one_that_started_last(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await keeper.say("提醒 今天 11:05 吃药 直到完成 每30分钟")
+    await run_until(keeper, 0, "11:11")  # 吃药 started later, 交材料 sent at 11:10
+    assert await keeper.say("收到") == "好的，不再提醒：交材料"
+    await run_until(keeper, 0, "11:40")
+    assert sent_at(keeper)[-1] == local(0, "11:35")  # 吃药 still nags
+
+
+async def test_shou_dao_to_a_nag_that_ended_says_so_and_leaves_the_other(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 10:30 吃药 直到完成 每60分钟")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成 每5分钟 最多2次")
+    await run_until(keeper, 0, "11:06")  # 交材料's last message went out at 11:05
+    assert await keeper.say("收到") == texts.NAG_ALREADY_OVER
+    await run_until(keeper, 0, "11:31")
+    assert sent_at(keeper)[-1] == local(0, "11:30")  # 吃药 was not stopped
+
+
+async def test_one_answer_to_two_nags_that_left_as_one_message_stops_both(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await keeper.say("提醒 今天 11:00 取快递 直到完成")
+    await run_until(keeper, 0, "11:01")
+    [both] = keeper.sent_to()
     assert "交材料" in both
     assert "取快递" in both
-    assert "取快递" in await keeper.say("任务")  # 收到 stopped the nag, not the task
+    assert await keeper.say("收到") == "好的，不再提醒：交材料、取快递"
+    await run_until(keeper, 0, "12:00")
+    assert len(keeper.sent_to()) == 1
 
 
 async def test_a_tasks_nag_card_completes_the_task(keeper: Keeper) -> None:
@@ -161,7 +200,7 @@ async def test_putting_a_nagged_task_off_to_tomorrow_starts_the_nag_over_then(
     assert "明天" in await keeper.say("明天再说 1")
     assert "交材料" not in " ".join(keeper.sent_to()[1:])
     await run_until(keeper, 1, "11:30")
-    nagged = [m.received_at for m in keeper.api.messages_to("alice") if "再次" in m.content]
+    nagged = [m.received_at for m in keeper.api.messages_to("alice") if "最后一次" in m.content]
     assert nagged == [local(1, "11:10")]  # the second and last of tomorrow's two
     about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
     assert about == [local(0, "11:00"), local(1, "11:00"), local(1, "11:10")]  # no 10:30 one
@@ -173,3 +212,118 @@ async def test_undoing_a_nagged_task_takes_its_nag_with_it(keeper: Keeper) -> No
     assert "交材料" not in await keeper.say("提醒")
     await run_until(keeper, 0, "12:00")
     assert not [m for m in keeper.sent_to() if m.startswith("⏰")]
+
+
+async def test_the_answer_words_the_grammar_promises_stop_a_nag(keeper: Keeper) -> None:
+    assert "没看懂" in await keeper.say("搞定了")  # no nag has sent: not understood, as before
+    await keeper.say("提醒 今天 11:00 交材料 直到我说搞定")
+    await run_until(keeper, 0, "11:01")
+    assert await keeper.say("搞定了") == "好的，不再提醒：交材料"
+    await keeper.say("任务 今天 12:00 写周报 直到我说做完")
+    await run_until(keeper, 0, "12:01")
+    assert (await keeper.say("做完了")).startswith("完成：写周报 ✓")  # the task is done
+    assert await keeper.say("搞定") == texts.NAG_ALREADY_OVER  # the last one has ended
+
+
+async def test_a_nag_an_outage_swallowed_whole_is_told_once(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    keeper.clock.set(local(0, "12:30"))  # the worker was down from 10:00 to 12:30
+    await run_until(keeper, 0, "12:40")
+    assert keeper.sent_to() == []  # every repeat expired or was superseded: no burst
+    reply = await keeper.say("今天")
+    assert reply.splitlines()[-1] == "（有 1 条提醒过了时间没能发出：11:00 交材料。没有补发。）"
+    assert "没能发出" not in await keeper.say("今天")  # told once
+
+
+async def test_a_nag_that_was_seen_is_not_told_as_missed_after_an_outage(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:01")
+    keeper.clock.set(local(0, "12:30"))  # down after its first message went out
+    await run_until(keeper, 0, "12:40")
+    assert "没能发出" not in await keeper.say("今天")
+
+
+async def test_quiet_time_over_a_whole_nag_starts_it_when_quiet_time_ends(keeper: Keeper) -> None:
+    assert "12:00" in await keeper.say("免打扰 2小时")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")  # all six slots inside quiet time
+    await run_until(keeper, 0, "13:10")
+    assert sent_at(keeper) == [local(0, f"12:{m}0") for m in range(6)]  # the full cap
+    assert keeper.sent_to()[0].startswith("⏰ 提醒：交材料")
+    assert keeper.sent_to()[-1] == "⏰ 最后一次提醒：交材料，之后不再提醒"
+
+
+async def test_an_important_nag_passes_quiet_time(keeper: Keeper) -> None:
+    await keeper.say("免打扰 2小时")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成 重要")
+    await run_until(keeper, 0, "11:25")
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:10"), local(0, "11:20")]
+
+
+async def test_undoing_a_done_typed_before_the_due_time_brings_the_nag_back(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    assert (await keeper.say("完成 1")).endswith("不再提醒。")
+    await keeper.say("撤销")
+    await run_until(keeper, 0, "11:25")
+    assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:10"), local(0, "11:20")]
+    assert all(m.startswith("⏰") and "完成" in m for m in keeper.sent_to())  # the nag's words
+
+
+async def test_putting_off_a_task_whose_nag_was_stopped_nags_it_at_the_new_time(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:01")
+    assert await keeper.say("收到") == "好的，不再提醒：交材料"
+    await keeper.say("明天再说 1")
+    await run_until(keeper, 1, "11:30")
+    about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
+    assert about == [local(0, "11:00"), local(1, "11:00"), local(1, "11:10")]
+
+
+async def test_a_nag_with_a_damaged_spec_does_not_break_the_list(keeper: Keeper) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    async with keeper.scheduler.database.transaction() as session:
+        await session.execute(update(RULES).where(RULES.c.kind == "nag").values(spec="{"))
+    assert "交材料" in await keeper.say("提醒")
+
+
+async def test_a_task_nag_in_the_past_is_refused_with_a_task_example(keeper: Keeper) -> None:
+    assert await keeper.say("任务 今天 8:00 交材料 直到完成") == texts.TASK_NAG_IN_THE_PAST
+    assert "任务 明天 9:00" in texts.TASK_NAG_IN_THE_PAST
+    assert (await keeper.say("任务")).startswith("没有待办")  # nothing saved
+
+
+async def test_the_recipients_budget_applies_a_deferred_nag_message_goes_out_late(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "10:59")
+    keeper.clock.set(local(0, "11:00"))
+    await _fake_recent_sends(keeper, "alice", 30)  # WeCom's minute budget is spent
+    report = await keeper.tick()
+    assert report.outcomes == {"deferred": 1}
+    assert keeper.sent_to() == []
+    await run_until(keeper, 0, "11:15")
+    first, second = sent_at(keeper)  # late, not dropped; the repeat keeps its own slot
+    assert local(0, "11:00") < first < local(0, "11:01")
+    assert second == local(0, "11:10")
+    assert keeper.sent_to()[0].startswith("⏰ 提醒：交材料")
+
+
+async def test_a_bare_done_with_nothing_nagging_asks_which_task(keeper: Keeper) -> None:
+    await keeper.say("任务 明天 交材料")
+    assert await keeper.say("完成") == texts.task_ref_missing("完成")
+    assert "交材料" in await keeper.say("任务")  # nothing changed
+
+
+async def test_a_card_click_on_a_nag_that_already_stopped_says_so(keeper: Keeper) -> None:
+    await keeper.say("设置 卡片 开")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:00")
+    [card] = keeper.api.messages_to("alice")
+    assert await keeper.say("收到") == "好的，不再提醒：交材料"  # stopped by typing
+    key = card.payload["template_card"]["button_list"][0]["key"]
+    code = keeper.api.issue_click_code(card)
+    assert await click(keeper, card, key, code, keeper.wecom.now()) == texts.NAG_ALREADY_OVER

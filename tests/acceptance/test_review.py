@@ -14,6 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler import review_text
+from storage.delivery_models import RULES
 from storage.models import TASKS, USERS
 from storage.review_models import BUDGETS
 from tests.acceptance.conftest import Keeper
@@ -158,3 +159,21 @@ async def test_an_empty_week_sends_no_review_and_a_recorded_one_sends_a_short_pu
     await run_until(keeper, 11, "20:01")
     assert keeper.sent_to()[-1] == "本周回看好了，回「周报」看详情"
     assert await job_statuses(keeper, "weekly_review") == ["suppressed", "accepted"]
+
+
+async def test_moving_a_nagged_task_moves_its_nag_and_adds_no_task_reminder(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    assert "交材料" in await keeper.say("任务 明天 9:00 交材料 直到完成")
+    keeper.clock.advance(dt.timedelta(days=10))  # never ticked: the nag still waits
+    assert (await keeper.say("周报")).endswith("都挪到下周一（12/7）？回「好」")
+    assert "挪到" in await keeper.say("好")
+    async with engine.connect() as conn:
+        rows = (
+            await conn.execute(select(RULES.c.kind, RULES.c.status, RULES.c.next_fire_at))
+        ).all()
+    nag_at = dt.datetime(2026, 12, 7, 1, 0, tzinfo=dt.UTC)  # 9:00 in Shanghai
+    tasks_rules = [(r.kind, r.status) for r in rows if r.kind in ("nag", "task_due")]
+    assert tasks_rules == [("nag", "active")]  # no 30-minute reminder beside the nag
+    [nag] = [r for r in rows if r.kind == "nag"]
+    assert nag.next_fire_at.replace(tzinfo=dt.UTC) == nag_at  # stored as naive UTC

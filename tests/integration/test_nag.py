@@ -83,8 +83,8 @@ async def answer(engine: AsyncEngine, clock: FakeClock, user: str = "alice") -> 
         found = await users.ensure_and_lock_user(
             session, user, timezone="Asia/Shanghai", now=clock.now()
         )
-        rule = await services.nag.latest_fired(session, found.id, clock.now())
-        return rule is not None and await services.nag.answer(session, rule, clock.now())
+        saw = await services.nag.last_sent(session, found.id, clock.now())
+        return len(saw) == 1 and await services.nag.answer(session, saw[0], clock.now())
 
 
 def sent_minutes(api: FakeWeCom) -> list[int]:
@@ -117,8 +117,8 @@ async def test_a_nag_stops_at_its_cap_with_the_stop_line(
         await run_minutes([w], clock, START + 60 * MINUTE)
     assert sent_minutes(api) == [0, 5, 10, 15]
     texts = [m.content for m in api.messages_to("alice")]
-    assert texts[-1].endswith("已提醒 4 次，不再提醒：交材料")
-    assert all("不再提醒：" not in t for t in texts[:-1])
+    assert texts[-1] == "⏰ 最后一次提醒：交材料，之后不再提醒"
+    assert all("最后一次" not in t for t in texts[:-1])
 
 
 async def test_no_repeat_goes_out_in_quiet_time(engine: AsyncEngine, clock: FakeClock) -> None:
@@ -127,7 +127,8 @@ async def test_no_repeat_goes_out_in_quiet_time(engine: AsyncEngine, clock: Fake
         await users.update_user(session, rule.user_id, quiet_until=START + 25 * MINUTE)
     async with fake_api(clock) as (api, base), worker(engine, base, clock) as w:
         await run_minutes([w], clock, START + 60 * MINUTE)
-    assert sent_minutes(api) == [30, 40, 50]  # 0, 10, 20 dropped; no burst at 25
+    # nothing seen yet: the nag starts over when quiet time ends, with its full cap
+    assert sent_minutes(api) == [25, 35, 45, 55]
 
 
 async def test_after_an_outage_only_the_latest_repeat_goes_out(
@@ -138,7 +139,7 @@ async def test_after_an_outage_only_the_latest_repeat_goes_out(
         clock.set(START + 34 * MINUTE)  # down from before the start until 11:34
         await tick(w)
         assert sent_minutes(api) == [34]  # the 11:30 repeat; 11:00-11:20 superseded
-        assert "第 4 次" in api.messages_to("alice")[0].content
+        assert "再次提醒" in api.messages_to("alice")[0].content  # no slot count: 1 seen
 
 
 @pytest.mark.parametrize(

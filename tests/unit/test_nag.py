@@ -75,11 +75,11 @@ def test_a_claimed_slot_goes_out_only_when_unanswered_current_and_within_the_cap
     ("repeat", "expected"),
     [
         (nag.Repeat(index=0, last=False), "⏰ 提醒：吃药（回复「收到」就不再提醒）"),
-        (nag.Repeat(index=2, last=False), "⏰ 再次提醒：吃药（第 3 次，回复「收到」就不再提醒）"),
-        (nag.Repeat(index=5, last=True), "⏰ 再次提醒：吃药\n已提醒 6 次，不再提醒：吃药"),
+        (nag.Repeat(index=2, last=False), "⏰ 再次提醒：吃药（回复「收到」就不再提醒）"),
+        (nag.Repeat(index=5, last=True), "⏰ 最后一次提醒：吃药，之后不再提醒"),
     ],
 )
-def test_each_message_says_which_time_it_is_and_the_last_says_it_stops(
+def test_no_message_counts_slots_and_the_last_says_it_stops(
     repeat: nag.Repeat, expected: str
 ) -> None:
     assert nag.text("吃药", repeat) == expected
@@ -189,5 +189,5 @@ def test_a_nag_ticked_every_minute_and_never_answered_sends_exactly_its_cap(
 
 def test_a_tasks_nag_says_to_answer_done() -> None:
     assert nag.text("交材料", nag.Repeat(index=1, last=False), task=True) == (
-        "⏰ 再次提醒：交材料（第 2 次，做完回复「完成」）"
+        "⏰ 再次提醒：交材料（做完回复「完成」）"
     )
