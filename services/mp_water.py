@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import secrets
 from dataclasses import asdict, dataclass
 from typing import Protocol
 from zoneinfo import ZoneInfo
@@ -225,7 +226,9 @@ async def change_plan(
         await services.water.act(session, loaded, wp.CLOSE, now)
     elif kind == "enable" and loaded.plan.state is wp.PlanState.DISABLED:
         next_at = await services.water.next_time(session, user_id, now, now)
-        key = f"{MP_PREFIX}enable:{user_id}:{now.timestamp():.6f}"
+        # Random, not the time: two enables in one instant (close in between) must not
+        # share a key, or the second one's grant is ignored and the plan holds none.
+        key = f"{MP_PREFIX}enable:{user_id}:{secrets.token_hex(8)}"
         result = await services.water.act(
             session,
             loaded,

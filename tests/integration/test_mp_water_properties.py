@@ -14,7 +14,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -137,5 +137,6 @@ async def _run(steps: list[Step]) -> None:
 
 @settings(max_examples=50, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(steps=st.lists(STEPS, max_size=12))
+@example(steps=[("plan", "enable", 0), ("plan", "close", 0), ("plan", "enable", 0)])
 def test_any_sequence_keeps_grants_honest_and_glasses_single(steps: list[Step]) -> None:
     asyncio.run(_run(steps))
