@@ -204,7 +204,7 @@ async def test_a_bound_sendkey_is_sealed_and_never_shown_logged_or_stored_in_pla
     assert "Server酱（SCT20…xy）：主通道，正常" in replies[-1]
 
 
-async def test_a_sendkey_that_no_longer_opens_fails_as_config_and_goes_to_the_fallback(
+async def test_a_sendkey_that_no_longer_opens_fails_for_that_user_and_goes_to_the_fallback(
     deployment: Deployment, engine: AsyncEngine
 ) -> None:
     d = deployment
