@@ -10,16 +10,20 @@ request, never a glass alone:
   whose request key is `mp:<openid>:<request_id>`: the machine makes it the grant.
   An accept while one is available (or the plan is off) is kept as an answer only: the
   plan holds one grant at most, and the unused WeChat quota harms nothing.
-  `reject` / `ban` pause a running plan; `filter` changes nothing.
-- `record` then `settle`: the glass is written first, keyed `mp:<action_id>`, with
-  the action's row, in a transaction of its own; then, if its grant's answer never
-  arrived, that answer is taken, a `scheduled` plan books its next time from
-  `occurred_at`, and the answer is stored for replays. A glass without a grant never
-  makes one, so an mp user's plan cannot hold a grant WeChat would refuse (43101).
-- `change_plan("enable")` with no unused accept: the machine's `enable` would grant
-  on the user's word alone, which WeChat does not honour. So the plan is enabled and
-  at once paused (two legal steps of the machine): enabled, holding no grant, and
-  `needs_grant` is true; the next accepted glass moves it paused -> scheduled.
+  `reject` / `ban` pause a running plan whose newest grant came through the
+  mini-program (a linked member's plan granted in chat keeps its WeCom reminders:
+  refusing subscribe messages says nothing about them); `filter` changes nothing.
+- `record` then `settle`: the glass is written first, keyed
+  `mp:<openid>:glass:<action_id>`, with the action's row (unique per openid), in a
+  transaction of its own; then a `scheduled` plan books its next time from
+  `occurred_at`, and the answer is stored for replays. An action's
+  `subscription_status` is never taken as a grant: only `/water/grants` (which checks
+  the template) makes one, so a refused grant cannot come back through its action.
+- `change_plan("enable")`, always: the machine's `enable` would grant on the user's
+  word alone, which WeChat does not honour (an accept kept from before is not reused:
+  it was taken, or dropped, when it arrived). So the plan is enabled and at once
+  paused (two legal steps of the machine): enabled, holding no grant, `needs_grant`
+  true; the next accept posted to `/water/grants` moves it paused -> scheduled.
 - Which door a reminder takes follows its grant (`WaterKind.materialise`): a grant
   keyed `mp:` leaves as a subscribe message, any other (a chat message) through the
   WeCom app. That is "the door the last grant came through", and never a send the
@@ -67,6 +71,12 @@ class Status:
 def grant_key(openid: str, request_id: str) -> str:
     """The `water_grants.request_key` of an accepted subscribe request."""
     return f"{MP_PREFIX}{openid}:{request_id}"
+
+
+def glass_key(openid: str, action_id: str) -> str:
+    """The source key of an action's glass (and its check-in): per openid, as the
+    action ids are."""
+    return f"{MP_PREFIX}{openid}:glass:{action_id}"
 
 
 async def login(session: Session, openid: str, timezone: str, now: dt.datetime) -> int:
@@ -127,44 +137,37 @@ async def _take(session: Session, user_id: int, key: str, result: str, now: dt.d
         event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=key, next_at=next_at)
         await services.water.act(session, loaded, event, now)
     elif result in ("reject", "ban") and state in _RUNNING:
+        if not await mp.last_grant_from_mp(session, user_id):
+            return  # a linked member's chat-granted plan: WeChat's no is not about it
         await services.water.act(session, loaded, wp.PAUSE, now)
-
-
-async def act(
-    session: Session,
-    user_id: int,
-    openid: str,
-    action: ActionLike,
-    now: dt.datetime,
-    template_id: str,
-) -> str | None:
-    """`record` and `settle` in the caller's one transaction (see them)."""
-    stored = await record(session, user_id, openid, action, now)
-    if stored is None or stored:
-        return stored
-    return await settle(session, user_id, openid, action, now, template_id)
 
 
 async def record(
     session: Session, user_id: int, openid: str, action: ActionLike, now: dt.datetime
-) -> str | None:
+) -> str:
     """First, and in a transaction of its own: the action's row and its glass.
 
     Returns "" for an action not yet settled (new, or whose settling failed before),
-    the stored answer for one already answered, None when the action_id belongs to
-    another openid (a client bug). So a failure on the reminder side (the plan) can
-    never take the glass with it: the replay finds it and settles it again.
+    the stored answer for one already answered. So a failure on the reminder side
+    (the plan) can never take the glass with it: the replay finds it and settles it
+    again. Action ids are the openid's own (unique per openid), so another client's
+    id never touches this one's glass.
     """
     if await mp.claim_action(
         session, action_id=action.action_id, openid=openid, user_id=user_id, now=now
     ):
-        source = f"{MP_PREFIX}{action.action_id}"
+        source = glass_key(openid, action.action_id)
         await records.add_water(
             session, user_id=user_id, glasses=1, occurred_at=action.occurred_at, source_key=source
         )
         return ""
-    stored = await mp.action_answer(session, action.action_id)
-    return None if stored is None or stored[0] != openid else stored[1]
+    return await mp.action_answer(session, openid, action.action_id) or ""
+
+
+async def known(session: Session, openid: str, action_id: str) -> bool:
+    """Whether this openid's action is already recorded (a replay: its glass counted,
+    so it is answered whatever its `occurred_at` says by now)."""
+    return await mp.action_answer(session, openid, action_id) is not None
 
 
 async def settle(
@@ -175,30 +178,29 @@ async def settle(
     now: dt.datetime,
     template_id: str,
 ) -> str:
-    """Then: the plan takes the action (its grant's answer if it never arrived, and a
-    scheduled plan's next time from `occurred_at`) and the answer is stored. The
-    caller holds the user's row, so a racing copy that got here second finds the
-    answer the first stored and returns it unchanged."""
-    stored = await mp.action_answer(session, action.action_id)
-    if stored is not None and stored[1]:
-        return stored[1]
-    if action.grant_request_id is not None and action.subscription_status != "skipped":
-        await answer(
-            session, user_id, openid, action.grant_request_id, action.subscription_status, now
-        )
+    """Then: the plan takes the action (a scheduled plan books its next time from
+    `occurred_at`) and the answer is stored. The caller holds the user's row, so a
+    racing copy that got here second finds the answer the first stored and returns it
+    unchanged. The action's `subscription_status` is never taken as an answer: only
+    `/water/grants` checks the template, and a grant it refused must not come back
+    through the action (the client posts grant before action, so an accept it made
+    is already recorded)."""
+    stored = await mp.action_answer(session, openid, action.action_id)
+    if stored:
+        return stored
     loaded = await loaded_plan(session, user_id, now)
     if loaded.plan.state is wp.PlanState.SCHEDULED:
-        source = f"{MP_PREFIX}{action.action_id}"
+        source = glass_key(openid, action.action_id)
         next_at = await services.water.next_time(session, user_id, action.occurred_at, now)
         event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=source, next_at=next_at)
         await services.water.act(session, loaded, event, now)
     reply = (await status(session, user_id, now, template_id)).as_json()
-    await mp.set_action_answer(session, action.action_id, reply)
+    await mp.set_action_answer(session, openid, action.action_id, reply)
     return reply
 
 
 class ActionLike(Protocol):
-    """What `act` reads of a validated action (`bot.mp.validate.Action` has it)."""
+    """What `record` and `settle` read of a validated action (`bot.mp.validate.Action` has it)."""
 
     @property
     def action_id(self) -> str: ...

@@ -70,17 +70,22 @@ class MpGrantAnswer(Base):
 
 
 class MpAction(Base):
-    """One glass from the mini-program, by its client `action_id`, and our answer."""
+    """One glass from the mini-program, by its client `action_id`, and our answer.
+    Unique per openid, not globally: one client's id (a collision, or a reused id)
+    must never refuse another user's glass."""
 
     __tablename__ = "mp_actions"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    action_id: Mapped[str] = mapped_column(String(64), unique=True)
+    action_id: Mapped[str] = mapped_column(String(64))
     openid: Mapped[str] = mapped_column(String(64))
     user_id: Mapped[int] = _user_fk()
     answer: Mapped[str] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
 
-    __table_args__ = (TABLE_OPTIONS,)
+    __table_args__ = (
+        UniqueConstraint("openid", "action_id", name="uq_mp_actions_action"),
+        TABLE_OPTIONS,
+    )
 
 
 class MpLinkCode(Base):

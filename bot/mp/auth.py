@@ -6,7 +6,8 @@ cookie is never a valid token and the other way round, and resetting the secret 
 web key comes from signs every mini-program out too. It lasts `TOKEN_TTL` (7 days:
 WeChat's own login code is single-use, so a short token means a code2Session per
 visit; a week keeps that rare while a stolen token still dies on its own). The user
-id in it is the one at login: after `/link` the client gets a new token.
+id in it is the one at login and is never trusted: every request reads the user the
+openid acts as now, so after `/link` the same token keeps working, as the member.
 """
 
 from __future__ import annotations

@@ -130,8 +130,11 @@ def _session(request: web.Request) -> auth.MpSession:
 
 
 async def _user(session: Session, who: auth.MpSession) -> int:
-    """The user the openid acts as now (a link may have changed it), its row locked."""
-    identity = await mp.identity(session, who.openid)
+    """The user the openid acts as now, its row locked. The identity row is locked
+    first (FOR UPDATE on MariaDB), so a request racing a `/link` waits for it and then
+    reads the identity as the link left it: a glass lands on the user it names after
+    the link, never on the one before. Every API request takes identity then user."""
+    identity = await mp.identity(session, who.openid, lock=True)
     if identity is None:
         raise validate.Bad("unauthorized")
     await mp.lock_user(session, identity.user_id)
@@ -203,11 +206,12 @@ async def post_grant(request: web.Request) -> web.StreamResponse:
 async def post_action(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
-    action = validate.action(await _body(request), now)
+    action = validate.action(await _body(request))
 
     async def glass(session: Session, user_id: int) -> web.Response:
-        stored = await mpw.record(session, user_id, who.openid, action, now)
-        return error("bad_request") if stored is None else _json_text(stored)
+        if not await mpw.known(session, who.openid, action.action_id):
+            validate.occurred(action, now)  # a replay's glass counted: never refused
+        return _json_text(await mpw.record(session, user_id, who.openid, action, now))
 
     async def plan(session: Session, user_id: int) -> web.Response:
         reply = await mpw.settle(session, user_id, who.openid, action, now, template)

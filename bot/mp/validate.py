@@ -83,23 +83,28 @@ def grant(body: object, template_id: str) -> GrantAnswer:
     return GrantAnswer(request_id=_id(data.get("request_id")), result=chosen)
 
 
-def action(body: object, now: dt.datetime) -> Action:
+def action(body: object) -> Action:
+    """The action's shape only; `occurred` checks its time, for new actions alone (a
+    replay of a recorded one is answered whatever its age by now)."""
     data = _obj(body)
     grant_id = data.get("grant_request_id")
     status = data.get("subscription_status")
     if status not in STATUSES or (grant_id is None) != (status == "skipped"):
         raise Bad("bad_request")
-    occurred = _instant(data.get("occurred_at"))
-    if not now - BEHIND <= occurred <= now + AHEAD:
-        raise Bad("occurred_at_out_of_range")
     return Action(
         action_id=_id(data.get("action_id")),
         grant_request_id=None if grant_id is None else _id(grant_id),
         subscription_status=str(status),
-        occurred_at=occurred,
+        occurred_at=_instant(data.get("occurred_at")),
         current_count=_count(data.get("current_count"), 0, 1000),
         daily_goal=_count(data.get("daily_goal"), 0, 1000),
     )
+
+
+def occurred(action: Action, now: dt.datetime) -> None:
+    """A new action's `occurred_at` within the sane skew of the server clock."""
+    if not now - BEHIND <= action.occurred_at <= now + AHEAD:
+        raise Bad("occurred_at_out_of_range")
 
 
 def plan(body: object) -> PlanChange:

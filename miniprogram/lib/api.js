@@ -94,6 +94,7 @@ function createApi({ wx, origin, now }) {
     postGrant: (body) => call('POST', '/water/grants', body),
     postAction: (body) => call('POST', '/water/actions', body),
     setPlan: (body) => call('POST', '/water/plan', body),
+    link: (code) => call('POST', '/link', { code }),
   };
 }
 

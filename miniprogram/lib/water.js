@@ -54,7 +54,10 @@ function createWater({ wx, origin, now, render, session = newId() }) {
         remember(answer.data);
         if (Object.values(STOP_NOTICE).includes(notice)) notice = '';
       } else if (answer.kind === 'rejected') {
-        queue.remove(head.id); // it would be refused the same way forever
+        // It would be refused the same way forever. A refused grant is no grant: its
+        // action goes as `skipped` naming none, never carrying the accept on its own.
+        if (head.kind === 'grant') queue.settle(head.id, null);
+        else queue.remove(head.id);
         notice = texts.dropped(answer.data && answer.data.message);
       } else {
         notice = STOP_NOTICE[answer.kind];
@@ -142,7 +145,29 @@ function createWater({ wx, origin, now, render, session = newId() }) {
     paint();
   }
 
-  return { show, tap, setEnabled, flush, paint };
+  /** Link to a WeCom member with the 6-digit code `绑定 小程序` showed in chat; keeper's
+   * answer (the member's status) replaces the cache, a refusal shows keeper's words. */
+  async function link(code) {
+    const digits = String(code || '').trim();
+    if (!/^\d{6}$/.test(digits)) {
+      notice = texts.linkCodeHint;
+      paint();
+      return;
+    }
+    await flush(); // glasses first, so they move to the member with the rest
+    const answer = await api.link(digits);
+    if (answer.kind === 'ok') {
+      remember(answer.data);
+      notice = texts.linked;
+    } else if (answer.kind === 'rejected') {
+      notice = texts.refused(answer.data && answer.data.message);
+    } else {
+      notice = texts.linkFailed; // nothing kept for later: the code lives ten minutes
+    }
+    paint();
+  }
+
+  return { show, tap, setEnabled, link, flush, paint };
 }
 
 module.exports = { createWater, CACHE_KEY };

@@ -43,7 +43,8 @@ class FakeKeeper {
     const token = (req.header.Authorization || '').replace('Bearer ', '');
     if (!this.tokens.has(token)) return { statusCode: 401, data: { error: 'unauthorized', message: '请重新登录' } };
     const route = { 'GET /water': () => this.status(), 'POST /water/grants': () => this.grant(req.body),
-      'POST /water/actions': () => this.action(req.body), 'POST /water/plan': () => this.plan(req.body) }[`${req.method} ${path}`];
+      'POST /water/actions': () => this.action(req.body), 'POST /water/plan': () => this.plan(req.body),
+      'POST /link': () => this.link(req.body) }[`${req.method} ${path}`];
     return { statusCode: 200, data: route() };
   }
 
@@ -69,6 +70,13 @@ class FakeKeeper {
       this.actions.set(body.action_id, { body, answer: this.status() });
     }
     return this.actions.get(body.action_id).answer;
+  }
+
+  /** The member's status after a link: their chat glasses add to this phone's. */
+  link(body) {
+    this.linked = body.code;
+    this.count += this.memberCount || 0;
+    return this.status();
   }
 
   plan(body) {

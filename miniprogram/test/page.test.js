@@ -44,3 +44,15 @@ test('the page switch closes the plan', async () => {
   await page.onSwitch({ detail: { value: false } });
   assert.deepEqual([page.data.enabled, server.state], [false, 'disabled']);
 });
+
+test('the page links with the code typed in its input', async () => {
+  const server = new FakeKeeper();
+  const wx = new FakeWx({ transport: server.transport });
+  const page = loadPage(wx);
+  page.onLoad();
+  await page.onShow();
+  page.onCodeInput({ detail: { value: '246810' } });
+  await page.onLink();
+  assert.equal(server.linked, '246810');
+  assert.equal(page.data.notice, '已和企业微信绑定，两边的喝水记录合在一起了');
+});

@@ -120,3 +120,14 @@ test('the next tap sends the glasses still waiting first, then its own', async (
   assert.deepEqual(wx.getStorageSync(QUEUE_KEY), []);
   assert.equal(server.count, 2);
 });
+
+test('a grant keeper refuses leaves its glass as skipped, never carrying the accept', async () => {
+  const { server, wx, water, posted } = setup();
+  await water.show();
+  server.refuse('/water/grants', 400, 'bad_request', '订阅模板已更换');
+  await wx.tap(() => water.tap());
+  const [action] = posted('/actions');
+  assert.deepEqual([action.grant_request_id, action.subscription_status], [null, 'skipped']);
+  assert.equal(server.count, 1);
+  assert.deepEqual(wx.getStorageSync(QUEUE_KEY), []);
+});

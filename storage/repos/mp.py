@@ -29,10 +29,13 @@ class Identity:
     link_failed_at: dt.datetime | None
 
 
-async def identity(session: Session, openid: str) -> Identity | None:
-    row = (
-        await session.execute(select(MP_IDENTITIES).where(MP_IDENTITIES.c.openid == openid))
-    ).first()
+async def identity(session: Session, openid: str, *, lock: bool = False) -> Identity | None:
+    """The openid's identity; `lock` holds its row until commit (MariaDB; SQLite's
+    single writer already serialises), and reads the latest committed row."""
+    stmt = select(MP_IDENTITIES).where(MP_IDENTITIES.c.openid == openid)
+    if lock and session.dialect.name != "sqlite":
+        stmt = stmt.with_for_update()
+    row = (await session.execute(stmt)).first()
     if row is None:
         return None
     return Identity(
@@ -99,17 +102,20 @@ async def claim_action(
     return await insert_unless_exists(session, MP_ACTIONS, values) is not None
 
 
-async def action_answer(session: Session, action_id: str) -> tuple[str, str] | None:
-    """(openid, stored answer) of an action, or None."""
-    stmt = select(MP_ACTIONS.c.openid, MP_ACTIONS.c.answer).where(
-        MP_ACTIONS.c.action_id == action_id
+async def action_answer(session: Session, openid: str, action_id: str) -> str | None:
+    """The stored answer of this openid's action ("" while unsettled), or None."""
+    stmt = select(MP_ACTIONS.c.answer).where(
+        MP_ACTIONS.c.openid == openid, MP_ACTIONS.c.action_id == action_id
     )
-    row = (await session.execute(stmt)).first()
-    return None if row is None else (row.openid, row.answer)
+    return (await session.execute(stmt)).scalar_one_or_none()
 
 
-async def set_action_answer(session: Session, action_id: str, answer: str) -> None:
-    stmt = update(MP_ACTIONS).where(MP_ACTIONS.c.action_id == action_id).values(answer=answer)
+async def set_action_answer(session: Session, openid: str, action_id: str, answer: str) -> None:
+    stmt = (
+        update(MP_ACTIONS)
+        .where(MP_ACTIONS.c.openid == openid, MP_ACTIONS.c.action_id == action_id)
+        .values(answer=answer)
+    )
     await session.execute(stmt)
 
 
@@ -200,3 +206,18 @@ async def mp_grant_available(session: Session, user_id: int) -> bool:
         .limit(1)
     )
     return (await session.execute(stmt)).first() is not None
+
+
+async def last_grant_from_mp(session: Session, user_id: int) -> bool:
+    """Whether the plan's newest grant (the one available, reserved or last used) came
+    through the mini-program (key `mp:...`): only then is a reject there about the
+    reminders this plan sends."""
+    stmt = (
+        select(WATER_GRANTS.c.request_key)
+        .join(WATER_PLANS, WATER_PLANS.c.id == WATER_GRANTS.c.plan_id)
+        .where(WATER_PLANS.c.user_id == user_id)
+        .order_by(WATER_GRANTS.c.id.desc())
+        .limit(1)
+    )
+    key = (await session.execute(stmt)).scalar_one_or_none()
+    return key is not None and key.startswith("mp:")

@@ -5,13 +5,16 @@
 turn reminders on, +1 with the subscribe dialog accepted, +1 whose answer is lost,
 +1 while offline, then the next page show replays the queue with the same ids. There
 it pauses while `keeper tick --at <next_due_at>` sends the reminder through the fake
-WeChat; then the page is shown again and one more glass (with a new grant) is tapped.
+WeChat; then the page is shown again and one more glass (with a new grant) is tapped,
+and the phone links to a WeCom member with the code `绑定 小程序` gave (made here through
+the service, as the chat does), so the member's glass and the phone's add up.
 It prints one JSON summary; this side checks it, the fake's traffic and the database.
 """
 
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import json
 import os
 import socket
@@ -61,11 +64,19 @@ async def _serve(env: dict[str, str], cwd: Path) -> tuple[asyncio.subprocess.Pro
 
 
 async def _session(
-    origin: str, codes: list[str], between: Callable[[dict[str, Any]], Awaitable[None]]
+    origin: str,
+    codes: list[str],
+    between: Callable[[dict[str, Any]], Awaitable[None]],
+    link_code: str = "",
 ) -> dict[str, Any]:
     """Run the node session script against `origin` with these wx.login codes, calling
     `between` at its pause (with what it printed there); its final summary."""
-    env = {**os.environ, "KEEPER_MP_E2E_ORIGIN": origin, "KEEPER_MP_E2E_CODES": ",".join(codes)}
+    env = {
+        **os.environ,
+        "KEEPER_MP_E2E_ORIGIN": origin,
+        "KEEPER_MP_E2E_CODES": ",".join(codes),
+        "KEEPER_MP_E2E_LINK_CODE": link_code,
+    }
     proc = await asyncio.create_subprocess_exec(
         node(), str(SESSION_SCRIPT), env=env, stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
@@ -78,6 +89,26 @@ async def _session(
     assert proc.returncode == 0, err.decode()
     summary: dict[str, Any] = json.loads(out.decode().strip().splitlines()[-1])
     return summary
+
+
+async def _member_with_a_glass_and_a_code(db_url: str) -> tuple[int, str]:
+    """A WeCom member who logged a glass in chat and asked for `绑定 小程序`: their id
+    and the code (made by the service the chat command uses). The wall clock: keeper
+    serve runs on it, and the code must be live for it."""
+    from services import mp_link
+    from storage.repos import records
+    from storage.repos.users import ensure_and_lock_user
+
+    now = dt.datetime.now(dt.UTC)
+    engine = create_engine(db_url)
+    async with engine.begin() as session:
+        member = await ensure_and_lock_user(session, "zhangsan", timezone="Asia/Shanghai", now=now)
+        await records.add_water(
+            session, user_id=member.id, glasses=1, occurred_at=now, source_key="e2e:chat:1"
+        )
+        code = await mp_link.new_link_code(session, member.id, now)
+    await engine.dispose()
+    return member.id, code
 
 
 async def _rows(db_url: str) -> dict[str, Any]:
@@ -125,9 +156,10 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
             ticked.append(out)
 
         assert (await run_keeper(["migrate"], env, cwd=tmp_path))[0] == 0
+        member, link_code = await _member_with_a_glass_and_a_code(db_url)
         proc, origin = await _serve(env, tmp_path)
         try:
-            summary = await _session(origin, codes, reminder_due)
+            summary = await _session(origin, codes, reminder_due, link_code)
         finally:
             proc.terminate()
             _, err = await asyncio.wait_for(proc.communicate(), STARTUP_TIMEOUT_S)
@@ -182,4 +214,17 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
         f"mp:{OPENID}:{first_grant['request_id']}",  # one grant per accept
         f"mp:{OPENID}:{second_grant['request_id']}",
     ]
-    assert rows == {"mp_grant_answers": 2, "mp_actions": 4, "water_checkins": 4}
+    assert rows == {"mp_grant_answers": 2, "mp_actions": 4, "water_checkins": 5}
+
+    # linked with the chat's code: the page shows both doors' glasses in one 今天 ...
+    assert steps["linked"]["status"]["today_count"] == 5
+    assert steps["linked"]["view"]["countText"].startswith("5 / ")
+    assert steps["linked"]["view"]["notice"] == "已和企业微信绑定，两边的喝水记录合在一起了"
+    # ... and a second try is answered in keeper's words, the cache kept
+    assert steps["linked_again"]["view"]["notice"] == "这个小程序已经绑定过企业微信了。"
+    assert steps["linked_again"]["status"]["today_count"] == 5
+    engine = create_engine(db_url)
+    async with engine.connect() as conn:
+        owners = (await conn.execute(text("SELECT DISTINCT user_id FROM water_checkins"))).all()
+    await engine.dispose()
+    assert owners == [(member,)]

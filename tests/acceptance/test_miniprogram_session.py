@@ -143,7 +143,8 @@ async def test_a_mini_program_day_with_a_lost_glass(day: Session, engine: AsyncE
     waiting = await phone.water()
     assert (waiting["state"], waiting["needs_grant"]) == ("awaiting_checkin", True)
 
-    # 12:30 tap: the grant's POST never arrives, the action's answer is lost.
+    # 12:30 tap: both answers are lost (the grant and the glass were recorded). The
+    # client posts a grant before its action, so the action never carries the accept.
     clock.advance(timedelta(minutes=30))
     second_request, second_action = new_id(), new_id()
     day.wechat.subscribe(OPENID)
@@ -153,7 +154,7 @@ async def test_a_mini_program_day_with_a_lost_glass(day: Session, engine: AsyncE
         "result": "accept",
     }
     action_body = phone.action_body(second_action, local(clock), second_request, "accept")
-    day.drops.extend(["before", "after"])
+    day.drops.extend(["after", "after"])
     await day.lost_post("/water/grants", grant_body)
     await day.lost_post("/water/actions", action_body)
 

@@ -403,3 +403,86 @@ async def test_a_failure_on_the_plan_side_never_loses_the_glass(
 async def test_an_unknown_path_or_method_answers_in_the_contracts_shape(phone: MiniProgram) -> None:
     assert (await phone.call("GET", "/nothing", status=404))["error"] == "not_found"
     assert (await phone.call("DELETE", "/water", status=404))["error"] == "not_found"
+
+
+async def test_a_recorded_action_replayed_after_the_skew_gets_its_same_answer(
+    phone: MiniProgram, engine: AsyncEngine, clock: FakeClock
+) -> None:
+    """Its answer was lost; the glass counted, so a late replay must not be refused
+    (the client would drop it and say the glass was lost)."""
+    body = phone.action_body(new_id(), at(clock))
+    first = await phone.call("POST", "/water/actions", body)
+    clock.advance(dt.timedelta(hours=49))
+    assert await phone.call("POST", "/water/actions", body) == first
+    assert len(await rows(engine, "SELECT id FROM water_checkins")) == 1
+    fresh = phone.action_body(new_id(), at(clock, -49 * 60))  # a new one is still checked
+    assert (await phone.call("POST", "/water/actions", fresh, status=422))["error"] == (
+        "occurred_at_out_of_range"
+    )
+
+
+async def test_an_accept_the_grants_endpoint_refused_never_grants_through_its_action(
+    phone: MiniProgram, engine: AsyncEngine, clock: FakeClock
+) -> None:
+    await phone.plan("enable")
+    request = new_id()
+    wrong = {"request_id": request, "template_id": "changed", "result": "accept"}
+    await phone.call("POST", "/water/grants", wrong, status=400)
+    body = phone.action_body(new_id(), at(clock), request, "accept")
+    answer = await phone.call("POST", "/water/actions", body)
+    assert (answer["state"], answer["needs_grant"], answer["today_count"]) == ("paused", True, 1)
+    live = await rows(engine, "SELECT id FROM water_grants WHERE state = 'available'")
+    assert live == []
+
+
+async def test_two_users_with_the_same_action_id_both_get_their_glass(
+    api: Client, fake: FakeWeChat, engine: AsyncEngine, clock: FakeClock
+) -> None:
+    first, second = MiniProgram(api, fake, "oMpFirst0001"), MiniProgram(api, fake, "oMpOther0001")
+    await first.login()
+    await second.login()
+    action_id = new_id()
+    one = await first.glass(action_id, at(clock))
+    two = await second.glass(action_id, at(clock))
+    assert (one["today_count"], two["today_count"]) == (1, 1)
+    owners = sorted(u for (u,) in await rows(engine, "SELECT user_id FROM water_checkins"))
+    assert len(set(owners)) == 2
+
+
+async def test_glasses_racing_a_link_land_on_the_linked_member(
+    phone: MiniProgram, engine: AsyncEngine, clock: FakeClock
+) -> None:
+    """A glass waiting on the user lock while `/link` re-points the identity must follow
+    the identity, not the user it read before waiting."""
+    member = await new_user(engine, clock, "zhangsan")
+    code = await _code(engine, clock, member)
+    await asyncio.gather(
+        phone.call("POST", "/link", {"code": code}),
+        *(phone.glass(new_id(), at(clock)) for _ in range(4)),
+    )
+    owners = [u for (u,) in await rows(engine, "SELECT user_id FROM water_checkins")]
+    assert owners == [member] * 4
+
+
+async def test_a_reject_in_the_app_leaves_a_chat_granted_plan_running(
+    phone: MiniProgram, engine: AsyncEngine, clock: FakeClock
+) -> None:
+    """A linked member's plan granted by a chat glass sends WeCom messages: refusing
+    subscribe messages in the app says nothing about them."""
+    import services.water
+    from scheduler import water_plan as wp
+    from storage.database import Database
+
+    member = await new_user(engine, clock, "zhangsan")
+    async with Database(engine).transaction() as session:
+        loaded = await mpw.loaded_plan(session, member, clock.now())
+        next_at = clock.now() + dt.timedelta(hours=2)
+        event = wp.Event(kind=wp.EventKind.ENABLE, request_id="wecom:msg0001", next_at=next_at)
+        await services.water.act(session, loaded, event, clock.now())
+    await phone.call("POST", "/link", {"code": await _code(engine, clock, member)})
+    after = await phone.grant(new_id(), "reject")
+    assert after["state"] == "scheduled"
+    await phone.plan("close")
+    await phone.plan("enable")  # now the plan waits on the app: a reject pauses it
+    await phone.grant(new_id())
+    assert (await phone.grant(new_id(), "ban"))["state"] == "paused"

@@ -29,7 +29,8 @@ def code_of(call: Any) -> str:
 
 
 def test_a_good_action_reads_into_an_aware_utc_instant() -> None:
-    action = validate.action(ACTION, NOW)
+    action = validate.action(ACTION)
+    validate.occurred(action, NOW)
     assert action.occurred_at == NOW
     assert (action.grant_request_id, action.subscription_status) == (None, "skipped")
 
@@ -49,7 +50,7 @@ def test_a_good_action_reads_into_an_aware_utc_instant() -> None:
     ],
 )
 def test_a_bad_action_is_refused_with_its_code(change: dict[str, Any], code: str) -> None:
-    assert code_of(lambda: validate.action(ACTION | change, NOW)) == code
+    assert code_of(lambda: validate.occurred(validate.action(ACTION | change), NOW)) == code
 
 
 @pytest.mark.parametrize(

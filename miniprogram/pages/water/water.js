@@ -35,4 +35,12 @@ Page({
   onSwitch(event) {
     return this.water.setEnabled(event.detail.value);
   },
+
+  onCodeInput(event) {
+    this.linkCode = event.detail.value;
+  },
+
+  onLink() {
+    return this.water.link(this.linkCode);
+  },
 });

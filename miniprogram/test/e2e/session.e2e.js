@@ -7,7 +7,8 @@
 //
 // In two halves: after the replay it prints `{"phase": "replayed", ...}` and waits for a
 // line on stdin, while the test lets keeper's tick send the reminder through the fake
-// WeChat; then the page is shown again and one more glass is tapped.
+// WeChat; then the page is shown again, one more glass is tapped, and the phone links
+// to a WeCom member with the code in KEEPER_MP_E2E_LINK_CODE (twice).
 //
 // `node --test miniprogram/test/` also loads this file (node 20 runs every .js under a
 // test/ folder): without KEEPER_MP_E2E_ORIGIN it only reports itself skipped.
@@ -18,6 +19,8 @@ const { QUEUE_KEY } = require('../../lib/queue');
 
 const ORIGIN = process.env.KEEPER_MP_E2E_ORIGIN;
 const CODES = (process.env.KEEPER_MP_E2E_CODES || '').split(',').filter(Boolean);
+// The 6-digit code `绑定 小程序` showed a WeCom member in chat (made by the test).
+const LINK_CODE = process.env.KEEPER_MP_E2E_LINK_CODE || '';
 
 /** wx.request's transport over real loopback HTTP (node's fetch). */
 async function http(req) {
@@ -72,6 +75,10 @@ async function session() {
   steps.reminded = snap();
   await wx.tap(() => water.tap());
   steps.after_reminder = snap();
+  await water.link(LINK_CODE); // typed into the page: both doors' glasses in one 今天
+  steps.linked = snap();
+  await water.link(LINK_CODE); // again: keeper says it is linked already
+  steps.linked_again = snap();
 
   const posts = (suffix) => wx.requests.filter((r) => r.method === 'POST' && r.path.endsWith(suffix));
   return {

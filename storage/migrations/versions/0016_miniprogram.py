@@ -70,7 +70,7 @@ def upgrade() -> None:
         sa.Column("created_at", UTC_DATETIME, nullable=False),
         _user("user_id", "mp_actions"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_mp_actions")),
-        sa.UniqueConstraint("action_id", name=op.f("uq_mp_actions_action_id")),
+        sa.UniqueConstraint("openid", "action_id", name="uq_mp_actions_action"),
         mysql_charset="utf8mb4",
         mysql_collate="utf8mb4_bin",
     )
