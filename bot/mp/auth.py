@@ -12,12 +12,13 @@ openid acts as now, so after `/link` the same token keeps working, as the member
 
 from __future__ import annotations
 
-import base64
 import datetime as dt
 import hashlib
 import hmac
 import re
 from dataclasses import dataclass
+
+from bot import signed
 
 MP_KEY_LABEL = b"keeper mini-program token key v1"
 TOKEN_TTL = dt.timedelta(days=7)
@@ -37,39 +38,20 @@ def token_key(web_key: bytes) -> bytes:
     return hmac.new(web_key, MP_KEY_LABEL, hashlib.sha256).digest()
 
 
-def _sign(key: bytes, payload: str) -> str:
-    digest = hmac.new(key, payload.encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
-
-
 def issue(key: bytes, user_id: int, openid: str, now: dt.datetime) -> tuple[str, dt.datetime]:
     """A token for (`user_id`, `openid`) and when it expires (`TOKEN_TTL` from `now`)."""
     if not _OPENID.fullmatch(openid):
         raise ValueError("an openid is 1-64 letters, digits, _ or -")
-    expires = int((now + TOKEN_TTL).timestamp())
-    payload = f"mp1.{user_id}.{openid}.{expires}"
-    return f"{payload}.{_sign(key, payload)}", dt.datetime.fromtimestamp(expires, dt.UTC)
+    return signed.seal(key, "mp1", user_id, openid, now + TOKEN_TTL)
 
 
 def verify(key: bytes, token: str | None, now: dt.datetime) -> MpSession | None:
     """The session a token proves; None when absent, altered, signed with another
-    key, malformed or expired. The signature is compared before any field is read."""
-    if not token or len(token) > TOKEN_MAX_CHARS:
+    key, malformed or expired (`bot.signed.open_token`)."""
+    opened = signed.open_token(key, token, "mp1", now, max_chars=TOKEN_MAX_CHARS)
+    if opened is None or not _OPENID.fullmatch(opened.word):
         return None
-    payload, _, signature = token.rpartition(".")
-    if not hmac.compare_digest(_sign(key, payload).encode(), signature.encode()):
-        return None
-    parts = payload.split(".")
-    if len(parts) != 4 or parts[0] != "mp1" or not _OPENID.fullmatch(parts[2]):
-        return None
-    try:
-        user_id, expires = int(parts[1]), int(parts[3])
-    except ValueError:
-        return None
-    expires_at = dt.datetime.fromtimestamp(expires, dt.UTC)
-    if expires_at <= now:
-        return None
-    return MpSession(user_id=user_id, openid=parts[2], expires_at=expires_at)
+    return MpSession(user_id=opened.user_id, openid=opened.word, expires_at=opened.expires_at)
 
 
 def bearer(header: str | None) -> str | None:

@@ -27,7 +27,7 @@ from scheduler.clock import FakeClock
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import INBOUND
 from storage.repos import backups
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 from tests.integration.conftest import new_rule, new_user, row_counts
 
 LINK = re.compile(r"https?://[^/\s]+(/web/link/[A-Za-z0-9_-]+)")
@@ -91,15 +91,7 @@ async def test_an_https_public_url_makes_the_cookie_secure(
         dataclasses.replace(settings, public_url="https://keeper.test"), clock=clock, engine=engine
     )
     async with TestClient(TestServer(app)) as client:
-        wecom = WeComSide(
-            str(client.make_url("")).rstrip("/"),
-            settings.token,
-            settings.aes_key,
-            settings.corp_id,
-            settings.agent_id,
-            clock.now,
-            session=client.session,
-        )
+        wecom = wecom_side(client, settings, clock)
         response = await client.get(await link_for(wecom, "alice"), allow_redirects=False)
     assert "Secure" in response.headers["Set-Cookie"]
 
@@ -115,15 +107,7 @@ async def test_a_public_url_with_a_path_prefixes_redirects_cookie_and_links(
         engine=engine,
     )
     async with TestClient(TestServer(app), cookie_jar=CookieJar(unsafe=True)) as client:
-        wecom = WeComSide(
-            str(client.make_url("")).rstrip("/"),
-            settings.token,
-            settings.aes_key,
-            settings.corp_id,
-            settings.agent_id,
-            clock.now,
-            session=client.session,
-        )
+        wecom = wecom_side(client, settings, clock)
         reply = await wecom.send_text("alice", "网页")
         assert reply.text is not None
         found = re.search(r"http://keeper\.test/keeper(/web/link/[A-Za-z0-9_-]+)", reply.text)
