@@ -107,7 +107,7 @@ async def day(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Session]:
             target = str(client.make_url("")).rstrip("/")
             async with (
                 flaky_network(target, drops) as flaky_url,
-                scheduler_for(settings, Database(engine), clock, send_timeout=0.5) as scheduler,
+                scheduler_for(settings, Database(engine), clock, send_timeout=5) as scheduler,
             ):
                 phone = MiniProgram(client, wechat, OPENID)
                 wecom_client = wecom_side(client, settings, clock)

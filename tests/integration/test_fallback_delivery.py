@@ -97,7 +97,7 @@ async def setup(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Setup]:
     pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={UID}, clock=clock.now)
     async with run_fake_wecom(api) as api_base, run_fake_wxpusher(pusher) as pusher_base:
         settings = dataclasses.replace(s, api_base=api_base, wxpusher_api_base=pusher_base)
-        async with scheduler_for(settings, Database(engine), clock, send_timeout=0.5) as sched:
+        async with scheduler_for(settings, Database(engine), clock, send_timeout=5) as sched:
             yield Setup(engine, clock, api, pusher, sched)
 
 
