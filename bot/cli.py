@@ -414,7 +414,7 @@ def _restore(args: argparse.Namespace) -> int:
     from storage.backup import BackupError
 
     if args.database_url is None:
-        url = load_database_url()  # with KEEPER_DATABASE_PASSWORD_FILE when set
+        url = load_database_url(required=True)  # with KEEPER_DATABASE_PASSWORD_FILE
     else:
         url = args.database_url.strip()
         if not url.startswith(DATABASE_SCHEMES):
@@ -422,6 +422,8 @@ def _restore(args: argparse.Namespace) -> int:
                 "--database-url must start with sqlite+aiosqlite:// or mysql+aiomysql://"
             )
     if args.password_file:
+        if url.startswith("sqlite"):
+            raise SettingsError("--password-file is for MariaDB/MySQL; a SQLite file has none")
         url = with_password_file(url, args.password_file)
     key = load_backup_key()
     try:

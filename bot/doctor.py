@@ -6,8 +6,8 @@ to the newest revision), the scheduler (a real tick in the last two minutes, or
 KEEPER_SCHEDULER=on), the scheduled backups (off, or one verified in the last 26 h),
 WeCom's gettoken (40013, 40001, 60020 with the outbound IP), the
 app (enabled, admins inside 可见范围, 进入应用事件), and on request the public callback
-URL and a test message to the admins; last, the road admin alerts take (and on
-request a test alert through it). A check that depends on a failed one is skipped.
+URL and a test message to the admins; then the road admin alerts take (and on
+request a test alert through it) and, when configured, the mini-program. A check that depends on a failed one is skipped.
 Exit status 0 when every line is ✓, 1 otherwise.
 """
 

@@ -2,7 +2,7 @@
 `导出` link downloads.
 
 Only the database URL is needed (not the WeCom settings). The file is written
-next to its final name and renamed into place, mode 0600 (it is personal data);
+next to its final name and then given that name, mode 0600 (it is personal data);
 an existing file is never overwritten.
 """
 
@@ -54,15 +54,32 @@ def write_export(out: Path, body: bytes) -> str:
             f"keeper: {partial} is left from an interrupted export; delete it and try again"
         ) from None
     except OSError as exc:
-        raise ExportRefused(f"keeper: cannot write {partial}: {exc.strerror}") from None
+        raise ExportRefused(f"keeper: cannot write {partial}: {_reason(exc)}") from None
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(body)
-        # A link fails if `out` appeared meanwhile, where a rename would replace it.
-        os.link(partial, out)
+        _put_in_place(partial, out)
     except OSError as exc:
-        reason = "it already exists" if isinstance(exc, FileExistsError) else exc.strerror
+        reason = "it already exists" if isinstance(exc, FileExistsError) else _reason(exc)
         raise ExportRefused(f"keeper: cannot write {out}: {reason}") from None
     finally:
         partial.unlink(missing_ok=True)
     return f"keeper: exported to {out} ({len(body)} bytes)"
+
+
+def _put_in_place(partial: Path, out: Path) -> None:
+    """Give `partial` its final name without replacing a file that appeared meanwhile:
+    a hard link fails if `out` exists, where a rename would replace it. Filesystems
+    without hard links (vfat or exFAT sticks, SMB mounts) get a checked rename."""
+    try:
+        os.link(partial, out)
+    except FileExistsError:
+        raise
+    except OSError:
+        if out.exists():
+            raise FileExistsError(out) from None
+        partial.rename(out)
+
+
+def _reason(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__

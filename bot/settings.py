@@ -221,11 +221,22 @@ def _choice(
 
 
 def load_database_url(
-    environ: Mapping[str, str] | None = None, *, dotenv: Path | None = Path(".env")
+    environ: Mapping[str, str] | None = None,
+    *,
+    dotenv: Path | None = Path(".env"),
+    required: bool = False,
 ) -> str:
-    """Only the database URL: what `keeper migrate` needs, without the WeCom settings."""
+    """Only the database URL: what `keeper migrate` needs, without the WeCom settings.
+
+    `required`: refuse instead of falling back to ./keeper.db when KEEPER_DATABASE_URL
+    is unset (a restore must never land in a new file in whatever folder it ran from).
+    """
     env = dict(_read_dotenv(dotenv)) if environ is None and dotenv else {}
     env.update(os.environ if environ is None else environ)
+    if required and not env.get("KEEPER_DATABASE_URL", "").strip():
+        raise SettingsError(
+            "name the database to restore into: set KEEPER_DATABASE_URL or pass --database-url"
+        )
     return _database_url(env)
 
 
@@ -464,7 +475,16 @@ def _public_url(env: Mapping[str, str]) -> str:
         raise SettingsError(
             "KEEPER_PUBLIC_URL must be an http(s) URL without query, e.g. https://keeper.example.com"
         )
+    if not _PLAIN_PATH.fullmatch(urlsplit(url).path):
+        # The path goes into redirects and the cookie's Path as it is.
+        raise SettingsError(
+            "KEEPER_PUBLIC_URL's path may hold only letters, digits and - _ . ~ /, "
+            "e.g. https://example.com/keeper"
+        )
     return url
+
+
+_PLAIN_PATH = re.compile(r"[A-Za-z0-9/_.~-]*")
 
 
 def _web_secret(env: Mapping[str, str]) -> str:

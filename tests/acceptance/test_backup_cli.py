@@ -206,6 +206,28 @@ async def test_restore_defaults_to_keeper_database_url(laptop: str, tmp_path: Pa
     assert await _every_record(target) == await _every_record(laptop)
 
 
+async def test_restore_without_a_target_named_refuses_instead_of_making_keeper_db(
+    laptop: str, tmp_path: Path
+) -> None:
+    backup = tmp_path / "keeper.kbak"
+    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
+    unnamed = {k: v for k, v in _env(laptop).items() if k != "KEEPER_DATABASE_URL"}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+
+    code, _, err = await run_keeper(["restore", str(backup)], unnamed, cwd=elsewhere)
+
+    assert code == 2
+    assert "set KEEPER_DATABASE_URL or pass --database-url" in err
+    assert list(elsewhere.iterdir()) == []
+
+    code, _, err = await run_keeper(
+        ["restore", str(backup), "--password-file", str(backup)], _env(laptop), cwd=elsewhere
+    )
+    assert code == 2
+    assert "--password-file is for MariaDB/MySQL" in err
+
+
 @pytest.mark.mariadb
 async def test_restore_reads_the_password_from_a_file_and_never_prints_it(
     laptop: str, fresh_mariadb: str, tmp_path: Path

@@ -108,8 +108,15 @@ def test_a_file_that_is_not_a_backup_is_refused_by_name() -> None:
         1048576,  # within it, but with the file's r = 8 scrypt would take 1 GiB
     ],
 )
-def test_a_header_asking_for_huge_scrypt_work_is_refused_before_any_work(n: int) -> None:
+def test_a_header_asking_for_huge_scrypt_work_is_refused_before_any_work(
+    n: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     prefix, frames = _frames(_sealed())
+
+    def no_work(*args: object, **kwargs: object) -> bytes:
+        raise AssertionError("scrypt ran for a header that should have been refused")
+
+    monkeypatch.setattr("storage.backup.sealed.scrypt", no_work)
     greedy = prefix.replace(b'"n": 32768', b'"n": %d' % n)
     body = greedy[len(MAGIC) + 2 :]
     data = MAGIC + struct.pack(">H", len(body)) + body + b"".join(frames)

@@ -41,3 +41,18 @@ def test_an_existing_file_is_never_overwritten(tmp_path: Path) -> None:
         write_export(out, b"zip")
     assert out.read_bytes() == b"mine"
     assert list(tmp_path.iterdir()) == [out]
+
+
+def test_without_hard_links_the_file_is_renamed_into_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A vfat stick or an SMB mount refuses os.link: the export still lands."""
+
+    def no_links(src: object, dst: object) -> None:
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr("bot.export_command.os.link", no_links)
+    out = tmp_path / "me.zip"
+    write_export(out, b"zip")
+    assert out.read_bytes() == b"zip"
+    assert list(tmp_path.iterdir()) == [out]

@@ -45,6 +45,7 @@ def test_the_public_url_loses_its_trailing_slash() -> None:
         ("KEEPER_PUBLIC_URL", "pages.internal"),
         ("KEEPER_PUBLIC_URL", "ftp://pages.internal"),
         ("KEEPER_PUBLIC_URL", "https://pages.internal/?a=1"),
+        ("KEEPER_PUBLIC_URL", "https://pages.internal/我的;x"),  # raw into Location, Path
         ("KEEPER_WEB_SECRET", "short-secret"),
     ],
 )
@@ -52,3 +53,8 @@ def test_a_malformed_pages_setting_is_named_without_its_value(name: str, value: 
     with pytest.raises(SettingsError, match=name) as caught:
         load_settings({**GOOD, name: value})
     assert value not in str(caught.value)
+
+
+def test_a_public_url_under_a_plain_path_is_kept() -> None:
+    settings = load_settings({**GOOD, "KEEPER_PUBLIC_URL": "https://example.com/my-keeper_1/"})
+    assert settings.public_url == "https://example.com/my-keeper_1"
