@@ -970,7 +970,7 @@ def nag_rule_label(title: str, every: int) -> str:
 # -- the water mini-program (issue 12) --------------------------------------------------
 
 MP_OFF = "小程序还没开通：需要管理员设置 KEEPER_MP_APPID 等。"
-MP_CODE_SENT_BEFORE = "绑定码刚才已经发过了；没收到的话，再发一次“绑定 小程序”就是新的。"
+MP_CODE_SENT_BEFORE = "绑定码刚才已经发过了；没收到的话，再发一次「绑定 小程序」就是新的。"
 
 
 def mp_link_code(code: str) -> str:

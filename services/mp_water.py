@@ -192,6 +192,8 @@ async def settle(
     if loaded.plan.state is wp.PlanState.SCHEDULED:
         source = glass_key(openid, action.action_id)
         next_at = await services.water.next_time(session, user_id, action.occurred_at, now)
+        if next_at <= now:  # a glass replayed hours late: the user is here now
+            next_at = await services.water.next_time(session, user_id, now, now)
         event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=source, next_at=next_at)
         await services.water.act(session, loaded, event, now)
     reply = (await status(session, user_id, now, template_id)).as_json()

@@ -15,7 +15,7 @@ MESSAGES: dict[str, str] = {
     "not_configured": "小程序服务还没有开通，请联系管理员。",
     "unauthorized": "请重新登录。",
     "occurred_at_out_of_range": "这杯水的时间不对，请检查手机时间。",
-    "link_code_invalid": "绑定码不对或已过期，请在企业微信里发“绑定 小程序”重新获取。",
+    "link_code_invalid": "绑定码不对或已过期，请在企业微信里发「绑定 小程序」重新获取。",
     "already_linked": "这个小程序已经绑定过企业微信了。",
     "not_found": "没有这个接口。",
     "server_error": "服务出了点问题，请稍后再试。",

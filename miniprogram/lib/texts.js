@@ -24,7 +24,7 @@ module.exports = {
   dropped: (message) => `有一条没能记上：${message || '请求无效'}`,
   switchFailed: '网络不通，开关没有切换，请稍后再试',
   refused: (message) => message || '请求无效',
-  linkCodeHint: '请输入企业微信里“绑定 小程序”给的 6 位数字',
+  linkCodeHint: '请输入企业微信里「绑定 小程序」给的 6 位数字',
   linkFailed: '网络不通，没有绑定上，请稍后再试',
   linked: '已和企业微信绑定，两边的喝水记录合在一起了',
 };

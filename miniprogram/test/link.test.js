@@ -20,11 +20,11 @@ test('a code that is not six digits is never sent', async () => {
   await water.show();
   await water.link('12a45');
   assert.deepEqual(posted('/link'), []);
-  assert.equal(last().notice, '请输入企业微信里“绑定 小程序”给的 6 位数字');
+  assert.equal(last().notice, '请输入企业微信里「绑定 小程序」给的 6 位数字');
 });
 
 for (const [status, error, message] of [
-  [400, 'link_code_invalid', '绑定码不对或已过期，请在企业微信里发“绑定 小程序”重新获取。'],
+  [400, 'link_code_invalid', '绑定码不对或已过期，请在企业微信里发「绑定 小程序」重新获取。'],
   [409, 'already_linked', '这个小程序已经绑定过企业微信了。'],
   [429, 'rate_limited', '试得太多了，请一小时后再试。'],
 ]) {

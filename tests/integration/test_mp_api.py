@@ -486,3 +486,15 @@ async def test_a_reject_in_the_app_leaves_a_chat_granted_plan_running(
     await phone.plan("enable")  # now the plan waits on the app: a reject pauses it
     await phone.grant(new_id())
     assert (await phone.grant(new_id(), "ban"))["state"] == "paused"
+
+
+async def test_a_glass_replayed_hours_late_books_the_next_reminder_from_now(
+    phone: MiniProgram, clock: FakeClock
+) -> None:
+    """Its own next time (05:00 + 2 h, so 08:00) has passed: a reminder booked there
+    would only expire; the user is in the app now, so the next one is two hours on."""
+    await phone.plan("enable")
+    await phone.grant(new_id())
+    answer = await phone.glass(new_id(), at(clock, -300))
+    assert answer["state"] == "scheduled"
+    assert answer["next_due_at"] == "2026-11-25T12:00:00+08:00"
