@@ -124,6 +124,18 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
     new = await user_channels.bind(
         session, ctx.user.id, command.channel, receiver=stored, hint=hint, now=ctx.now
     )
+    if not new:  # 换绑: a WxPusher job carries the UID itself; all follow the new one
+        route = route_of(ctx.user.id, command.channel, stored)
+        await jobs.move_waiting(
+            session,
+            ctx.user.id,
+            from_channel=command.channel,
+            channel=route.channel,
+            recipient=route.recipient,
+            keep_kinds=NOT_ROUTED,
+            untried_only=False,
+            now=ctx.now,
+        )
     found = await user_channels.receivers(session, ctx.user.id)
     takes_fallback = _role_of(found, "fallback") is None and _primary(found) != command.channel
     if takes_fallback:

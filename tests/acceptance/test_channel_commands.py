@@ -22,6 +22,7 @@ from tests.integration.conftest import new_rule, new_user
 from tests.integration.job_setup import force_job
 
 UID = "UID_alice0000000000000000001"
+NEW_UID = "UID_alicenew000000000000001"
 
 
 async def _rows(engine: AsyncEngine) -> list[tuple[str, str, str]]:
@@ -212,6 +213,21 @@ async def test_unbinding_moves_jobs_already_routed_back_to_the_app(
     job = await _alice_job(engine, keeper, "wxpusher", UID)
     assert "提醒改回企业微信应用发送" in await keeper.say("解绑 WxPusher")
     assert await _route(engine, job) == ("wecom_app", "alice")
+
+
+async def test_a_new_wxpusher_uid_takes_the_jobs_already_routed_to_the_old_one(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    """换绑: a WxPusher job carries the UID itself, so jobs already routed (and one in
+    retry_wait after a try) must follow the new UID, not reach the old phone."""
+    await keeper.say(f"绑定 WxPusher {UID}")
+    await keeper.say("设置 渠道 微信")
+    untried = await _alice_job(engine, keeper, "wxpusher", UID)
+    tried = await _alice_job(engine, keeper, "wxpusher", UID)
+    await force_job(engine, tried, status="retry_wait", attempts=1)
+    assert "已换绑 WxPusher" in await keeper.say(f"绑定 WxPusher {NEW_UID}")
+    assert await _route(engine, untried) == ("wxpusher", NEW_UID)
+    assert await _route(engine, tried) == ("wxpusher", NEW_UID)
 
 
 async def test_a_new_primary_takes_the_jobs_not_tried_yet(
