@@ -181,11 +181,15 @@ async def recall(
     cleared after routing, or this worker runs with other settings): a user's
     reminder goes back to the WeCom app, to the user's UserID, due now, its attempt
     refunded (nothing was tried). Returns how many moved, and the jobs that cannot
-    move (card updates, admin alerts, or no WeCom app either): the caller fails them
-    as a configuration error."""
+    move (card updates, admin alerts, no WeCom app either, or a job whose earlier
+    attempt was `unknown` or `accepted`: it may have arrived, and a second road could
+    double it, as the fallback rule forbids): the caller fails them as a
+    configuration error."""
+    history = await attempts.routes_and_outcomes(session, {job.id for job in group})
     moved, stuck = 0, []
     for job in group:
-        if job.payload_kind in NOT_ROUTED or WECOM_APP not in configured:
+        uncertain = any(o in UNCERTAIN for _, o in history.get(job.id, set()))
+        if job.payload_kind in NOT_ROUTED or WECOM_APP not in configured or uncertain:
             stuck.append(job)
             continue
         moved += await jobs.divert(

@@ -175,6 +175,25 @@ async def test_a_job_on_a_channel_this_process_lacks_goes_back_to_the_wecom_app(
     assert await setup.status(job) == "accepted"
 
 
+async def test_a_job_that_may_have_arrived_is_not_recalled_to_the_wecom_app(
+    setup: Setup,
+) -> None:
+    """An `unknown` on WxPusher, then the worker runs without it: moving the resend to
+    the app could double the reminder, so it fails as a configuration error."""
+    job = await setup.job(policy="at_least_once", channel="wxpusher", recipient=UID, fallback=None)
+    async with setup.engine.begin() as session:
+        tried = dataclasses.replace(_attempt(job, 1, "unknown", setup.clock), channel="wxpusher")
+        await attempts.record_attempt(session, tried)
+    await force_job(setup.engine, job, status="retry_wait", attempts=1)
+    channels = dict(setup.scheduler.channels)
+    del channels["wxpusher"]
+    setup.scheduler = dataclasses.replace(setup.scheduler, channels=channels)
+    await setup.ticks()
+    assert await setup.attempts(job) == [(1, "wxpusher", "unknown"), (2, "wxpusher", "failed")]
+    assert setup.api.messages_to("zhangsan") == []
+    assert await setup.status(job) == "failed"
+
+
 async def test_transient_errors_to_the_last_attempt_reach_the_fallback(setup: Setup) -> None:
     job = await setup.job(
         policy="at_least_once", channel="wecom_app", recipient="zhangsan", fallback="wxpusher"
