@@ -219,7 +219,11 @@ async def _recall(
     if moved:
         _count(counts, "recalled", moved)
     result = SendResult(outcome="failed", error_class="config", error="channel not configured")
-    for job in stuck:
+    for job in stuck:  # an admin alert's incident counts as told: this line is its trace
+        log.error(
+            "job failed: its channel is not configured here and it cannot move",
+            extra={"job_id": job.id, "kind": job.payload_kind, "channel": job.channel},
+        )
         if (status := await finish(s, session, job, result, now)) is not None:
             await attempts.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
             _count(counts, status)

@@ -128,11 +128,11 @@ async def test_a_held_channel_shows_as_on_hold(keeper: Keeper, engine: AsyncEngi
         )
     shown = await keeper.say("设置 渠道")
     assert "企业微信应用：主通道，暂停使用" in shown
-    assert "已通知管理员" not in shown  # no alert has gone out yet
+    assert "管理员告警" not in shown  # no alert has gone out yet
     async with engine.begin() as session:
         (hold,) = await incidents.open_all(session)
         await incidents.mark_alerted(session, hold.id, now=now)
-    assert "暂停使用：配置出错，已通知管理员" in await keeper.say("设置 渠道")
+    assert "暂停使用：配置出错，已发出管理员告警" in await keeper.say("设置 渠道")
 
 
 async def test_health_follows_the_latest_send(keeper: Keeper) -> None:

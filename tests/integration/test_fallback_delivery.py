@@ -176,7 +176,7 @@ async def test_a_job_on_a_channel_this_process_lacks_goes_back_to_the_wecom_app(
 
 
 async def test_a_job_that_may_have_arrived_is_not_recalled_to_the_wecom_app(
-    setup: Setup,
+    setup: Setup, caplog: pytest.LogCaptureFixture
 ) -> None:
     """An `unknown` on WxPusher, then the worker runs without it: moving the resend to
     the app could double the reminder, so it fails as a configuration error."""
@@ -192,6 +192,12 @@ async def test_a_job_that_may_have_arrived_is_not_recalled_to_the_wecom_app(
     assert await setup.attempts(job) == [(1, "wxpusher", "unknown"), (2, "wxpusher", "failed")]
     assert setup.api.messages_to("zhangsan") == []
     assert await setup.status(job) == "failed"
+    (line,) = [r for r in caplog.records if "cannot move" in r.getMessage()]
+    assert (line.levelname, vars(line)["kind"], vars(line)["channel"]) == (
+        "ERROR",
+        "custom",
+        "wxpusher",
+    )
 
 
 async def test_transient_errors_to_the_last_attempt_reach_the_fallback(setup: Setup) -> None:
