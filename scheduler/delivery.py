@@ -496,8 +496,9 @@ async def _settle(
 
 async def _send(s: Scheduler, item: _Ready) -> SendResult:
     """The channel call, outside any transaction; never raises."""
+    if (channel := s.channels.get(item.channel)) is None:  # nothing left: no `unknown`
+        return SendResult(outcome="failed", error_class="config", error="channel not configured")
     try:
-        channel = s.channels[item.channel]  # inside: a missing channel is no crash either
         if item.update is None:
             return await channel.send(item.recipient, item.message)
         update_card = getattr(channel, "update_card", None)  # a `CardUpdater`, if it is one

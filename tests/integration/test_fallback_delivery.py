@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.fake_wxpusher import FakeWxPusher, run_fake_wxpusher
 from bot.scheduling import scheduler_for
-from scheduler import routing
+from scheduler import delivery, routing
+from scheduler.channels.base import OutboundMessage
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
@@ -198,6 +199,21 @@ async def test_a_job_that_may_have_arrived_is_not_recalled_to_the_wecom_app(
         "custom",
         "wxpusher",
     )
+
+
+async def test_a_send_on_a_channel_this_process_lacks_failed_and_is_not_uncertain(
+    setup: Setup,
+) -> None:
+    """Nothing left: an `unknown` would resend and block the fallback."""
+    channels = dict(setup.scheduler.channels)
+    del channels["wxpusher"]
+    lacking = dataclasses.replace(setup.scheduler, channels=channels)
+    item = delivery._Ready(
+        recipient=UID, channel="wxpusher", jobs=[], message=OutboundMessage(text="吃药")
+    )
+    result = await delivery._send(lacking, item)
+    assert (result.outcome, result.error_class) == ("failed", "config")
+    assert setup.pusher.messages == []
 
 
 async def test_transient_errors_to_the_last_attempt_reach_the_fallback(setup: Setup) -> None:
