@@ -34,10 +34,10 @@ from handlers.channel_commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.channels import mask
 from handlers.router import Router
-from scheduler.fallback import NOT_ROUTED, route_of
+from scheduler.fallback import NOT_ROUTED, Route, primary_route, route_of
 from services.secret_box import Unreadable, open_secret, seal_secret
 from storage.database import Session
-from storage.records import Receiver
+from storage.records import Receiver, RuleKind
 from storage.repos import incidents, jobs, user_channels
 
 router = Router("channels")
@@ -166,24 +166,25 @@ async def unbind_receiver(session: Session, ctx: Context, command: UnbindReceive
 async def _move_waiting(
     session: Session, ctx: Context, from_channel: str, *, untried_only: bool
 ) -> None:
-    """Point the user's waiting jobs on `from_channel` at their primary as it is now
-    (see the module note)."""
+    """Point the user's waiting jobs on `from_channel` at their primary as it is now,
+    by the rule that routes new jobs (`fallback.primary_route`: a primary keeper
+    cannot use here means the WeCom app; see the module note)."""
     found = await user_channels.receivers(session, ctx.user.id)
-    primary = _primary(found)
-    if primary == from_channel:
+    chosen = next((r for r in found if r.role == "primary" and r.channel != WECOM), None)
+    route = primary_route(
+        kind=RuleKind.CUSTOM,  # any reminder that follows the user (the rest are kept)
+        made=Route(channel=WECOM, recipient=ctx.user.wecom_user_id),
+        primary=None if chosen is None else route_of(ctx.user.id, chosen.channel, chosen.receiver),
+        configured=ctx.channels_on,
+    )
+    if route.channel == from_channel:
         return
-    if primary == WECOM:
-        channel, recipient = WECOM, ctx.user.wecom_user_id
-    else:
-        receiver = next(r.receiver for r in found if r.channel == primary)
-        route = route_of(ctx.user.id, primary, receiver)
-        channel, recipient = route.channel, route.recipient
     await jobs.move_waiting(
         session,
         ctx.user.id,
         from_channel=from_channel,
-        channel=channel,
-        recipient=recipient,
+        channel=route.channel,
+        recipient=route.recipient,
         keep_kinds=NOT_ROUTED,
         untried_only=untried_only,
         now=ctx.now,

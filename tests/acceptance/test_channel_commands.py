@@ -173,6 +173,21 @@ class TestWithoutWxPusher:
         assert "提醒以后走 Server酱" in await keeper.say("设置 渠道 微信")
         assert "WxPusher 现在用不了" in await keeper.say("设置 备用 WxPusher")
 
+    async def test_unbinding_never_points_jobs_at_a_primary_keeper_cannot_use(
+        self, keeper: Keeper, engine: AsyncEngine
+    ) -> None:
+        """WxPusher is still the primary from when its token was set: jobs leaving the
+        unbound Server酱 go to the WeCom app, as new jobs would, not to the UID."""
+        user = await new_user(engine, keeper.clock, "alice")
+        now = keeper.clock.now()
+        async with engine.begin() as session:
+            await user_channels.bind(session, user, "wxpusher", receiver=UID, hint="h", now=now)
+            await user_channels.set_role(session, user, "wxpusher", "primary", now=now)
+        await keeper.say(f"绑定 Server酱 {USER_SENDKEY}")
+        job = await _alice_job(engine, keeper, "serverchan_user", f"user:{user}")
+        assert "已解绑 Server酱" in await keeper.say("解绑 Server酱")
+        assert await _route(engine, job) == ("wecom_app", "alice")
+
 
 async def _alice_job(engine: AsyncEngine, keeper: Keeper, channel: str, recipient: str) -> int:
     async with engine.begin() as session:
