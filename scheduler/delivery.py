@@ -182,10 +182,9 @@ async def _prepare_batch(
                 continue
             if (wait := waits.get((recipient, channel))) is not None:
                 if wait[1] == "held":  # at-least-once jobs with a fallback go there now
-                    waiting = await routing.divert_held(session, group, s.channels, now)
-                    if diverted := len(group) - len(waiting):
+                    diverted, group = await routing.divert_held(session, group, s.channels, now)
+                    if diverted:
                         _count(batch.counts, "diverted", diverted)
-                    group = waiting
                 await _defer(session, group, wait[0], now)
                 _count(batch.counts, wait[1], len(group))
                 continue

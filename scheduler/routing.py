@@ -145,20 +145,24 @@ async def divert_failed(
 
 async def divert_held(
     session: Session, group: list[JobRecord], configured: Collection[str], now: dt.datetime
-) -> list[JobRecord]:
+) -> tuple[int, list[JobRecord]]:
     """Send the group's at-least-once jobs that have a fallback there instead of
-    waiting for their held channel (see the module note); the jobs left to wait.
+    waiting for their held channel (see the module note): how many moved, and the
+    jobs left to wait.
 
     Each move is one UPDATE under this worker's claim (`jobs.divert`); only when it
-    wins is the held attempt recorded, so a claim lost meanwhile (swept, claimed
-    again elsewhere) changes nothing of the other worker's and writes no attempt.
-    A job whose claim was lost is not ours to defer either: it is not returned."""
+    wins is the held attempt recorded and the move counted, so a claim lost meanwhile
+    (swept, claimed again elsewhere) changes nothing of the other worker's, writes no
+    attempt and counts nothing. The jobs left are exactly those not owed a fallback
+    (their claims unchecked here, as for any deferred job): one owed a fallback whose
+    claim was lost is not ours to defer, so it is not returned either."""
     candidates = (
         (job, "failed", "config", "failed") for job in group if job.policy == "at_least_once"
     )
     chosen = await _fallbacks(session, candidates, configured)
     if not chosen:
-        return group
+        return 0, group
+    moved = 0
     for job in group:
         if (route := chosen.get(job.id)) is None:
             continue
@@ -167,7 +171,8 @@ async def divert_held(
         )
         if won:
             await attempts.record_attempt(session, _held_attempt(job, now))
-    return [job for job in group if job.id not in chosen]
+            moved += 1
+    return moved, [job for job in group if job.id not in chosen]
 
 
 async def recall(
