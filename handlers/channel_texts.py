@@ -41,7 +41,7 @@ NOT_USABLE = "{name} 现在用不了：{why}"
 def bound(name: str, hint: str, *, primary: str, became_fallback: bool, replaced: bool) -> str:
     first = f"已{'换绑' if replaced else '绑定'} {name}（{hint}）。"
     if became_fallback:
-        return first + f"\n{primary}发不出去时，重要提醒会改走 {name}。"
+        return first + f"\n{primary} 发不出去时，重要提醒会改走 {name}。"
     return first + "\n发「设置 渠道」查看通道；「设置 渠道 微信」改为主通道。"
 
 

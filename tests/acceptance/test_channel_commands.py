@@ -262,5 +262,5 @@ async def test_a_new_fallback_is_told_against_the_users_own_primary(keeper: Keep
     await keeper.say("设置渠道微信")  # no space: still the primary command
     await keeper.say("设置 备用 关")
     reply = await keeper.say(f"绑定 Server酱 {USER_SENDKEY}")
-    assert "WxPusher发不出去时，重要提醒会改走 Server酱" in reply
+    assert "WxPusher 发不出去时，重要提醒会改走 Server酱" in reply
     assert "企业微信发不出去" not in reply
