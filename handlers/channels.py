@@ -11,7 +11,8 @@ Jobs already made (routing looks a few minutes ahead; a fallback waits in
 a channel points every waiting job on it at the user's primary, so nothing more goes
 to a receiver the user took away; a change of primary moves the waiting jobs not
 tried yet (a resend after an uncertain try stays on its road, for its duplicate
-check). Card updates and admin alerts never move.
+check); a replaced receiver (换绑) takes every waiting job on its channel, since a
+WxPusher job carries the UID itself. Card updates and admin alerts never move.
 
 A Server酱 SendKey is sealed (`services.secret_box`) before it is stored and never
 repeated whole: replies carry the masked hint only. Routing and the fallback itself

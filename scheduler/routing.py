@@ -15,7 +15,8 @@ attempt, with the same text (stored on the job at its first try). Every move is 
 conditional UPDATE naming this worker's claim (`jobs.reroute`, `jobs.divert`), in
 the caller's transaction: a claim lost meanwhile moves nothing.
 
-`recall` takes back claimed jobs routed to a channel this process does not have.
+`recall` takes back claimed jobs routed to a channel this process does not have,
+to the WeCom app, unless they may have arrived already (then they fail).
 """
 
 from __future__ import annotations
