@@ -41,7 +41,7 @@ NOT_USABLE = "{name} 现在用不了：{why}"
 def bound(name: str, hint: str, *, primary: str, became_fallback: bool, replaced: bool) -> str:
     first = f"已{'换绑' if replaced else '绑定'} {name}（{hint}）。"
     if became_fallback:
-        return first + f"\n{primary}发不出去时，重要提醒会改走 {name}。"
+        return first + f"\n{primary} 发不出去时，重要提醒会改走 {name}。"
     return first + "\n发「设置 渠道」查看通道；「设置 渠道 微信」改为主通道。"
 
 
@@ -74,7 +74,7 @@ HEALTH_WORDS = {
     "unknown": "最近一次结果不确定",
     "retry": "最近一次没发出去，会再试",
     "held": "暂停使用：配置出错",
-    "held_told": "暂停使用：配置出错，已通知管理员",
+    "held_told": "暂停使用：配置出错，已发出管理员告警",
     "off": "这里没开通（需要管理员配置），不会用它发送",
     "unreadable": "SendKey 读不出来了（服务端密钥换过），请重新绑定",
 }

@@ -11,7 +11,8 @@ Jobs already made (routing looks a few minutes ahead; a fallback waits in
 a channel points every waiting job on it at the user's primary, so nothing more goes
 to a receiver the user took away; a change of primary moves the waiting jobs not
 tried yet (a resend after an uncertain try stays on its road, for its duplicate
-check). Card updates and admin alerts never move.
+check); a replaced receiver (换绑) takes every waiting job on its channel, since a
+WxPusher job carries the UID itself. Card updates and admin alerts never move.
 
 A Server酱 SendKey is sealed (`services.secret_box`) before it is stored and never
 repeated whole: replies carry the masked hint only. Routing and the fallback itself
@@ -34,10 +35,10 @@ from handlers.channel_commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.channels import mask
 from handlers.router import Router
-from scheduler.fallback import NOT_ROUTED, route_of
+from scheduler.fallback import NOT_ROUTED, Route, primary_route, route_of
 from services.secret_box import Unreadable, open_secret, seal_secret
 from storage.database import Session
-from storage.records import Receiver
+from storage.records import Receiver, RuleKind
 from storage.repos import incidents, jobs, user_channels
 
 router = Router("channels")
@@ -124,6 +125,18 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
     new = await user_channels.bind(
         session, ctx.user.id, command.channel, receiver=stored, hint=hint, now=ctx.now
     )
+    if not new:  # 换绑: a WxPusher job carries the UID itself; all follow the new one
+        route = route_of(ctx.user.id, command.channel, stored)
+        await jobs.move_waiting(
+            session,
+            ctx.user.id,
+            from_channel=command.channel,
+            channel=route.channel,
+            recipient=route.recipient,
+            keep_kinds=NOT_ROUTED,
+            untried_only=False,
+            now=ctx.now,
+        )
     found = await user_channels.receivers(session, ctx.user.id)
     takes_fallback = _role_of(found, "fallback") is None and _primary(found) != command.channel
     if takes_fallback:
@@ -154,24 +167,25 @@ async def unbind_receiver(session: Session, ctx: Context, command: UnbindReceive
 async def _move_waiting(
     session: Session, ctx: Context, from_channel: str, *, untried_only: bool
 ) -> None:
-    """Point the user's waiting jobs on `from_channel` at their primary as it is now
-    (see the module note)."""
+    """Point the user's waiting jobs on `from_channel` at their primary as it is now,
+    by the rule that routes new jobs (`fallback.primary_route`: a primary keeper
+    cannot use here means the WeCom app; see the module note)."""
     found = await user_channels.receivers(session, ctx.user.id)
-    primary = _primary(found)
-    if primary == from_channel:
+    chosen = next((r for r in found if r.role == "primary" and r.channel != WECOM), None)
+    route = primary_route(
+        kind=RuleKind.CUSTOM,  # any reminder that follows the user (the rest are kept)
+        made=Route(channel=WECOM, recipient=ctx.user.wecom_user_id),
+        primary=None if chosen is None else route_of(ctx.user.id, chosen.channel, chosen.receiver),
+        configured=ctx.channels_on,
+    )
+    if route.channel == from_channel:
         return
-    if primary == WECOM:
-        channel, recipient = WECOM, ctx.user.wecom_user_id
-    else:
-        receiver = next(r.receiver for r in found if r.channel == primary)
-        route = route_of(ctx.user.id, primary, receiver)
-        channel, recipient = route.channel, route.recipient
     await jobs.move_waiting(
         session,
         ctx.user.id,
         from_channel=from_channel,
-        channel=channel,
-        recipient=recipient,
+        channel=route.channel,
+        recipient=route.recipient,
         keep_kinds=NOT_ROUTED,
         untried_only=untried_only,
         now=ctx.now,

@@ -182,10 +182,9 @@ async def _prepare_batch(
                 continue
             if (wait := waits.get((recipient, channel))) is not None:
                 if wait[1] == "held":  # at-least-once jobs with a fallback go there now
-                    waiting = await routing.divert_held(session, group, s.channels, now)
-                    if diverted := len(group) - len(waiting):
+                    diverted, group = await routing.divert_held(session, group, s.channels, now)
+                    if diverted:
                         _count(batch.counts, "diverted", diverted)
-                    group = waiting
                 await _defer(session, group, wait[0], now)
                 _count(batch.counts, wait[1], len(group))
                 continue
@@ -219,7 +218,11 @@ async def _recall(
     if moved:
         _count(counts, "recalled", moved)
     result = SendResult(outcome="failed", error_class="config", error="channel not configured")
-    for job in stuck:
+    for job in stuck:  # an admin alert's incident counts as told: this line is its trace
+        log.error(
+            "job failed: its channel is not configured here and it cannot move",
+            extra={"job_id": job.id, "kind": job.payload_kind, "channel": job.channel},
+        )
         if (status := await finish(s, session, job, result, now)) is not None:
             await attempts.record_attempt(session, outcomes.attempt(job, result, now, s.secrets))
             _count(counts, status)
@@ -492,8 +495,9 @@ async def _settle(
 
 async def _send(s: Scheduler, item: _Ready) -> SendResult:
     """The channel call, outside any transaction; never raises."""
+    if (channel := s.channels.get(item.channel)) is None:  # nothing left: no `unknown`
+        return SendResult(outcome="failed", error_class="config", error="channel not configured")
     try:
-        channel = s.channels[item.channel]  # inside: a missing channel is no crash either
         if item.update is None:
             return await channel.send(item.recipient, item.message)
         update_card = getattr(channel, "update_card", None)  # a `CardUpdater`, if it is one

@@ -15,7 +15,8 @@ attempt, with the same text (stored on the job at its first try). Every move is 
 conditional UPDATE naming this worker's claim (`jobs.reroute`, `jobs.divert`), in
 the caller's transaction: a claim lost meanwhile moves nothing.
 
-`recall` takes back claimed jobs routed to a channel this process does not have.
+`recall` takes back claimed jobs routed to a channel this process does not have,
+to the WeCom app, unless they may have arrived already (then they fail).
 """
 
 from __future__ import annotations
@@ -145,20 +146,24 @@ async def divert_failed(
 
 async def divert_held(
     session: Session, group: list[JobRecord], configured: Collection[str], now: dt.datetime
-) -> list[JobRecord]:
+) -> tuple[int, list[JobRecord]]:
     """Send the group's at-least-once jobs that have a fallback there instead of
-    waiting for their held channel (see the module note); the jobs left to wait.
+    waiting for their held channel (see the module note): how many moved, and the
+    jobs left to wait.
 
     Each move is one UPDATE under this worker's claim (`jobs.divert`); only when it
-    wins is the held attempt recorded, so a claim lost meanwhile (swept, claimed
-    again elsewhere) changes nothing of the other worker's and writes no attempt.
-    A job whose claim was lost is not ours to defer either: it is not returned."""
+    wins is the held attempt recorded and the move counted, so a claim lost meanwhile
+    (swept, claimed again elsewhere) changes nothing of the other worker's, writes no
+    attempt and counts nothing. The jobs left are exactly those not owed a fallback
+    (their claims unchecked here, as for any deferred job): one owed a fallback whose
+    claim was lost is not ours to defer, so it is not returned either."""
     candidates = (
         (job, "failed", "config", "failed") for job in group if job.policy == "at_least_once"
     )
     chosen = await _fallbacks(session, candidates, configured)
     if not chosen:
-        return group
+        return 0, group
+    moved = 0
     for job in group:
         if (route := chosen.get(job.id)) is None:
             continue
@@ -167,7 +172,8 @@ async def divert_held(
         )
         if won:
             await attempts.record_attempt(session, _held_attempt(job, now))
-    return [job for job in group if job.id not in chosen]
+            moved += 1
+    return moved, [job for job in group if job.id not in chosen]
 
 
 async def recall(
@@ -181,11 +187,15 @@ async def recall(
     cleared after routing, or this worker runs with other settings): a user's
     reminder goes back to the WeCom app, to the user's UserID, due now, its attempt
     refunded (nothing was tried). Returns how many moved, and the jobs that cannot
-    move (card updates, admin alerts, or no WeCom app either): the caller fails them
-    as a configuration error."""
+    move (card updates, admin alerts, no WeCom app either, or a job whose earlier
+    attempt was `unknown` or `accepted`: it may have arrived, and a second road could
+    double it, as the fallback rule forbids): the caller fails them as a
+    configuration error."""
+    history = await attempts.routes_and_outcomes(session, {job.id for job in group})
     moved, stuck = 0, []
     for job in group:
-        if job.payload_kind in NOT_ROUTED or WECOM_APP not in configured:
+        uncertain = any(o in UNCERTAIN for _, o in history.get(job.id, set()))
+        if job.payload_kind in NOT_ROUTED or WECOM_APP not in configured or uncertain:
             stuck.append(job)
             continue
         moved += await jobs.divert(

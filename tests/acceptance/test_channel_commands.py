@@ -22,6 +22,7 @@ from tests.integration.conftest import new_rule, new_user
 from tests.integration.job_setup import force_job
 
 UID = "UID_alice0000000000000000001"
+NEW_UID = "UID_alicenew000000000000001"
 
 
 async def _rows(engine: AsyncEngine) -> list[tuple[str, str, str]]:
@@ -127,11 +128,11 @@ async def test_a_held_channel_shows_as_on_hold(keeper: Keeper, engine: AsyncEngi
         )
     shown = await keeper.say("设置 渠道")
     assert "企业微信应用：主通道，暂停使用" in shown
-    assert "已通知管理员" not in shown  # no alert has gone out yet
+    assert "管理员告警" not in shown  # no alert has gone out yet
     async with engine.begin() as session:
         (hold,) = await incidents.open_all(session)
         await incidents.mark_alerted(session, hold.id, now=now)
-    assert "暂停使用：配置出错，已通知管理员" in await keeper.say("设置 渠道")
+    assert "暂停使用：配置出错，已发出管理员告警" in await keeper.say("设置 渠道")
 
 
 async def test_health_follows_the_latest_send(keeper: Keeper) -> None:
@@ -171,6 +172,21 @@ class TestWithoutWxPusher:
         assert "WxPusher（UID_al…01）：未启用，这里没开通" in await keeper.say("设置 渠道")
         assert "提醒以后走 Server酱" in await keeper.say("设置 渠道 微信")
         assert "WxPusher 现在用不了" in await keeper.say("设置 备用 WxPusher")
+
+    async def test_unbinding_never_points_jobs_at_a_primary_keeper_cannot_use(
+        self, keeper: Keeper, engine: AsyncEngine
+    ) -> None:
+        """WxPusher is still the primary from when its token was set: jobs leaving the
+        unbound Server酱 go to the WeCom app, as new jobs would, not to the UID."""
+        user = await new_user(engine, keeper.clock, "alice")
+        now = keeper.clock.now()
+        async with engine.begin() as session:
+            await user_channels.bind(session, user, "wxpusher", receiver=UID, hint="h", now=now)
+            await user_channels.set_role(session, user, "wxpusher", "primary", now=now)
+        await keeper.say(f"绑定 Server酱 {USER_SENDKEY}")
+        job = await _alice_job(engine, keeper, "serverchan_user", f"user:{user}")
+        assert "已解绑 Server酱" in await keeper.say("解绑 Server酱")
+        assert await _route(engine, job) == ("wecom_app", "alice")
 
 
 async def _alice_job(engine: AsyncEngine, keeper: Keeper, channel: str, recipient: str) -> int:
@@ -214,6 +230,21 @@ async def test_unbinding_moves_jobs_already_routed_back_to_the_app(
     assert await _route(engine, job) == ("wecom_app", "alice")
 
 
+async def test_a_new_wxpusher_uid_takes_the_jobs_already_routed_to_the_old_one(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    """换绑: a WxPusher job carries the UID itself, so jobs already routed (and one in
+    retry_wait after a try) must follow the new UID, not reach the old phone."""
+    await keeper.say(f"绑定 WxPusher {UID}")
+    await keeper.say("设置 渠道 微信")
+    untried = await _alice_job(engine, keeper, "wxpusher", UID)
+    tried = await _alice_job(engine, keeper, "wxpusher", UID)
+    await force_job(engine, tried, status="retry_wait", attempts=1)
+    assert "已换绑 WxPusher" in await keeper.say(f"绑定 WxPusher {NEW_UID}")
+    assert await _route(engine, untried) == ("wxpusher", NEW_UID)
+    assert await _route(engine, tried) == ("wxpusher", NEW_UID)
+
+
 async def test_a_new_primary_takes_the_jobs_not_tried_yet(
     keeper: Keeper, engine: AsyncEngine
 ) -> None:
@@ -231,5 +262,5 @@ async def test_a_new_fallback_is_told_against_the_users_own_primary(keeper: Keep
     await keeper.say("设置渠道微信")  # no space: still the primary command
     await keeper.say("设置 备用 关")
     reply = await keeper.say(f"绑定 Server酱 {USER_SENDKEY}")
-    assert "WxPusher发不出去时，重要提醒会改走 Server酱" in reply
+    assert "WxPusher 发不出去时，重要提醒会改走 Server酱" in reply
     assert "企业微信发不出去" not in reply

@@ -20,7 +20,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.fake_wxpusher import FakeWxPusher, run_fake_wxpusher
 from bot.scheduling import scheduler_for
-from scheduler import routing
+from scheduler import delivery, routing
+from scheduler.channels.base import OutboundMessage
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
@@ -175,6 +176,46 @@ async def test_a_job_on_a_channel_this_process_lacks_goes_back_to_the_wecom_app(
     assert await setup.status(job) == "accepted"
 
 
+async def test_a_job_that_may_have_arrived_is_not_recalled_to_the_wecom_app(
+    setup: Setup, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An `unknown` on WxPusher, then the worker runs without it: moving the resend to
+    the app could double the reminder, so it fails as a configuration error."""
+    job = await setup.job(policy="at_least_once", channel="wxpusher", recipient=UID, fallback=None)
+    async with setup.engine.begin() as session:
+        tried = dataclasses.replace(_attempt(job, 1, "unknown", setup.clock), channel="wxpusher")
+        await attempts.record_attempt(session, tried)
+    await force_job(setup.engine, job, status="retry_wait", attempts=1)
+    channels = dict(setup.scheduler.channels)
+    del channels["wxpusher"]
+    setup.scheduler = dataclasses.replace(setup.scheduler, channels=channels)
+    await setup.ticks()
+    assert await setup.attempts(job) == [(1, "wxpusher", "unknown"), (2, "wxpusher", "failed")]
+    assert setup.api.messages_to("zhangsan") == []
+    assert await setup.status(job) == "failed"
+    (line,) = [r for r in caplog.records if "cannot move" in r.getMessage()]
+    assert (line.levelname, vars(line)["kind"], vars(line)["channel"]) == (
+        "ERROR",
+        "custom",
+        "wxpusher",
+    )
+
+
+async def test_a_send_on_a_channel_this_process_lacks_failed_and_is_not_uncertain(
+    setup: Setup,
+) -> None:
+    """Nothing left: an `unknown` would resend and block the fallback."""
+    channels = dict(setup.scheduler.channels)
+    del channels["wxpusher"]
+    lacking = dataclasses.replace(setup.scheduler, channels=channels)
+    item = delivery._Ready(
+        recipient=UID, channel="wxpusher", jobs=[], message=OutboundMessage(text="吃药")
+    )
+    result = await delivery._send(lacking, item)
+    assert (result.outcome, result.error_class) == ("failed", "config")
+    assert setup.pusher.messages == []
+
+
 async def test_transient_errors_to_the_last_attempt_reach_the_fallback(setup: Setup) -> None:
     job = await setup.job(
         policy="at_least_once", channel="wecom_app", recipient="zhangsan", fallback="wxpusher"
@@ -219,10 +260,10 @@ async def test_divert_held_with_a_lost_claim_changes_nothing_and_records_nothing
         theirs = await jobs.get(session, job)
         assert theirs is not None
         late = dataclasses.replace(theirs, attempts=1, lease_owner="late")
-        left = await routing.divert_held(
+        diverted, left = await routing.divert_held(
             session, [late], setup.scheduler.channels, setup.clock.now()
         )
-    assert left == []
+    assert (diverted, left) == (0, [])  # a move that lost its claim is not counted
     row = await job_row(setup.engine, job)
     assert (row.status, row.channel, row.lease_owner, row.attempts) == (
         "processing",
