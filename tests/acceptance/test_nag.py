@@ -372,3 +372,43 @@ async def test_a_card_click_on_a_nag_that_already_stopped_says_so(keeper: Keeper
     key = card.payload["template_card"]["button_list"][0]["key"]
     code = keeper.api.issue_click_code(card)
     assert await click(keeper, card, key, code, keeper.wecom.now()) == texts.NAG_ALREADY_OVER
+
+
+async def test_quiet_time_over_a_put_off_nags_whole_new_run_starts_it_after(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:05")  # seen today
+    assert "明天" in await keeper.say("明天再说 1")
+    await run_until(keeper, 1, "10:30")
+    await keeper.say("免打扰 2小时")  # tomorrow's run inside quiet time
+    await run_until(keeper, 1, "13:00")
+    about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
+    assert about == [local(0, "11:00"), local(1, "12:30"), local(1, "12:40")]
+
+
+async def test_an_outage_over_a_put_off_nags_whole_new_run_is_told(keeper: Keeper) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:05")  # seen today
+    assert "明天" in await keeper.say("明天再说 1")
+    keeper.clock.set(local(1, "12:30"))  # the worker was down through tomorrow's run
+    await run_until(keeper, 1, "12:40")
+    reply = await keeper.say("今天")
+    assert "没能发出：11:00 交材料" in reply.splitlines()[-1]
+
+
+async def test_a_damaged_nag_in_quiet_time_does_not_stop_another_users_send(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("免打扰 2小时")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await keeper.say("提醒 今天 11:00 吃药 直到完成", user="bob")
+    await run_until(keeper, 0, "10:59")
+    assert await job_statuses(keeper, "nag") == ["pending", "pending"]  # both in one batch
+    async with keeper.scheduler.database.transaction() as session:
+        await session.execute(
+            update(RULES).where(RULES.c.kind == "nag", RULES.c.label == "交材料").values(spec="{")
+        )
+    await run_until(keeper, 0, "11:01")
+    assert [m for m in keeper.sent_to("bob") if m.startswith("⏰ 提醒：吃药")]
+    assert keeper.sent_to() == []  # alice's is quiet
