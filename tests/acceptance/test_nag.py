@@ -412,3 +412,17 @@ async def test_a_damaged_nag_in_quiet_time_does_not_stop_another_users_send(
     await run_until(keeper, 0, "11:01")
     assert [m for m in keeper.sent_to("bob") if m.startswith("⏰ 提醒：吃药")]
     assert keeper.sent_to() == []  # alice's is quiet
+
+
+async def test_putting_off_a_task_whose_nag_is_paused_keeps_it_paused(keeper: Keeper) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    listed = await keeper.say("提醒")
+    [number] = [line.split(".")[0] for line in listed.splitlines() if "催办 交材料" in line]
+    assert "已暂停" in await keeper.say(f"暂停 提醒 {number}")
+    assert "明天" in await keeper.say("明天再说 1")
+    await run_until(keeper, 1, "10:30")
+    assert not [m for m in keeper.sent_to() if m.startswith("⏰")]  # paused: nothing today
+    assert "已恢复" in await keeper.say(f"恢复 提醒 {number}")
+    await run_until(keeper, 1, "11:30")
+    about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
+    assert about == [local(1, "11:00"), local(1, "11:10")]  # from the new due time
