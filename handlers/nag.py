@@ -4,12 +4,13 @@ Nags change only through `services.nag`; the pure rules are `scheduler.nag`.
 
 Decisions: a typed `收到` (or a bare `完成`) answers the nag whose message the user
 saw last (`services.nag.last_sent`): both, when two left as one message (a bare
-`完成` then asks which, if both are tasks); if that nag has ended it says so. With
-none nagging, the word keeps the meaning it had before nags existed (`完成`
-asks which task, `收到` is not understood), so nothing else changes. A card's
-知道了 answers its own nag, or says it had already stopped. When the nag is a task's
-(`任务 ... 直到完成`), a bare `完成` completes that task (which ends the nag), while
-`收到` only stops the nagging and leaves the task open.
+`完成` then asks which, if both are tasks). When the nag is a task's (`任务 ...
+直到完成`), a bare `完成` completes that task while it is open, even after the nag ran
+out or `收到` stopped it (every message said 做完回复「完成」), while `收到` only stops
+the nagging and leaves the task open. A `收到` to a nag that has ended says so; a
+done word there, or either word with no nag seen, keeps the meaning it had before
+nags existed (`完成` asks which task, `收到` is not understood). A card's 知道了
+answers its own nag, or says it had already stopped.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from handlers.router import Router
 from scheduler import nag
 from scheduler.schedule import next_after
 from storage.database import Session
+from storage.repos import tasks
 
 router = Router("nag")
 
@@ -61,24 +63,31 @@ async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
     else:
         saw = await services.nag.last_sent(session, ctx.user.id, ctx.now)
     nagging = [rule for rule in saw if rule.status == "active"]
-    if saw and not nagging:  # the message the user answers was from a nag that ended
-        return Outcome(reply=texts.NAG_ALREADY_OVER)
-    tasks_nagged = [rule.ref_id for rule in nagging if rule.ref_id is not None]
-    if tasks_nagged and cmd.word.startswith(DONE_WORDS):
-        if len(tasks_nagged) > 1:  # one message about two tasks: which is done?
+    if cmd.word.startswith(DONE_WORDS):
+        # A task's nag (even one that ran out or was stopped by 收到): a bare 完成
+        # completes the task it names while that task is open.
+        tasks_seen = [rule.ref_id for rule in saw if rule.ref_id is not None]
+        open_tasks = [task_id for task_id in tasks_seen if await _open(session, task_id)]
+        if len(open_tasks) > 1:  # one message about two tasks: which is done?
             return Outcome(reply=texts.task_ref_missing("完成"))
-        # A task's nag: a bare 完成 completes the task it names (and so ends the nag);
-        # a plain nag in the same message stops with it.
-        for rule in nagging:
-            if rule.ref_id is None:
-                await services.nag.answer(session, rule, ctx.now)
-        return await handlers.tasks.complete_task(
-            session, ctx, CompleteTask(ref=TaskRef(task_id=tasks_nagged[0]))
-        )
+        if open_tasks:  # a plain nag in the same message stops with it
+            for rule in nagging:
+                if rule.ref_id is None:
+                    await services.nag.answer(session, rule, ctx.now)
+            return await handlers.tasks.complete_task(
+                session, ctx, CompleteTask(ref=TaskRef(task_id=open_tasks[0]))
+            )
+    elif saw and not nagging:  # 收到 to a message from a nag that ended
+        return Outcome(reply=texts.NAG_ALREADY_OVER)
     stopped = [rule.label for rule in nagging if await services.nag.answer(session, rule, ctx.now)]
     if not stopped:
         return Outcome(reply=_without_nag(cmd))
     return Outcome(reply=texts.nag_answered("、".join(stopped)))
+
+
+async def _open(session: Session, task_id: int) -> bool:
+    task = await tasks.get(session, task_id)
+    return task is not None and task.status == tasks.OPEN
 
 
 def _without_nag(cmd: AnswerNag) -> str:

@@ -26,7 +26,6 @@ from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.budget import HOUR, Defer, budget_decision
 from scheduler.job_state import DeliveryPolicy
 from scheduler.kinds import Send, Skip
-from scheduler.nag_kind import quiet_time as nag_quiet_time
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from scheduler.send_window import SendWindow
 from storage.database import Session
@@ -419,7 +418,6 @@ async def _quiet_or_prepare(
     quiet_until = to.prefs.quiet_until
     decision = quiet.during_quiet(job.payload_kind, job.priority, quiet_until, max(now, job.slot))
     if decision == "suppress":
-        await nag_quiet_time(session, job, quiet_until, now)  # an unseen nag waits
         return Skip(status="suppressed", reason="quiet time")
     if isinstance(decision, quiet.Move):
         await jobs.materialise(session, _moved(job, decision.until), now=now)

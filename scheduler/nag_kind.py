@@ -67,24 +67,34 @@ class NagKind:
     async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
         """A repeat not sent is covered by the next one; but an expired one may be the
         whole nag lost to an outage, so the user's next message looks
-        (`jobs.missed_since` tells it only when none of the nag's messages went out)."""
+        (`jobs.missed_since` tells it only when none of the nag's messages went out),
+        and one quiet time dropped may be the whole nag unseen (`_quiet_time`)."""
         if status == "expired":
             await users.mark_missed(session, {job.user_id}, since=now)
+        elif status == "suppressed":
+            await _quiet_time(session, job, now)
 
 
-async def quiet_time(
-    session: Session, job: JobRecord, quiet_until: dt.datetime | None, now: dt.datetime
-) -> None:
-    """Quiet time dropped this job (`scheduler.quiet`). For a nag none of whose
-    messages has gone out yet, that would drop the whole nag unseen (a one-hour nag
-    inside two hours of quiet): it starts over when quiet time ends, with its full
-    cap, as a plain reminder would be moved there. A nag already seen carries on with
-    its next repeat after quiet time. Anything else: nothing to do."""
-    if job.payload_kind != RuleKind.NAG or quiet_until is None:
-        return
+async def _quiet_time(session: Session, job: JobRecord, now: dt.datetime) -> None:
+    """A job suppressed while the user's quiet time covers it (`scheduler.quiet`; the
+    job has ended, so a lost claim changes nothing). For a nag none of whose messages
+    has gone out yet in this run, that would drop the whole nag unseen (a one-hour nag
+    inside two hours of quiet): it starts over when quiet time ends, with its full cap,
+    as a plain reminder would be moved there. A nag already seen carries on with its
+    next repeat after quiet time. A malformed spec is left alone (the tick sets that
+    rule aside): it must not fail the batch the job was prepared in."""
+    quiet_until = (await users.prefs(session, job.user_id)).quiet_until
+    if quiet_until is None or max(now, job.slot) >= quiet_until:
+        return  # suppressed for another reason (superseded, the task closed)
     rule = await rules.get(session, job.rule_id, lock=True)
-    if rule is None or rule.status != "active" or await jobs.any_sent(session, rule.id):
+    if rule is None or rule.status != "active":
         return
-    spec = dataclasses.replace(nag.NagSpec.from_json(rule.spec), start=quiet_until)
+    try:
+        spec = nag.NagSpec.from_json(rule.spec)
+    except (ValueError, KeyError, TypeError):
+        return
+    if await jobs.any_sent(session, rule.id, since=spec.start):
+        return
+    spec = dataclasses.replace(spec, start=quiet_until)
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="quiet time: starts over")
     await rules.change(session, rule.id, now=now, spec=spec.to_json(), next_fire_at=quiet_until)

@@ -120,11 +120,10 @@ async def reschedule_task(
         return
     old = spec_of(found)
     spec = nag.NagSpec(start=start) if old is None else dataclasses.replace(old, start=start)
-    if found.status in rules.LISTED:
-        next_at = start if found.status == "active" else None  # a paused nag stays paused
-        await services.rules.replan(
-            session, found, now, note="task moved", spec=spec.to_json(), next_fire_at=next_at
-        )
+    listed = found.status in rules.LISTED  # a paused nag stays paused (`replan`)
+    if listed and await services.rules.replan(
+        session, found, now, note="task moved", spec=spec.to_json(), next_fire_at=start
+    ):
         return
     await add(
         session, user_id, title=task.title, spec=spec, important=False, now=now, task_id=task.id

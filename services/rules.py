@@ -317,16 +317,25 @@ async def _thing_times(
 
 
 async def replan(
-    session: Session, found: RuleRecord, now: dt.datetime, *, note: str, **values: object
+    session: Session,
+    found: RuleRecord,
+    now: dt.datetime,
+    *,
+    note: str,
+    spec: str,
+    next_fire_at: dt.datetime,
 ) -> bool:
     """The rule's schedule changed (a nagged task moved): its waiting jobs are
-    withdrawn and `values` (spec, next_fire_at) set, under the rule's lock. False when
-    it was gone already."""
+    withdrawn and the new `spec` set, under the rule's lock. It fires next at
+    `next_fire_at` if active; a paused rule stays paused (no next fire), decided from
+    the locked row, so a pause that landed meanwhile is kept. False when it was gone
+    already."""
     rule = await _locked(session, found)
     if rule is None:
         return False
     await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=note)
-    await rules.change(session, rule.id, now=now, **values)
+    at = next_fire_at if rule.status == "active" else None
+    await rules.change(session, rule.id, now=now, spec=spec, next_fire_at=at)
     return True
 
 

@@ -5,11 +5,13 @@
 
 The marker is `直到` + an answer word (`完成`, `收到`, `做完`, `搞定`), optionally with
 `我说` / `我回复` before it and `为止` after. Only when it is there are `每N分钟` /
-`每隔N分钟` / `每N小时` / `每半小时` / `每一刻钟` (the interval, 5-120 minutes, default 10) and `最多N次` (the
-cap, 2-20, default 6) read, anywhere in the text; all of them are taken out before
-the time and title are read, so the title stays `交材料`. An interval or cap
-left over after that (a second `每20分钟`, `每99999分钟`) is refused, not kept in the
-title while the nag runs at the default.
+`每隔N分钟` / `每N小时` / `每N个半小时` / `每(个)小时` / `每半小时` / `每半个钟头` /
+`每(一)刻钟` (the interval, 5-120 minutes, default 10) and `最多N次` (the cap, 2-20,
+default 6) read, anywhere in the text; all of them are taken out before the time
+and title are read, so the title stays `交材料`. An interval or cap left over after
+that is refused with its own reason (a second one, a number out of range like
+`每99999分钟`, words we do not read), not kept in the title while the nag runs at the
+default.
 """
 
 from __future__ import annotations
@@ -28,16 +30,23 @@ _UNTIL_DONE = re.compile(
     r"(?:完成|收到|做完|搞定|弄完)了?(?:为止)?"
 )
 _EVERY = re.compile(
-    rf"每隔?\s*(?:(?P<n>{_N})\s*个?\s*(?P<unit>分钟|分|小时|钟头)|(?P<named>半小时|半个小时|一刻钟))\s*"
+    rf"每隔?\s*(?:(?P<n>{_N})\s*个?\s*(?P<half>半)?\s*(?P<unit>分钟|分|小时|钟头)"
+    r"|(?P<named>半个?小时|半个?钟头|一?刻钟|个?小时|个?钟头))\s*"
     r"(?:再?(?:提醒|催)(?:我)?(?:一次|一遍)?|一次)?"
 )
 _CAP = re.compile(rf"最多\s*(?:提醒|催)?\s*(?P<n>{_N})\s*(?:次|遍)")
-_NAMED_MINUTES = {"半小时": 30, "半个小时": 30, "一刻钟": 15}
+_NAMED_MINUTES = {
+    **dict.fromkeys(("半小时", "半个小时", "半钟头", "半个钟头"), 30),
+    **dict.fromkeys(("一刻钟", "刻钟"), 15),
+    **dict.fromkeys(("小时", "个小时", "钟头", "个钟头"), 60),
+}
 _NUMBERISH = r"[0-9零〇一二两三四五六七八九十百千万半个点.．\s]{1,12}"
 _EVERY_LEFT = re.compile(rf"每隔?\s*{_NUMBERISH}(?:分钟|分|小时|钟头|刻钟)")
 """An interval the terms did not take (a second one, a number too long, words we
 do not read): refused rather than left in the title while the nag runs every 10."""
 _CAP_LEFT = re.compile(rf"最多\s*(?:提醒|催)?\s*{_NUMBERISH}(?:次|遍)")
+_DIGITS_LEFT = re.compile(r"(?:每隔?|最多\s*(?:提醒|催)?)\s*[0-9]+\s*(?:分钟|分|小时|钟头|次|遍)")
+"""A leftover that is a plain number (`每99999分钟`): out of range, not unreadable."""
 
 
 def take_until_done(text: str) -> tuple[str, UntilDone | None]:
@@ -51,10 +60,16 @@ def take_until_done(text: str) -> tuple[str, UntilDone | None]:
         return text, None
     every, body = _take(_EVERY, body)
     cap, body = _take(_CAP, body)
-    if _EVERY_LEFT.search(body):
-        raise ParseError(texts.NAG_EVERY_RANGE)
-    if _CAP_LEFT.search(body):
-        raise ParseError(texts.NAG_CAP_RANGE)
+    if every is not None and _EVERY.search(body):
+        raise ParseError(texts.NAG_EVERY_TWICE)
+    if cap is not None and _CAP.search(body):
+        raise ParseError(texts.NAG_CAP_TWICE)
+    for left, out_of_range, unread in (
+        (_EVERY_LEFT, texts.NAG_EVERY_RANGE, texts.NAG_EVERY_UNREAD),
+        (_CAP_LEFT, texts.NAG_CAP_RANGE, texts.NAG_CAP_UNREAD),
+    ):
+        if (found := left.search(body)) is not None:
+            raise ParseError(out_of_range if _DIGITS_LEFT.fullmatch(found[0]) else unread)
     terms = UntilDone(
         every=nag.DEFAULT_EVERY if every is None else _minutes(every),
         cap=nag.DEFAULT_CAP if cap is None else _cap(cap),
@@ -73,7 +88,11 @@ def _minutes(match: re.Match[str]) -> int:
     if match["named"] is not None:
         return _NAMED_MINUTES[match["named"]]
     count = small_int(match["n"])
-    minutes = None if count is None else count * (60 if match["unit"] in ("小时", "钟头") else 1)
+    hours = match["unit"] in ("小时", "钟头")
+    if match["half"] is not None and not hours:  # 一个半分钟: not an interval we read
+        raise ParseError(texts.NAG_EVERY_UNREAD)
+    half = 30 if match["half"] is not None else 0
+    minutes = None if count is None else count * (60 if hours else 1) + half
     if minutes is None or not nag.EVERY_RANGE[0] <= minutes <= nag.EVERY_RANGE[1]:
         raise ParseError(texts.NAG_EVERY_RANGE)
     return minutes

@@ -72,7 +72,8 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     # the answer words `直到我说做完/搞定/弄完` promises, and a polite 收到
     "做完": lambda: AnswerNag(word="做完"), "做完了": lambda: AnswerNag(word="做完了"),
     "搞定": lambda: AnswerNag(word="搞定"), "搞定了": lambda: AnswerNag(word="搞定了"),
-    "弄完了": lambda: AnswerNag(word="弄完了"), "好的收到": lambda: AnswerNag(word="好的收到"),
+    "弄完": lambda: AnswerNag(word="弄完"), "弄完了": lambda: AnswerNag(word="弄完了"),
+    "好的收到": lambda: AnswerNag(word="好的收到"),
     # The water mini-program (issue 12)
     "绑定 小程序": LinkMiniProgram, "绑定小程序": LinkMiniProgram, "小程序绑定": LinkMiniProgram,
 }  # fmt: skip

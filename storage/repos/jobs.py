@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
+import json
 from collections.abc import Collection
 from typing import Any, cast
 
@@ -24,6 +25,7 @@ from sqlalchemy import (
     func,
     or_,
     select,
+    true,
     update,
 )
 from sqlalchemy.dialects import sqlite
@@ -51,6 +53,9 @@ plan, a card update is not a reminder, a digest may well have had nothing to say
 admin alert is the admin's, not a reminder (its incident stays in 管理 状态); a nag's
 expired repeat is covered by its next one (`scheduler.nag`), unless none of its
 messages ever went out (`missed_since` tells that nag once)."""
+WENT_OUT = ("accepted", "unknown")
+"""The job statuses that mean the message went out, or may have (unknown): the user
+may have seen it."""
 NEVER_EARLY = (RuleKind.NAG,)
 """Kinds whose jobs are never claimed early as another job's companion: a nag's repeat
 leaving with the reminder before it would be two repeats in one message."""
@@ -674,36 +679,58 @@ async def _missed(session: Session, stmt: Select[Any]) -> list[Missed]:
 
 async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
     """The user's reminders that ended unsent at or after `since`, oldest first:
-    expired (not `UNTOLD` kinds), failed or unknown (not `UNTOLD_FAILURES` kinds)."""
-    told = or_(JOBS.c.payload_kind.not_in(UNTOLD), _nag_never_seen())
-    expired = and_(JOBS.c.status == "expired", told)
+    expired (not `UNTOLD` kinds, and a nag only when `_nags_never_seen`), failed or
+    unknown (not `UNTOLD_FAILURES` kinds)."""
+    expired = and_(JOBS.c.status == "expired", JOBS.c.payload_kind.not_in(UNTOLD))
     lost = and_(
         JOBS.c.status.in_(("failed", "unknown")), JOBS.c.payload_kind.not_in(UNTOLD_FAILURES)
     )
-    return await _missed(
+    found = await _missed(
         session, _lost_jobs(user_id, JOBS.c.finished_at >= since, or_(expired, lost))
     )
+    nags = await _nags_never_seen(session, user_id, since)
+    return sorted(found + nags, key=lambda missed: missed.slot)  # stable: ties keep order
 
 
-def _nag_never_seen() -> ColumnElement[bool]:
-    """An expired nag job is told when none of its nag's messages went out (an outage
-    swallowed it whole: no repeat covers it), once per nag (its first expired job)."""
-    other = JOBS.alias("other")
-    went_out = (
-        select(other.c.id)
-        .where(other.c.rule_id == JOBS.c.rule_id, other.c.status.in_(("accepted", "unknown")))
-        .exists()
-    )
-    told_before = (
-        select(other.c.id)
-        .where(
-            other.c.rule_id == JOBS.c.rule_id,
-            other.c.status == "expired",
-            other.c.id < JOBS.c.id,
-        )
-        .exists()
-    )
-    return and_(JOBS.c.payload_kind == RuleKind.NAG, ~went_out, ~told_before)
+def _run_start(spec: str) -> dt.datetime | None:
+    """The start of a nag's current run, read from its spec (`scheduler.nag.NagSpec`'s
+    JSON: storage cannot import the scheduler); None when malformed."""
+    try:
+        start = dt.datetime.fromisoformat(json.loads(spec)["start"])
+    except (ValueError, KeyError, TypeError):
+        return None
+    return start.astimezone(dt.UTC)
+
+
+async def _nags_never_seen(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
+    """Expired nag jobs to tell: those whose run sent nothing (an outage swallowed it
+    whole: no repeat covers it), once per run (its first expired job). A task's nag put
+    off (明天再说) keeps its rule and starts a new run at its spec's start, so a job
+    counts with the jobs on its side of that start only: the message seen yesterday
+    does not cover today's lost run."""
+    stmt = _lost_jobs(
+        user_id,
+        JOBS.c.finished_at >= since,
+        JOBS.c.status == "expired",
+        JOBS.c.payload_kind == RuleKind.NAG,
+    ).add_columns(JOBS.c.id, JOBS.c.rule_id, RULES.c.spec)
+    told: list[Missed] = []
+    for kind, slot, label, status, _, job_id, rule_id, spec in await session.execute(stmt):
+        start = _run_start(spec)
+        ours: ColumnElement[bool] = true()  # a malformed spec: the rule is one run
+        if start is not None:
+            ours = JOBS.c.scheduled_slot_utc >= start
+            if slot < start:  # a run before the current one
+                ours = JOBS.c.scheduled_slot_utc < start
+        same_run = select(JOBS.c.id).where(JOBS.c.rule_id == rule_id, ours)
+        went_out = same_run.where(JOBS.c.status.in_(WENT_OUT))
+        told_before = same_run.where(JOBS.c.status == "expired", JOBS.c.id < job_id)
+        if (await session.execute(went_out.limit(1))).first() is not None:
+            continue
+        if (await session.execute(told_before.limit(1))).first() is not None:
+            continue
+        told.append(Missed(kind=kind, slot=slot, label=label, status=status))
+    return told
 
 
 async def unresolved_failures(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
@@ -740,7 +767,7 @@ async def last_sent_nags(session: Session, user_id: int, since: dt.datetime) -> 
     sent = (
         JOBS.c.user_id == user_id,
         JOBS.c.payload_kind == RuleKind.NAG,
-        JOBS.c.status.in_(("accepted", "unknown")),
+        JOBS.c.status.in_(WENT_OUT),
         JOBS.c.scheduled_slot_utc >= since,
     )
     latest = select(func.max(JOBS.c.scheduled_slot_utc)).where(*sent).scalar_subquery()
@@ -753,9 +780,12 @@ async def last_sent_nags(session: Session, user_id: int, since: dt.datetime) -> 
     return [int(rule_id) for rule_id in (await session.execute(stmt)).scalars()]
 
 
-async def any_sent(session: Session, rule_id: int) -> bool:
-    """Whether any job of the rule was accepted or may have arrived (unknown)."""
+async def any_sent(session: Session, rule_id: int, since: dt.datetime) -> bool:
+    """Whether a job of the rule with its slot at or after `since` (a nag's current
+    run) was accepted or may have arrived (unknown)."""
     stmt = select(JOBS.c.id).where(
-        JOBS.c.rule_id == rule_id, JOBS.c.status.in_(("accepted", "unknown"))
+        JOBS.c.rule_id == rule_id,
+        JOBS.c.status.in_(WENT_OUT),
+        JOBS.c.scheduled_slot_utc >= since,
     )
     return (await session.execute(stmt.limit(1))).first() is not None

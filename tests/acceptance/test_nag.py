@@ -136,12 +136,56 @@ async def test_a_bare_done_completes_the_nagged_task_and_shou_dao_only_stops_the
     await keeper.say("任务 今天 11:05 取快递 直到完成")
     await run_until(keeper, 0, "11:06")
     assert await keeper.say("收到") == "好的，不再提醒：取快递"  # the message seen last
-    assert await keeper.say("完成") == texts.NAG_ALREADY_OVER  # not on to the other nag
+    assert "取快递" in await keeper.say("任务")  # 收到 stopped the nag, not the task
+    # 完成 after 收到 still means the task its message named (做完回复「完成」)
+    assert (await keeper.say("完成")).startswith("完成：取快递 ✓")
     await run_until(keeper, 0, "11:11")
     assert (await keeper.say("完成")).startswith("完成：交材料 ✓")  # its 11:10 repeat
     await run_until(keeper, 0, "12:00")
     assert sent_at(keeper) == [local(0, "11:00"), local(0, "11:05"), local(0, "11:10")]
-    assert "取快递" in await keeper.say("任务")  # 收到 stopped the nag, not the task
+
+
+async def test_a_bare_done_completes_a_task_whose_nag_ran_out(keeper: Keeper) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:30")
+    assert keeper.sent_to()[-1].startswith("⏰ 最后一次提醒：交材料")
+    assert (await keeper.say("完成")).startswith("完成：交材料 ✓")
+    assert (await keeper.say("任务")).startswith("没有待办")
+
+
+async def test_a_done_word_to_a_plain_nag_that_ran_out_keeps_its_old_meaning(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 明天 取快递")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成 每5分钟 最多2次")
+    await run_until(keeper, 0, "11:30")
+    assert await keeper.say("完成") == texts.task_ref_missing("完成")  # which task?
+    assert await keeper.say("收到") == texts.NAG_ALREADY_OVER  # a stop word: it had ended
+    assert "取快递" in await keeper.say("任务")
+
+
+async def test_done_to_one_message_of_a_plain_and_a_task_nag_completes_and_stops_both(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("提醒 今天 11:00 吃药 直到完成")
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    await run_until(keeper, 0, "11:01")
+    assert len(keeper.sent_to()) == 1  # one message about both
+    assert (await keeper.say("完成")).startswith("完成：交材料 ✓")
+    await run_until(keeper, 0, "12:00")
+    assert len(keeper.sent_to()) == 1  # the plain nag stopped with it
+    assert "吃药" not in await keeper.say("提醒")
+
+
+async def test_done_to_one_message_about_two_tasks_asks_which(keeper: Keeper) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成")
+    await keeper.say("任务 今天 11:00 取快递 直到完成")
+    await run_until(keeper, 0, "11:01")
+    assert len(keeper.sent_to()) == 1
+    assert await keeper.say("完成") == texts.task_ref_missing("完成")
+    listed = await keeper.say("任务")
+    assert "交材料" in listed
+    assert "取快递" in listed
 
 
 async def test_shou_dao_means_the_nag_that_sent_last_not_the_one_that_started_last(
@@ -222,7 +266,8 @@ async def test_the_answer_words_the_grammar_promises_stop_a_nag(keeper: Keeper) 
     await keeper.say("任务 今天 12:00 写周报 直到我说做完")
     await run_until(keeper, 0, "12:01")
     assert (await keeper.say("做完了")).startswith("完成：写周报 ✓")  # the task is done
-    assert await keeper.say("搞定") == texts.NAG_ALREADY_OVER  # the last one has ended
+    assert await keeper.say("搞定") == texts.miss("搞定")  # the task is done: as before nags
+    assert await keeper.say("收到") == texts.NAG_ALREADY_OVER  # the last one has ended
 
 
 async def test_a_nag_an_outage_swallowed_whole_is_told_once(keeper: Keeper) -> None:
@@ -327,3 +372,57 @@ async def test_a_card_click_on_a_nag_that_already_stopped_says_so(keeper: Keeper
     key = card.payload["template_card"]["button_list"][0]["key"]
     code = keeper.api.issue_click_code(card)
     assert await click(keeper, card, key, code, keeper.wecom.now()) == texts.NAG_ALREADY_OVER
+
+
+async def test_quiet_time_over_a_put_off_nags_whole_new_run_starts_it_after(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:05")  # seen today
+    assert "明天" in await keeper.say("明天再说 1")
+    await run_until(keeper, 1, "10:30")
+    await keeper.say("免打扰 2小时")  # tomorrow's run inside quiet time
+    await run_until(keeper, 1, "13:00")
+    about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
+    assert about == [local(0, "11:00"), local(1, "12:30"), local(1, "12:40")]
+
+
+async def test_an_outage_over_a_put_off_nags_whole_new_run_is_told(keeper: Keeper) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    await run_until(keeper, 0, "11:05")  # seen today
+    assert "明天" in await keeper.say("明天再说 1")
+    keeper.clock.set(local(1, "12:30"))  # the worker was down through tomorrow's run
+    await run_until(keeper, 1, "12:40")
+    reply = await keeper.say("今天")
+    assert "没能发出：11:00 交材料" in reply.splitlines()[-1]
+
+
+async def test_a_damaged_nag_in_quiet_time_does_not_stop_another_users_send(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("免打扰 2小时")
+    await keeper.say("提醒 今天 11:00 交材料 直到完成")
+    await keeper.say("提醒 今天 11:00 吃药 直到完成", user="bob")
+    await run_until(keeper, 0, "10:59")
+    assert await job_statuses(keeper, "nag") == ["pending", "pending"]  # both in one batch
+    async with keeper.scheduler.database.transaction() as session:
+        await session.execute(
+            update(RULES).where(RULES.c.kind == "nag", RULES.c.label == "交材料").values(spec="{")
+        )
+    await run_until(keeper, 0, "11:01")
+    assert [m for m in keeper.sent_to("bob") if m.startswith("⏰ 提醒：吃药")]
+    assert keeper.sent_to() == []  # alice's is quiet
+
+
+async def test_putting_off_a_task_whose_nag_is_paused_keeps_it_paused(keeper: Keeper) -> None:
+    await keeper.say("任务 今天 11:00 交材料 直到完成 最多2次")
+    listed = await keeper.say("提醒")
+    [number] = [line.split(".")[0] for line in listed.splitlines() if "催办 交材料" in line]
+    assert "已暂停" in await keeper.say(f"暂停 提醒 {number}")
+    assert "明天" in await keeper.say("明天再说 1")
+    await run_until(keeper, 1, "10:30")
+    assert not [m for m in keeper.sent_to() if m.startswith("⏰")]  # paused: nothing today
+    assert "已恢复" in await keeper.say(f"恢复 提醒 {number}")
+    await run_until(keeper, 1, "11:30")
+    about = [m.received_at for m in keeper.api.messages_to("alice") if m.content.startswith("⏰")]
+    assert about == [local(1, "11:00"), local(1, "11:10")]  # from the new due time

@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import services.nag
+import services.rules
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.scheduling import scheduler_for
 from scheduler import nag
@@ -167,3 +168,22 @@ async def test_two_racing_workers_never_send_a_repeat_twice(
             select(JOBS.c.scheduled_slot_utc, func.count()).group_by(JOBS.c.scheduled_slot_utc)
         )
         assert sorted(count for _, count in per_slot) == [1] * 6
+
+
+async def test_replan_keeps_a_pause_that_landed_after_the_status_was_read(
+    engine: AsyncEngine, clock: FakeClock
+) -> None:
+    stale = await a_nag(engine, clock)  # read while active
+    later = START + dt.timedelta(days=1)
+    async with Database(engine).transaction() as session:
+        assert await services.rules.pause(session, stale, clock.now())
+    async with Database(engine).transaction() as session:
+        spec = nag.NagSpec(start=later).to_json()
+        assert await services.rules.replan(
+            session, stale, clock.now(), note="task moved", spec=spec, next_fire_at=later
+        )
+    async with Database(engine).transaction() as session:
+        found = await rules.get(session, stale.id)
+    assert found is not None
+    assert (found.status, found.next_fire_at) == ("paused", None)  # still paused
+    assert found.spec == spec
