@@ -34,15 +34,7 @@ router = Router("tasks")
 async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
     if cmd.until_done is not None:
         return await _add_task_nag(session, ctx, cmd)
-    task = await tasks.add_task(
-        session,
-        user_id=ctx.user.id,
-        title=cmd.title,
-        due_date=cmd.due_date,
-        due_time=cmd.due_time,
-        now=ctx.now,
-        source_key=ctx.source_key,
-    )
+    task = await _new_task(session, ctx, cmd)
     due = texts.task_due_label(cmd.due_date, cmd.due_time, ctx.today)
     assert task.number is not None
     remind_at = await services.rules.schedule_task(session, ctx.user.id, task, ctx.tz, ctx.now)
@@ -50,6 +42,19 @@ async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
     return Outcome(
         reply=texts.task_added(task.number, task.title, due, remind),
         effect=Effect(kind="task_add", record_id=task.id),
+    )
+
+
+async def _new_task(session: Session, ctx: Context, cmd: AddTask) -> TaskRecord:
+    """The task row itself, the same whether it is reminded once or nagged."""
+    return await tasks.add_task(
+        session,
+        user_id=ctx.user.id,
+        title=cmd.title,
+        due_date=cmd.due_date,
+        due_time=cmd.due_time,
+        now=ctx.now,
+        source_key=ctx.source_key,
     )
 
 
@@ -61,15 +66,7 @@ async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome
     start = task_due_at(cmd.due_date, cmd.due_time, ctx.tz)  # the parser made sure of both
     if start is None or start <= ctx.now:
         return Outcome(reply=texts.TASK_NAG_IN_THE_PAST)
-    task = await tasks.add_task(
-        session,
-        user_id=ctx.user.id,
-        title=cmd.title,
-        due_date=cmd.due_date,
-        due_time=cmd.due_time,
-        now=ctx.now,
-        source_key=ctx.source_key,
-    )
+    task = await _new_task(session, ctx, cmd)
     spec = nag.NagSpec(start=start, every=cmd.until_done.every, cap=cmd.until_done.cap)
     await services.nag.add(
         session,
