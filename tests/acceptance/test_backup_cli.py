@@ -248,7 +248,7 @@ async def test_restore_reads_the_password_from_a_file_and_never_prints_it(
     assert await _table_names(fresh_mariadb) == []  # nothing was written
     code, _, err = await run_keeper(
         ["restore", str(backup), "--password-file", str(tmp_path / "missing")],
-        _env(laptop),
+        _env(fresh_mariadb),
         cwd=tmp_path,
     )
     assert code == 2
