@@ -201,23 +201,22 @@ def _resolve(ctx: Context, target: Target, found: list[Receiver]) -> str | None:
     return next((c for c in bound if c in ctx.channels_on), bound[0] if bound else None)
 
 
-def _usable(ctx: Context, channel: str, found: list[Receiver]) -> str | None:
-    """Why `channel` cannot be chosen now (a reply), or None."""
-    if channel != WECOM and channel not in {r.channel for r in found}:
-        return t.NEED_WECHAT
+def _pick(ctx: Context, target: Target, found: list[Receiver]) -> str | Outcome:
+    """The channel `target` means if the user may choose it now, else the refusal."""
+    channel = _resolve(ctx, target, found)
+    if channel is None or (channel != WECOM and channel not in {r.channel for r in found}):
+        return Outcome(reply=t.NEED_WECHAT)
     if channel not in ctx.channels_on:
-        return t.NOT_USABLE.format(name=_name(channel), why=t.HEALTH_WORDS["off"])
-    return None
+        return Outcome(reply=t.NOT_USABLE.format(name=_name(channel), why=t.HEALTH_WORDS["off"]))
+    return channel
 
 
 @router.handles(SetPrimaryChannel)
 async def set_primary(session: Session, ctx: Context, command: SetPrimaryChannel) -> Outcome:
     found = await user_channels.receivers(session, ctx.user.id)
-    channel = _resolve(ctx, command.target, found)
-    if channel is None:
-        return Outcome(reply=t.NEED_WECHAT)
-    if (why := _usable(ctx, channel, found)) is not None:
-        return Outcome(reply=why)
+    channel = _pick(ctx, command.target, found)
+    if isinstance(channel, Outcome):
+        return channel
     old, fallback = _primary(found), _role_of(found, "fallback")
     if channel == old:
         return Outcome(reply=t.ALREADY_PRIMARY.format(name=_name(channel)))
@@ -238,11 +237,9 @@ async def set_fallback(session: Session, ctx: Context, command: SetFallbackChann
         await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
         return Outcome(reply=t.fallback_set(None))
     found = await user_channels.receivers(session, ctx.user.id)
-    channel = _resolve(ctx, command.target, found)
-    if channel is None:
-        return Outcome(reply=t.NEED_WECHAT)
-    if (why := _usable(ctx, channel, found)) is not None:
-        return Outcome(reply=why)
+    channel = _pick(ctx, command.target, found)
+    if isinstance(channel, Outcome):
+        return channel
     if channel == _primary(found):
         return Outcome(reply=t.SAME_AS_PRIMARY.format(name=_name(channel)))
     await user_channels.set_role(session, ctx.user.id, channel, "fallback", now=ctx.now)
