@@ -453,7 +453,7 @@ async def _settle(
     lost to the sweeper meanwhile is counted but not written)."""
     records: list[AttemptRecord] = []
     finals: list[JobEnd] = []
-    ended: list[tuple[JobRecord, str | None]] = []
+    settled: list[JobRecord] = []
     statuses: list[str] = []
     for item, result in sent:
         if result.error_class == "config":
@@ -462,8 +462,8 @@ async def _settle(
             records.append(outcomes.attempt(job, result, now, s.secrets))
             decision = outcomes.decide(job, result, now)
             statuses.append(decision.status)
+            settled.append(job)
             if mine.get(job.id) != job.attempts:
-                ended.append((job, None))
                 continue
             finals.append(
                 JobEnd(
@@ -473,14 +473,14 @@ async def _settle(
                     note=decision.note,
                 )
             )
-            ended.append((job, decision.status))
     await attempts.record_attempts(session, records)
     results = {job.id: result for item, result in sent for job in item.jobs}
     # Failed for good and owed a fallback: back to wait, on the fallback's route.
     finals = await routing.divert_failed(session, finals, results, s.channels, now)
     final_status = {end.job.id: end.status for end in finals}
-    ended = [(job, final_status.get(job.id)) for job, _ in ended]
-    statuses = [st if fin is None else fin for st, (_, fin) in zip(statuses, ended, strict=True)]
+    # A lost claim ends unwritten (None); a diverted one with its new status.
+    ended = [(job, final_status.get(job.id)) for job in settled]
+    statuses = [final_status.get(job.id, st) for job, st in zip(settled, statuses, strict=True)]
     await jobs.finalise_claimed(session, finals, now=now)
     await incident_watch.after_sends(s, session, ((i.channel, r) for i, r in sent), now)
     for final in finals:
