@@ -442,8 +442,16 @@ async def finalise(
     `refund_attempt`: nothing was tried (a deferral), so the claim's count is undone.
     """
     values = _final_values(status, now, next_attempt_at, note)
+    return await _end_claim(session, job, values, refund_attempt=refund_attempt)
+
+
+async def _end_claim(
+    session: Session, job: JobRecord, values: dict[str, Any], *, refund_attempt: bool
+) -> bool:
+    """Write `values` to the job while this claim holds it; with `refund_attempt`, undo
+    the claim's count. False if the claim was lost."""
     if refund_attempt:
-        values["attempts"] = JOBS.c.attempts - 1
+        values = {**values, "attempts": JOBS.c.attempts - 1}
     stmt = update(JOBS).where(_this_claim(job)).values(values)
     return bool((await session.execute(stmt)).rowcount)
 
@@ -471,12 +479,8 @@ async def divert(
     the claim was lost: then nothing changed, and the caller records no attempt.
     `refund_attempt`: nothing was tried, so the claim's count is undone."""
     values = _final_values("retry_wait", now, now, note)
-    if refund_attempt:
-        values["attempts"] = JOBS.c.attempts - 1
-    stmt = (
-        update(JOBS).where(_this_claim(job)).values(**values, channel=channel, recipient=recipient)
-    )
-    return bool((await session.execute(stmt)).rowcount)
+    values.update(channel=channel, recipient=recipient)
+    return await _end_claim(session, job, values, refund_attempt=refund_attempt)
 
 
 async def move_waiting(
