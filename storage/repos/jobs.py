@@ -726,12 +726,12 @@ async def _nags_never_seen(session: Session, user_id: int, since: dt.datetime) -
             ours = JOBS.c.scheduled_slot_utc >= start
             if slot < start:  # a run before the current one
                 ours = JOBS.c.scheduled_slot_utc < start
-        same_run = select(JOBS.c.id).where(JOBS.c.rule_id == rule_id, ours)
-        went_out = same_run.where(JOBS.c.status.in_(WENT_OUT))
-        told_before = same_run.where(JOBS.c.status == "expired", JOBS.c.id < job_id)
-        if (await session.execute(went_out.limit(1))).first() is not None:
-            continue
-        if (await session.execute(told_before.limit(1))).first() is not None:
+        went_out = JOBS.c.status.in_(WENT_OUT)
+        told_before = and_(JOBS.c.status == "expired", JOBS.c.id < job_id)
+        covered = select(JOBS.c.id).where(
+            JOBS.c.rule_id == rule_id, ours, or_(went_out, told_before)
+        )
+        if (await session.execute(covered.limit(1))).first() is not None:
             continue
         told.append(Missed(kind=kind, slot=slot, label=label, status=status))
     return told
