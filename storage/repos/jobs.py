@@ -442,8 +442,16 @@ async def finalise(
     `refund_attempt`: nothing was tried (a deferral), so the claim's count is undone.
     """
     values = _final_values(status, now, next_attempt_at, note)
+    return await _end_claim(session, job, values, refund_attempt=refund_attempt)
+
+
+async def _end_claim(
+    session: Session, job: JobRecord, values: dict[str, Any], *, refund_attempt: bool
+) -> bool:
+    """Write `values` to the job while this claim holds it; with `refund_attempt`, undo
+    the claim's count. False if the claim was lost."""
     if refund_attempt:
-        values["attempts"] = JOBS.c.attempts - 1
+        values = {**values, "attempts": JOBS.c.attempts - 1}
     stmt = update(JOBS).where(_this_claim(job)).values(values)
     return bool((await session.execute(stmt)).rowcount)
 
@@ -471,12 +479,8 @@ async def divert(
     the claim was lost: then nothing changed, and the caller records no attempt.
     `refund_attempt`: nothing was tried, so the claim's count is undone."""
     values = _final_values("retry_wait", now, now, note)
-    if refund_attempt:
-        values["attempts"] = JOBS.c.attempts - 1
-    stmt = (
-        update(JOBS).where(_this_claim(job)).values(**values, channel=channel, recipient=recipient)
-    )
-    return bool((await session.execute(stmt)).rowcount)
+    values.update(channel=channel, recipient=recipient)
+    return await _end_claim(session, job, values, refund_attempt=refund_attempt)
 
 
 async def move_waiting(
@@ -722,12 +726,12 @@ async def _nags_never_seen(session: Session, user_id: int, since: dt.datetime) -
             ours = JOBS.c.scheduled_slot_utc >= start
             if slot < start:  # a run before the current one
                 ours = JOBS.c.scheduled_slot_utc < start
-        same_run = select(JOBS.c.id).where(JOBS.c.rule_id == rule_id, ours)
-        went_out = same_run.where(JOBS.c.status.in_(WENT_OUT))
-        told_before = same_run.where(JOBS.c.status == "expired", JOBS.c.id < job_id)
-        if (await session.execute(went_out.limit(1))).first() is not None:
-            continue
-        if (await session.execute(told_before.limit(1))).first() is not None:
+        went_out = JOBS.c.status.in_(WENT_OUT)
+        told_before = and_(JOBS.c.status == "expired", JOBS.c.id < job_id)
+        covered = select(JOBS.c.id).where(
+            JOBS.c.rule_id == rule_id, ours, or_(went_out, told_before)
+        )
+        if (await session.execute(covered.limit(1))).first() is not None:
             continue
         told.append(Missed(kind=kind, slot=slot, label=label, status=status))
     return told

@@ -16,10 +16,12 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Table, insert
+from sqlalchemy import Table, insert, inspect, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.delivery_models import ATTEMPTS, JOBS, RULES, WATER_PLANS
+from storage.engine import create_engine
 from storage.models import (
     EVENTS,
     INBOUND,
@@ -238,3 +240,18 @@ def _sent(uid: int, day: int, at: dt.datetime) -> Iterator[tuple[Table, dict[str
             "provider_message_id": f"msgid-{job_id}",
         },
     )
+
+
+async def table_counts(url: str) -> dict[str, int]:
+    """Each table of the database at `url` and its row count (alembic_version included)."""
+    engine = create_engine(url)
+    try:
+        async with engine.connect() as connection:
+            return await connection.run_sync(_count_all)
+    finally:
+        await engine.dispose()
+
+
+def _count_all(connection: Connection) -> dict[str, int]:
+    names = inspect(connection).get_table_names()
+    return {n: connection.execute(text(f"SELECT COUNT(*) FROM {n}")).scalar_one() for n in names}

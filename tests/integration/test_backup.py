@@ -11,8 +11,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy import insert, inspect, select, text
-from sqlalchemy.engine import Connection
+from sqlalchemy import insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.backup import (
@@ -34,7 +33,7 @@ from storage.migrate import current_revision, is_current, upgrade
 from storage.models import USERS
 from storage.schema import metadata
 from tests.conftest import ENGINES, _drop_mysql_database, _fresh_mysql_database
-from tests.integration.backup_seed import seed
+from tests.integration.backup_seed import seed, table_counts
 
 KEY = "a test passphrase, not a real one"
 NOW = dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC)
@@ -63,21 +62,6 @@ async def target_url(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIte
         await _drop_mysql_database(url)
 
 
-async def _contents(url: str) -> dict[str, int]:
-    """Each table of the database and its row count (alembic_version included)."""
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as connection:
-            return await connection.run_sync(_count_all)
-    finally:
-        await engine.dispose()
-
-
-def _count_all(connection: Connection) -> dict[str, int]:
-    names = inspect(connection).get_table_names()
-    return {n: connection.execute(text(f"SELECT COUNT(*) FROM {n}")).scalar_one() for n in names}
-
-
 async def _backup(url: str, path: Path) -> Manifest:
     return await make_backup(url, path, KEY, now=NOW)
 
@@ -94,7 +78,7 @@ async def test_a_restored_backup_gives_back_every_table_with_identical_checksums
     again = await _backup(target_url, tmp_path / "again.kbak")
 
     assert _sums(again) == _sums(original)
-    assert restored.manifest.rows == original.rows == sum((await _contents(seeded)).values()) - 1
+    assert restored.manifest.rows == original.rows == sum((await table_counts(seeded)).values()) - 1
     assert {t.name for t in original.tables if t.rows} >= {
         "users",
         "measurements",
@@ -159,7 +143,7 @@ async def _state(url: str) -> dict[str, int] | None:
     """The tables and row counts of `url`; None for a SQLite file that does not exist."""
     if url.startswith("sqlite") and not is_file(url.split("///", 1)[1]):
         return None
-    return await _contents(url)
+    return await table_counts(url)
 
 
 async def _migrated_empty(tmp_path: Path) -> str:
@@ -190,20 +174,20 @@ async def test_a_target_with_rows_is_refused_and_left_as_it_was(
     seeded: str, tmp_path: Path
 ) -> None:
     await _backup(seeded, tmp_path / "b.kbak")
-    before = await _contents(seeded)
+    before = await table_counts(seeded)
 
     with pytest.raises(RestoreRefused, match="not empty") as refused:
         await restore_backup(tmp_path / "b.kbak", seeded, KEY)
     assert refused.value.written is False
 
-    assert await _contents(seeded) == before
+    assert await table_counts(seeded) == before
 
 
 async def test_a_migrated_empty_target_takes_the_backup(seeded: str, tmp_path: Path) -> None:
     await _backup(seeded, tmp_path / "b.kbak")
     target = await _migrated_empty(tmp_path)
     restored = await restore_backup(tmp_path / "b.kbak", target, KEY)
-    counts = await _contents(target)
+    counts = await table_counts(target)
     assert {t.name: counts[t.name] for t in restored.manifest.tables} == {
         t.name: t.rows for t in restored.manifest.tables
     }
@@ -245,7 +229,7 @@ async def test_make_and_verify_reports_a_verified_backup(seeded: str, tmp_path: 
     outcome = await make_and_verify(seeded, tmp_path, KEY, now=lambda: next(times))
     assert outcome.verified, outcome.problem
     assert outcome.path == tmp_path / "keeper-20261125T020000Z.kbak"
-    assert (outcome.rows, outcome.problem) == (sum((await _contents(seeded)).values()) - 1, "")
+    assert (outcome.rows, outcome.problem) == (sum((await table_counts(seeded)).values()) - 1, "")
     assert outcome.finished_at - outcome.started_at == dt.timedelta(seconds=3)
     assert outcome.size_bytes == outcome.path.stat().st_size
 

@@ -11,36 +11,19 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from sqlalchemy import inspect, text
-from sqlalchemy.engine import Connection
-
 from bot.sandbox.wecom_side import WeComSide
 from storage.backup import make_backup, restore_backup, verify_backup
-from storage.engine import create_engine
+from tests.integration.backup_seed import table_counts
 
 KEY = "a test passphrase, not a real one"
 NOW = dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC)
-
-
-async def _counts(url: str) -> dict[str, int]:
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as connection:
-            return await connection.run_sync(_count_all)
-    finally:
-        await engine.dispose()
-
-
-def _count_all(connection: Connection) -> dict[str, int]:
-    names = inspect(connection).get_table_names()
-    return {n: connection.execute(text(f"SELECT COUNT(*) FROM {n}")).scalar_one() for n in names}
 
 
 async def test_a_backup_taken_while_callbacks_are_written_holds_one_committed_state(
     wecom: WeComSide, database_url: str, tmp_path: Path
 ) -> None:
     await wecom.send_text("gina", "体重 72.4")
-    before = await _counts(database_url)
+    before = await table_counts(database_url)
     written_during: list[str] = []
 
     async def callbacks_between_tables(table: str) -> None:
@@ -52,10 +35,10 @@ async def test_a_backup_taken_while_callbacks_are_written_holds_one_committed_st
     manifest = await make_backup(
         database_url, tmp_path / "b.kbak", KEY, now=NOW, after_table=callbacks_between_tables
     )
-    after = await _counts(database_url)
+    after = await table_counts(database_url)
     scratch = f"sqlite+aiosqlite:///{tmp_path / 'restored.db'}"
     await restore_backup(tmp_path / "b.kbak", scratch, KEY)
-    restored = await _counts(scratch)
+    restored = await table_counts(scratch)
 
     assert len(written_during) == len(manifest.tables) > 10
     assert after["users"] == before["users"] + len(written_during)
