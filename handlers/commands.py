@@ -210,10 +210,12 @@ RuleVerb = Literal["delete", "pause", "resume"]
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class ChangeRule:
-    """`删除 提醒 3` / `暂停 提醒 3` / `恢复 提醒 3`: one rule by its number in 提醒."""
+    """`删除 提醒 3` / `暂停 提醒 3` / `恢复 提醒 3`: one rule by its number in 提醒;
+    `把吃药那个提醒删了`: by (part of) its title instead (`title_ref`, `number` 0)."""
 
     verb: RuleVerb
-    number: int
+    number: int = 0
+    title_ref: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -312,9 +314,12 @@ class ShowEvents:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class CancelEvent:
-    """`取消日程 2`: cancel an upcoming event and its reminder."""
+    """`取消日程 2`: cancel an upcoming event and its reminder; `明天的会取消了`: by
+    (part of) its title instead (`title_ref`, `number` 0), on `day` when one was said."""
 
-    number: int
+    number: int = 0
+    title_ref: str | None = None
+    day: dt.date | None = None
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

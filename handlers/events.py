@@ -5,6 +5,7 @@ reminder, a cancelled one cancels it)."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 
 import services.rules
 from handlers import texts
@@ -63,7 +64,13 @@ async def show_events(session: Session, ctx: Context, cmd: ShowEvents) -> Outcom
 
 @router.handles(CancelEvent)
 async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outcome:
-    event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
+    if cmd.title_ref is not None:
+        named = await _named(session, ctx, cmd.title_ref, cmd.day)
+        if isinstance(named, str):
+            return Outcome(reply=named)
+        event: EventRecord | None = named
+    else:
+        event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
     if event is None:
         return Outcome(reply=texts.event_not_found(cmd.number))
     await events.change(session, event.id, ctx.user.id, status=events.CANCELLED, number=None)
@@ -101,15 +108,23 @@ async def _target(session: Session, ctx: Context, cmd: EditEvent) -> EventRecord
     if cmd.title_ref is None:
         event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
         return event if event is not None else texts.event_not_found(cmd.number)
+    return await _named(session, ctx, cmd.title_ref, None)
+
+
+async def _named(
+    session: Session, ctx: Context, title: str, day: dt.date | None
+) -> EventRecord | str:
+    """The one upcoming event whose title contains `title` (on `day` when said), or
+    the reply saying there is none or which ones match."""
     found = [
         e
         for e in await events.upcoming(session, ctx.user.id, ctx.today)
-        if cmd.title_ref in e.title
+        if title in e.title and (day is None or e.day == day)
     ]
     if not found:
-        return texts.event_title_not_found(cmd.title_ref)
+        return texts.event_title_not_found(title)
     if len(found) > 1:
-        return texts.event_title_ambiguous(cmd.title_ref, [(e.number, e.title) for e in found])
+        return texts.event_title_ambiguous(title, [(e.number, e.title) for e in found])
     return found[0]
 
 

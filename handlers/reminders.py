@@ -11,6 +11,7 @@ refused: 关闭 喝水 turns it off); digests cannot be deleted, only switched o
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import handlers.nag
@@ -147,6 +148,11 @@ async def add_reminder(session: Session, ctx: Context, cmd: AddReminder) -> Outc
 
 @router.handles(ChangeRule)
 async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcome:
+    if cmd.title_ref is not None:
+        named = await _rule_named(session, ctx, cmd.title_ref)
+        if isinstance(named, str):
+            return Outcome(reply=named)
+        cmd = dataclasses.replace(cmd, number=named, title_ref=None)
     rule = await rules.by_number(session, ctx.user.id, cmd.number)
     if rule is None:
         return Outcome(reply=texts.rule_not_found(cmd.number))
@@ -172,6 +178,30 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     found = await rules.get(session, rule.id)
     next_at = found.next_fire_at if resumed and found else None
     return Outcome(reply=texts.rule_changed(cmd.number, "resume", _when_or_none(next_at, ctx)))
+
+
+async def _rule_named(session: Session, ctx: Context, title: str) -> int | str:
+    """The number of the one listed rule whose words contain `title` (`把吃药那个提醒
+    删了`), or the reply saying there is none or which ones match."""
+    found = [
+        rule
+        for rule in await rules.listed(session, ctx.user.id)
+        if rule.number is not None and title in rule.label
+    ]
+    if not found:
+        return texts.rule_title_not_found(title)
+    if len(found) > 1:
+        shown = [(r.number or 0, _label_with_next(r, ctx)) for r in found]
+        return texts.rule_title_ambiguous(title, shown)
+    assert found[0].number is not None
+    return found[0].number
+
+
+def _label_with_next(rule: RuleRecord, ctx: Context) -> str:
+    """`吃药（明天 08:00）`: two rules of the same words told apart by their next time."""
+    if rule.next_fire_at is None:
+        return rule.label
+    return f"{rule.label}（{ctx.when(rule.next_fire_at)}）"
 
 
 def _deletable(rule: RuleRecord) -> bool:

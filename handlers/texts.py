@@ -625,6 +625,15 @@ def rule_not_found(number: int) -> str:
     return f"没有编号 {number} 的提醒。发「提醒」看看列表。"
 
 
+def rule_title_not_found(title: str) -> str:
+    return f"没有含「{title}」的提醒。发「提醒」看看列表。"
+
+
+def rule_title_ambiguous(title: str, candidates: list[tuple[int, str]]) -> str:
+    listed = "、".join(f"{n} {t}" for n, t in candidates[:5])
+    return f"有 {len(candidates)} 个提醒都含「{title}」：{listed}。\n请用编号，比如：暂停 提醒 {candidates[0][0]}"
+
+
 def rule_changed(number: int, verb: str, next_at: str | None) -> str:
     if verb == "delete":
         return f"提醒 {number} 已删除。"

@@ -157,11 +157,12 @@ WEEKDAYS |= {str(number): number - 1 for number in range(1, 8)}
 CRON_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 RELATIVE_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
 RELATIVE_DAYS |= {"昨天": -1, "前天": -2}
-AFTERNOON = frozenset({"下午", "傍晚", "晚上", "今晚", "明晚"})
+AFTERNOON = frozenset({"下午", "傍晚", "晚上", "今晚", "明晚", "睡前", "睡觉前"})
 MORNING = frozenset({"凌晨", "早上", "早晨", "上午", "明早", "今早", "清晨"})
 PERIOD_TIMES = {
     "早上": dt.time(8), "早晨": dt.time(8), "上午": dt.time(9), "中午": dt.time(12),
-    "下午": dt.time(15), "傍晚": dt.time(18), "晚上": dt.time(20),
+    "下午": dt.time(15), "傍晚": dt.time(18), "晚上": dt.time(20), "睡前": dt.time(22),
+    "睡觉前": dt.time(22),
 }  # fmt: skip
 """What a period word alone means (`每天早上 跑步`); 凌晨 alone is not a time."""
 MINUTE_WORDS = {"半": 30, "一刻": 15, "三刻": 45}
@@ -181,3 +182,124 @@ HEDGES = (
     "亏", "赔", "损失", "跌", "借",
 )  # fmt: skip
 """Words that make an amount a story, not a fact to record: asked, never recorded."""
+
+# --- intent cues (issue 19): the words the intent families in `intents` weigh ---
+# Each table is a cue: adding a synonym is one entry here, never a new rule.
+SPEND_OUT_WORDS = ("借给", "转给", "打给", "给", "包了", "包个", "送了", "送给", "随了", "孝敬")
+"""Money going out to someone (`给侄子包了个红包 200`): an expense, never income."""
+GIFT_WORDS = ("红包", "压岁钱", "份子", "礼金", "礼物", "生活费", "零花钱")
+"""What is given to people: with an out-word it is 人情 (`给侄子包了个红包`)."""
+INCOME_IN_WORDS = ("转来", "转给我", "给我转", "打给我", "给我发", "发给我", "到账", "报销")
+"""Money coming in from someone (`儿子转来的生活费 2000`)."""
+REMARK_WORDS = (
+    "人均", "工号", "气温", "温度", "涨到", "降到", "房价", "均价", "平均", "号称", "标价",
+    "报价", "一般要", "起步价", "听说", "据说", "听人说", "新闻", "排名", "考了", "分数",
+    "门牌", "车牌", "电话号", "号码", "快递单号", "单号", "楼层", "工资才", "身高", "度数",
+    "股价", "指数", "大盘", "市值", "车次", "航班", "座位", "周岁", "岁了",
+)  # fmt: skip
+"""A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
+OTHER_PEOPLE = (
+    "他", "她", "我妈", "我爸", "老公", "老婆", "媳妇", "儿子", "女儿", "孩子", "宝宝",
+    "同事", "朋友", "室友", "闺蜜", "哥", "姐", "弟", "妹", "爷爷", "奶奶", "外婆", "外公",
+    "对象", "男朋友", "女朋友", "猫", "狗",
+)  # fmt: skip
+"""Someone else's weight is not the user's (`我妈体重60`)."""
+WEIGHT_CUES = ("体重", "称了", "称重", "上秤", "秤上", "量了下体重", "量体重", "称一下", "称下")
+WEIGHT_UNITS = {"kg": False, "kgs": False, "公斤": False, "千克": False, "斤": True}
+"""Weight units and whether they are 斤 (halved to kilograms)."""
+BUDGET_CUES = (
+    "预算", "最多花", "最多只花", "不超过", "不能超过", "别超过", "控制在", "上限", "限额",
+    "封顶", "额度",
+)  # fmt: skip
+"""A limit on spending: the sentence sets a budget, it never records an expense."""
+GOAL_CUES = ("目标体重", "减到", "瘦到", "减肥目标", "体重目标", "目标是", "目标")
+WATER_ADVERBS = ("一口气", "又", "刚刚", "刚才", "刚", "已经", "再")
+WATER_TIMES = ("x", "×", "*", "+")
+"""`喝水x3`, `水 +2`: the count after these."""
+EVENT_MARKERS = (
+    "记到日程里", "记到日程", "加到日程", "加个日程", "加日程", "放进日程", "放到日程",
+    "写进日程", "进日程", "添加日程", "记进日程", "存到日程", "日程里记一下", "记日程",
+)  # fmt: skip
+TASK_MARKERS = (
+    "加到待办", "加个待办", "加待办", "记到待办", "放进待办", "放到待办", "列入待办",
+    "写进待办", "进待办", "添加待办", "记个待办", "加到任务", "加个任务", "记到任务",
+    "加todo", "加个todo", "记todo", "进todo",
+)  # fmt: skip
+LOOK_WORDS = (
+    "看看", "看一下", "看下", "查看", "查一下", "查下", "查查", "给我看", "列一下", "列出",
+    "显示", "打开", "瞅瞅", "瞧瞧",
+)  # fmt: skip
+QUESTION_CUES = (
+    "哪些", "什么", "啥", "多少", "几", "吗", "怎么样", "咋样", "如何", "有没有", "还剩",
+    "剩多少", "情况", "?", "？",
+)  # fmt: skip
+VIEW_NOUNS = {
+    "日程": "events", "安排": "events", "行程": "events", "约会": "events",
+    "待办": "tasks", "任务": "tasks", "todo": "tasks", "要做的事": "tasks", "没做的": "tasks",
+    "提醒": "reminders", "闹钟": "reminders",
+    "预算": "budgets",
+    "周报": "review", "周总结": "review",
+    "渠道": "channels",
+}  # fmt: skip
+"""Things that can be shown; a question or look word with one of them is that view."""
+SCOPE_WORDS = {
+    "今天": "today", "今日": "today",
+    "这周": "week", "本周": "week", "这星期": "week", "这个星期": "week", "这礼拜": "week",
+    "这一周": "week",
+    "这个月": "month", "这月": "month", "本月": "month", "这一个月": "month",
+    "今年": "year", "本年": "year", "这一年": "year", "年度": "year", "全年": "year",
+}  # fmt: skip
+"""The span a look or question covers (`这个月的账`, `今年怎么样`)."""
+MONEY_NOUNS = ("账", "花", "支出", "开销", "花销", "消费", "收入", "钱")
+WATER_NOUNS = ("喝水", "喝了几杯", "几杯水", "水")
+IDENTITY_WORDS = ("userid", "user id", "用户id", "账号", "帐号", "用户名", "id", "工号是啥")
+PAGE_WORDS = ("网页链接", "网页版", "网页", "网址", "链接", "页面", "个人主页", "主页")
+EXPORT_WORDS = ("导出", "下载我的数据", "下载数据", "备份我的", "打包")
+TURN_OFF_WORDS = {
+    "先停一下": "pause", "先停": "pause", "暂停": "pause", "停一下": "pause", "停几天": "pause",
+    "停一停": "pause", "停了": "pause", "停掉": "pause", "停": "pause",
+    "删掉": "delete", "删了": "delete", "删除": "delete", "删": "delete", "去掉": "delete",
+    "不要了": "delete", "不要": "delete", "取消": "delete", "撤掉": "delete", "不设": "delete",
+    "不需要": "delete", "不用": "delete", "免了": "delete",
+    "关掉": "close", "关了": "close", "关闭": "close", "关": "close", "别": "close",
+}  # fmt: skip
+"""Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
+TURN_ON_WORDS = {
+    "重新打开": "resume", "重新开": "resume", "恢复": "resume", "继续": "resume",
+    "再开": "resume", "打开": "enable", "开启": "enable", "启用": "enable", "开": "enable",
+}  # fmt: skip
+FEATURE_NOUNS = {
+    "免打扰": "quiet", "勿扰": "quiet",
+    "晨报": "digest_morning", "早报": "digest_morning", "早间简报": "digest_morning",
+    "晚报": "digest_evening", "晚间回顾": "digest_evening",
+    "周报": "review", "每周回看": "review", "周回顾": "review",
+    "喝水提醒": "water", "提醒喝水": "water", "喝水": "water",
+    "卡片": "cards",
+    "所有提醒": "all_reminders", "全部提醒": "all_reminders", "所有的提醒": "all_reminders",
+    "目标体重": "goal", "体重目标": "goal", "减肥目标": "goal",
+    "预算": "budget",
+}  # fmt: skip
+"""Things a user switches on or off by name (`晨报重新打开`, `不用免打扰了`)."""
+DONE_PAST_VERBS = (
+    "取", "还", "交", "寄", "拿", "买", "洗", "修", "剪", "付", "缴", "办", "签", "领", "退",
+    "扔", "倒", "约", "预约", "充", "打", "回", "发", "订", "收", "写", "看",
+)  # fmt: skip
+"""`快递取了`, `书还了`, `水费交了`: a thing, then one of these, then 了: done."""
+PAST_WORDS = (
+    "去年",
+    "昨天",
+    "前天",
+    "上周",
+    "上个月",
+    "上月",
+    "以前",
+    "之前",
+    "那时",
+    "当年",
+    "小时候",
+)
+"""A fact of another time (`去年体重80`): told, not recorded as today's."""
+POLITE_LEADS = ("帮我", "帮忙", "麻烦你", "麻烦", "请你", "请", "给我")
+RECUR_TAILS = ("每天", "每日", "天天", "每晚", "每早", "工作日", "每个工作日", "每周末")
+"""A recurrence said after the reminder (`早上八点提醒我吃早饭，每天`)."""
+REVIEW_SCHEDULE_VERBS = ("改到", "改成", "改在", "设为", "设在", "定在", "放在", "调到", "换到")

@@ -23,12 +23,16 @@ from decimal import Decimal
 from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
 from handlers.parse.lexicon import (
     EXPENSE_SYNONYMS,
+    GIFT_WORDS,
     HEDGES,
+    INCOME_IN_WORDS,
     INCOME_SYNONYMS,
     INCOME_VERBS,
     MEASURE_WORDS,
     NOT_MONEY_UNITS,
     RECORD_LEADS,
+    REMARK_WORDS,
+    SPEND_OUT_WORDS,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
 
@@ -50,8 +54,8 @@ _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
 
 def read_money(text: str) -> Command | None:
     """A ledger entry (or a question about one) read from `text`; None if not money."""
-    if _QUESTION.search(text):
-        return None
+    if _QUESTION.search(text) or any(word in text for word in REMARK_WORDS):
+        return None  # a question, or a remark (人均120, 听说涨到4000): no record
     found = [m for m in amount_matches(text) if stands_alone(m)]
     if len(found) != 1:
         return None
@@ -77,6 +81,8 @@ def category_of(note: str) -> tuple[str | None, str]:
 
 def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Command | None:
     """The entry `note` and `amount` make, recorded only when nothing is a guess."""
+    if (given := _given(amount, note)) is not None:
+        return Confirm(guess=given) if story or len(note) > MAX_NOTE else given
     income = _find(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, _STRONG_SPEND)
     word, category = category_of(note)
@@ -96,6 +102,21 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if story or len(note) > MAX_NOTE or not certain:
         return Confirm(guess=entry)
     return entry
+
+
+def _given(amount: Decimal, note: str) -> Command | None:
+    """Money going out to someone (`给侄子包了个红包 200`, `给老妈转了两千`): an
+    expense, 人情 unless a spending word names another category; money coming in
+    from someone (`儿子转来的生活费`) is left to the income rule. Recorded when a gift
+    word or a transfer says money moved, else asked."""
+    if _find(note, INCOME_IN_WORDS) or _find(note, SPEND_OUT_WORDS) is None:
+        return None
+    gift = _find(note, GIFT_WORDS)
+    word, category = category_of(note)
+    if gift or word is None or category == "其他":
+        category = "人情"
+    entry = _ledger("expense", amount, category, note)
+    return entry if gift or word or "转" in note else Confirm(guess=entry)
 
 
 _LEDGER_LEADS = (*RECORD_LEADS, "记账")

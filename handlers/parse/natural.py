@@ -27,7 +27,7 @@ from handlers.commands import (
     PostponeTask,
     RecordWeight,
 )
-from handlers.parse import money, phrasing
+from handlers.parse import intents, money, phrasing
 from handlers.parse.body import Body
 from handlers.parse.lexicon import RECORD_LEADS
 from handlers.parse.numbers import (
@@ -87,6 +87,8 @@ def read_command(text: str, context: Body, *, strict: bool = False) -> Command |
     """
     if not text or len(text) > MAX_NATURAL:
         return None  # a long text is a diary, not a command said in passing
+    if (command := intents.understand(text, context, strict=strict)) is not None:
+        return command
     if (command := read_question(text)) is not None:
         return command
     for leading in (

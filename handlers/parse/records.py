@@ -41,7 +41,7 @@ LEDGER_DIRECTIONS: dict[str, LedgerDirection] = {
     "记账": "expense", "支出": "expense", "花了": "expense", "收入": "income",
 }  # fmt: skip
 _WATER = re.compile(
-    r"(?P<sign>[+-]?)\s*(?P<count>[0-9]+|[零〇一二两三四五六七八九十]{1,3})\s*(?:杯水?)?"
+    r"(?P<sign>[+-]?|[x×*])\s*(?P<count>[0-9]+|[零〇一二两三四五六七八九十]{1,3})\s*(?:杯水?)?"
 )
 WATER_RANGE = (-10, 20)
 

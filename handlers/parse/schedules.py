@@ -43,7 +43,7 @@ from handlers import texts
 from handlers.commands import AddReminder, ParseError
 from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
 from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
-from handlers.parse.lexicon import PERIOD_TIMES
+from handlers.parse.lexicon import PERIOD_TIMES, RECUR_TAILS
 from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_separator, strip_separators
@@ -87,7 +87,7 @@ _LATER = re.compile(
     r"\s*(?P<unit>分钟|分|小时|钟头|天|min|h)\s*(?:以后|之后|后)",
     re.IGNORECASE,
 )
-_PERIOD_WORD = re.compile("凌晨|早上|早晨|上午|中午|下午|傍晚|晚上")
+_PERIOD_WORD = re.compile("凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡觉前|睡前")
 _NUMBER_IN = re.compile(_NUM)
 
 Fields = tuple[tuple[str, str], ...]
@@ -103,6 +103,20 @@ class _Rule:
     end: int
 
 
+_RECUR_TAIL = re.compile(
+    rf"[\s,;]+(?P<tail>(?:{'|'.join(RECUR_TAILS)}|每个?(?:周|星期|礼拜)[一二三四五六日天1-7]+)(?:都|也)?)$"
+)
+
+
+def _recurrence_first(text: str) -> str:
+    """`早上八点 吃早饭,每天` -> `每天 早上八点 吃早饭`: a recurrence said last still
+    makes the reminder recur (it never ends up in the title of a one-off)."""
+    match = _RECUR_TAIL.search(text)
+    if match is None:
+        return text
+    return f"{match['tail'].removesuffix('都').removesuffix('也')} {text[: match.start()]}"
+
+
 def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
     """Read `<when> <what>` (the text after `提醒`, normalised) into an AddReminder.
 
@@ -113,7 +127,7 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
     """
     if now_local.tzinfo is not None:
         raise ValueError("now_local is the user's naive wall-clock time")
-    body, important = _take_important(text)
+    body, important = _take_important(_recurrence_first(text))
     body, until_done = take_until_done(body)
     if body.startswith("我"):
         body = strip_separators(body[1:])

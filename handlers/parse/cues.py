@@ -1,0 +1,298 @@
+"""The intent cues of a message: which of the lexicon's cue words it holds (issue 19).
+
+`read` looks every cue table of `lexicon` up once and returns a frozen `Cues`; the
+intent families in `intents` decide from it. Nothing here decides what a message
+means: a cue only says that a word is there (and, for markers and titles, where).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+from handlers import texts
+from handlers.commands import DigestKind
+from handlers.parse.lexicon import (
+    BUDGET_CUES,
+    DONE_PAST_VERBS,
+    EVENT_MARKERS,
+    EXPENSE_SYNONYMS,
+    EXPORT_WORDS,
+    FEATURE_NOUNS,
+    GOAL_CUES,
+    IDENTITY_WORDS,
+    LOOK_WORDS,
+    MONEY_NOUNS,
+    OTHER_PEOPLE,
+    PAGE_WORDS,
+    PAST_WORDS,
+    POLITE_LEADS,
+    QUESTION_CUES,
+    QUIET_WORDS,
+    REMARK_WORDS,
+    REMIND_WORDS,
+    SCOPE_WORDS,
+    TASK_MARKERS,
+    TURN_OFF_WORDS,
+    TURN_ON_WORDS,
+    VIEW_NOUNS,
+    WATER_NOUNS,
+    WEIGHT_CUES,
+    WEIGHT_UNITS,
+)
+from handlers.parse.when import match_time
+from storage.records import RuleKind
+
+BUDGET_ONE_AMOUNT = texts.BUDGET_HINT
+BUDGET_WHICH = texts.BUDGET_CATEGORY_UNKNOWN
+BUDGET_RANGE = texts.BUDGET_OUT_OF_RANGE
+
+_GIVE = ("给我", "发我", "发一下", "来个", "要个", "生成", "发个", "我要")
+_EVENT_WORDS = (
+    "日程",
+    "会议",
+    "开会",
+    "会",
+    "约会",
+    "聚会",
+    "面试",
+    "复诊",
+    "预约",
+    "饭局",
+    "活动",
+)
+_REMINDER_WORDS = ("提醒", "闹钟")
+
+
+def _longest(text: str, words: object) -> str | None:
+    """The longest word of `words` inside `text` (case-folded), or None."""
+    folded = text.casefold()
+    best: str | None = None
+    for word in words:  # type: ignore[attr-defined]
+        if word in folded and (best is None or len(word) > len(best)):
+            best = word
+    return best
+
+
+_VERB_ENDS = frozenset("了掉吧一下啦啊呀哈的上起")
+
+
+def _turn_word(text: str, table: object) -> str | None:
+    """The longest turn word of `table` in `text`; a one-character word (关 开 停 删
+    别) counts only where it stands as a verb: last, or before 了 掉 吧 一下 ... (not
+    the 开 of 开会 or the 关 of 关火)."""
+    best: str | None = None
+    for word in table:  # type: ignore[attr-defined]
+        at = text.find(word)
+        while at >= 0:
+            after = text[at + len(word) : at + len(word) + 1]
+            alone = len(word) > 1 or not after or after in _VERB_ENDS or not after.isalnum()
+            if alone and (best is None or len(word) > len(best)):
+                best = word
+                break
+            at = text.find(word, at + 1)
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """Which cue words a message holds (None / False: none of that table)."""
+
+    event_marker: str | None
+    task_marker: str | None
+    question: bool
+    look: bool
+    mine: bool
+    give: bool
+    remind: bool
+    remind_time: bool
+    view_noun: str | None
+    view_word: str | None
+    scope: str | None
+    money_noun: bool
+    water_noun: bool
+    turn_off: str | None
+    turn_off_word: str | None
+    turn_on: str | None
+    feature: str | None
+    reminder_word: str | None
+    event_word: str | None
+    budget: bool
+    goal: bool
+    weightish: bool
+    remark: bool
+    other_person: bool
+    identity: bool
+    export: bool
+    page: bool
+    quiet: bool
+    done_title: str | None
+    past: bool
+    turn_on_word: str | None
+
+
+def read(text: str) -> Cues:
+    """Every cue in `text` (normalised and tidied)."""
+    view_word = _longest(text, VIEW_NOUNS)
+    scope_word = _longest(text, SCOPE_WORDS)
+    off_word = _turn_word(text, TURN_OFF_WORDS)
+    on_word = _turn_word(text, TURN_ON_WORDS)
+    if off_word and on_word and (off_word in on_word or on_word in off_word):
+        on_word = None if len(off_word) >= len(on_word) else on_word
+        off_word = None if on_word else off_word
+    feature_word = _longest(text, FEATURE_NOUNS)
+    remind = any(word in text for word in REMIND_WORDS)
+    return Cues(
+        event_marker=_longest(text, EVENT_MARKERS),
+        task_marker=_longest(text, TASK_MARKERS),
+        question=any(word in text for word in QUESTION_CUES),
+        look=any(word in text for word in LOOK_WORDS),
+        mine="我的" in text or "我都" in text,
+        give=any(word in text for word in _GIVE),
+        remind=remind,
+        remind_time=remind and _has_time(text),
+        view_noun=VIEW_NOUNS[view_word] if view_word else None,
+        view_word=view_word,
+        scope=SCOPE_WORDS[scope_word] if scope_word else None,
+        money_noun=any(word in text for word in MONEY_NOUNS),
+        water_noun=any(word in text for word in WATER_NOUNS),
+        turn_off=TURN_OFF_WORDS[off_word] if off_word else None,
+        turn_off_word=off_word,
+        turn_on=TURN_ON_WORDS[on_word] if on_word else None,
+        feature=FEATURE_NOUNS[feature_word] if feature_word else None,
+        reminder_word=_longest(text, _REMINDER_WORDS),
+        event_word=_longest(text, _EVENT_WORDS),
+        budget=any(word in text for word in BUDGET_CUES),
+        goal=any(word in text for word in GOAL_CUES),
+        weightish=any(word in text for word in WEIGHT_CUES) or "体重" in text,
+        remark=any(word in text for word in REMARK_WORDS),
+        other_person=any(word in text for word in OTHER_PEOPLE),
+        identity=_longest(text, IDENTITY_WORDS) is not None,
+        export=any(word in text for word in EXPORT_WORDS),
+        page=any(word in text for word in PAGE_WORDS),
+        quiet=any(word in text for word in QUIET_WORDS),
+        done_title=_done_title(text),
+        past=any(word in text for word in PAST_WORDS),
+        turn_on_word=on_word,
+    )
+
+
+_HAS_TIME = re.compile(
+    r"[0-9一二三四五六七八九十两]\s*(?:点|:|分钟|小时)|明天|后天|每天|每周|周[一二三四五六日天]"
+)
+
+
+def _has_time(text: str) -> bool:
+    return _HAS_TIME.search(text) is not None
+
+
+_DONE_VERBS = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
+_DONE_PAST = re.compile(
+    rf"(?P<thing>[^\s0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?"
+)
+
+
+def _done_title(text: str) -> str | None:
+    """`快递取了` -> `取快递`: the task's usual title, verb first."""
+    match = _DONE_PAST.fullmatch(text)
+    if match is None or any(word in text for word in QUESTION_CUES):
+        return None
+    return match["verb"] + match["thing"]
+
+
+_VIEW_FILLER = sorted(
+    {*SCOPE_WORDS, *QUESTION_CUES, *LOOK_WORDS, *MONEY_NOUNS, *WATER_NOUNS, *VIEW_NOUNS,
+     "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了", "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
+     "体重", "呢", "回顾", "给", "一", "下"},
+    key=len,
+    reverse=True,
+)  # fmt: skip
+
+
+def only_view_words(text: str) -> bool:
+    """`这个月的账`, `今年怎么样`, `今天喝了几杯水`: nothing but a span, question and
+    look words and the names of what is shown (not `今天吃啥`)."""
+    rest = text
+    for word in _VIEW_FILLER:
+        rest = rest.replace(word, "")
+    return not rest.strip(" ,")
+
+
+def without_polite(text: str) -> str:
+    """`帮我加个待办，…` -> `加个待办，…`: the polite words that lead a request."""
+    for lead in POLITE_LEADS:
+        if text.startswith(lead):
+            return text[len(lead) :].lstrip(" ,")
+    return text
+
+
+def digest_kind(feature: str) -> DigestKind:
+    """The digest a feature key names."""
+    if feature == "digest_morning":
+        return RuleKind.DIGEST_MORNING
+    return RuleKind.DIGEST_EVENING
+
+
+_CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
+
+
+def category_in(text: str) -> str | None:
+    """The expense category a word of `text` names (`吃饭` -> 餐饮), or None."""
+    for word in _CATEGORY_WORDS:
+        if word in text:
+            return EXPENSE_SYNONYMS[word]
+    return None
+
+
+_TITLE_NOISE = re.compile(r"^(?:把|将|那个|这个|的)|(?:那个|这个|的|那条|这条|先|都)$")
+_NAMED = re.compile(r"那个|这个|那条|这条|的")
+
+
+def title_before(text: str, word: str, verb: str | None) -> str | None:
+    """`把吃药那个提醒删了` -> `吃药`, `提醒吃药的那个删掉` -> `吃药`: the words that
+    name the thing, when the message marks them as a name (那个, 的)."""
+    if _NAMED.search(text) is None:
+        return None
+    said = text.replace(verb, " ") if verb else text
+    at = said.find(word)
+    before, after = said[:at], said[at + len(word) :]
+    for part in (before, after):
+        for _ in range(3):
+            part = _TITLE_NOISE.sub("", part.strip(" 了吧,")).strip()
+        if part and not any(ch.isdigit() for ch in part) and part not in ("一下", "先"):
+            return part if len(part) <= 12 else None
+    return None
+
+
+def event_title(text: str, cues: Cues) -> str | None:
+    """`明天的会取消了` -> `会`: the event word or what precedes the cancel word."""
+    off = cues.turn_off_word or ""
+    before = text[: text.find(off)] if off in text else text
+    for day in ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周"):
+        if before.startswith(day):
+            before = before[len(day) :]
+            if day in ("下周", "这周", "周") and before[:1] in "一二三四五六日天":
+                before = before[1:]
+            break
+    said = _TITLE_NOISE.sub("", before.lstrip("的").strip()).strip()
+    said = said.removeprefix("的").strip()
+    return said or cues.event_word
+
+
+_WEEKDAY_TIME = re.compile(r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<rest>.+)")
+
+
+def weekday_time(text: str) -> tuple[str, dt.time] | None:
+    """`周报改到周六早上九点` -> ("六", 09:00)."""
+    match = _WEEKDAY_TIME.search(text)
+    if match is None:
+        return None
+    rest = match["rest"].strip()
+    found = match_time(rest)
+    if found is None or rest[found.end :].strip(" 吧了"):
+        return None
+    return match["wd"], found.time
+
+
+__all__ = ["WEIGHT_UNITS", "Cues", "read"]

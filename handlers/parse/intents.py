@@ -1,0 +1,362 @@
+"""Intent families that read slots and cues, then decide (issue 19).
+
+The older readers in `natural` and `phrasing` each match one shape of sentence. The
+families here read a message the other way round: `slots` pulls the typed values out
+of any position (an amount, a weight with its unit, a count of glasses, a list
+number, a day and time) and `cues` finds the intent words from `lexicon` (markers
+such as 记到日程, direction words, question, look, turn-off, done, budget, goal and
+remark words). Each family then looks at what was found and decides, or passes
+(None) so the next family, and then the older readers, get their turn.
+
+The rules that keep a wrong fact out:
+- an explicit marker beats a default (`…，记到日程` is an event, whatever else);
+- a number next to a weight word is never money; a budget, goal or limit word is
+  never an expense; a remark word (人均, 听说, 工号 …) makes no record at all;
+- a look or question word with a thing to show is that view, never a record;
+- a turn-off word with a feature's name turns that feature off.
+
+Words live only in `lexicon`; this module holds decisions. Pure and total: every
+family returns a Command or None, or raises ParseError for a value out of range.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+from handlers.channel_commands import ShowChannels
+from handlers.commands import (
+    CancelBudget,
+    CancelEvent,
+    ChangeRule,
+    Command,
+    CompleteTask,
+    Confirm,
+    EndQuiet,
+    ExportData,
+    OpenPages,
+    ParseError,
+    RecordWeight,
+    SetBudget,
+    SetCards,
+    SetDigest,
+    SetGoalWeight,
+    SetQuiet,
+    SetReview,
+    ShowBudgets,
+    ShowEvents,
+    ShowMonth,
+    ShowReminders,
+    ShowReview,
+    ShowTasks,
+    ShowToday,
+    ShowWeek,
+    ShowYear,
+    SwitchAllReminders,
+    SwitchWater,
+    TaskRef,
+    WaterAction,
+    WhoAmI,
+)
+from handlers.parse import cues as found_cues
+from handlers.parse import slots as found_slots
+from handlers.parse.body import Body
+from handlers.parse.cues import Cues
+from handlers.parse.lexicon import (
+    WEEKDAYS,
+)
+from handlers.parse.normalise import strip_separators
+from handlers.parse.numbers import check_weight
+from handlers.parse.review import BUDGET_MAX
+from handlers.parse.slots import Slots
+
+Family = Callable[[str, Body, Cues, Slots], Command | None]
+
+
+def understand(text: str, context: Body, *, strict: bool = False) -> Command | None:
+    """The command the slots and cues of `text` decide, or None to let others read it.
+
+    `strict`: a keyword led the message and its reader refused the rest (`体重 72.4
+    磅`); only the families that act on a named thing run (`喝水提醒先停了吧`), never
+    those that read a record or a view out of loose words."""
+    cues = found_cues.read(text)
+    slots = found_slots.read(text, context.today)
+    for family in _STRICT_FAMILIES if strict else _FAMILIES:
+        if (command := family(text, context, cues, slots)) is not None:
+            return command
+    return None
+
+
+# --- explicit markers ----------------------------------------------------------------
+
+
+def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | None:
+    """`周五下午三点开会，记到日程` / `周五 交报告，加个待办`: the marker names the
+    command wherever it stands, and its words leave the title."""
+    from handlers.parse.tasks import parse_event, parse_task
+
+    text = found_cues.without_polite(text)
+    if cues.event_marker is not None:
+        rest = _without(text, cues.event_marker)
+        return parse_event(context.with_text("日程", rest)) if rest else None
+    if cues.task_marker is not None:
+        rest = _without(text, cues.task_marker)
+        return parse_task(context.with_text("待办", rest)) if rest else None
+    return None
+
+
+def _without(text: str, word: str) -> str:
+    at = text.find(word)
+    rest = f"{text[:at]} {text[at + len(word) :]}"
+    return strip_separators(" ".join(rest.replace(",", " ").split()))
+
+
+# --- views asked as questions -----------------------------------------------------------
+
+_VIEWS: dict[str, Callable[[], Command]] = {
+    "events": ShowEvents,
+    "tasks": ShowTasks,
+    "reminders": ShowReminders,
+    "budgets": ShowBudgets,
+    "review": ShowReview,
+    "channels": ShowChannels,
+    "today": ShowToday,
+    "week": ShowWeek,
+    "month": ShowMonth,
+    "year": ShowYear,
+}
+
+
+def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`看看我的日程`, `我的待办有哪些`, `这个月的账`, `今天喝了几杯水`, `今年怎么样`."""
+    asking = cues.question or cues.look or cues.mine or (cues.scope and cues.money_noun)
+    if not asking or slots.amounts or slots.weight is not None or cues.remind:
+        return None
+    if cues.turn_off or cues.turn_on:
+        return None
+    if cues.scope is not None and cues.view_word == "安排":
+        return _VIEWS[cues.scope]()  # 今天有什么安排: the day, not just its events
+    if cues.view_noun is not None:
+        if cues.view_noun == "reminders" and slots.list_number is not None:
+            return None
+        if cues.view_noun == "budgets" or cues.question or cues.look or _only_mine(text, cues):
+            return _VIEWS[cues.view_noun]()
+    if cues.scope is not None and found_cues.only_view_words(text):
+        if cues.scope == "today" and (cues.water_noun or cues.question or cues.look):
+            return ShowToday()
+        return _VIEWS[cues.scope]()
+    if cues.question and cues.water_noun and not slots.count:
+        return ShowToday()  # 喝了几杯水了
+    return None
+
+
+def _only_mine(text: str, cues: Cues) -> bool:
+    """`我的日程`: the thing alone after 我的, nothing else said."""
+    return cues.view_word is not None and text.replace("我的", "").strip() == cues.view_word
+
+
+# --- who I am, pages, export ------------------------------------------------------------
+
+
+def identity_pages_export(text: str, _c: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`我的userid是多少`, `给我个网页链接`, `把我的记录导出`."""
+    if slots.amounts or slots.when_found:
+        return None
+    if cues.identity and (cues.question or cues.mine):
+        return WhoAmI()
+    if cues.export and not cues.turn_off:
+        return ExportData()
+    if cues.page and (cues.give or cues.look or cues.question or cues.mine) and not cues.turn_off:
+        return OpenPages()
+    return None
+
+
+# --- turning things off and on by name ---------------------------------------------------
+
+
+def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`不用免打扰了`, `晨报重新打开吧`, `喝水提醒先停了吧`, `提醒4先停一下`,
+    `把吃药那个提醒删了`, `餐饮的预算不要了`, `不设目标体重了`, `明天的会取消了`."""
+    off, on = cues.turn_off, cues.turn_on
+    if (off is None) == (on is None) or slots.amounts or cues.remind:
+        return None
+    feature = cues.feature
+    if feature == "quiet":
+        return EndQuiet() if off else None
+    if feature in ("digest_morning", "digest_evening"):
+        return SetDigest(kind=found_cues.digest_kind(feature), on=on is not None)
+    if feature == "review" and not slots.when_found:
+        return SetReview(on=on is not None)
+    if feature == "water":
+        return SwitchWater(action=_water_action(off, on))
+    if feature == "cards":
+        return SetCards(on=on is not None)
+    if feature == "all_reminders":
+        return SwitchAllReminders(on=on is not None)
+    if feature == "goal" and off:
+        return SetGoalWeight(kg=None)
+    if feature == "budget" and off:
+        category = found_cues.category_in(text)
+        return CancelBudget(category=category) if category else ShowBudgets()
+    return _rule_or_event(text, cues, slots, off or on or "")
+
+
+def _water_action(off: str | None, on: str | None) -> WaterAction:
+    if off is not None:
+        return "pause" if off == "pause" else "close"
+    return "resume" if on == "resume" else "enable"
+
+
+def _rule_or_event(text: str, cues: Cues, slots: Slots, verb: str) -> Command | None:
+    """A reminder by number or by title, or an event by title (`明天的会取消了`)."""
+    rule_verb = {"pause": "pause", "close": "pause", "delete": "delete"}.get(verb, "resume")
+    if cues.reminder_word:
+        if slots.list_number is not None and slots.list_number >= 1:
+            return ChangeRule(verb=rule_verb, number=slots.list_number)  # type: ignore[arg-type]
+        title = found_cues.title_before(
+            text, cues.reminder_word, cues.turn_off_word or cues.turn_on_word
+        )
+        if title:
+            return ChangeRule(verb=rule_verb, title_ref=title)  # type: ignore[arg-type]
+        return None
+    if slots.list_number is not None:
+        return None  # 日程2取消: the event readers take numbers
+    if cues.turn_off and cues.event_word and cues.turn_off_word in ("取消", "取消了", "不去"):
+        day = slots.day
+        title = found_cues.event_title(text, cues)
+        if title and title not in ("日程", "安排", "行程"):  # 取消日程: which one?
+            return CancelEvent(title_ref=title, day=day)
+    return None
+
+
+# --- budgets and the weight goal -------------------------------------------------------
+
+
+def budgets(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`娱乐每月最多花500`, `吃饭预算一千五`, `这个月预算还剩多少`: never an expense."""
+    if not cues.budget:
+        return None
+    if cues.question or cues.look or not slots.amounts:
+        if cues.turn_off:
+            return None  # the switches family reads 预算不要了
+        return ShowBudgets() if cues.question or cues.look or text == "预算" else None
+    if len(slots.amounts) != 1:
+        raise ParseError(found_cues.BUDGET_ONE_AMOUNT)
+    category = found_cues.category_in(text)
+    amount = slots.amounts[0]
+    if category is None:
+        raise ParseError(found_cues.BUDGET_WHICH)
+    if not Decimal(0) < amount < BUDGET_MAX:
+        raise ParseError(found_cues.BUDGET_RANGE)
+    return SetBudget(category=category, amount=amount.quantize(Decimal("0.01")))
+
+
+def goal(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`我的目标是减到120斤`, `目标体重六十五公斤`."""
+    if not cues.goal or cues.turn_off or slots.weight is None:
+        return None
+    if not (cues.weightish or slots.weight_unit):
+        return None
+    value, jin = slots.weight, slots.weight_unit == "斤"
+    if slots.weight_unit is None and value >= 100:
+        return Confirm(guess=SetGoalWeight(kg=check_weight(value, jin=True)))
+    return SetGoalWeight(kg=check_weight(value, jin=jin))
+
+
+# --- records with extra words ---------------------------------------------------------------
+
+
+def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`我现在66.6kg`, `70.2公斤 今早`, `量了下体重，72`: a weight, never money."""
+    if slots.weight is None or cues.goal or cues.budget or cues.remark or cues.other_person:
+        return None
+    if cues.past:
+        return None
+    if cues.question or cues.remind or slots.amounts_with_currency:
+        return None
+    if not (cues.weightish or slots.weight_unit):
+        return None
+    value = slots.weight
+    if slots.weight_unit is None and value >= 100:
+        return Confirm(guess=RecordWeight(kg=check_weight(value, jin=True)))
+    try:
+        kg = check_weight(value, jin=slots.weight_unit == "斤")
+    except ParseError:
+        return None
+    return RecordWeight(kg=kg)
+
+
+def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`一口气喝了两杯水`, `喝水x3`, `水 +2`."""
+    if slots.water_times is not None:
+        return _glasses(slots.water_times)
+    return None
+
+
+def _glasses(count: int) -> Command:
+    from handlers.parse.records import water as check_in
+
+    return check_in(count)
+
+
+# --- done in plain past tense -------------------------------------------------------------
+
+
+def done_past(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`快递取了`, `书还了`, `水费交了`: the thing, then the verb: that task is done."""
+    if cues.done_title is None or slots.amounts:
+        return None
+    return CompleteTask(ref=TaskRef(title=cues.done_title))
+
+
+# --- settings said in sentences ------------------------------------------------------------
+
+
+def review_schedule(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`周报改到周六早上九点`: the review's day and time."""
+    if cues.feature != "review" or cues.turn_off:
+        return None
+    found = found_cues.weekday_time(text)
+    if found is None:
+        return None
+    weekday, at = found
+    return SetReview(on=True, weekday=WEEKDAYS[weekday], at=at)
+
+
+def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`别打扰我，到明早8点`: quiet until a wall-clock time."""
+    if not cues.quiet or cues.turn_off_word == "取消":
+        return None
+    at = text.find("到")
+    if at < 0:
+        return None
+    from handlers.parse.settings import parse_quiet
+
+    said = text[at:].strip()
+    try:
+        command = parse_quiet(context.with_text("免打扰", said))
+    except ParseError:
+        return None
+    return command if isinstance(command, SetQuiet) else None
+
+
+_STRICT_FAMILIES: tuple[Family, ...] = (
+    markers,
+    identity_pages_export,
+    review_schedule,
+    quiet_until,
+    switches,
+)
+_FAMILIES: tuple[Family, ...] = (
+    markers,
+    identity_pages_export,
+    budgets,
+    goal,
+    review_schedule,
+    quiet_until,
+    switches,
+    views,
+    weight,
+    water,
+    done_past,
+)

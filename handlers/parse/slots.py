@@ -1,0 +1,144 @@
+"""The typed slots of a message, wherever they stand (issue 19).
+
+`read` pulls out of a normalised, tidied message: the amounts that can be money, a
+weight with its unit (斤 still in 斤: the family converts), a count of glasses, the
+`x3` / `+2` of a water check-in, a list number (`提醒4`, `第3个`), and whether a day
+or time was said (and the day). A slot is a value and nothing more: which intent it
+serves is decided in `intents`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+
+from handlers.commands import ParseError
+from handlers.parse.lexicon import WATER_ADVERBS, WATER_TIMES, WEIGHT_UNITS
+from handlers.parse.numbers import (
+    ANY_NUMBER,
+    SPOKEN_DECIMAL,
+    amount_matches,
+    find_amount,
+    is_money,
+    number_value,
+    small_int,
+)
+
+_UNITS = "|".join(sorted(WEIGHT_UNITS, key=len, reverse=True))
+_WEIGHT = re.compile(
+    rf"(?<![0-9.])(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>{_UNITS})?(?![0-9.])",
+    re.IGNORECASE,
+)
+_COUNT = re.compile(r"(?P<n>[0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:大|小)?杯")
+_TIMES = "|".join(map(re.escape, WATER_TIMES))
+_ADVERBS = "|".join(map(re.escape, WATER_ADVERBS))
+_WATER_TIMES = re.compile(
+    rf"(?:{_ADVERBS})*\s*(?:喝了?水|水)\s*(?:{_TIMES})\s*(?P<n>[0-9]{{1,2}}|[一二两三四五六七八九十]{{1,3}})"
+    rf"(?:\s*杯)?|(?:{_ADVERBS})+\s*(?:喝了?|补了?)\s*(?P<m>[0-9]{{1,2}}|[一二两三四五六七八九十]{{1,3}})"
+    r"\s*(?:大|小)?杯水",
+    re.IGNORECASE,
+)
+_LIST_NUMBER = re.compile(
+    r"(?:提醒|日程|待办|任务)\s*#?(?P<a>[0-9]{1,4})(?![0-9:点])"
+    r"|第\s*(?P<b>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项|号)"
+    r"|(?<![0-9])(?P<c>[0-9]{1,4})\s*号(?:提醒|日程)"
+)
+_DAY_WORDS = re.compile(
+    r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
+)
+_TIME_WORDS = re.compile(r"[0-9一二三四五六七八九十两]\s*(?:点|:[0-9])|分钟后|小时后")
+
+
+@dataclass(frozen=True, slots=True)
+class Slots:
+    """The values found (empty / None: none of that kind)."""
+
+    amounts: tuple[Decimal, ...]
+    amounts_with_currency: bool
+    weight: Decimal | None
+    weight_unit: str | None
+    count: int | None
+    water_times: int | None
+    list_number: int | None
+    day: dt.date | None
+    when_found: bool
+
+
+def read(text: str, today: dt.date | None = None) -> Slots:
+    """Every slot of `text` (normalised and tidied)."""
+    amounts, currency = _amounts(text)
+    weight, unit = _weight(text)
+    count = _COUNT.search(text)
+    times = _WATER_TIMES.fullmatch(text.strip())
+    water_times = small_int(times["n"] or times["m"]) if times else None
+    return Slots(
+        amounts=amounts,
+        amounts_with_currency=currency,
+        weight=weight,
+        weight_unit=unit,
+        count=small_int(count["n"]) if count else None,
+        water_times=water_times,
+        list_number=_list_number(text),
+        day=_day(text, today),
+        when_found=bool(_DAY_WORDS.search(text) or _TIME_WORDS.search(text)),
+    )
+
+
+def _amounts(text: str) -> tuple[tuple[Decimal, ...], bool]:
+    """The money-shaped numbers not followed by a weight or count unit."""
+    found: list[Decimal] = []
+    currency = False
+    for match in amount_matches(text):
+        after = text[match.end() :].lstrip().lower()
+        if after.startswith((*WEIGHT_UNITS, "杯", "点", "号", "分", "个", "次", "天", "岁", ":")):
+            continue
+        before = text[: match.start()].rstrip()
+        if before.endswith(("提醒", "日程", "待办", "任务", "第", "#", "x", "×", "+", "*")):
+            continue
+        try:
+            value = find_amount(match)
+        except ParseError:
+            continue
+        if value is not None:
+            found.append(value[0])
+            currency = currency or is_money(match)
+    return tuple(found), currency
+
+
+def _weight(text: str) -> tuple[Decimal | None, str | None]:
+    """The one number that can be a weight, and its unit (None when unsaid); none
+    when several numbers stand in the message."""
+    found = [m for m in _WEIGHT.finditer(text) if m["n"]]
+    with_unit = [m for m in found if m["unit"]]
+    chosen = with_unit if with_unit else found
+    if len(chosen) != 1:
+        return None, None
+    match = chosen[0]
+    said = match["n"].replace("点", ".") if re.fullmatch(SPOKEN_DECIMAL, match["n"]) else match["n"]
+    value = number_value(said)
+    unit = match["unit"].lower() if match["unit"] else None
+    return value, unit
+
+
+def _list_number(text: str) -> int | None:
+    match = _LIST_NUMBER.search(text)
+    if match is None:
+        return None
+    return small_int(match["a"] or match["b"] or match["c"])
+
+
+def _day(text: str, today: dt.date | None) -> dt.date | None:
+    if today is None:
+        return None
+    from handlers.parse.when import match_day
+
+    found = _DAY_WORDS.search(text)
+    if found is None:
+        return None
+    try:
+        day = match_day(text, today, found.start())
+    except ParseError:
+        return None
+    return day[0] if day else None
