@@ -188,7 +188,7 @@ def _has_time(text: str) -> bool:
 
 
 _DONE_VERBS = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
-_DONE_PAST = re.compile(
+_DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快递 and 拿快递
     rf"(?P<thing>[^\s0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?"
 )
 
@@ -198,7 +198,7 @@ def _done_title(text: str) -> str | None:
     match = _DONE_PAST.fullmatch(text)
     if match is None or any(word in text for word in QUESTION_CUES):
         return None
-    return match["verb"] + match["thing"]
+    return match["thing"]
 
 
 _VIEW_FILLER = sorted(
@@ -252,17 +252,29 @@ _NAMED = re.compile(r"那个|这个|那条|这条|的")
 def title_before(text: str, word: str, verb: str | None) -> str | None:
     """`把吃药那个提醒删了` -> `吃药`, `提醒吃药的那个删掉` -> `吃药`: the words that
     name the thing, when the message marks them as a name (那个, 的)."""
-    if _NAMED.search(text) is None:
-        return None
+    named = _NAMED.search(text) is not None
     said = text.replace(verb, " ") if verb else text
     at = said.find(word)
-    before, after = said[:at], said[at + len(word) :]
-    for part in (before, after):
-        for _ in range(3):
-            part = _TITLE_NOISE.sub("", part.strip(" 了吧,")).strip()
-        if part and not any(ch.isdigit() for ch in part) and part not in ("一下", "先"):
-            return part if len(part) <= 12 else None
+    before, after = _clean_title(said[:at]), _clean_title(said[at + len(word) :])
+    if before and not after:
+        return before  # 护肤提醒不要了, 把吃药那个提醒删了
+    if after and not before and named:
+        return after  # 提醒吃药的那个删掉
     return None
+
+
+_TITLE_FILLER = ("这周", "这几天", "暂时", "今天", "以后", "一下", "先", "都", "了", "吧", ",")
+
+
+def _clean_title(part: str) -> str:
+    part = part.strip()
+    for _ in range(3):
+        for filler in _TITLE_FILLER:
+            part = part.replace(filler, "")
+        part = _TITLE_NOISE.sub("", part.strip()).strip()
+    if not part or any(ch.isdigit() for ch in part) or len(part) > 12:
+        return ""
+    return part
 
 
 def event_title(text: str, cues: Cues) -> str | None:

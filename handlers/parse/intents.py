@@ -343,6 +343,8 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
 _STRICT_FAMILIES: tuple[Family, ...] = (
     markers,
     identity_pages_export,
+    budgets,
+    goal,
     review_schedule,
     quiet_until,
     switches,

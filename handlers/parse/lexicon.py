@@ -173,6 +173,7 @@ DURATION_SECONDS |= {"天": 86400}
 SWITCH_SYNONYMS = {"打开": "开启", "关掉": "关闭", "停掉": "关闭", "停止": "关闭", "启用": "开启"}
 SWITCH_SYNONYMS |= {"关了": "关闭", "关": "关闭", "开": "开启"}
 QUIET_WORDS = ("免打扰", "勿扰", "别打扰我", "不要打扰我", "别打扰", "别吵我", "不要吵我")
+QUIET_WORDS += ("别提醒我", "别提醒", "别发消息", "不要发消息", "别给我发", "别找我")
 END_WORDS = ("关掉", "关闭", "结束", "取消", "解除", "停止", "关了")
 HEDGES = (
     "听说", "打算", "预算", "以前", "小时候", "涨", "降价", "太贵", "才", "如果", "要是",
@@ -194,7 +195,7 @@ INCOME_IN_WORDS = ("转来", "转给我", "给我转", "打给我", "给我发",
 REMARK_WORDS = (
     "人均", "工号", "气温", "温度", "涨到", "降到", "房价", "均价", "平均", "号称", "标价",
     "报价", "一般要", "起步价", "听说", "据说", "听人说", "新闻", "排名", "考了", "分数",
-    "门牌", "车牌", "电话号", "号码", "快递单号", "单号", "楼层", "工资才", "身高", "度数",
+    "门牌", "车牌", "绩效打", "打分", "评分", "评级", "考核", "得分", "成绩", "电话号", "号码", "快递单号", "单号", "楼层", "工资才", "身高", "度数",
     "股价", "指数", "大盘", "市值", "车次", "航班", "座位", "周岁", "岁了",
 )  # fmt: skip
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
@@ -231,11 +232,12 @@ LOOK_WORDS = (
 )  # fmt: skip
 QUESTION_CUES = (
     "哪些", "什么", "啥", "多少", "几", "吗", "怎么样", "咋样", "如何", "有没有", "还剩",
-    "剩多少", "情况", "?", "？",
+    "剩多少", "情况", "在哪", "没有", "够了没", "了没", "?", "？",
 )  # fmt: skip
 VIEW_NOUNS = {
     "日程": "events", "安排": "events", "行程": "events", "约会": "events",
     "待办": "tasks", "任务": "tasks", "todo": "tasks", "要做的事": "tasks", "没做的": "tasks",
+    "事没做": "tasks", "事没干": "tasks", "有啥会": "events", "有什么会": "events",
     "提醒": "reminders", "闹钟": "reminders",
     "预算": "budgets",
     "周报": "review", "周总结": "review",
@@ -262,6 +264,8 @@ TURN_OFF_WORDS = {
     "不要了": "delete", "不要": "delete", "取消": "delete", "撤掉": "delete", "不设": "delete",
     "不需要": "delete", "不用": "delete", "免了": "delete",
     "关掉": "close", "关了": "close", "关闭": "close", "关": "close", "别": "close",
+    "别响": "pause", "别推送": "close", "别发": "close", "不要推送": "close", "不用发": "close",
+    "不用推送": "close",
 }  # fmt: skip
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
 TURN_ON_WORDS = {
@@ -276,13 +280,14 @@ FEATURE_NOUNS = {
     "喝水提醒": "water", "提醒喝水": "water", "喝水": "water",
     "卡片": "cards",
     "所有提醒": "all_reminders", "全部提醒": "all_reminders", "所有的提醒": "all_reminders",
+    "提醒全部": "all_reminders", "提醒都": "all_reminders", "全部的提醒": "all_reminders",
     "目标体重": "goal", "体重目标": "goal", "减肥目标": "goal",
     "预算": "budget",
 }  # fmt: skip
 """Things a user switches on or off by name (`晨报重新打开`, `不用免打扰了`)."""
 DONE_PAST_VERBS = (
     "取", "还", "交", "寄", "拿", "买", "洗", "修", "剪", "付", "缴", "办", "签", "领", "退",
-    "扔", "倒", "约", "预约", "充", "打", "回", "发", "订", "收", "写", "看",
+    "扔", "倒", "约", "预约", "充", "打", "回", "发", "订", "收", "写", "拿到", "取到", "收到",
 )  # fmt: skip
 """`快递取了`, `书还了`, `水费交了`: a thing, then one of these, then 了: done."""
 PAST_WORDS = (

@@ -82,7 +82,8 @@ def category_of(note: str) -> tuple[str | None, str]:
 def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Command | None:
     """The entry `note` and `amount` make, recorded only when nothing is a guess."""
     if (given := _given(amount, note)) is not None:
-        return Confirm(guess=given) if story or len(note) > MAX_NOTE else given
+        unsure = story or len(note) > MAX_NOTE
+        return Confirm(guess=given) if unsure and not isinstance(given, Confirm) else given
     income = _find(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, _STRONG_SPEND)
     word, category = category_of(note)

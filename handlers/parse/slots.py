@@ -116,7 +116,10 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
     if len(chosen) != 1:
         return None, None
     match = chosen[0]
-    said = match["n"].replace("点", ".") if re.fullmatch(SPOKEN_DECIMAL, match["n"]) else match["n"]
+    if match["unit"] is None and not any(ch.isdigit() for ch in match["n"]) and len(match["n"]) < 2:
+        return None, None  # 一, 两: a word, not a weight
+    spoken = re.fullmatch(SPOKEN_DECIMAL, match["n"])
+    said = match["n"].replace("点", ".") if spoken else match["n"]
     value = number_value(said)
     unit = match["unit"].lower() if match["unit"] else None
     return value, unit
