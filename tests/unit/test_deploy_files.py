@@ -18,6 +18,7 @@ import pytest
 import yaml
 
 from bot.cli import _parser
+from tests.nginx_conf import Access, servers
 
 ROOT = Path(__file__).parents[2]
 DEPLOY = ROOT / "deploy"
@@ -212,8 +213,9 @@ def test_nginx_redirects_port_80_answers_acme_and_forwards_only_keepers_paths() 
     assert "return 301 https://$host$request_uri;" in code
     assert "http2 on;" in code
     assert not re.search(r"listen [^;]*http2", code)  # the deprecated form
-    forwarded = re.findall(r"location (?:[=^~]+ )?(\S+) \{[^}]*proxy_pass", code)
-    assert forwarded == ["/wecom/callback", "/web/", "/healthz"]
+    https = next(server for server in servers(conf) if server.https)
+    forwarded = [loc.pattern for loc in https.locations if loc.access is not Access.CLOSED]
+    assert forwarded == ["/wecom/callback", "/web/", "/api/mp/", "/healthz"]
 
 
 def _readme_deploy_section() -> str:
