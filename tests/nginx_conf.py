@@ -135,9 +135,8 @@ def _denies_the_public(rules: Iterable[Directive]) -> bool:
 
 def _access(body: tuple[Directive, ...], inherited: tuple[Directive, ...]) -> Access:
     own = tuple(d for d in body if d.name in ("allow", "deny"))
-    denied = _denies_the_public(
-        own or inherited
-    )  # nginx inherits the list only when a location has none
+    # nginx inherits the server's allow/deny list only into a location without one.
+    denied = _denies_the_public(own or inherited)
     names = {d.name for d in body}
     returned = next((d.args for d in body if d.name == "return"), None)
     if "internal" in names or (returned and returned[0].isdigit() and int(returned[0]) >= 400):
