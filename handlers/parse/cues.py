@@ -15,15 +15,22 @@ from handlers import texts
 from handlers.commands import DigestKind
 from handlers.parse.lexicon import (
     BUDGET_CUES,
+    CHANNEL_CUES,
+    CHANNEL_TARGETS,
     DONE_PAST_VERBS,
     EVENT_MARKERS,
     EXPENSE_SYNONYMS,
     EXPORT_WORDS,
+    FALLBACK_CUES,
     FEATURE_NOUNS,
     GOAL_CUES,
+    HELP_CUES,
+    HOW_WORDS,
     IDENTITY_WORDS,
+    INTERJECTIONS,
     LOOK_WORDS,
     MONEY_NOUNS,
+    NAG_ANSWERS,
     OTHER_PEOPLE,
     PAGE_WORDS,
     PAST_WORDS,
@@ -33,9 +40,13 @@ from handlers.parse.lexicon import (
     REMARK_WORDS,
     REMIND_WORDS,
     SCOPE_WORDS,
+    SNOOZE_PHRASES,
+    STATE_VERBS,
     TASK_MARKERS,
     TURN_OFF_WORDS,
     TURN_ON_WORDS,
+    UNDO_CUES,
+    UNDO_VERBS,
     VIEW_NOUNS,
     WATER_NOUNS,
     WEIGHT_CUES,
@@ -130,6 +141,16 @@ class Cues:
     done_title: str | None
     past: bool
     turn_on_word: str | None
+    undo: bool
+    help: bool
+    how: str | None
+    nag_answer: str | None
+    snooze: bool
+    fallback: bool
+    channel: bool
+    turn_off_before_target: bool
+    task_state: str | None
+    task_number: int | None
 
 
 def read(text: str) -> Cues:
@@ -175,6 +196,16 @@ def read(text: str) -> Cues:
         done_title=_done_title(text),
         past=any(word in text for word in PAST_WORDS),
         turn_on_word=on_word,
+        undo=_undo(text),
+        help=any(word in text for word in HELP_CUES),
+        how=_longest(text, HOW_WORDS),
+        nag_answer=_nag_answer(text),
+        snooze=text in SNOOZE_PHRASES,
+        fallback=any(word in text for word in FALLBACK_CUES),
+        channel=any(word in text for word in CHANNEL_CUES),
+        turn_off_before_target=_off_first(text),
+        task_state=STATE_VERBS[state] if (state := _longest(text, STATE_VERBS)) else None,
+        task_number=_task_number(text),
     )
 
 
@@ -217,6 +248,86 @@ def only_view_words(text: str) -> bool:
     for word in _VIEW_FILLER:
         rest = rest.replace(word, "")
     return not rest.strip(" ,")
+
+
+def _undo(text: str) -> bool:
+    if text.casefold().strip() == "undo":
+        return True
+    return any(w in text for w in UNDO_CUES) and any(v in text for v in UNDO_VERBS)
+
+
+def _nag_answer(text: str) -> str | None:
+    """`好嘞知道了`, `ok收到`: an interjection, then an answer word, nothing else."""
+    said = text.casefold().replace(" ", "")
+    for answer in NAG_ANSWERS:
+        if said.endswith(answer):
+            lead = said[: -len(answer)].strip(" ,")
+            if lead and all(part in INTERJECTIONS for part in _split_interjections(lead)):
+                return answer
+    return None
+
+
+def _split_interjections(lead: str) -> list[str]:
+    parts: list[str] = []
+    while lead:
+        word = next(
+            (w for w in sorted(INTERJECTIONS, key=len, reverse=True) if lead.startswith(w)), None
+        )
+        if word is None:
+            return ["?"]
+        parts.append(word)
+        lead = lead[len(word) :].lstrip(" ,")
+    return parts
+
+
+_CHANNEL_NAMES = sorted(CHANNEL_TARGETS, key=len, reverse=True)
+_KEY = re.compile(r"(?:SCT|sctp)[A-Za-z0-9]{8,80}|UID_[A-Za-z0-9_-]{4,60}")
+
+
+def channel_target(text: str) -> str | None:
+    """The channel a message sends reminders to: the first name not after 别/不要."""
+    folded = text.casefold()
+    best: tuple[int, str] | None = None
+    for name in _CHANNEL_NAMES:
+        at = folded.find(name)
+        while at >= 0:
+            negated = folded[max(0, at - 3) : at].endswith(("别发", "别", "不要", "不发", "不用"))
+            covered = best is not None and best[0] <= at < best[0] + len(best[1])
+            if not negated and not covered and (best is None or at < best[0]):
+                best = (at, name)
+            at = folded.find(name, at + 1)
+    return best[1] if best else None
+
+
+def channel_key(text: str) -> str | None:
+    """A SendKey or a WxPusher UID written in the message, with its channel's name."""
+    match = _KEY.search(text)
+    if match is None:
+        return None
+    key = match[0]
+    return f"WxPusher {key}" if key.startswith("UID_") else f"Server酱 {key}"
+
+
+def _off_first(text: str) -> bool:
+    """`别发企业微信了` alone: an off word before the only channel named."""
+    target = channel_target(text)
+    return target is None
+
+
+_TASK_NUMBER = re.compile(
+    r"(?:待办|任务)\s*#?(?P<a>[0-9]{1,4})(?![0-9:点号])"
+    r"|(?P<b>[0-9]{1,4})\s*号(?:任务|待办)"
+    r"|第\s*(?P<c>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项)(?:任务|待办)"
+)
+
+
+def _task_number(text: str) -> int | None:
+    match = _TASK_NUMBER.search(text)
+    if match is None:
+        return None
+    from handlers.parse.numbers import small_int
+
+    return small_int(match["a"] or match["b"] or match["c"])
 
 
 def without_polite(text: str) -> str:

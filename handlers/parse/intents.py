@@ -26,6 +26,7 @@ from decimal import Decimal
 
 from handlers.channel_commands import ShowChannels
 from handlers.commands import (
+    AnswerNag,
     CancelBudget,
     CancelEvent,
     ChangeRule,
@@ -34,6 +35,7 @@ from handlers.commands import (
     Confirm,
     EndQuiet,
     ExportData,
+    Help,
     OpenPages,
     ParseError,
     RecordWeight,
@@ -52,9 +54,11 @@ from handlers.commands import (
     ShowToday,
     ShowWeek,
     ShowYear,
+    SnoozeWater,
     SwitchAllReminders,
     SwitchWater,
     TaskRef,
+    Undo,
     WaterAction,
     WhoAmI,
 )
@@ -145,6 +149,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         if cues.scope == "today" and (cues.water_noun or cues.question or cues.look):
             return ShowToday()
         return _VIEWS[cues.scope]()
+    if cues.look and cues.money_noun and cues.view_noun is None:
+        return ShowMonth()  # 花销明细看看
     if cues.question and cues.water_noun and not slots.count:
         return ShowToday()  # 喝了几杯水了
     return None
@@ -340,8 +346,74 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
     return command if isinstance(command, SetQuiet) else None
 
 
+# --- channels, undo, help, numbered tasks, short answers ---------------------------
+
+
+def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
+    """`备用渠道设成微信`, `主渠道改回企业微信`, `以后提醒发我微信上`, `方糖解绑`,
+    `我的server酱key是SCT… 帮我绑上`."""
+    from handlers.parse.channels import read_channels
+
+    said = found_cues.channel_key(text)
+    if said is not None and "绑" in text and "解绑" not in text:
+        return read_channels(f"绑定 {said}")
+    target = found_cues.channel_target(text)
+    if target is None:
+        off = cues.fallback and cues.turn_off and ("渠道" in text or "通道" in text)
+        return read_channels("设置 备用 关") if off else None
+    if "解绑" in text or "不绑" in text:
+        return (
+            read_channels(f"解绑 {target}")
+            if target not in ("微信", "企业微信", "企微", "个人微信")
+            else None
+        )
+    if cues.fallback:
+        return read_channels(f"设置 备用 {'关' if cues.turn_off else target}")
+    if cues.channel and not cues.turn_off_before_target:
+        return read_channels(f"设置 渠道 {target}")
+    return None
+
+
+def undo(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
+    """`刚那条记错了 删掉`, `上一笔不对 撤了吧`, `undo`."""
+    return Undo() if cues.undo else None
+
+
+def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
+    """`你能干嘛`, `有哪些指令`, `记账咋用`, `提醒怎么弄成每天的`."""
+    from handlers.parse.views import read_help
+
+    if cues.help:
+        return Help()
+    if cues.how is not None:
+        topic = text[: text.find(cues.how)].strip()
+        found = read_help(f"帮助 {topic}") if topic else None
+        if found is not None and found.topic:
+            return found
+    return None
+
+
+def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`待办2明天再弄`, `2号任务取消掉`, `第3个待办搞定`: a task by its number."""
+    from handlers.parse.tasks import numbered_state
+
+    return numbered_state(text)
+
+
+def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
+    """`好嘞知道了` (a nag's answer), `晚点再喝` (the water card's 稍后)."""
+    if cues.nag_answer is not None:
+        return AnswerNag(word=cues.nag_answer)
+    if cues.snooze:
+        return SnoozeWater()
+    return None
+
+
 _STRICT_FAMILIES: tuple[Family, ...] = (
     markers,
+    help_asked,
+    channels,
+    numbered_task,
     identity_pages_export,
     budgets,
     goal,
@@ -349,8 +421,15 @@ _STRICT_FAMILIES: tuple[Family, ...] = (
     quiet_until,
     switches,
 )
+"""The families that act on a named thing: they run even after a keyword's reader
+refused the rest (`喝水提醒先停了吧` starts with 喝水)."""
 _FAMILIES: tuple[Family, ...] = (
     markers,
+    short_answers,
+    undo,
+    help_asked,
+    channels,
+    numbered_task,
     identity_pages_export,
     budgets,
     goal,
@@ -362,3 +441,4 @@ _FAMILIES: tuple[Family, ...] = (
     water,
     done_past,
 )
+"""Every family, in order: markers first (they beat any default), records last."""

@@ -40,6 +40,7 @@ _TASK_NUMBER = re.compile(
     r"(?:项|个|号|条)?\s*(?:任务|待办)?",
     re.IGNORECASE,
 )
+_NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)(?:任务|待办)?$")
 _SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
 _REMIND = re.compile(
     r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半)\s*(?P<unit>分钟|分|个?小时|个?钟头|天|min|h)?",
@@ -57,6 +58,8 @@ def parse_task(body: Body) -> Command:
     """
     if not body.text:
         return ShowTasks()
+    if (state := numbered_state(f"{body.keyword}{body.text}")) is not None:
+        return state  # 待办2明天再弄: task 2's state, not a task titled "2明天再弄"
     text, until_done = take_until_done(body.text)
     task = task_from(match_when(text, body.today), body)
     if until_done is None:
@@ -64,6 +67,21 @@ def parse_task(body: Body) -> Command:
     if task.due_time is None:
         raise ParseError(texts.NAG_NEEDS_TIME)  # a nag starts at a moment
     return dataclasses.replace(task, until_done=until_done)
+
+
+def numbered_state(text: str) -> Command | None:
+    """`待办2明天再弄` / `2号任务取消掉` / `第3个待办搞定`: a numbered task's state."""
+    from handlers.parse import cues
+
+    found = cues.read(text)
+    if found.task_state is None or found.task_number is None:
+        return None
+    ref = TaskRef(number=found.task_number)
+    if found.task_state == "postpone":
+        return PostponeTask(ref=ref)
+    if found.task_state == "cancel":
+        return CancelTask(ref=ref)
+    return CompleteTask(ref=ref)
 
 
 def task_from(when: When, body: Body) -> AddTask:
@@ -85,7 +103,8 @@ def task_ref(text: str, verb: str) -> TaskRef:
         raise ParseError(texts.task_one_at_a_time(verb))
     match = _TASK_NUMBER.fullmatch(text)
     if match is None:
-        return TaskRef(title=" ".join(text.split()))
+        title = _NAMING.sub("", text).strip() or text  # 交报告那个: 交报告
+        return TaskRef(title=" ".join(title.split()))
     number = small_int(match["number"][:8]) or 0
     if not 1 <= number <= MAX_TASK_NUMBER:
         raise ParseError(texts.TASK_NUMBER_INVALID)
