@@ -68,6 +68,7 @@ _EVENT_MOVE = re.compile(
 _EVENT_CANCEL = re.compile(
     r"(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})|日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|不去)"
 )
+_EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")
 _DIGEST_DAILY = re.compile(
     r"(?:每天)?(?P<t>.+?)\s*(?:发|推送|给我发|发我|发一下|来)(?:个|一下)?(?P<d>晨报|早报|晚报)"
     r"(?:给我|吧)?"
@@ -136,6 +137,7 @@ def _event_move(text: str, context: Body) -> Command | None:
     a new day or time (nothing else: a title change needs the number)."""
     if (match := _EVENT_MOVE.fullmatch(text)) is None or match["title"].startswith("日程"):
         return None
+    title = _EVENT_NAMING.sub("", match["title"]).strip() or match["title"]
     try:
         when = match_when(match["rest"], context.today)
     except ParseError:
@@ -144,7 +146,7 @@ def _event_move(text: str, context: Body) -> Command | None:
         return None
     if when.start is not None and when.end is not None and when.end <= when.start:
         return None
-    move = EditEvent(title_ref=match["title"], day=when.day, start=when.start, end=when.end)
+    move = EditEvent(title_ref=title, day=when.day, start=when.start, end=when.end)
     if when.start is not None and 1 <= when.start.hour <= 6 and not _SAID_PERIOD.search(text):
         later = when.start.replace(hour=when.start.hour + 12)  # 开会改到3点: 15:00, asked
         end = when.end.replace(hour=when.end.hour + 12) if when.end and when.end.hour < 12 else None

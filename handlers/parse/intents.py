@@ -21,6 +21,7 @@ family returns a Command or None, or raises ParseError for a value out of range.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from decimal import Decimal
 
@@ -310,7 +311,7 @@ def _glasses(count: int) -> Command:
 
 def done_past(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`快递取了`, `书还了`, `水费交了`: the thing, then the verb: that task is done."""
-    if cues.done_title is None or slots.amounts:
+    if cues.done_title is None or slots.amounts or slots.when_found:
         return None
     return CompleteTask(ref=TaskRef(title=cues.done_title))
 
@@ -333,12 +334,16 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
     """`别打扰我，到明早8点`: quiet until a wall-clock time."""
     if not cues.quiet or cues.turn_off_word == "取消":
         return None
-    at = text.find("到")
-    if at < 0:
-        return None
     from handlers.parse.settings import parse_quiet
 
-    said = text[at:].strip()
+    at = text.find("到")
+    before = re.search(r"(?:之|以)?前", text)
+    if at >= 0:
+        said = text[at:].strip()
+    elif before is not None:
+        said = "到 " + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
+    else:
+        return None
     try:
         command = parse_quiet(context.with_text("免打扰", said))
     except ParseError:

@@ -42,6 +42,8 @@ _PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天")
 _STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "买了", "交了", "充了", "用了")
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
+_NOTE_TAIL = re.compile(r"\s+(?:交|付|花|给|收)$")
+"""`房租 四千二 交了` (了 already dropped): a verb left at the end is no part of the note."""
 _NOT_BEFORE_MONEY = frozenset("第周期拜每#./")
 _MONEY_VERBS = (*_STRONG_SPEND, *INCOME_VERBS)
 _NOTE_SPLIT = re.compile(r"[\s,;:、，。！!?？~…]+")
@@ -88,7 +90,7 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     verb = _find(note, _STRONG_SPEND)
     word, category = category_of(note)
     known = note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS  # 发红包 keeps its verb
-    clean = note if known else _NOTE_TRIM.sub("", note).strip()
+    clean = note if known else _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
     if income and not verb and len(income) >= len(word or ""):
         entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
         certain = income in INCOME_SYNONYMS

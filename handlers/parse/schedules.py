@@ -111,6 +111,7 @@ _RECUR_TAIL = re.compile(
 def _recurrence_first(text: str) -> str:
     """`早上八点 吃早饭,每天` -> `每天 早上八点 吃早饭`: a recurrence said last still
     makes the reminder recur (it never ends up in the title of a one-off)."""
+    text = text.replace("工作日每天", "工作日").replace("每个工作日每天", "每个工作日")
     match = _RECUR_TAIL.search(text)
     if match is None:
         return text

@@ -57,7 +57,7 @@ RULE_VERBS |= {"开启": "resume", "删除": "delete"}
 _TIME = re.compile(r"(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})")
 MAX_QUIET_MINUTES = 7 * 24 * 60
 QUIET_FOR = re.compile(
-    r"(?P<n>[0-9]+(?:\.[0-9]+)?|半|一|两|二|三)?\s*(?P<half>个半)?\s*"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|半|一|两|俩|二|三)?\s*(?P<half>个半)?\s*"
     r"(?P<unit>分钟|分|个小时|小时|个钟头|钟头|h|min|天)",
     re.IGNORECASE,
 )
@@ -119,7 +119,7 @@ def parse_quiet(body: Body) -> Command:
 
 
 _QUIET_COUNTS: dict[str | None, float] = {
-    None: 1.0, "半": 0.5, "一": 1.0, "两": 2.0, "二": 2.0, "三": 3.0,
+    None: 1.0, "半": 0.5, "一": 1.0, "两": 2.0, "俩": 2.0, "二": 2.0, "三": 3.0,
 }  # fmt: skip
 
 

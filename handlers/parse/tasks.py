@@ -43,7 +43,8 @@ _TASK_NUMBER = re.compile(
 _NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)(?:任务|待办)?$")
 _SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
 _REMIND = re.compile(
-    r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半)\s*(?P<unit>分钟|分|个?小时|个?钟头|天|min|h)?",
+    r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半)\s*(?P<unit>分钟|分|个?小时|个?钟头|天|min|h)?"
+    r"(?:提醒(?:我|一下)?|通知(?:我)?|叫我)?",
     re.IGNORECASE,
 )
 _MINUTES_PER = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
@@ -211,7 +212,17 @@ def parse_edit_event(body: Body) -> Command:
         raise ParseError(texts.EVENT_END_BEFORE_START)
     remind, title = _remind_minutes(when.rest)
     title = " ".join(strip_separators(title).split())
-    if when.day is None and when.start is None and remind is None and not title:
+    start, end = when.start, when.end
+    if title in ("结束", "结束吧", "散会") and start is not None and end is None:
+        start, end, title = None, start, ""  # 日程2改成下午四点结束: the end moves
+    when = dataclasses.replace(when, start=start, end=end)
+    if (
+        when.day is None
+        and when.start is None
+        and when.end is None
+        and remind is None
+        and not title
+    ):
         raise ParseError(texts.EDIT_EVENT_HINT)
     return EditEvent(
         number=number,

@@ -19,9 +19,12 @@ from tests.corpus.load import (
     parser,
     passes,
 )
+from tests.corpus.rounds import load_round, round_files
 
 ROWS = load_rows()
 NEVER = load_never_record()
+JOINED = [row for path in round_files() for row in load_round(path)]
+"""Fresh rounds already tuned on and joined (issue 19): they pass like any row."""
 MIN_ROWS = 650
 MIN_NEVER = 120
 
@@ -43,6 +46,17 @@ def test_the_corpus_is_well_formed() -> None:
 
 @pytest.mark.parametrize("row", ROWS, ids=[row.id for row in ROWS])
 def test_phrasing(row: Row, parse: Any) -> None:
+    result = parse_text(row.text, parse)
+    ok = passes(row, result)
+    assert ok, f"{row.text!r}: got {describe(result)}, expected {row.raw['expect']}"
+
+
+def test_a_round_has_been_joined() -> None:
+    assert JOINED, "tests/corpus/rounds/round-*.jsonl: the joined fresh rounds"
+
+
+@pytest.mark.parametrize("row", JOINED, ids=[row.id for row in JOINED])
+def test_joined_round_phrasing(row: Row, parse: Any) -> None:
     result = parse_text(row.text, parse)
     ok = passes(row, result)
     assert ok, f"{row.text!r}: got {describe(result)}, expected {row.raw['expect']}"
