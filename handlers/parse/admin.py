@@ -15,7 +15,7 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 
-_SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到)")
+_SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到|没收到)")
 
 
 def parse_admin(body: Body) -> Command:

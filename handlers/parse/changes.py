@@ -55,12 +55,13 @@ _RULE = re.compile(
 )
 _CARDS = re.compile(
     rf"(?:(?P<v1>{_ON}|{_OFF})\s*(?:提醒)?卡片|卡片\s*(?P<v2>{_ON}|{_OFF}))(?:模式)?"
+    rf"|(?:提醒)?(?:都)?(?P<v3>用|改用|换成)卡片(?:发|的形式|形式)?.*"
 )
 _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
 )
 _EVENT_EDIT = re.compile(
-    r"(?:把)?日程\s*(?P<n>[0-9]{1,4})\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+    r"(?:把)?日程\s*(?P<n>[0-9]{1,4})\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
 )
 _EVENT_MOVE = re.compile(
     r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在)\s*(?P<rest>.+)"
@@ -93,7 +94,7 @@ def _quiet(text: str, _context: Body) -> Command | None:
     if any(end in text for end in END_WORDS):
         return EndQuiet()
     match = QUIET_FOR.search(text)
-    if match is None:
+    if match is None or (match["unit"] == "天" and match["n"] is None):
         return None
     minutes = quiet_minutes(match)
     return SetQuiet(minutes=minutes) if 1 <= minutes <= MAX_QUIET_MINUTES else None
@@ -102,6 +103,8 @@ def _quiet(text: str, _context: Body) -> Command | None:
 def _cards(text: str, _context: Body) -> Command | None:
     if (match := _CARDS.fullmatch(text)) is None:
         return None
+    if match["v3"]:
+        return SetCards(on=True)  # 提醒用卡片发吧，带按钮的那种
     return SetCards(on=re.fullmatch(_ON, match["v1"] or match["v2"]) is not None)
 
 

@@ -40,6 +40,7 @@ from handlers.parse.lexicon import (
     REMARK_WORDS,
     REMIND_WORDS,
     SCOPE_WORDS,
+    SNOOZE_CUES,
     SNOOZE_PHRASES,
     STATE_VERBS,
     TASK_MARKERS,
@@ -146,6 +147,7 @@ class Cues:
     how: str | None
     nag_answer: str | None
     snooze: bool
+    snooze_word: bool
     fallback: bool
     channel: bool
     turn_off_before_target: bool
@@ -201,6 +203,7 @@ def read(text: str) -> Cues:
         how=_longest(text, HOW_WORDS),
         nag_answer=_nag_answer(text),
         snooze=text in SNOOZE_PHRASES,
+        snooze_word=any(word in text for word in SNOOZE_CUES),
         fallback=any(word in text for word in FALLBACK_CUES),
         channel=any(word in text for word in CHANNEL_CUES),
         turn_off_before_target=_off_first(text),
@@ -235,7 +238,7 @@ def _done_title(text: str) -> str | None:
 _VIEW_FILLER = sorted(
     {*SCOPE_WORDS, *QUESTION_CUES, *LOOK_WORDS, *MONEY_NOUNS, *WATER_NOUNS, *VIEW_NOUNS,
      "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了", "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
-     "体重", "呢", "回顾", "给", "一", "下"},
+     "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -330,6 +333,14 @@ def _task_number(text: str) -> int | None:
     return small_int(match["a"] or match["b"] or match["c"])
 
 
+def without_polite_tail(text: str) -> str:
+    """`下周三去交燃气费，帮我` -> `下周三去交燃气费`: a polite word left before a marker."""
+    for lead in POLITE_LEADS:
+        if text.endswith(lead):
+            return text[: -len(lead)].rstrip(" ,")
+    return text
+
+
 def without_polite(text: str) -> str:
     """`帮我加个待办，…` -> `加个待办，…`: the polite words that lead a request."""
     for lead in POLITE_LEADS:
@@ -365,6 +376,9 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
     name the thing, when the message marks them as a name (那个, 的)."""
     named = _NAMED.search(text) is not None
     said = text.replace(verb, " ") if verb else text
+    for turn in sorted({*TURN_OFF_WORDS, *TURN_ON_WORDS}, key=len, reverse=True):
+        if len(turn) > 1:
+            said = said.replace(turn, " ")
     at = said.find(word)
     before, after = _clean_title(said[:at]), _clean_title(said[at + len(word) :])
     if before and not after:
@@ -400,6 +414,8 @@ def event_title(text: str, cues: Cues) -> str | None:
             break
     said = _TITLE_NOISE.sub("", before.lstrip("的").strip()).strip()
     said = said.removeprefix("的").strip()
+    for tail in ("的日程", "那个日程", "日程", "的安排", "那个"):
+        said = said.removesuffix(tail).strip()
     return said or cues.event_word
 
 

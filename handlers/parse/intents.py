@@ -111,8 +111,11 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
 
 
 def _without(text: str, word: str) -> str:
+    """The message without the marker and the polite words around it (`，帮我记到待办里`)."""
     at = text.find(word)
-    rest = f"{text[:at]} {text[at + len(word) :]}"
+    before = found_cues.without_polite_tail(text[:at].rstrip(" ,"))
+    after = text[at + len(word) :].removeprefix("里").removeprefix("中")
+    rest = f"{before} {after}"
     return strip_separators(" ".join(rest.replace(",", " ").split()))
 
 
@@ -227,6 +230,8 @@ def _rule_or_event(text: str, cues: Cues, slots: Slots, verb: str) -> Command | 
             return ChangeRule(verb=rule_verb, title_ref=title)  # type: ignore[arg-type]
         return None
     if slots.list_number is not None:
+        if cues.event_word == "日程" and cues.turn_off and "第" in text:
+            return CancelEvent(number=slots.list_number)  # 第3个日程不去了
         return None  # 日程2取消: the event readers take numbers
     if cues.turn_off and cues.event_word and cues.turn_off_word in ("取消", "取消了", "不去"):
         day = slots.day
@@ -293,10 +298,22 @@ def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | Non
     return RecordWeight(kg=kg)
 
 
+def weight_with_unit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """After a keyword's refusal, a weight only when its unit was said (`体重118斤，比
+    过年那会儿轻了点`): `体重 72.4 磅` keeps the keyword's answer."""
+    return weight(text, context, cues, slots) if slots.weight_unit else None
+
+
 def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
-    """`一口气喝了两杯水`, `喝水x3`, `水 +2`."""
+    """`一口气喝了两杯水`, `喝水x3`, `水 +2`, `多记了一杯水，帮我减掉一杯` (-1)."""
     if slots.water_times is not None:
         return _glasses(slots.water_times)
+    if (
+        cues.water_noun
+        and slots.count
+        and any(w in text for w in ("多记了", "减掉", "减去", "记多了"))
+    ):
+        return _glasses(-slots.count)
     return None
 
 
@@ -337,9 +354,10 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
     from handlers.parse.settings import parse_quiet
 
     at = text.find("到")
-    before = re.search(r"(?:之|以)?前", text)
+    before = re.search(r"(?:之|以)?前|为止", text)
     if at >= 0:
-        said = text[at:].strip()
+        end = before.start() if before is not None and before.start() > at else len(text)
+        said = text[at:end].strip()
     elif before is not None:
         said = "到 " + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
     else:
@@ -409,13 +427,15 @@ def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Comma
     """`好嘞知道了` (a nag's answer), `晚点再喝` (the water card's 稍后)."""
     if cues.nag_answer is not None:
         return AnswerNag(word=cues.nag_answer)
-    if cues.snooze:
-        return SnoozeWater()
+    if cues.snooze or (cues.water_noun and cues.snooze_word and not cues.question):
+        return SnoozeWater()  # 晚点再喝, 喝水的过会儿再提醒我
     return None
 
 
 _STRICT_FAMILIES: tuple[Family, ...] = (
     markers,
+    short_answers,
+    weight_with_unit,
     help_asked,
     channels,
     numbered_task,
@@ -425,6 +445,7 @@ _STRICT_FAMILIES: tuple[Family, ...] = (
     review_schedule,
     quiet_until,
     switches,
+    views,
 )
 """The families that act on a named thing: they run even after a keyword's reader
 refused the rest (`喝水提醒先停了吧` starts with 喝水)."""

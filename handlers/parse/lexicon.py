@@ -32,7 +32,7 @@ EXPENSE_CATEGORIES += ("日用", "其他")
 INCOME_CATEGORIES = ("工资", "奖金", "红包", "报销", "兼职", "退款", "理财", "其他")
 
 _EXPENSE_WORDS = {
-    "餐饮": "早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
+    "餐饮": "大米 排骨 猪肉 鸡蛋 青菜 蔬菜 买肉 早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
     "烧烤 零食 水果 早点 面包 快餐 食堂 饮料 小吃 甜品 蛋糕 麦当劳 肯德基 星巴克 瑞幸 "
     "喜茶 买菜 菜钱 午饭钱 饭钱 餐费 请客吃饭 盒饭 便当 包子 煎饼 面条 拉面 米线 酒 "
     "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费",
@@ -50,7 +50,7 @@ _EXPENSE_WORDS = {
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
     "发了红包 发了个红包 包了红包",
-    "日用": "日用品 纸巾 洗发水 牙膏 超市 洗衣液 理发 剪头发 快递 快递费 水电煤 垃圾袋 家居 日用",
+    "日用": "洗洁精 卫生纸 抽纸 洗衣粉 肥皂 沐浴露 日用品 纸巾 洗发水 牙膏 超市 洗衣液 理发 剪头发 快递 快递费 水电煤 垃圾袋 家居 日用",
 }
 EXPENSE_SYNONYMS: dict[str, str] = {
     word: category for category, said in _EXPENSE_WORDS.items() for word in said.split()
@@ -58,17 +58,54 @@ EXPENSE_SYNONYMS: dict[str, str] = {
 EXPENSE_SYNONYMS |= {category: category for category in EXPENSE_CATEGORIES}
 
 INCOME_SYNONYMS: dict[str, str] = {
-    "工资": "工资", "薪水": "工资", "发工资": "工资", "薪资": "工资", "月薪": "工资",
-    "奖金": "奖金", "年终奖": "奖金", "绩效": "奖金", "提成": "奖金",
-    "红包": "红包", "收红包": "红包", "抢红包": "红包", "压岁钱": "红包",
-    "报销": "报销", "报销款": "报销",
-    "兼职": "兼职", "外快": "兼职", "稿费": "兼职", "副业": "兼职", "私活": "兼职",
-    "退款": "退款", "退货": "退款", "退钱": "退款",
-    "理财": "理财", "利息": "理财", "分红": "理财", "收益": "理财", "基金": "理财",
-}  # fmt: skip
+    "工资": "工资",
+    "薪水": "工资",
+    "发工资": "工资",
+    "薪资": "工资",
+    "月薪": "工资",
+    "奖金": "奖金",
+    "年终奖": "奖金",
+    "绩效": "奖金",
+    "提成": "奖金",
+    "红包": "红包",
+    "收红包": "红包",
+    "抢红包": "红包",
+    "压岁钱": "红包",
+    "报销": "报销",
+    "报销款": "报销",
+    "兼职": "兼职",
+    "外快": "兼职",
+    "稿费": "兼职",
+    "副业": "兼职",
+    "私活": "兼职",
+    "退款": "退款",
+    "退货": "退款",
+    "退钱": "退款",
+    "理财": "理财",
+    "利息": "理财",
+    "分红": "理财",
+    "收益": "理财",
+    "基金": "理财",
+    "退休金": "工资",
+    "养老金": "工资",
+    "退回来": "退款",
+    "退回": "退款",
+}
 """Income words: with one of these (and no spending verb) an amount is income."""
 
-INCOME_VERBS = ("收到", "收入", "到账", "进账", "入账", "赚了", "挣了", "收了", "领了", "发了")
+INCOME_VERBS: tuple[str, ...] = (
+    "收到",
+    "收入",
+    "到账",
+    "进账",
+    "入账",
+    "赚了",
+    "挣了",
+    "收了",
+    "领了",
+    "发了",
+    "卖了",
+)
 NOT_MONEY_UNITS = frozenset(
     [
         "磅",
@@ -199,7 +236,17 @@ SPEND_OUT_WORDS = ("借给", "转给", "打给", "给", "包了", "包个", "送
 """Money going out to someone (`给侄子包了个红包 200`): an expense, never income."""
 GIFT_WORDS = ("红包", "压岁钱", "份子", "礼金", "礼物", "生活费", "零花钱")
 """What is given to people: with an out-word it is 人情 (`给侄子包了个红包`)."""
-INCOME_IN_WORDS = ("转来", "转给我", "给我转", "打给我", "给我发", "发给我", "到账", "报销")
+INCOME_IN_WORDS: tuple[str, ...] = (
+    "转来",
+    "转给我",
+    "给我转",
+    "打给我",
+    "给我发",
+    "发给我",
+    "到账",
+    "报销",
+    "给我包",
+)
 """Money coming in from someone (`儿子转来的生活费 2000`)."""
 REMARK_WORDS = (
     "人均", "工号", "气温", "温度", "涨到", "降到", "房价", "均价", "平均", "号称", "标价",
@@ -226,15 +273,49 @@ GOAL_CUES = ("目标体重", "减到", "瘦到", "减肥目标", "体重目标",
 WATER_ADVERBS = ("一口气", "又", "刚刚", "刚才", "刚", "已经", "再")
 WATER_TIMES = ("x", "×", "*", "+")
 """`喝水x3`, `水 +2`: the count after these."""
-EVENT_MARKERS = (
-    "记到日程里", "记到日程", "加到日程", "加个日程", "加日程", "放进日程", "放到日程",
-    "写进日程", "进日程", "添加日程", "记进日程", "存到日程", "日程里记一下", "记日程",
-)  # fmt: skip
-TASK_MARKERS = (
-    "加到待办", "加个待办", "加待办", "记到待办", "放进待办", "放到待办", "列入待办",
-    "写进待办", "进待办", "添加待办", "记个待办", "加到任务", "加个任务", "记到任务",
-    "加todo", "加个todo", "记todo", "进todo",
-)  # fmt: skip
+EVENT_MARKERS: tuple[str, ...] = (
+    "记到日程里",
+    "记到日程",
+    "加到日程",
+    "加个日程",
+    "加日程",
+    "放进日程",
+    "放到日程",
+    "写进日程",
+    "进日程",
+    "添加日程",
+    "记进日程",
+    "存到日程",
+    "日程里记一下",
+    "记日程",
+    "记一下日程",
+    "记下日程",
+    "加进日程",
+)
+TASK_MARKERS: tuple[str, ...] = (
+    "加到待办",
+    "加个待办",
+    "加待办",
+    "记到待办",
+    "放进待办",
+    "放到待办",
+    "列入待办",
+    "写进待办",
+    "进待办",
+    "添加待办",
+    "记个待办",
+    "加到任务",
+    "加个任务",
+    "记到任务",
+    "加todo",
+    "加个todo",
+    "记todo",
+    "进todo",
+    "记到待办里",
+    "加到待办里",
+    "放到待办里",
+    "记进待办里",
+)
 LOOK_WORDS = (
     "看看", "看一下", "看下", "查看", "查一下", "查下", "查查", "给我看", "列一下", "列出",
     "显示", "打开", "瞅瞅", "瞧瞧",
@@ -243,39 +324,103 @@ QUESTION_CUES = (
     "哪些", "什么", "啥", "多少", "几", "吗", "怎么样", "咋样", "如何", "有没有", "还剩",
     "剩多少", "情况", "在哪", "没有", "够了没", "了没", "?", "？",
 )  # fmt: skip
-VIEW_NOUNS = {
-    "日程": "events", "安排": "events", "行程": "events", "约会": "events",
-    "待办": "tasks", "任务": "tasks", "todo": "tasks", "要做的事": "tasks", "没做的": "tasks",
-    "事没做": "tasks", "事没干": "tasks", "有啥会": "events", "有什么会": "events",
-    "提醒": "reminders", "闹钟": "reminders",
+VIEW_NOUNS: dict[str, str] = {
+    "日程": "events",
+    "安排": "events",
+    "行程": "events",
+    "约会": "events",
+    "待办": "tasks",
+    "任务": "tasks",
+    "todo": "tasks",
+    "要做的事": "tasks",
+    "没做的": "tasks",
+    "事没做": "tasks",
+    "事没干": "tasks",
+    "有啥会": "events",
+    "有什么会": "events",
+    "提醒": "reminders",
+    "闹钟": "reminders",
     "预算": "budgets",
-    "周报": "review", "周总结": "review",
+    "周报": "review",
+    "周总结": "review",
     "渠道": "channels",
-}  # fmt: skip
+    "事没办": "tasks",
+    "日程表": "events",
+    "提醒列表": "reminders",
+}
 """Things that can be shown; a question or look word with one of them is that view."""
-SCOPE_WORDS = {
-    "今天": "today", "今日": "today",
-    "这周": "week", "本周": "week", "这星期": "week", "这个星期": "week", "这礼拜": "week",
+SCOPE_WORDS: dict[str, str] = {
+    "今天": "today",
+    "今日": "today",
+    "这周": "week",
+    "本周": "week",
+    "这星期": "week",
+    "这个星期": "week",
+    "这礼拜": "week",
     "这一周": "week",
-    "这个月": "month", "这月": "month", "本月": "month", "这一个月": "month",
-    "今年": "year", "本年": "year", "这一年": "year", "年度": "year", "全年": "year",
-}  # fmt: skip
+    "这个月": "month",
+    "这月": "month",
+    "本月": "month",
+    "这一个月": "month",
+    "今年": "year",
+    "本年": "year",
+    "这一年": "year",
+    "年度": "year",
+    "全年": "year",
+    "这个礼拜": "week",
+}
 """The span a look or question covers (`这个月的账`, `今年怎么样`)."""
 MONEY_NOUNS = ("账", "花", "支出", "开销", "花销", "消费", "收入", "钱")
 WATER_NOUNS = ("喝水", "喝了几杯", "几杯水", "水")
 IDENTITY_WORDS = ("userid", "user id", "用户id", "账号", "帐号", "用户名", "id", "工号是啥")
 PAGE_WORDS = ("网页链接", "网页版", "网页", "网址", "链接", "页面", "个人主页", "主页")
-EXPORT_WORDS = ("导出", "导成", "下载我的数据", "下载数据", "备份我的", "打包")
-TURN_OFF_WORDS = {
-    "先停一下": "pause", "先停": "pause", "暂停": "pause", "停一下": "pause", "停几天": "pause",
-    "停一停": "pause", "停了": "pause", "停掉": "pause", "停": "pause",
-    "删掉": "delete", "删了": "delete", "删除": "delete", "删": "delete", "去掉": "delete",
-    "不要了": "delete", "不要": "delete", "取消": "delete", "撤掉": "delete", "不设": "delete",
-    "不需要": "delete", "不用": "delete", "免了": "delete",
-    "关掉": "close", "关了": "close", "关闭": "close", "关": "close", "别": "close",
-    "别响": "pause", "别推送": "close", "别发": "close", "不要推送": "close", "不用发": "close",
+EXPORT_WORDS: tuple[str, ...] = (
+    "导出",
+    "导成",
+    "下载我的数据",
+    "下载数据",
+    "备份我的",
+    "打包",
+    "数据下载",
+)
+TURN_OFF_WORDS: dict[str, str] = {
+    "先停一下": "pause",
+    "先停": "pause",
+    "暂停": "pause",
+    "停一下": "pause",
+    "停几天": "pause",
+    "停一停": "pause",
+    "停了": "pause",
+    "停掉": "pause",
+    "停": "pause",
+    "删掉": "delete",
+    "删了": "delete",
+    "删除": "delete",
+    "删": "delete",
+    "去掉": "delete",
+    "不要了": "delete",
+    "不要": "delete",
+    "取消": "delete",
+    "撤掉": "delete",
+    "不设": "delete",
+    "不需要": "delete",
+    "不用": "delete",
+    "免了": "delete",
+    "关掉": "close",
+    "关了": "close",
+    "关闭": "close",
+    "关": "close",
+    "别": "close",
+    "别响": "pause",
+    "别推送": "close",
+    "别发": "close",
+    "不要推送": "close",
+    "不用发": "close",
     "不用推送": "close",
-}  # fmt: skip
+    "暂停几天": "pause",
+    "暂停一下": "pause",
+    "先暂停": "pause",
+}
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
 TURN_ON_WORDS = {
     "重新打开": "resume", "重新开": "resume", "恢复": "resume", "继续": "resume",
@@ -294,10 +439,40 @@ FEATURE_NOUNS = {
     "预算": "budget",
 }  # fmt: skip
 """Things a user switches on or off by name (`晨报重新打开`, `不用免打扰了`)."""
-DONE_PAST_VERBS = (
-    "取", "还", "交", "寄", "拿", "买", "洗", "修", "剪", "付", "缴", "办", "签", "领", "退",
-    "扔", "倒", "约", "预约", "充", "打", "回", "发", "订", "收", "写", "拿到", "取到", "收到",
-)  # fmt: skip
+DONE_PAST_VERBS: tuple[str, ...] = (
+    "取",
+    "还",
+    "交",
+    "寄",
+    "拿",
+    "买",
+    "洗",
+    "修",
+    "剪",
+    "付",
+    "缴",
+    "办",
+    "签",
+    "领",
+    "退",
+    "扔",
+    "倒",
+    "约",
+    "预约",
+    "充",
+    "打",
+    "回",
+    "发",
+    "订",
+    "收",
+    "写",
+    "拿到",
+    "取到",
+    "收到",
+    "去过",
+    "做过",
+    "办过",
+)
 """`快递取了`, `书还了`, `水费交了`: a thing, then one of these, then 了: done."""
 PAST_WORDS = (
     "去年",
@@ -313,10 +488,19 @@ PAST_WORDS = (
     "小时候",
 )
 """A fact of another time (`去年体重80`): told, not recorded as today's."""
-POLITE_LEADS = ("帮我", "帮忙", "麻烦你", "麻烦", "请你", "请", "给我")
+POLITE_LEADS: tuple[str, ...] = (
+    "麻烦你",
+    "麻烦",
+    "请你",
+    "请",
+    "给我",
+    "请问",
+    "帮我",
+    "帮忙",
+)
 RECUR_TAILS = ("每天", "每日", "天天", "每晚", "每早", "工作日", "每个工作日", "每周末")
 """A recurrence said after the reminder (`早上八点提醒我吃早饭，每天`)."""
-UNDO_CUES = (
+UNDO_CUES: tuple[str, ...] = (
     "刚那条",
     "刚才那条",
     "刚刚那条",
@@ -326,10 +510,16 @@ UNDO_CUES = (
     "刚才记的",
     "刚那笔",
     "刚才那笔",
+    "刚才那个",
+    "刚刚那个",
+    "最后一条",
+    "最后一笔",
+    "刚才的",
+    "刚刚的",
 )
 UNDO_VERBS = ("记错", "不对", "删", "撤", "不要", "错了", "作废")
 """`刚那条记错了 删掉`, `上一笔不对 撤了吧`: the last record, undone."""
-HELP_CUES = (
+HELP_CUES: tuple[str, ...] = (
     "能干嘛",
     "能干啥",
     "能做啥",
@@ -338,8 +528,35 @@ HELP_CUES = (
     "有什么指令",
     "有哪些命令",
     "怎么玩",
+    "干点啥",
+    "干点什么",
+    "做点啥",
+    "使用说明",
+    "说明书",
+    "不太会用",
+    "不太会弄",
+    "不会弄",
+    "这个东西怎么用",
+    "这个怎么用",
+    "都有啥功能",
+    "有什么功能",
 )
-HOW_WORDS = ("咋用", "怎么弄", "怎么搞", "怎么设", "怎么用", "怎么记")
+HOW_WORDS: tuple[str, ...] = (
+    "咋用",
+    "怎么弄",
+    "怎么搞",
+    "怎么设",
+    "怎么用",
+    "怎么记",
+    "要怎么设置",
+    "怎么设置",
+    "该怎么记",
+    "该怎么设",
+    "要怎么弄",
+    "要怎么记",
+    "如何设置",
+    "如何记",
+)
 NAG_ANSWERS = ("知道了", "收到了", "收到", "晓得了", "明白了")
 INTERJECTIONS = ("好嘞", "好的", "好", "嗯嗯", "嗯", "ok", "okay", "行", "哦")
 SNOOZE_PHRASES = (
@@ -358,7 +575,22 @@ CHANNEL_TARGETS = {
     "方糖": "serverchan_user",
 }  # fmt: skip
 """Where reminders can go, by the names people use (longest first when read)."""
-CHANNEL_CUES = ("渠道", "通道", "提醒发", "提醒都发", "消息发", "发到", "发我", "推到", "推送到")
+CHANNEL_CUES: tuple[str, ...] = (
+    "渠道",
+    "通道",
+    "提醒发",
+    "提醒都发",
+    "消息发",
+    "发到",
+    "发我",
+    "推到",
+    "推送到",
+    "改回",
+    "换成",
+    "改成",
+    "还是用",
+    "换回",
+)
 FALLBACK_CUES = ("备用", "备选", "后备")
 STATE_VERBS = {
     "明天再说": "postpone", "明天再弄": "postpone", "明天再做": "postpone", "推到明天": "postpone",
@@ -369,3 +601,26 @@ STATE_VERBS = {
 }  # fmt: skip
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 REVIEW_SCHEDULE_VERBS = ("改到", "改成", "改在", "设为", "设在", "定在", "放在", "调到", "换到")
+SNOOZE_CUES = ("过会儿", "过一会", "等会儿", "等会", "待会儿", "待会", "晚点", "一会儿", "等下")
+"""`喝水的过会儿再提醒我`: with a water word, the water card's 稍后."""
+POLITE_FRAME_LEADS: tuple[str, ...] = (
+    "请问一下",
+    "请问",
+    "麻烦你",
+    "麻烦您",
+    "麻烦",
+    "劳驾",
+    "请你",
+    "请您",
+    "请帮我",
+    "帮帮我",
+)
+"""Politeness before a request (`麻烦帮我加个待办，…`): dropped before reading."""
+POLITE_FRAME_TAILS = (
+    "麻烦帮我记一下好吗", "帮我记一下好吗", "帮我记一下吧", "帮我记一下", "帮我记下", "帮我记上",
+    "麻烦记一下", "记一下好吗", "记一下吧", "记一下", "记上", "记下来", "好吗", "行吗", "可以吗",
+    "谢谢啦", "谢谢你", "谢谢", "多谢", "麻烦了", "辛苦了",
+)  # fmt: skip
+"""Politeness after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
+IMPORTANT_WORDS = ("这个很重要", "非常重要", "很重要", "特别重要", "一定要提醒")
+"""Said of a reminder anywhere in the message: it is important (at least once)."""

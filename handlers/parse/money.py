@@ -91,7 +91,8 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     word, category = category_of(note)
     known = note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS  # 发红包 keeps its verb
     clean = note if known else _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
-    if income and not verb and len(income) >= len(word or ""):
+    coming_in = _find(note, INCOME_IN_WORDS) is not None  # 外孙女给我发了个红包
+    if income and (coming_in or (not verb and len(income) >= len(word or ""))):
         entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
         certain = income in INCOME_SYNONYMS
     elif word or verb or money_said:
@@ -161,7 +162,8 @@ def stands_alone(match: re.Match[str]) -> bool:
     if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
         return False
     glued = match["cn"] and before.isalnum() and not match["cur"]
-    if glued and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
+    after_verb = text[:start].rstrip().endswith(_MONEY_VERBS)  # 交了六百八, 花了七十六
+    if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
     if is_money(match):
         return True

@@ -60,6 +60,41 @@ def words(text: str) -> list[str]:
     return [word for word in _WORD_SPLIT.split(text) if word]
 
 
+def without_frame(text: str) -> str:
+    """`text` as typed without the politeness around a request (`麻烦`, `请问`,
+    `…，帮我记一下好吗`, `谢谢啦`); the rest is kept exactly (a journal keeps it).
+    A message that is nothing but politeness is returned whole."""
+    from handlers.parse.lexicon import POLITE_FRAME_LEADS, POLITE_FRAME_TAILS
+
+    normal = normalise(text)
+    start, end = 0, len(normal)
+    for _ in range(3):
+        before = (start, end)
+        for lead in POLITE_FRAME_LEADS:
+            if normal.startswith(lead, start) and end - start > len(lead):
+                start += len(lead)
+                while start < end and (normal[start].isspace() or normal[start] in ",:"):
+                    start += 1
+                break
+        trimmed = end  # trailing punctuation goes only with a polite tail behind it
+        while trimmed > start and (
+            normal[trimmed - 1] in _TRAIL_PUNCT + _PARTICLES or is_decoration(normal[trimmed - 1])
+        ):
+            trimmed -= 1
+        for tail in POLITE_FRAME_TAILS:
+            if normal.endswith(tail, start, trimmed) and trimmed - start > len(tail):
+                end = trimmed - len(tail)
+                while end > start and normal[end - 1] in _TRAIL_PUNCT:
+                    end -= 1
+                break
+        if (start, end) == before:
+            break
+    if (start, end) == (0, len(normal)):
+        return text
+    kept = text[start:end].strip()
+    return kept if kept else text
+
+
 def is_decoration(char: str) -> bool:
     """Emoji, symbols and variation selectors: never part of a command's meaning."""
     code = ord(char)

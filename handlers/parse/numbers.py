@@ -34,7 +34,7 @@ _AMOUNT = re.compile(
     r"(?P<mult>[kw百千万](?![A-Za-z]))?"
     rf"|(?P<cn>{CN_NUMBER}))"
     r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny)?"
-    r"(?:(?<=[块元])(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]))?"
+    r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]))?"
     r"(?![A-Za-z])",  # "1e5" or "35abc" is not an amount followed by a category
     re.IGNORECASE,
 )

@@ -61,8 +61,10 @@ _GOAL = re.compile(
     rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{_SET}(?P<n>{_N})\s*杯水?"
     rf"|(?:目标)?(?:每天|一天|每日)(?:要)?喝\s*(?P<m>{_N})\s*杯水?"
 )
+_GOAL_SAID = re.compile(rf"(?:喝水)?目标\s*{_SET}(?P<n>{_N})\s*杯水?$(?P<m>)?")
+"""`一天喝六杯就够了，喝水目标改成六杯`: the goal said at the end of a sentence."""
 _WINDOW = re.compile(
-    rf"(?:设置)?\s*作息\s*(?:时间)?\s*{_SET}(?P<a>.+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
+    rf"(?:设置|把)?\s*作息\s*(?:时间)?\s*{_SET}(?P<a>.+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
 )
 _DAY_TIME_TITLE = 20
 
@@ -82,8 +84,9 @@ def _digest(text: str) -> Command | None:
             return None
         on = verb in ("打开", "开启", "开")
         return SetDigest(kind=DIGESTS[match["d"]], on=on)
-    if (match := _DIGEST_TIME.fullmatch(text)) and (at := _clock(match["t"])) is not None:
-        return SetDigest(kind=DIGESTS[match["d"]], on=True, at=at)
+    said = _DIGEST_TIME.fullmatch(text)
+    if said and (at := _clock(said["t"].removeprefix("每天").removeprefix("每日"))) is not None:
+        return SetDigest(kind=DIGESTS[said["d"]], on=True, at=at)
     return None
 
 
@@ -94,7 +97,7 @@ def _clock(said: str) -> dt.time | None:
 
 
 def _water_interval(text: str) -> Command | None:
-    if "后" in text or not ("喝水" in text or "间隔" in text):
+    if "后" in text or not (("喝" in text and "水" in text) or "间隔" in text):
         return None
     match = _INTERVAL.fullmatch(text)
     if match is None:
@@ -110,7 +113,7 @@ def _water_interval(text: str) -> Command | None:
 
 
 def _water_goal(text: str) -> Command | None:
-    match = _GOAL.fullmatch(text)
+    match = _GOAL.fullmatch(text) or _GOAL_SAID.search(text)
     if match is None:
         return None
     glasses = small_int(match["n"] or match["m"])

@@ -32,7 +32,7 @@ from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
 from handlers.parse.channels import read_channels
 from handlers.parse.lexicon import DONE_WORDS
-from handlers.parse.normalise import normalise, strip_separators, tidy
+from handlers.parse.normalise import normalise, strip_separators, tidy, without_frame
 from handlers.parse.records import (
     LEDGER_DIRECTIONS,
     parse_journal,
@@ -86,6 +86,11 @@ KEYWORDS: dict[str, Callable[[Body], Command]] = {
     "日记": parse_journal,
     "记日记": parse_journal,
     "写日记": parse_journal,
+    "写个日记": parse_journal,
+    "帮我记日记": parse_journal,
+    "帮我写日记": parse_journal,
+    "记个日记": parse_journal,
+    "写篇日记": parse_journal,
     **dict.fromkeys(SWITCHES, parse_switch),
     "设置": parse_setting,
     "管理": parse_admin,
@@ -107,6 +112,7 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     local = now_local if now_local is not None else dt.datetime.combine(today, dt.time())
     if len(text) > MAX_LENGTH:
         raise ParseError(texts.TOO_LONG)
+    text = without_frame(text)
     normal = normalise(text)
     whole = normal.strip().rstrip("。!").strip()
     if not whole:

@@ -43,7 +43,7 @@ from handlers import texts
 from handlers.commands import AddReminder, ParseError
 from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
 from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
-from handlers.parse.lexicon import PERIOD_TIMES, RECUR_TAILS
+from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, RECUR_TAILS
 from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_separator, strip_separators
@@ -103,6 +103,9 @@ class _Rule:
     end: int
 
 
+_AFTER_A_WHILE = re.compile(
+    r"^(?:再)?过\s*(?P<span>[0-9一二两三四五六七八九十半]+\s*个?半?\s*(?:分钟|分|小时|钟头))(?!后|以后|之后)"
+)
 _RECUR_TAIL = re.compile(
     rf"[\s,;]+(?P<tail>(?:{'|'.join(RECUR_TAILS)}|每个?(?:周|星期|礼拜)[一二三四五六日天1-7]+)(?:都|也)?)$"
 )
@@ -112,6 +115,7 @@ def _recurrence_first(text: str) -> str:
     """`早上八点 吃早饭,每天` -> `每天 早上八点 吃早饭`: a recurrence said last still
     makes the reminder recur (it never ends up in the title of a one-off)."""
     text = text.replace("工作日每天", "工作日").replace("每个工作日每天", "每个工作日")
+    text = _AFTER_A_WHILE.sub(r"\g<span>后", text)  # 过四十分钟: 四十分钟后
     match = _RECUR_TAIL.search(text)
     if match is None:
         return text
@@ -140,6 +144,14 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
 
 
 def _take_important(text: str) -> tuple[str, bool]:
+    for said in IMPORTANT_WORDS:  # 这个很重要: said of the reminder, not its title
+        if said in text:
+            rest, _ = _take_important(text.replace(said, " "))
+            return strip_separators(" ".join(rest.split())), True
+    return _take_marked_important(text)
+
+
+def _take_marked_important(text: str) -> tuple[str, bool]:
     """The text without its `重要` marks, and whether there was one."""
     body, count = _IMPORTANT.subn(" ", text)
     return strip_separators(body), count > 0

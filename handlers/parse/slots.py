@@ -28,7 +28,7 @@ from handlers.parse.numbers import (
 
 _UNITS = "|".join(sorted(WEIGHT_UNITS, key=len, reverse=True))
 _WEIGHT = re.compile(
-    rf"(?<![0-9.])(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>{_UNITS})?(?![0-9.])",
+    rf"(?<![0-9.])(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>{_UNITS})?(?P<half>(?<=斤)半)?(?![0-9.])",
     re.IGNORECASE,
 )
 _COUNT = re.compile(r"(?P<n>[0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:大|小)?杯")
@@ -37,7 +37,7 @@ _ADVERBS = "|".join(map(re.escape, WATER_ADVERBS))
 _WATER_TIMES = re.compile(
     rf"(?:{_ADVERBS})*\s*(?:喝了?水|水)\s*(?:{_TIMES})\s*(?P<n>[0-9]{{1,2}}|[一二两三四五六七八九十]{{1,3}})"
     rf"(?:\s*杯)?|(?:{_ADVERBS})+\s*(?:喝了?|补了?)\s*(?P<m>[0-9]{{1,2}}|[一二两三四五六七八九十]{{1,3}})"
-    r"\s*(?:大|小)?杯水",
+    r"\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水",
     re.IGNORECASE,
 )
 _LIST_NUMBER = re.compile(
@@ -121,6 +121,8 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
     spoken = re.fullmatch(SPOKEN_DECIMAL, match["n"])
     said = match["n"].replace("点", ".") if spoken else match["n"]
     value = number_value(said)
+    if value is not None and match["half"]:
+        value += Decimal("0.5")  # 131斤半
     unit = match["unit"].lower() if match["unit"] else None
     return value, unit
 

@@ -43,7 +43,8 @@ _TASK_NUMBER = re.compile(
 _NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)(?:任务|待办)?$")
 _SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
 _REMIND = re.compile(
-    r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半)\s*(?P<unit>分钟|分|个?小时|个?钟头|天|min|h)?"
+    r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半|[一二两三四五六七八九十]{1,3})\s*"
+    r"(?P<unit>分钟|分|个?小时|个?钟头|天|min|h)?"
     r"(?:提醒(?:我|一下)?|通知(?:我)?|叫我)?",
     re.IGNORECASE,
 )
@@ -142,7 +143,9 @@ def _remind_minutes(text: str) -> tuple[int | None, str]:
     if match is None:
         return None, text
     unit = (match["unit"] or "分钟").lower()
-    count = Decimal("0.5") if match["count"] == "半" else Decimal(match["count"][:12])
+    said = match["count"]
+    spoken = small_int(said) if not said[0].isdigit() and said != "半" else None
+    count = Decimal("0.5") if said == "半" else Decimal(spoken if spoken is not None else said[:12])
     minutes = count * _MINUTES_PER.get(unit, 1)
     if minutes != minutes.to_integral_value() or not 0 <= minutes <= MAX_REMIND_MINUTES:
         raise ParseError(texts.REMIND_FORMAT)
