@@ -272,6 +272,8 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
             raise CorpusError(f"{where} is true or false")
         return value
     if hint is int:
+        if isinstance(value, str) and value.isdigit():
+            value = int(value)  # a writer's "8421" for a job number
         if isinstance(value, bool) or not isinstance(value, int):
             raise CorpusError(f"{where} is an integer")
         return value
