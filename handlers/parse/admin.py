@@ -22,6 +22,8 @@ def parse_admin(body: Body) -> Command:
     """`管理 状态` / `管理 对账 12 已收到` / `管理 暂停 全部` / `管理 恢复 全部` /
     `管理 网页` (whether the user may is the handler's call)."""
     text = " ".join(body.text.split())
+    for look in ("看一下", "看看", "查一下", "查看"):
+        text = text.removesuffix(look).strip()  # 管理 状态看一下
     if text == "状态":
         return AdminStatus()
     if text in ("网页", "页面"):

@@ -75,7 +75,12 @@ _DIGEST_DAILY = re.compile(
     r"(?:给我|吧)?"
 )
 _WAKE_SLEEP = re.compile(r"(?:我)?(?:一般|平时|每天|通常)?(?P<a>.+?)起床?[\s,]*(?P<b>.+?)睡(?:觉)?")
-_WATER_WORDS = re.compile(r"(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水")
+_WAKE_SLEEP_NAMED = re.compile(
+    r"起床(?:时间)?(?:是|在)?\s*(?P<a>[^\s,]+?)[\s,]*睡觉(?:时间)?(?:是|在)?\s*(?P<b>.+)"
+)
+_WATER_WORDS = re.compile(
+    r"(?:以后|今后|再也)?(?:就)?(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水(?:了)?"
+)
 
 
 def read_change(text: str, context: Body) -> Command | None:
@@ -168,8 +173,9 @@ def _digest_daily(text: str, _context: Body) -> Command | None:
 
 
 def _wake_sleep(text: str) -> Command | None:
-    """`我一般7点起床11点睡`: the day window, evening hours read as evening."""
-    if (match := _WAKE_SLEEP.fullmatch(text)) is None:
+    """`我一般7点起床11点睡`, `起床时间7点 睡觉时间23点`: the day window, evening
+    hours read as evening."""
+    if (match := _WAKE_SLEEP.fullmatch(text) or _WAKE_SLEEP_NAMED.fullmatch(text)) is None:
         return None
     wake, sleep = match_time(match["a"].strip()), match_time(match["b"].strip())
     if wake is None or sleep is None:

@@ -43,10 +43,12 @@ from handlers.parse.lexicon import (
     SNOOZE_CUES,
     SNOOZE_PHRASES,
     STATE_VERBS,
+    STRONG_UNDO,
     TASK_MARKERS,
     TURN_OFF_WORDS,
     TURN_ON_WORDS,
     UNDO_CUES,
+    UNDO_FILLER,
     UNDO_VERBS,
     VIEW_NOUNS,
     WATER_NOUNS,
@@ -196,13 +198,13 @@ def read(text: str) -> Cues:
         page=any(word in text for word in PAGE_WORDS),
         quiet=any(word in text for word in QUIET_WORDS),
         done_title=_done_title(text),
-        past=any(word in text for word in PAST_WORDS),
+        past=_past(text),
         turn_on_word=on_word,
         undo=_undo(text),
         help=any(word in text for word in HELP_CUES),
         how=_longest(text, HOW_WORDS),
         nag_answer=_nag_answer(text),
-        snooze=text in SNOOZE_PHRASES,
+        snooze=any(phrase in text for phrase in SNOOZE_PHRASES),
         snooze_word=any(word in text for word in SNOOZE_CUES),
         fallback=any(word in text for word in FALLBACK_CUES),
         channel=any(word in text for word in CHANNEL_CUES),
@@ -238,7 +240,8 @@ def _done_title(text: str) -> str | None:
 _VIEW_FILLER = sorted(
     {*SCOPE_WORDS, *QUESTION_CUES, *LOOK_WORDS, *MONEY_NOUNS, *WATER_NOUNS, *VIEW_NOUNS,
      "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了", "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
-     "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况"},
+     "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
+     *EXPENSE_SYNONYMS},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -253,10 +256,26 @@ def only_view_words(text: str) -> bool:
     return not rest.strip(" ,")
 
 
+def _past(text: str) -> bool:
+    """A fact of another time (`去年体重80`), not a comparison (`比昨天轻了点`)."""
+    for word in PAST_WORDS:
+        at = text.find(word)
+        if at >= 0 and text[max(0, at - 1) : at] not in ("比", "跟", "和"):
+            return True
+    return False
+
+
 def _undo(text: str) -> bool:
     if text.casefold().strip() == "undo":
         return True
-    return any(w in text for w in UNDO_CUES) and any(v in text for v in UNDO_VERBS)
+    if any(w in text for w in UNDO_CUES) and any(v in text for v in UNDO_VERBS):
+        return True
+    if not any(word in text for word in STRONG_UNDO):
+        return False
+    rest = text  # 记错了 撤销一下, 哎呀发错了 撤回撤回: nothing but undo words
+    for word in sorted({*STRONG_UNDO, *UNDO_FILLER}, key=len, reverse=True):
+        rest = rest.replace(word, "")
+    return not rest.strip(" ,!")
 
 
 def _nag_answer(text: str) -> str | None:
@@ -318,9 +337,10 @@ def _off_first(text: str) -> bool:
 
 
 _TASK_NUMBER = re.compile(
-    r"(?:待办|任务)\s*#?(?P<a>[0-9]{1,4})(?![0-9:点号])"
-    r"|(?P<b>[0-9]{1,4})\s*号(?:任务|待办)"
-    r"|第\s*(?P<c>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项)(?:任务|待办)"
+    r"(?:待办|任务|todo)\s*#?(?P<a>[0-9]{1,4})(?![0-9:点号])"
+    r"|(?P<b>[0-9]{1,4})\s*号(?:任务|待办|todo)"
+    r"|第\s*(?P<c>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项)\s*(?:任务|待办|todo)?",
+    re.IGNORECASE,
 )
 
 
@@ -328,6 +348,9 @@ def _task_number(text: str) -> int | None:
     match = _TASK_NUMBER.search(text)
     if match is None:
         return None
+    named = any(word in text.casefold() for word in ("待办", "任务", "todo"))
+    if match["c"] and not named and any(word in text for word in ("提醒", "日程", "预算")):
+        return None  # 删掉第5个提醒: a reminder's number, not a task's
     from handlers.parse.numbers import small_int
 
     return small_int(match["a"] or match["b"] or match["c"])
@@ -339,6 +362,32 @@ def without_polite_tail(text: str) -> str:
         if text.endswith(lead):
             return text[: -len(lead)].rstrip(" ,")
     return text
+
+
+_MONTH = re.compile(r"(?P<m>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])月份?(?:的)?")
+
+
+def this_month(text: str, today: dt.date) -> bool:
+    """`12月开销` on a December day: the month named is this one, and nothing but
+    view words is said besides."""
+    from handlers.parse.numbers import small_int
+
+    match = _MONTH.match(text)
+    if match is None or small_int(match["m"]) != today.month:
+        return False
+    return only_view_words(text[match.end() :])
+
+
+def asks_to_see(rest: str) -> bool:
+    """What follows a keyword only asks to see its list (`待办清单发我`, `列表看一下`)."""
+    said = rest
+    for word in sorted(
+        {*LOOK_WORDS, *QUESTION_CUES, "清单", "列表", "list", "我的", "都", "吧"},
+        key=len,
+        reverse=True,
+    ):
+        said = said.replace(word, "")
+    return rest.strip() != "" and not said.strip(" ,")
 
 
 def without_polite(text: str) -> str:
@@ -429,7 +478,9 @@ def weekday_time(text: str) -> tuple[str, dt.time] | None:
         return None
     rest = match["rest"].strip()
     found = match_time(rest)
-    if found is None or rest[found.end :].strip(" 吧了"):
+    if found is None or rest[found.end :].strip(" 吧了").removesuffix("发给我").removesuffix(
+        "推送"
+    ).removesuffix("发我").removesuffix("发"):
         return None
     return match["wd"], found.time
 

@@ -37,6 +37,7 @@ from handlers.commands import (
     EndQuiet,
     ExportData,
     Help,
+    LinkMiniProgram,
     OpenPages,
     ParseError,
     RecordWeight,
@@ -149,6 +150,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
             return None
         if cues.view_noun == "budgets" or cues.question or cues.look or _only_mine(text, cues):
             return _VIEWS[cues.view_noun]()
+    if cues.money_noun and found_cues.this_month(text, _context.today):
+        return ShowMonth()  # 12月开销, on a day of December
     if cues.scope is not None and found_cues.only_view_words(text):
         if cues.scope == "today" and (cues.water_noun or cues.question or cues.look):
             return ShowToday()
@@ -172,7 +175,7 @@ def identity_pages_export(text: str, _c: Body, cues: Cues, slots: Slots) -> Comm
     """`我的userid是多少`, `给我个网页链接`, `把我的记录导出`."""
     if slots.amounts or slots.when_found:
         return None
-    if cues.identity and (cues.question or cues.mine):
+    if cues.identity and (cues.question or cues.mine or cues.look):
         return WhoAmI()
     if cues.export and not cues.turn_off:
         return ExportData()
@@ -377,6 +380,8 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
     `我的server酱key是SCT… 帮我绑上`."""
     from handlers.parse.channels import read_channels
 
+    if "小程序" in text and "绑" in text and "解绑" not in text:
+        return LinkMiniProgram()  # 帮我绑一下小程序
     said = found_cues.channel_key(text)
     if said is not None and "绑" in text and "解绑" not in text:
         return read_channels(f"绑定 {said}")
@@ -416,6 +421,28 @@ def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command 
     return None
 
 
+def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`日程3 时间改成晚上八点`, `日程2 提前半小时提醒我`: an event by its number."""
+    from handlers.parse.tasks import parse_edit_event
+
+    match = _EVENT_NUMBER.match(text)
+    if match is None:
+        return None
+    rest = _EVENT_VERBS.sub(" ", text[match.end() :]).strip()
+    if not rest or not (slots.when_found or "提前" in rest):
+        return None
+    try:
+        return parse_edit_event(context.with_text("改日程", f"{match['n']} {rest}"))
+    except ParseError:
+        return None
+
+
+_EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")
+_EVENT_VERBS = re.compile(
+    r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|改)?|提醒我?$|提醒一下$"
+)
+
+
 def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`待办2明天再弄`, `2号任务取消掉`, `第3个待办搞定`: a task by its number."""
     from handlers.parse.tasks import numbered_state
@@ -434,6 +461,7 @@ def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Comma
 
 _STRICT_FAMILIES: tuple[Family, ...] = (
     markers,
+    event_edit,
     short_answers,
     weight_with_unit,
     help_asked,
@@ -455,6 +483,7 @@ _FAMILIES: tuple[Family, ...] = (
     undo,
     help_asked,
     channels,
+    event_edit,
     numbered_task,
     identity_pages_export,
     budgets,

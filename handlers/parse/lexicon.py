@@ -11,7 +11,7 @@ import datetime as dt
 
 # --- numbers and units ---
 CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5}
-CN_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9}
+CN_DIGITS |= {"六": 6, "七": 7, "八": 8, "九": 9, "俩": 2, "仨": 3}
 CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 CN_MYRIAD = {"万": 10_000}
 ASCII_MULTIPLIERS = {"k": 1000, "w": 10_000}
@@ -36,9 +36,9 @@ _EXPENSE_WORDS = {
     "烧烤 零食 水果 早点 面包 快餐 食堂 饮料 小吃 甜品 蛋糕 麦当劳 肯德基 星巴克 瑞幸 "
     "喜茶 买菜 菜钱 午饭钱 饭钱 餐费 请客吃饭 盒饭 便当 包子 煎饼 面条 拉面 米线 酒 "
     "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费",
-    "交通": "地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
+    "交通": "拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
     "车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
-    "购物": "衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
+    "购物": "显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
     "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
     "通讯": "话费 手机费 流量 充话费 电话费 月租 宽带 网费 宽带费",
@@ -90,6 +90,15 @@ INCOME_SYNONYMS: dict[str, str] = {
     "养老金": "工资",
     "退回来": "退款",
     "退回": "退款",
+    "家教": "兼职",
+    "家教费": "兼职",
+    "奖学金": "奖金",
+    "外包": "兼职",
+    "定金": "兼职",
+    "设计单": "兼职",
+    "接单": "兼职",
+    "私单": "兼职",
+    "兼职工资": "兼职",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -248,12 +257,62 @@ INCOME_IN_WORDS: tuple[str, ...] = (
     "给我包",
 )
 """Money coming in from someone (`儿子转来的生活费 2000`)."""
-REMARK_WORDS = (
-    "人均", "工号", "气温", "温度", "涨到", "降到", "房价", "均价", "平均", "号称", "标价",
-    "报价", "一般要", "起步价", "听说", "据说", "听人说", "新闻", "排名", "考了", "分数",
-    "门牌", "车牌", "绩效打", "打分", "评分", "评级", "考核", "得分", "成绩", "电话号", "号码", "快递单号", "单号", "楼层", "工资才", "身高", "度数",
-    "股价", "指数", "大盘", "市值", "车次", "航班", "座位", "周岁", "岁了",
-)  # fmt: skip
+REMARK_WORDS: tuple[str, ...] = (
+    "人均",
+    "工号",
+    "气温",
+    "温度",
+    "涨到",
+    "降到",
+    "房价",
+    "均价",
+    "平均",
+    "号称",
+    "标价",
+    "报价",
+    "一般要",
+    "起步价",
+    "听说",
+    "据说",
+    "听人说",
+    "新闻",
+    "排名",
+    "考了",
+    "分数",
+    "门牌",
+    "车牌",
+    "绩效打",
+    "打分",
+    "评分",
+    "评级",
+    "考核",
+    "得分",
+    "成绩",
+    "电话号",
+    "号码",
+    "快递单号",
+    "单号",
+    "楼层",
+    "工资才",
+    "身高",
+    "度数",
+    "股价",
+    "指数",
+    "大盘",
+    "市值",
+    "车次",
+    "航班",
+    "座位",
+    "周岁",
+    "岁了",
+    "视力",
+    "血压",
+    "心率",
+    "血糖",
+    "体温",
+    "步数",
+    "分贝",
+)
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
 OTHER_PEOPLE = (
     "他", "她", "我妈", "我爸", "老公", "老婆", "媳妇", "儿子", "女儿", "孩子", "宝宝",
@@ -264,10 +323,25 @@ OTHER_PEOPLE = (
 WEIGHT_CUES = ("体重", "称了", "称重", "上秤", "秤上", "量了下体重", "量体重", "称一下", "称下")
 WEIGHT_UNITS = {"kg": False, "kgs": False, "公斤": False, "千克": False, "斤": True}
 """Weight units and whether they are 斤 (halved to kilograms)."""
-BUDGET_CUES = (
-    "预算", "最多花", "最多只花", "不超过", "不能超过", "别超过", "控制在", "上限", "限额",
-    "封顶", "额度",
-)  # fmt: skip
+BUDGET_CUES: tuple[str, ...] = (
+    "预算",
+    "最多花",
+    "最多只花",
+    "不超过",
+    "不能超过",
+    "别超过",
+    "控制在",
+    "上限",
+    "限额",
+    "封顶",
+    "额度",
+    "一个月最多",
+    "每月最多",
+    "每个月最多",
+    "月最多",
+    "一个月不超过",
+    "每月不超过",
+)
 """A limit on spending: the sentence sets a budget, it never records an expense."""
 GOAL_CUES = ("目标体重", "减到", "瘦到", "减肥目标", "体重目标", "目标是", "目标")
 WATER_ADVERBS = ("一口气", "又", "刚刚", "刚才", "刚", "已经", "再")
@@ -316,10 +390,26 @@ TASK_MARKERS: tuple[str, ...] = (
     "放到待办里",
     "记进待办里",
 )
-LOOK_WORDS = (
-    "看看", "看一下", "看下", "查看", "查一下", "查下", "查查", "给我看", "列一下", "列出",
-    "显示", "打开", "瞅瞅", "瞧瞧",
-)  # fmt: skip
+LOOK_WORDS: tuple[str, ...] = (
+    "看看",
+    "看一下",
+    "看下",
+    "查看",
+    "查一下",
+    "查下",
+    "查查",
+    "给我看",
+    "列一下",
+    "列出",
+    "显示",
+    "打开",
+    "瞅瞅",
+    "瞧瞧",
+    "发我",
+    "发一下",
+    "给我列",
+    "列个",
+)
 QUESTION_CUES = (
     "哪些", "什么", "啥", "多少", "几", "吗", "怎么样", "咋样", "如何", "有没有", "还剩",
     "剩多少", "情况", "在哪", "没有", "够了没", "了没", "?", "？",
@@ -347,6 +437,10 @@ VIEW_NOUNS: dict[str, str] = {
     "事没办": "tasks",
     "日程表": "events",
     "提醒列表": "reminders",
+    "todo list": "tasks",
+    "ddl": "tasks",
+    "待办清单": "tasks",
+    "任务清单": "tasks",
 }
 """Things that can be shown; a question or look word with one of them is that view."""
 SCOPE_WORDS: dict[str, str] = {
@@ -372,7 +466,17 @@ SCOPE_WORDS: dict[str, str] = {
 """The span a look or question covers (`这个月的账`, `今年怎么样`)."""
 MONEY_NOUNS = ("账", "花", "支出", "开销", "花销", "消费", "收入", "钱")
 WATER_NOUNS = ("喝水", "喝了几杯", "几杯水", "水")
-IDENTITY_WORDS = ("userid", "user id", "用户id", "账号", "帐号", "用户名", "id", "工号是啥")
+IDENTITY_WORDS: tuple[str, ...] = (
+    "userid",
+    "user id",
+    "用户id",
+    "账号",
+    "帐号",
+    "用户名",
+    "id",
+    "工号是啥",
+    "我是谁",
+)
 PAGE_WORDS = ("网页链接", "网页版", "网页", "网址", "链接", "页面", "个人主页", "主页")
 EXPORT_WORDS: tuple[str, ...] = (
     "导出",
@@ -474,7 +578,7 @@ DONE_PAST_VERBS: tuple[str, ...] = (
     "办过",
 )
 """`快递取了`, `书还了`, `水费交了`: a thing, then one of these, then 了: done."""
-PAST_WORDS = (
+PAST_WORDS: tuple[str, ...] = (
     "去年",
     "昨天",
     "前天",
@@ -486,6 +590,8 @@ PAST_WORDS = (
     "那时",
     "当年",
     "小时候",
+    "上次",
+    "上回",
 )
 """A fact of another time (`去年体重80`): told, not recorded as today's."""
 POLITE_LEADS: tuple[str, ...] = (
@@ -497,6 +603,8 @@ POLITE_LEADS: tuple[str, ...] = (
     "请问",
     "帮我",
     "帮忙",
+    "安排上",
+    "安排一下",
 )
 RECUR_TAILS = ("每天", "每日", "天天", "每晚", "每早", "工作日", "每个工作日", "每周末")
 """A recurrence said after the reminder (`早上八点提醒我吃早饭，每天`)."""
@@ -540,6 +648,11 @@ HELP_CUES: tuple[str, ...] = (
     "这个怎么用",
     "都有啥功能",
     "有什么功能",
+    "你能干",
+    "能干点",
+    "有啥功能",
+    "有哪些功能",
+    "啥功能",
 )
 HOW_WORDS: tuple[str, ...] = (
     "咋用",
@@ -557,7 +670,17 @@ HOW_WORDS: tuple[str, ...] = (
     "如何设置",
     "如何记",
 )
-NAG_ANSWERS = ("知道了", "收到了", "收到", "晓得了", "明白了")
+NAG_ANSWERS: tuple[str, ...] = (
+    "知道了",
+    "收到了",
+    "收到",
+    "晓得了",
+    "明白了",
+    "知道",
+    "晓得",
+    "明白",
+    "收到收到",
+)
 INTERJECTIONS = ("好嘞", "好的", "好", "嗯嗯", "嗯", "ok", "okay", "行", "哦")
 SNOOZE_PHRASES = (
     "晚点再喝",
@@ -592,13 +715,31 @@ CHANNEL_CUES: tuple[str, ...] = (
     "换回",
 )
 FALLBACK_CUES = ("备用", "备选", "后备")
-STATE_VERBS = {
-    "明天再说": "postpone", "明天再弄": "postpone", "明天再做": "postpone", "推到明天": "postpone",
-    "改到明天": "postpone", "挪到明天": "postpone",
-    "取消掉": "cancel", "取消": "cancel", "不做了": "cancel", "不做": "cancel", "删掉": "cancel",
+STATE_VERBS: dict[str, str] = {
+    "明天再说": "postpone",
+    "明天再弄": "postpone",
+    "明天再做": "postpone",
+    "推到明天": "postpone",
+    "改到明天": "postpone",
+    "挪到明天": "postpone",
+    "取消掉": "cancel",
+    "取消": "cancel",
+    "不做了": "cancel",
+    "不做": "cancel",
+    "删掉": "cancel",
     "删了": "cancel",
-    "完成": "done", "搞定": "done", "做完": "done", "弄完": "done", "done": "done", "ok": "done",
-}  # fmt: skip
+    "完成": "done",
+    "搞定": "done",
+    "做完": "done",
+    "弄完": "done",
+    "done": "done",
+    "ok": "done",
+    "不用做了": "cancel",
+    "不用做": "cancel",
+    "不用了": "cancel",
+    "做完了": "done",
+    "搞定了": "done",
+}
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 REVIEW_SCHEDULE_VERBS = ("改到", "改成", "改在", "设为", "设在", "定在", "放在", "调到", "换到")
 SNOOZE_CUES = ("过会儿", "过一会", "等会儿", "等会", "待会儿", "待会", "晚点", "一会儿", "等下")
@@ -624,3 +765,22 @@ POLITE_FRAME_TAILS = (
 """Politeness after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
 IMPORTANT_WORDS = ("这个很重要", "非常重要", "很重要", "特别重要", "一定要提醒")
 """Said of a reminder anywhere in the message: it is important (at least once)."""
+AMOUNT_FOLLOWERS = ("吃", "买", "打", "交", "付", "充", "请", "坐", "看")
+"""A verb right after an amount (`花了三十五吃了顿麻辣烫`) still ends it."""
+STRONG_UNDO = ("撤销", "撤回", "记错", "发错", "写错", "搞错", "弄错")
+UNDO_FILLER = ("哎呀", "哎", "一下", "刚才", "刚刚", "不对", "了", "吧", "啊", "的", "那个", "撤")
+"""`记错了 撤销一下`, `哎呀发错了 撤回撤回`: nothing but undo words is an undo."""
+WATER_CHECK_WORDS = ("打卡", "一杯", "一次", "✅")
+"""`喝水打卡`: the keyword 喝水 with one of these is one glass."""
+GIFT_VERBS = ("送了", "送给", "随了", "包了", "包个")
+"""Giving a thing or money as a gift: 人情, whatever was given (`去亲家那送了两瓶酒`)."""
+REMINDER_LEADS = (
+    "帮我设个提醒",
+    "帮我设一个提醒",
+    "设个提醒",
+    "设一个提醒",
+    "定个提醒",
+    "加个提醒",
+    "建个提醒",
+)
+"""`帮我设个提醒每天中午…提醒我…`: a lead that only says a reminder follows."""

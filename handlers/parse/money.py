@@ -23,6 +23,7 @@ from decimal import Decimal
 from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
 from handlers.parse.lexicon import (
     EXPENSE_SYNONYMS,
+    GIFT_VERBS,
     GIFT_WORDS,
     HEDGES,
     INCOME_IN_WORDS,
@@ -30,6 +31,7 @@ from handlers.parse.lexicon import (
     INCOME_VERBS,
     MEASURE_WORDS,
     NOT_MONEY_UNITS,
+    OTHER_PEOPLE,
     RECORD_LEADS,
     REMARK_WORDS,
     SPEND_OUT_WORDS,
@@ -38,7 +40,7 @@ from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_m
 
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
 _QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
-_PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天")
+_PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天|上次|上回")
 _STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "买了", "交了", "充了", "用了")
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
@@ -72,7 +74,18 @@ def read_money(text: str) -> Command | None:
         return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
     story = bool(_PAST.search(text)) or any(word in text for word in HEDGES)
+    story = story or _someone_else(text)
     return _entry(value[0], note, money_said=is_money(match), story=story)
+
+
+def _someone_else(text: str) -> bool:
+    """`同事花了500买了个键盘`: someone else spent it (asked); `给老妈转了两千` is the
+    user's money going to them."""
+    for person in OTHER_PEOPLE:
+        at = text.find(person)
+        if at >= 0 and not any(verb in text[max(0, at - 3) : at] for verb in "给送帮替请"):
+            return True
+    return False
 
 
 def category_of(note: str) -> tuple[str | None, str]:
@@ -86,15 +99,17 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if (given := _given(amount, note)) is not None:
         unsure = story or len(note) > MAX_NOTE
         return Confirm(guess=given) if unsure and not isinstance(given, Confirm) else given
-    income = _find(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
+    income = _first(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, _STRONG_SPEND)
     word, category = category_of(note)
     known = note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS  # 发红包 keeps its verb
     clean = note if known else _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
     coming_in = _find(note, INCOME_IN_WORDS) is not None  # 外孙女给我发了个红包
+    if coming_in and not income:
+        income = "其他"  # 妈妈给我转了 500: money came in, of no named kind
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
         entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
-        certain = income in INCOME_SYNONYMS
+        certain = income in INCOME_SYNONYMS or coming_in
     elif word or verb or money_said:
         bought = verb is not None and verb.startswith("买") and word is None
         entry = _ledger("expense", amount, "购物" if bought else category, clean)
@@ -115,7 +130,7 @@ def _given(amount: Decimal, note: str) -> Command | None:
     word or a transfer says money moved, else asked."""
     if _find(note, INCOME_IN_WORDS) or _find(note, SPEND_OUT_WORDS) is None:
         return None
-    gift = _find(note, GIFT_WORDS)
+    gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
     word, category = category_of(note)
     if gift or word is None or category == "其他":
         category = "人情"
@@ -142,6 +157,13 @@ def guess_expense(value: Decimal) -> RecordLedger | None:
 
 def _ledger(direction: LedgerDirection, amount: Decimal, category: str, note: str) -> RecordLedger:
     return RecordLedger(direction=direction, amount=amount, category=category, note=note)
+
+
+def _first(text: str, table: Iterable[str]) -> str | None:
+    """The word of `table` that starts earliest in `text` (the longest at a tie):
+    `兼职工资` is 兼职, the more specific word said first."""
+    found = [(text.find(word), -len(word), word) for word in table if word in text]
+    return min(found)[2] if found else None
 
 
 def _find(text: str, table: Iterable[str]) -> str | None:

@@ -17,7 +17,13 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 from handlers import texts
 from handlers.commands import ParseError
-from handlers.parse.lexicon import ASCII_MULTIPLIERS, CN_DIGITS, CN_MYRIAD, CN_UNITS
+from handlers.parse.lexicon import (
+    AMOUNT_FOLLOWERS,
+    ASCII_MULTIPLIERS,
+    CN_DIGITS,
+    CN_MYRIAD,
+    CN_UNITS,
+)
 
 # Decimal numbers as typed: ASCII digits only (`\d` would also accept e.g. Arabic-Indic).
 NUMBER = r"[0-9]+(?:\.[0-9]+)?"
@@ -33,7 +39,7 @@ _AMOUNT = re.compile(
     r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
     r"(?P<mult>[kw百千万](?![A-Za-z]))?"
     rf"|(?P<cn>{CN_NUMBER}))"
-    r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny)?"
+    r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny|r(?![A-Za-z]))?"
     r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]))?"
     r"(?![A-Za-z])",  # "1e5" or "35abc" is not an amount followed by a category
     re.IGNORECASE,
@@ -182,7 +188,8 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
     if match["cur"]:
         return True
     end = match.end("cn")
-    return end == len(match.string) or not match.string[end].isalnum()
+    after = match.string[end : end + 1]
+    return not after or not after.isalnum() or after in AMOUNT_FOLLOWERS
 
 
 def _multiplier(said: str | None) -> Decimal:

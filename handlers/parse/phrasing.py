@@ -23,7 +23,13 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 from handlers.parse.changes import read_change
-from handlers.parse.lexicon import EVENT_LEADS, REMIND_WORDS, SWITCH_SYNONYMS, TASK_LEADS
+from handlers.parse.lexicon import (
+    EVENT_LEADS,
+    REMIND_WORDS,
+    REMINDER_LEADS,
+    SWITCH_SYNONYMS,
+    TASK_LEADS,
+)
 from handlers.parse.numbers import CN_INT, small_int
 from handlers.parse.records import water
 from handlers.parse.schedules import parse_custom_reminder
@@ -36,6 +42,7 @@ from handlers.parse.settings import (
 )
 from handlers.parse.tasks import event_from, parse_event, parse_task, small_hours_asked, task_from
 from handlers.parse.when import match_time, match_when
+from storage.records import RuleKind
 
 _N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
 _POLITE = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我)\s*")
@@ -55,7 +62,7 @@ _DIGEST_SWITCH = re.compile(
 _INTERVAL = re.compile(
     rf"(?:设置)?\s*(?:喝水)?(?:提醒)?(?:间隔|频率)?\s*{_SET}(?:每隔|每|隔)?\s*"
     rf"(?:(?P<n>{_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)\s*(?P<unit>分钟|分|小时|钟头)"
-    r"\s*(?:提醒我?喝(?:一次)?水|喝一次水?|提醒一次|一次)?"
+    r"\s*(?:提醒我?喝(?:一次|次)?水|喝一次水?|提醒一次|一次)?"
 )
 _GOAL = re.compile(
     rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{_SET}(?P<n>{_N})\s*杯水?"
@@ -63,6 +70,7 @@ _GOAL = re.compile(
 )
 _GOAL_SAID = re.compile(rf"(?:喝水)?目标\s*{_SET}(?P<n>{_N})\s*杯水?$(?P<m>)?")
 """`一天喝六杯就够了，喝水目标改成六杯`: the goal said at the end of a sentence."""
+_GOAL_DAILY = re.compile(rf"(?:一天|每天|每日)(?:要)?喝够?\s*(?P<n>{_N})\s*杯(?P<m>)?")
 _WINDOW = re.compile(
     rf"(?:设置|把)?\s*作息\s*(?:时间)?\s*{_SET}(?P<a>.+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
 )
@@ -86,7 +94,10 @@ def _digest(text: str) -> Command | None:
         return SetDigest(kind=DIGESTS[match["d"]], on=on)
     said = _DIGEST_TIME.fullmatch(text)
     if said and (at := _clock(said["t"].removeprefix("每天").removeprefix("每日"))) is not None:
-        return SetDigest(kind=DIGESTS[said["d"]], on=True, at=at)
+        kind = DIGESTS[said["d"]]
+        if kind == RuleKind.DIGEST_EVENING and at.hour < 12 and not _has_period(said["t"]):
+            at = at.replace(hour=at.hour + 12)  # 晚报改成九点半: 21:30
+        return SetDigest(kind=kind, on=True, at=at)
     return None
 
 
@@ -114,6 +125,8 @@ def _water_interval(text: str) -> Command | None:
 
 def _water_goal(text: str) -> Command | None:
     match = _GOAL.fullmatch(text) or _GOAL_SAID.search(text)
+    if match is None and "目标" in text:
+        match = _GOAL_DAILY.search(text)  # 一天喝够十杯就行 目标改一下
     if match is None:
         return None
     glasses = small_int(match["n"] or match["m"])
@@ -177,14 +190,31 @@ _REMIND_WORDS = (*REMIND_WORDS, "提醒")
 
 def read_reminder(text: str, context: Body) -> Command | None:
     """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`."""
+    for lead in REMINDER_LEADS:
+        if text.startswith(lead) and len(text) > len(lead):
+            text = text[len(lead) :].lstrip(" ,:")
+            break
     for word in _REMIND_WORDS:
         at = text.find(word)
         if at >= 0:
             before = text[:at].rstrip().removesuffix("再").removesuffix("记得")
             before = before.removesuffix("到时候").rstrip()
             said = f"{before} {text[at + len(word) :]}".strip()
-            return parse_custom_reminder(said, now_local=context.now_local)
+            try:
+                return parse_custom_reminder(said, now_local=context.now_local)
+            except ParseError:
+                if (swapped := _when_last(said)) is None:
+                    raise
+                return parse_custom_reminder(swapped, now_local=context.now_local)
     return None
+
+
+def _when_last(said: str) -> str | None:
+    """`喝药,每天早上8点` -> `每天早上8点 喝药`: the time said after the title."""
+    title, comma, when = said.rpartition(",")
+    if not comma or not title.strip() or not when.strip():
+        return None
+    return f"{when.strip()} {title.strip()}"
 
 
 def read_water(text: str, _context: Body) -> Command | None:

@@ -26,6 +26,7 @@ from handlers.parse.lexicon import (
     INCOME_CATEGORIES,
     INCOME_SYNONYMS,
     MEASURE_WORDS,
+    WATER_CHECK_WORDS,
 )
 from handlers.parse.money import category_of, stands_alone
 from handlers.parse.normalise import words
@@ -41,7 +42,7 @@ LEDGER_DIRECTIONS: dict[str, LedgerDirection] = {
     "记账": "expense", "支出": "expense", "花了": "expense", "收入": "income",
 }  # fmt: skip
 _WATER = re.compile(
-    r"(?P<sign>[+-]?|[x×*])\s*(?P<count>[0-9]+|[零〇一二两三四五六七八九十]{1,3})\s*(?:杯水?)?"
+    r"(?P<sign>[+-]?|[x×*])\s*(?P<count>[0-9]+|[零〇一二两俩仨三四五六七八九十]{1,3})\s*(?:杯水?)?"
 )
 WATER_RANGE = (-10, 20)
 
@@ -56,11 +57,23 @@ def parse_weight_body(body: Body) -> Command:
 
 def parse_water(body: Body) -> Command:
     """`喝水` (one glass) / `喝水 +2` / `喝水 -1` / `喝水 2杯` / `喝水 两杯`."""
-    if not body.text:
-        return CheckInWater(glasses=1)
+    if not body.text or body.text in WATER_CHECK_WORDS:
+        return CheckInWater(glasses=1)  # 喝水打卡
+    said = _WATER.match(body.text)
+    if said is not None and said.end() < len(body.text):
+        rest = body.text[said.end() :].strip()
+        if rest and not any(ch.isdigit() for ch in rest) and len(rest) <= 10:
+            return _water_count(said)  # 喝水 +2 打卡, 喝水 -1 刚才多点了: a remark after it
     match = _WATER.fullmatch(body.text)
     count = small_int(match["count"]) if match else None
     if match is None or count is None:
+        raise ParseError(texts.WATER_FORMAT)
+    return water(-count if match["sign"] == "-" else count)
+
+
+def _water_count(match: re.Match[str]) -> Command:
+    count = small_int(match["count"])
+    if count is None:
         raise ParseError(texts.WATER_FORMAT)
     return water(-count if match["sign"] == "-" else count)
 

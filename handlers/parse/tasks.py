@@ -60,6 +60,10 @@ def parse_task(body: Body) -> Command:
     """
     if not body.text:
         return ShowTasks()
+    from handlers.parse.cues import asks_to_see
+
+    if asks_to_see(body.text):
+        return ShowTasks()  # 待办清单发我
     if (state := numbered_state(f"{body.keyword}{body.text}")) is not None:
         return state  # 待办2明天再弄: task 2's state, not a task titled "2明天再弄"
     text, until_done = take_until_done(body.text)
