@@ -15,6 +15,7 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 
+_HOLD = re.compile(r"(?P<a>暂停|恢复)\s*全部(?:发送)?|全部\s*(?P<b>暂停|恢复)(?:发送)?")
 _SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到|没收到)")
 
 
@@ -22,14 +23,15 @@ def parse_admin(body: Body) -> Command:
     """`管理 状态` / `管理 对账 12 已收到` / `管理 暂停 全部` / `管理 恢复 全部` /
     `管理 网页` (whether the user may is the handler's call)."""
     text = " ".join(body.text.split())
-    for look in ("看一下", "看看", "查一下", "查看"):
-        text = text.removesuffix(look).strip()  # 管理 状态看一下
+    for look in ("看一下", "看看", "看下", "查一下", "查看", "查下"):
+        text = text.removesuffix(look).removeprefix(look).strip()  # 管理 状态看一下
     if text == "状态":
         return AdminStatus()
-    if text in ("网页", "页面"):
-        return OpenPages(admin=True)
-    if text in ("暂停 全部", "暂停全部", "恢复 全部", "恢复全部"):
-        return AdminHoldAll(hold=text.startswith("暂停"))
+    if text.startswith(("网页", "页面")):
+        return OpenPages(admin=True)  # 管理 网页链接发我一个
+    hold = _HOLD.fullmatch(text)
+    if hold is not None:
+        return AdminHoldAll(hold=(hold["a"] or hold["b"]) == "暂停")
     if match := _SETTLE.fullmatch(text):
         return AdminSettle(job_id=int(match["job"]), received=match["word"] == "已收到")
     raise ParseError(texts.ADMIN_HINT)

@@ -79,7 +79,7 @@ def read_channels(text: str) -> ChannelCommand | None:
         return SetFallbackChannel(target=_target(word, t.FALLBACK_HOW))
     if found := _BIND.fullmatch(text):
         rest = found[2].strip()
-        if rest.startswith("小程序"):
+        if "小程序" in rest:
             return None  # the mini-program's own binding
         if found[1] == "解绑":
             return UnbindReceiver(channel=_channel(rest, t.UNBIND_HOW))

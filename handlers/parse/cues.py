@@ -241,6 +241,7 @@ _VIEW_FILLER = sorted(
     {*SCOPE_WORDS, *QUESTION_CUES, *LOOK_WORDS, *MONEY_NOUNS, *WATER_NOUNS, *VIEW_NOUNS,
      "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了", "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
+     "哪", "俺", "来个",
      *EXPENSE_SYNONYMS},
     key=len,
     reverse=True,
@@ -279,12 +280,12 @@ def _undo(text: str) -> bool:
 
 
 def _nag_answer(text: str) -> str | None:
-    """`好嘞知道了`, `ok收到`: an interjection, then an answer word, nothing else."""
+    """`好嘞知道了`, `收到收到`, `晓得了`: interjections, then an answer word, nothing else."""
     said = text.casefold().replace(" ", "")
-    for answer in NAG_ANSWERS:
+    for answer in sorted(NAG_ANSWERS, key=len, reverse=True):
         if said.endswith(answer):
             lead = said[: -len(answer)].strip(" ,")
-            if lead and all(part in INTERJECTIONS for part in _split_interjections(lead)):
+            if not lead or all(part in INTERJECTIONS for part in _split_interjections(lead)):
                 return answer
     return None
 

@@ -27,6 +27,7 @@ from decimal import Decimal
 
 from handlers.channel_commands import ShowChannels
 from handlers.commands import (
+    AddEvent,
     AnswerNag,
     CancelBudget,
     CancelEvent,
@@ -72,7 +73,7 @@ from handlers.parse.lexicon import (
     WEEKDAYS,
 )
 from handlers.parse.normalise import strip_separators
-from handlers.parse.numbers import check_weight
+from handlers.parse.numbers import check_weight, small_int
 from handlers.parse.review import BUDGET_MAX
 from handlers.parse.slots import Slots
 
@@ -308,9 +309,18 @@ def weight_with_unit(text: str, context: Body, cues: Cues, slots: Slots) -> Comm
 
 
 def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
-    """`一口气喝了两杯水`, `喝水x3`, `水 +2`, `多记了一杯水，帮我减掉一杯` (-1)."""
+    """`一口气喝了两杯水`, `喝水x3`, `水 +2`, `多记了一杯水，帮我减掉一杯` (-1),
+    `刚灌了两杯水`, `刚又喝了三杯水 送完一波单` (a remark after it)."""
     if slots.water_times is not None:
         return _glasses(slots.water_times)
+    drank = _DRANK.search(text)
+    if drank is not None and not cues.question and not slots.amounts_with_currency:
+        count = small_int(drank["n"])
+        total = any(word in text[: drank.start()] for word in ("今天", "一共", "总共"))
+        if (
+            count is not None and not total
+        ):  # 今天喝了三杯水: a total, or three more? asked elsewhere
+            return _glasses(count)
     if (
         cues.water_noun
         and slots.count
@@ -415,6 +425,8 @@ def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command 
         return Help()
     if cues.how is not None:
         topic = text[: text.find(cues.how)].strip()
+        for filler in ("这个功能", "这功能", "这个", "这"):
+            topic = topic.removesuffix(filler)
         found = read_help(f"帮助 {topic}") if topic else None
         if found is not None and found.topic:
             return found
@@ -437,9 +449,36 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
         return None
 
 
+_DRANK = re.compile(
+    r"^(?:刚刚|刚才|刚|又|已经|再|一口气)*\s*(?:喝|灌|补|干)了?\s*"
+    r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
+)
 _EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")
 _EVENT_VERBS = re.compile(
     r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|改)?|提醒我?$|提醒一下$"
+)
+
+
+def advance_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`下周三上午九点半 护士资格考试 提前一小时提醒`: a thing at a time, to be told
+    of before it: an event with its reminder, not a reminder titled 提前一小时."""
+    from handlers.parse.tasks import parse_event
+
+    if "提前" not in text or not slots.when_found or (cues.remind is False and "提醒" not in text):
+        return None
+    if _ADVANCE.search(text) is None:
+        return None
+    try:
+        event = parse_event(context.with_text("日程", text))
+    except ParseError:
+        return None
+    if isinstance(event, AddEvent) and event.start is not None and event.remind_minutes_before:
+        return event
+    return None
+
+
+_ADVANCE = re.compile(
+    r"提前\s*(?:[0-9]+|半|[一二两三四五六七八九十]{1,3})\s*个?\s*(?:分钟|分|小时|钟头|天)"
 )
 
 
@@ -479,6 +518,7 @@ _STRICT_FAMILIES: tuple[Family, ...] = (
 refused the rest (`喝水提醒先停了吧` starts with 喝水)."""
 _FAMILIES: tuple[Family, ...] = (
     markers,
+    advance_notice,
     short_answers,
     undo,
     help_asked,

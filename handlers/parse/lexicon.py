@@ -36,7 +36,7 @@ _EXPENSE_WORDS = {
     "烧烤 零食 水果 早点 面包 快餐 食堂 饮料 小吃 甜品 蛋糕 麦当劳 肯德基 星巴克 瑞幸 "
     "喜茶 买菜 菜钱 午饭钱 饭钱 餐费 请客吃饭 盒饭 便当 包子 煎饼 面条 拉面 米线 酒 "
     "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费",
-    "交通": "拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
+    "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
     "车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
     "购物": "显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
     "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货",
@@ -99,6 +99,8 @@ INCOME_SYNONYMS: dict[str, str] = {
     "接单": "兼职",
     "私单": "兼职",
     "兼职工资": "兼职",
+    "全勤奖": "奖金",
+    "全勤": "奖金",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -175,7 +177,19 @@ TASK_LEADS += (
 )
 TASK_LEADS += ("加个任务", "添加任务", "加任务", "新任务", "待办", "任务", "todo")
 EVENT_LEADS = ("记到日程", "加到日程", "加个日程", "添加日程", "加日程", "安排", "日程")
-REMIND_WORDS = ("提醒我", "叫我", "提醒一下我", "记得提醒我", "到时候提醒我", "通知我")
+REMIND_WORDS: tuple[str, ...] = (
+    "提醒我",
+    "叫我",
+    "提醒一下我",
+    "记得提醒我",
+    "到时候提醒我",
+    "通知我",
+    "提醒我一下",
+    "喊我一声",
+    "喊我",
+    "叫我一声",
+    "提醒一下",
+)
 DONE_WORDS: tuple[str, ...] = (
     "搞定",
     "做完",
@@ -205,7 +219,7 @@ CRON_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 RELATIVE_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
 RELATIVE_DAYS |= {"昨天": -1, "前天": -2}
 AFTERNOON = frozenset({"下午", "傍晚", "晚上", "今晚", "明晚", "睡前", "睡觉前"})
-MORNING = frozenset({"凌晨", "早上", "早晨", "上午", "明早", "今早", "清晨"})
+MORNING = frozenset({"凌晨", "早上", "早晨", "上午", "明早", "今早", "清晨", "夜里", "半夜"})
 PERIOD_TIMES = {
     "早上": dt.time(8), "早晨": dt.time(8), "上午": dt.time(9), "中午": dt.time(12),
     "下午": dt.time(15), "傍晚": dt.time(18), "晚上": dt.time(20), "睡前": dt.time(22),
@@ -312,6 +326,13 @@ REMARK_WORDS: tuple[str, ...] = (
     "体温",
     "步数",
     "分贝",
+    "那家",
+    "这家店",
+    "抢钱",
+    "一碗面要",
+    "一杯要",
+    "要价",
+    "卖到",
 )
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
 OTHER_PEOPLE = (
@@ -410,10 +431,29 @@ LOOK_WORDS: tuple[str, ...] = (
     "给我列",
     "列个",
 )
-QUESTION_CUES = (
-    "哪些", "什么", "啥", "多少", "几", "吗", "怎么样", "咋样", "如何", "有没有", "还剩",
-    "剩多少", "情况", "在哪", "没有", "够了没", "了没", "?", "？",
-)  # fmt: skip
+QUESTION_CUES: tuple[str, ...] = (
+    "哪些",
+    "什么",
+    "啥",
+    "多少",
+    "几",
+    "吗",
+    "怎么样",
+    "咋样",
+    "如何",
+    "有没有",
+    "还剩",
+    "剩多少",
+    "情况",
+    "在哪",
+    "没有",
+    "够了没",
+    "了没",
+    "?",
+    "？",
+    "木有",
+    "没",
+)
 VIEW_NOUNS: dict[str, str] = {
     "日程": "events",
     "安排": "events",
@@ -441,6 +481,10 @@ VIEW_NOUNS: dict[str, str] = {
     "ddl": "tasks",
     "待办清单": "tasks",
     "任务清单": "tasks",
+    "没干完": "tasks",
+    "没做完": "tasks",
+    "没弄完": "tasks",
+    "回顾": "review",
 }
 """Things that can be shown; a question or look word with one of them is that view."""
 SCOPE_WORDS: dict[str, str] = {
@@ -462,6 +506,8 @@ SCOPE_WORDS: dict[str, str] = {
     "年度": "year",
     "全年": "year",
     "这个礼拜": "week",
+    "今儿": "today",
+    "今儿个": "today",
 }
 """The span a look or question covers (`这个月的账`, `今年怎么样`)."""
 MONEY_NOUNS = ("账", "花", "支出", "开销", "花销", "消费", "收入", "钱")
@@ -524,6 +570,8 @@ TURN_OFF_WORDS: dict[str, str] = {
     "暂停几天": "pause",
     "暂停一下": "pause",
     "先暂停": "pause",
+    "撤了": "delete",
+    "撤": "delete",
 }
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
 TURN_ON_WORDS = {
@@ -576,6 +624,10 @@ DONE_PAST_VERBS: tuple[str, ...] = (
     "去过",
     "做过",
     "办过",
+    "取回来",
+    "拿回来",
+    "取回",
+    "拿回",
 )
 """`快递取了`, `书还了`, `水费交了`: a thing, then one of these, then 了: done."""
 PAST_WORDS: tuple[str, ...] = (
@@ -669,6 +721,12 @@ HOW_WORDS: tuple[str, ...] = (
     "要怎么记",
     "如何设置",
     "如何记",
+    "咋弄",
+    "咋搞",
+    "这功能咋用",
+    "功能咋用",
+    "咋设置",
+    "咋整",
 )
 NAG_ANSWERS: tuple[str, ...] = (
     "知道了",
@@ -681,7 +739,18 @@ NAG_ANSWERS: tuple[str, ...] = (
     "明白",
     "收到收到",
 )
-INTERJECTIONS = ("好嘞", "好的", "好", "嗯嗯", "嗯", "ok", "okay", "行", "哦")
+INTERJECTIONS: tuple[str, ...] = (
+    "好嘞",
+    "好的",
+    "好",
+    "嗯嗯",
+    "嗯",
+    "ok",
+    "okay",
+    "行",
+    "哦",
+    "收到",
+)
 SNOOZE_PHRASES = (
     "晚点再喝",
     "等会再喝",

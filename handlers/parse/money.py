@@ -83,9 +83,15 @@ def _someone_else(text: str) -> bool:
     user's money going to them."""
     for person in OTHER_PEOPLE:
         at = text.find(person)
-        if at >= 0 and not any(verb in text[max(0, at - 3) : at] for verb in "给送帮替请"):
+        if at < 0 or any(verb in text[max(0, at - 3) : at] for verb in "给送帮替请"):
+            continue
+        after = text[at + len(person) : at + len(person) + 4]
+        if after.startswith(_SOMEONE_SPENT):  # 同事花了500: they spent; 同事结婚 随了: we did
             return True
     return False
+
+
+_SOMEONE_SPENT = ("花", "买", "付", "交", "充", "请", "用", "又", "也", "刚", "的")
 
 
 def category_of(note: str) -> tuple[str | None, str]:
@@ -184,7 +190,7 @@ def stands_alone(match: re.Match[str]) -> bool:
     if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
         return False
     glued = match["cn"] and before.isalnum() and not match["cur"]
-    after_verb = text[:start].rstrip().endswith(_MONEY_VERBS)  # 交了六百八, 花了七十六
+    after_verb = text[:start].rstrip().endswith((*_MONEY_VERBS, *GIFT_VERBS))  # 交了六百八
     if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
     if is_money(match):

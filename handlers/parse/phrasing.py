@@ -190,12 +190,15 @@ _REMIND_WORDS = (*REMIND_WORDS, "提醒")
 
 def read_reminder(text: str, context: Body) -> Command | None:
     """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`."""
+    said_le = context.text
+    if said_le.startswith(text) and said_le[len(text) :] and not said_le[len(text) :].strip("了"):
+        text = said_le  # 提醒我把衣服晾了: the title keeps its 了
     for lead in REMINDER_LEADS:
         if text.startswith(lead) and len(text) > len(lead):
             text = text[len(lead) :].lstrip(" ,:")
             break
-    for word in _REMIND_WORDS:
-        at = text.find(word)
+    said_at = [(text.find(w), -len(w), w) for w in _REMIND_WORDS if w in text]
+    for at, _, word in sorted(said_at)[:1]:  # the first said, the longest there
         if at >= 0:
             before = text[:at].rstrip().removesuffix("再").removesuffix("记得")
             before = before.removesuffix("到时候").rstrip()

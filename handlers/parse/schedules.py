@@ -61,7 +61,7 @@ _SHORT_PERIODS = {"早": "早上", "晚": "晚上"}
 _NUM = r"(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?![0-9])"
 _JOIN = r"(?:[、,/]|和|及|与)"
 _IMPORTANT = re.compile(r"[(\[【]\s*重要\s*[)\]】]|(?<![^\s,;:、])重要(?:!+|(?![^\s,;:、]))")
-_TITLE_LEAD = re.compile(r"(?:提醒我|叫我)")
+_TITLE_LEAD = re.compile(r"(?:提醒我|叫我|俺(?!们)|咱(?!们))")
 _DAILY = re.compile(r"(?:每天|每日|天天)的?|每个?(?P<p>[早晚])上?")
 _WORKDAY_RULE = re.compile(r"(?:每个?)?工作日的?")
 _WEEKEND_RULE = re.compile(r"(?:每个?)?周末的?")
@@ -134,7 +134,7 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
         raise ValueError("now_local is the user's naive wall-clock time")
     body, important = _take_important(_recurrence_first(text))
     body, until_done = take_until_done(body)
-    if body.startswith("我"):
+    if body.startswith(("我", "俺", "咱")):
         body = strip_separators(body[1:])
     schedule, end = _match_schedule(body, now_local)
     if until_done is not None and schedule.once_at is None:
