@@ -239,20 +239,23 @@ def _done_title(text: str) -> str | None:
 
 _VIEW_FILLER = sorted(
     {*SCOPE_WORDS, *QUESTION_CUES, *LOOK_WORDS, *MONEY_NOUNS, *WATER_NOUNS, *VIEW_NOUNS,
-     "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了", "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
+     "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了",
+     "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
-     "哪", "俺", "来个",
-     *EXPENSE_SYNONYMS},
+     "哪", "俺", "来个"},
     key=len,
     reverse=True,
 )  # fmt: skip
+_MONEY_FILLER = sorted({*_VIEW_FILLER, *EXPENSE_SYNONYMS}, key=len, reverse=True)
 
 
 def only_view_words(text: str) -> bool:
     """`这个月的账`, `今年怎么样`, `今天喝了几杯水`: nothing but a span, question and
-    look words and the names of what is shown (not `今天吃啥`)."""
+    look words and the names of what is shown (not `今天吃啥`); with money said, a
+    category too (`这个月饭钱花了多少`)."""
     rest = text
-    for word in _VIEW_FILLER:
+    money = any(word in text for word in MONEY_NOUNS)
+    for word in _MONEY_FILLER if money else _VIEW_FILLER:
         rest = rest.replace(word, "")
     return not rest.strip(" ,")
 
