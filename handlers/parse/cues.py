@@ -62,7 +62,7 @@ BUDGET_ONE_AMOUNT = texts.BUDGET_HINT
 BUDGET_WHICH = texts.BUDGET_CATEGORY_UNKNOWN
 BUDGET_RANGE = texts.BUDGET_OUT_OF_RANGE
 
-_GIVE = ("给我", "发我", "发一下", "来个", "要个", "生成", "发个", "我要")
+_GIVE = ("给我", "发我", "发一下", "来个", "要个", "生成", "发个", "我要", "给个", "给一个")
 _EVENT_WORDS = (
     "日程",
     "会议",
@@ -242,7 +242,7 @@ _VIEW_FILLER = sorted(
      "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了",
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
-     "哪", "俺", "来个"},
+     "哪", "俺", "来个", "过的"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -383,13 +383,10 @@ def this_month(text: str, today: dt.date) -> bool:
 
 
 def asks_to_see(rest: str) -> bool:
-    """What follows a keyword only asks to see its list (`待办清单发我`, `列表看一下`)."""
+    """What follows a keyword only asks to see its list (`待办清单发我`, `还有啥`)."""
     said = rest
-    for word in sorted(
-        {*LOOK_WORDS, *QUESTION_CUES, "清单", "列表", "list", "我的", "都", "吧"},
-        key=len,
-        reverse=True,
-    ):
+    words = {*LOOK_WORDS, *QUESTION_CUES, "清单", "列表", "list", "我的", "都", "吧", "还有"}
+    for word in sorted(words, key=len, reverse=True):
         said = said.replace(word, "")
     return rest.strip() != "" and not said.strip(" ,")
 

@@ -35,6 +35,7 @@ from handlers.commands import (
     Command,
     CompleteTask,
     Confirm,
+    EditEvent,
     EndQuiet,
     ExportData,
     Help,
@@ -103,6 +104,11 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     from handlers.parse.tasks import parse_event, parse_task
 
     text = found_cues.without_polite(text)
+    said_last = text.endswith("日程") and not text.startswith("日程") and _slots.when_found
+    asking = cues.question or cues.look or cues.mine
+    if cues.event_marker is None and said_last and not asking:
+        rest = text.removesuffix("日程").strip(" ,")  # 体检 周五 上午9点到11点 日程
+        return parse_event(context.with_text("日程", rest)) if rest else None
     if cues.event_marker is not None:
         rest = _without(text, cues.event_marker)
         return parse_event(context.with_text("日程", rest)) if rest else None
@@ -147,8 +153,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if cues.scope is not None and cues.view_word == "安排":
         return _VIEWS[cues.scope]()  # 今天有什么安排: the day, not just its events
     if cues.view_noun is not None:
-        if cues.view_noun == "reminders" and slots.list_number is not None:
-            return None
+        if cues.view_noun == "reminders" and (slots.list_number is not None or slots.when_found):
+            return None  # 20分钟后 提醒 看一下烤箱: a reminder to make, not the list
         if cues.view_noun == "budgets" or cues.question or cues.look or _only_mine(text, cues):
             return _VIEWS[cues.view_noun]()
     if cues.money_noun and found_cues.this_month(text, _context.today):
@@ -397,7 +403,8 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
         return read_channels(f"绑定 {said}")
     target = found_cues.channel_target(text)
     if target is None:
-        off = cues.fallback and cues.turn_off and ("渠道" in text or "通道" in text)
+        named = "渠道" in text or "通道" in text or text.startswith(("备用", "备选"))
+        off = cues.fallback and cues.turn_off and named
         return read_channels("设置 备用 关") if off else None
     if "解绑" in text or "不绑" in text:
         return (
@@ -424,7 +431,8 @@ def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command 
     if cues.help:
         return Help()
     if cues.how is not None:
-        topic = text[: text.find(cues.how)].strip()
+        at = text.find(cues.how)
+        topic = text[:at].strip() or text[at + len(cues.how) :].strip()  # 怎么设提醒
         for filler in ("这个功能", "这功能", "这个", "这"):
             topic = topic.removesuffix(filler)
         found = read_help(f"帮助 {topic}") if topic else None
@@ -455,7 +463,7 @@ _DRANK = re.compile(
 )
 _EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")
 _EVENT_VERBS = re.compile(
-    r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|改)?|提醒我?$|提醒一下$"
+    r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?|提醒我?$|提醒一下$"
 )
 
 
@@ -482,6 +490,19 @@ _ADVANCE = re.compile(
 )
 
 
+def event_moved(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`日程 开会 改到 明天下午三点`: an event named by its title after 日程, moved."""
+    from handlers.parse.changes import read_change
+
+    if not text.startswith("日程") or not slots.when_found:
+        return None
+    rest = text.removeprefix("日程").strip()
+    if not rest or rest[0].isdigit():
+        return None
+    found = read_change(rest, context)
+    return found if isinstance(found, (EditEvent, Confirm)) else None
+
+
 def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`待办2明天再弄`, `2号任务取消掉`, `第3个待办搞定`: a task by its number."""
     from handlers.parse.tasks import numbered_state
@@ -501,6 +522,7 @@ def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Comma
 _STRICT_FAMILIES: tuple[Family, ...] = (
     markers,
     event_edit,
+    event_moved,
     short_answers,
     weight_with_unit,
     help_asked,

@@ -163,6 +163,9 @@ RECORD_LEADS: tuple[str, ...] = (
     "记一下",
     "记一笔",
     "记个",
+    "再记一笔",
+    "再记一下",
+    "再记个",
 )
 RECORD_LEADS += ("记下", "请记", "帮忙记", "记录一下", "记录")
 TASK_LEADS: tuple[str, ...] = ("记到待办", "加到待办", "放到待办", "放进待办", "记个任务")
@@ -189,6 +192,7 @@ REMIND_WORDS: tuple[str, ...] = (
     "喊我",
     "叫我一声",
     "提醒一下",
+    "remind me",
 )
 DONE_WORDS: tuple[str, ...] = (
     "搞定",
@@ -255,7 +259,19 @@ HEDGES = (
 
 # --- intent cues (issue 19): the words the intent families in `intents` weigh ---
 # Each table is a cue: adding a synonym is one entry here, never a new rule.
-SPEND_OUT_WORDS = ("借给", "转给", "打给", "给", "包了", "包个", "送了", "送给", "随了", "孝敬")
+SPEND_OUT_WORDS: tuple[str, ...] = (
+    "借给",
+    "转给",
+    "打给",
+    "给",
+    "包了",
+    "包个",
+    "送了",
+    "送给",
+    "随了",
+    "孝敬",
+    "送",
+)
 """Money going out to someone (`给侄子包了个红包 200`): an expense, never income."""
 GIFT_WORDS = ("红包", "压岁钱", "份子", "礼金", "礼物", "生活费", "零花钱")
 """What is given to people: with an out-word it is 人情 (`给侄子包了个红包`)."""
@@ -362,6 +378,7 @@ BUDGET_CUES: tuple[str, ...] = (
     "月最多",
     "一个月不超过",
     "每月不超过",
+    "budget",
 )
 """A limit on spending: the sentence sets a budget, it never records an expense."""
 GOAL_CUES = ("目标体重", "减到", "瘦到", "减肥目标", "体重目标", "目标是", "目标")
@@ -452,7 +469,7 @@ QUESTION_CUES: tuple[str, ...] = (
     "?",
     "？",
     "木有",
-    "没",
+    "哪个",
 )
 VIEW_NOUNS: dict[str, str] = {
     "日程": "events",
@@ -532,6 +549,7 @@ EXPORT_WORDS: tuple[str, ...] = (
     "备份我的",
     "打包",
     "数据下载",
+    "export",
 )
 TURN_OFF_WORDS: dict[str, str] = {
     "先停一下": "pause",
@@ -572,6 +590,8 @@ TURN_OFF_WORDS: dict[str, str] = {
     "先暂停": "pause",
     "撤了": "delete",
     "撤": "delete",
+    "不去了": "delete",
+    "不去": "delete",
 }
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
 TURN_ON_WORDS = {
@@ -839,7 +859,16 @@ AMOUNT_FOLLOWERS = ("吃", "买", "打", "交", "付", "充", "请", "坐", "看
 STRONG_UNDO = ("撤销", "撤回", "记错", "发错", "写错", "搞错", "弄错")
 UNDO_FILLER = ("哎呀", "哎", "一下", "刚才", "刚刚", "不对", "了", "吧", "啊", "的", "那个", "撤")
 """`记错了 撤销一下`, `哎呀发错了 撤回撤回`: nothing but undo words is an undo."""
-WATER_CHECK_WORDS = ("打卡", "一杯", "一次", "✅")
+WATER_CHECK_WORDS: tuple[str, ...] = (
+    "打卡",
+    "一杯",
+    "一次",
+    "✅",
+    "再来一杯",
+    "再来一杯水",
+    "来一杯",
+    "来一杯水",
+)
 """`喝水打卡`: the keyword 喝水 with one of these is one glass."""
 GIFT_VERBS = ("送了", "送给", "随了", "包了", "包个")
 """Giving a thing or money as a gift: 人情, whatever was given (`去亲家那送了两瓶酒`)."""
@@ -853,3 +882,5 @@ REMINDER_LEADS = (
     "建个提醒",
 )
 """`帮我设个提醒每天中午…提醒我…`: a lead that only says a reminder follows."""
+TYPO_PAIRS = {"明天在说": "明天再说", "在来一": "再来一", "在记一": "再记一", "在提醒": "再提醒"}
+"""Homophones an input method gives (在 for 再): same length, fixed before reading."""

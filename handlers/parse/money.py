@@ -44,7 +44,7 @@ _PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天|上次|上回
 _STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "买了", "交了", "充了", "用了")
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
-_NOTE_TAIL = re.compile(r"\s+(?:交|付|花|给|收)$")
+_NOTE_TAIL = re.compile(r"\s+(?:又)?(?:交|付|花|给|收|充|点|买)$")
 """`房租 四千二 交了` (了 already dropped): a verb left at the end is no part of the note."""
 _NOT_BEFORE_MONEY = frozenset("第周期拜每#./")
 _MONEY_VERBS = (*_STRONG_SPEND, *INCOME_VERBS)
@@ -136,6 +136,8 @@ def _given(amount: Decimal, note: str) -> Command | None:
     word or a transfer says money moved, else asked."""
     if _find(note, INCOME_IN_WORDS) or _find(note, SPEND_OUT_WORDS) is None:
         return None
+    if _find(note, ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")):
+        return None  # 送外卖赚了 50: earned, not given
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
     word, category = category_of(note)
     if gift or word is None or category == "其他":

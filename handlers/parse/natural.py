@@ -30,6 +30,7 @@ from handlers.commands import (
 from handlers.parse import intents, money, phrasing
 from handlers.parse.body import Body
 from handlers.parse.lexicon import RECORD_LEADS
+from handlers.parse.normalise import compact
 from handlers.parse.numbers import (
     ANY_NUMBER,
     SPOKEN_DECIMAL,
@@ -67,15 +68,32 @@ def read(text: str, context: Body, *, fallback: ParseError | None) -> Command:
     if fallback is not None:
         try:
             command = read_command(text, context, strict=True)
+            if command is None and (joined := compact(text)) != text:
+                command = read_command(joined, context, strict=True)  # 提醒 全部 打开
         except ParseError:
             command = None  # the keyword's own answer says more than a second reading's
         if command is None:
             raise fallback
         return command
-    command = read_command(text, context)
+    try:
+        command = read_command(text, context)
+    except ParseError:
+        if (joined := compact(text)) == text or (command := _quiet_read(joined, context)) is None:
+            raise
+    if command is None and (joined := compact(text)) != text:
+        command = read_command(joined, context)  # 今年 过的 咋样: words typed apart
     if command is not None:
         return command
     raise ParseError(texts.BARE_NUMBER if is_bare_number(text) else texts.miss(text))
+
+
+def _quiet_read(text: str, context: Body) -> Command | None:
+    """`read_command`, or None where it would refuse (a second reading's refusal
+    never replaces the first one's)."""
+    try:
+        return read_command(text, context)
+    except ParseError:
+        return None
 
 
 def read_command(text: str, context: Body, *, strict: bool = False) -> Command | None:

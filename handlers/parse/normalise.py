@@ -35,9 +35,24 @@ _WORD_SPLIT = re.compile(r"[\s,;、]+")
 
 
 def normalise(text: str) -> str:
-    """Full-width digits, letters and punctuation to ASCII, and a `。` typed between
-    digits to a decimal point (`72。4`); the result has the same length as `text`."""
-    return _DECIMAL_DOT.sub(".", text.translate(_TRANSLATION))
+    """Full-width digits, letters and punctuation to ASCII, a `。` typed between
+    digits to a decimal point (`72。4`), and the homophones an input method gives
+    (`明天在说`); the result has the same length as `text`."""
+    from handlers.parse.lexicon import TYPO_PAIRS
+
+    normal = _DECIMAL_DOT.sub(".", text.translate(_TRANSLATION))
+    for typo, meant in TYPO_PAIRS.items():
+        normal = normal.replace(typo, meant)
+    return normal
+
+
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
+
+
+def compact(text: str) -> str:
+    """`今年 过的 咋样` -> `今年过的咋样`: the spaces some people type between words
+    (only between two Chinese characters; `喝水 +2` keeps its)."""
+    return _CJK_SPACE.sub("", text)
 
 
 def is_separator(char: str) -> bool:

@@ -213,8 +213,17 @@ def read_reminder(text: str, context: Body) -> Command | None:
 
 
 def _when_last(said: str) -> str | None:
-    """`喝药,每天早上8点` -> `每天早上8点 喝药`: the time said after the title."""
+    """`喝药,每天早上8点` -> `每天早上8点 喝药`: the time said after the title (only
+    when nothing at the start is a time: `今天 8:00 开会` keeps its own answer)."""
+    try:
+        first = match_when(said, dt.date(2000, 1, 1))
+    except ParseError:
+        return None
+    if first.day is not None or first.start is not None or said.startswith(("每", "工作日")):
+        return None
     title, comma, when = said.rpartition(",")
+    if not comma:
+        title, comma, when = said.partition(" ")  # 吃药 每晚9点
     if not comma or not title.strip() or not when.strip():
         return None
     return f"{when.strip()} {title.strip()}"

@@ -125,7 +125,8 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     if (channel_command := read_channels(clean)) is not None:
         return channel_command  # 设置 渠道 / 备用, 绑定, 解绑: before the 设置 reader
     loose = tidy(normal, drop_le=True)
-    if normal.rstrip().endswith(_CHECK_MARKS) and loose and not any(w in loose for w in DONE_WORDS):
+    done_mark = normal.rstrip().endswith(_CHECK_MARKS) and "水" not in loose  # 又一杯水 ✅
+    if done_mark and loose and not any(w in loose for w in DONE_WORDS):
         loose += " 完成"  # `2 ✅`: the check mark is the word
     context = Body("", clean, text, today, local)
     first_error: ParseError | None = None

@@ -49,7 +49,7 @@ WATER_RANGE = (-10, 20)
 
 def parse_weight_body(body: Body) -> Command:
     """`体重 72.4` / `体重72.4kg` / `体重 145斤` / `体重 七十二点四`."""
-    kg = parse_weight(body.text, unit_required=False)
+    kg = parse_weight(body.text.lstrip("。.…~ "), unit_required=False)  # 体重。。。71.3
     if kg is None:
         raise ParseError(texts.WEIGHT_FORMAT)
     return RecordWeight(kg=kg)

@@ -46,7 +46,7 @@ from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
 from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, RECUR_TAILS
 from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
 from handlers.parse.nag import take_until_done
-from handlers.parse.normalise import is_separator, strip_separators
+from handlers.parse.normalise import is_decoration, is_separator, strip_separators
 from handlers.parse.numbers import small_int
 from handlers.parse.when import add_days, make_date, match_day, match_time
 from scheduler.schedule import Schedule
@@ -118,6 +118,13 @@ def _recurrence_first(text: str) -> str:
     text = _AFTER_A_WHILE.sub(r"\g<span>后", text)  # 过四十分钟: 四十分钟后
     match = _RECUR_TAIL.search(text)
     if match is None:
+        weekly = re.search(r"[\s,;]+每周$", text)
+        if weekly is not None and (
+            day := re.search(r"(?<!每)(?:周|星期|礼拜)(?=[一二三四五六日天])", text)
+        ):
+            # 周日 晚上九点 倒垃圾 每周: that weekday, every week
+            said = text[: weekly.start()]
+            return f"{said[: day.start()]}每{said[day.start() :]}"
         return text
     return f"{match['tail'].removesuffix('都').removesuffix('也')} {text[: match.start()]}"
 
@@ -144,6 +151,7 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
 
 
 def _take_important(text: str) -> tuple[str, bool]:
+    text = "".join(" " if is_decoration(ch) else ch for ch in text)  # ⚠️重要
     for said in IMPORTANT_WORDS:  # 这个很重要: said of the reminder, not its title
         if said in text:
             rest, _ = _take_important(text.replace(said, " "))

@@ -31,11 +31,15 @@ _WEIGHT = re.compile(
     rf"(?<![0-9.])(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>{_UNITS})?(?P<half>(?<=斤)半)?(?![0-9.])",
     re.IGNORECASE,
 )
+_UNIT_FIRST = re.compile(
+    r"^(?P<unit>kg|公斤)\s*(?P<n>[0-9]{2,3}(?:\.[0-9])?)(?![0-9])", re.IGNORECASE
+)
 _COUNT = re.compile(r"(?P<n>[0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:大|小)?杯")
 _TIMES = "|".join(map(re.escape, WATER_TIMES))
 _ADVERBS = "|".join(map(re.escape, WATER_ADVERBS))
 _WATER_TIMES = re.compile(
-    rf"(?:{_ADVERBS})*\s*(?:喝了?水|水)\s*(?:{_TIMES})\s*(?P<n>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
+    rf"(?:{_ADVERBS})*\s*水\s*(?P<k>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})\s*杯"
+    rf"|(?:{_ADVERBS})*\s*(?:喝了?水|水|water)\s*(?:{_TIMES})\s*(?P<n>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
     rf"(?:\s*杯)?|(?:{_ADVERBS})+\s*(?:喝了?|补了?)\s*(?P<m>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
     r"\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水",
     re.IGNORECASE,
@@ -72,7 +76,7 @@ def read(text: str, today: dt.date | None = None) -> Slots:
     weight, unit = _weight(text)
     count = _COUNT.search(text)
     times = _WATER_TIMES.fullmatch(text.strip())
-    water_times = small_int(times["n"] or times["m"]) if times else None
+    water_times = small_int(times["k"] or times["n"] or times["m"]) if times else None
     return Slots(
         amounts=amounts,
         amounts_with_currency=currency,
@@ -110,6 +114,8 @@ def _amounts(text: str) -> tuple[tuple[Decimal, ...], bool]:
 def _weight(text: str) -> tuple[Decimal | None, str | None]:
     """The one number that can be a weight, and its unit (None when unsaid); none
     when several numbers stand in the message."""
+    if (before := _UNIT_FIRST.search(text)) is not None:
+        return number_value(before["n"]), before["unit"].lower()  # kg 68.6 早上称的
     found = [m for m in _WEIGHT.finditer(text) if m["n"]]
     with_unit = [m for m in found if m["unit"]]
     chosen = with_unit if with_unit else found

@@ -7,6 +7,7 @@ Natural forms (`取快递搞定了`, `不用买菜了`, `明天下午3点开会`
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import re
 from decimal import Decimal
 
@@ -30,7 +31,7 @@ from handlers.parse.body import Body
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
-from handlers.parse.when import When, match_when
+from handlers.parse.when import When, match_time, match_when
 
 MAX_REMIND_MINUTES = 24 * 60
 MAX_TASK_NUMBER = 99_999
@@ -67,7 +68,7 @@ def parse_task(body: Body) -> Command:
     if (state := numbered_state(f"{body.keyword}{body.text}")) is not None:
         return state  # 待办2明天再弄: task 2's state, not a task titled "2明天再弄"
     text, until_done = take_until_done(body.text)
-    task = task_from(match_when(text, body.today), body)
+    task = task_from(when_anywhere(text, body.today), body)
     if until_done is None:
         return task
     if task.due_time is None:
@@ -161,7 +162,42 @@ def parse_event(body: Body) -> Command:
 
     A day is required; no time (or `全天`) makes an all-day event.
     """
-    return small_hours_asked(event_from(match_when(body.text, body.today)), body.text)
+    return small_hours_asked(event_from(when_anywhere(body.text, body.today)), body.text)
+
+
+_CHANGE_WORDS = re.compile(r"改到|改成|改为|推到|推迟到|挪到|移到|换到|延到|提前到")
+
+
+def _time_last(when: When) -> When:
+    """A day said first and its time said after the title."""
+    words = when.rest.split()
+    for cut in range(1, len(words)):
+        found = match_time(" ".join(words[cut:]))
+        if found is not None and found.end == len(" ".join(words[cut:])):
+            return dataclasses.replace(when, start=found.time, rest=" ".join(words[:cut]))
+    return when
+
+
+def when_anywhere(text: str, today: dt.date) -> When:
+    """The day and time said first (`周五 交报告`) or last (`交水费 周五`, `面试 下周一
+    上午十点半`): a when at the end, after the title, is read as if said first."""
+    when = match_when(text, today)
+    if when.day is not None and when.start is None and when.rest:
+        return _time_last(when)  # 周日 带娃打疫苗 上午十点
+    if when.day is not None or when.start is not None:
+        return when
+    words = text.split()
+    if not words or words[0][0].isdigit() or _CHANGE_WORDS.search(text):
+        return when  # 日程2 改到 周六: a change, read by the change readers
+    for cut in range(1, len(words)):
+        try:
+            tail = match_when(" ".join(words[cut:]), today)
+        except ParseError:
+            continue
+        if (tail.day is not None or tail.start is not None) and not tail.rest:
+            title = " ".join(words[:cut])
+            return dataclasses.replace(tail, rest=title)
+    return when
 
 
 SAID_PERIOD = re.compile(
