@@ -1,9 +1,10 @@
 """`make_backup`: one consistent snapshot of the whole database into a sealed file.
 
 The file is written next to its destination as `NAME.partial` (mode 0600, created
-exclusively) and renamed into place only once it is complete, so a crash or an
-error never leaves a file that looks like a backup. An existing destination is
-refused rather than overwritten.
+exclusively) and given its name only once it is complete, so a crash or an error
+never leaves a file that looks like a backup. An existing destination is refused
+rather than overwritten: checked before the work, and again by the naming itself
+(`storage.files.place_new`), so a file that appeared meanwhile survives too.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from storage.backup.snapshot import (
     read_pages,
     schema_revision,
 )
+from storage.files import place_new
 from storage.migrate import alembic_config
 from storage.schema import metadata
 
@@ -91,9 +93,22 @@ async def _partial_file(out: Path) -> AsyncIterator[IO[bytes]]:
             yield file
             file.flush()
             os.fsync(file.fileno())
-        os.replace(partial, out)
+        _name(partial, out)
     finally:
         partial.unlink(missing_ok=True)
+
+
+def _name(partial: Path, out: Path) -> None:
+    """`place_new`, its failures told as a `BackupError` (the caller removes `partial`)."""
+    try:
+        place_new(partial, out)
+    except FileExistsError:
+        raise BackupError(
+            f"{out} appeared while the backup was being made; it was left as it was "
+            "and this backup was not kept: run it again with a new file name"
+        ) from None
+    except OSError as exc:
+        raise BackupError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
 
 
 def keeper_version() -> str:
