@@ -133,11 +133,22 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _log_to_stderr(settings: Settings) -> None:
+    """Logging as the settings say; the UserIDs they name (admins, the alert receiver)
+    are masked in every line and stored error text from the start."""
+    configure_logging(
+        settings.secrets(),
+        level=settings.log_level,
+        fmt=settings.log_format,
+        user_ids=(*settings.admins, settings.alert_to),
+    )
+
+
 def _serve(args: argparse.Namespace) -> int:
     from bot.app import create_app
 
     settings = load_settings()
-    configure_logging(settings.secrets(), level=settings.log_level, fmt=settings.log_format)
+    _log_to_stderr(settings)
     if not asyncio.run(_schema_is_current(settings)):
         print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
         return 2
@@ -178,7 +189,7 @@ def _tick(args: argparse.Namespace) -> int:
 
     clock = SystemClock() if args.at is None else FakeClock(_parse_at(args.at))
     settings = load_settings()
-    configure_logging(settings.secrets(), level=settings.log_level, fmt=settings.log_format)
+    _log_to_stderr(settings)
     if not asyncio.run(_schema_is_current(settings)):
         print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
         return 2
@@ -245,7 +256,7 @@ async def _one_tick(settings: Settings, clock: Clock, owner: str) -> TickReport:
 
 def _worker(args: argparse.Namespace) -> int:
     settings = load_settings()
-    configure_logging(settings.secrets(), level=settings.log_level, fmt=settings.log_format)
+    _log_to_stderr(settings)
     if not asyncio.run(_schema_is_current(settings)):
         print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
         return 2

@@ -21,7 +21,7 @@ from handlers import confirm, texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.parse import parse, parse_card_key, parse_event_key
-from handlers.parse.channels import redact_sendkeys
+from handlers.parse.key_mask import redact_sendkeys
 from handlers.router import Dispatcher
 from scheduler import cards, messages, times
 from scheduler.failure_words import failure_words

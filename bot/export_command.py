@@ -15,6 +15,7 @@ from pathlib import Path
 from storage.database import Database
 from storage.engine import opened_engine
 from storage.export import export_user
+from storage.files import place_new
 from storage.repos import links
 
 
@@ -58,27 +59,13 @@ def write_export(out: Path, body: bytes) -> str:
     try:
         with os.fdopen(fd, "wb") as file:
             file.write(body)
-        _put_in_place(partial, out)
+        place_new(partial, out)
     except OSError as exc:
         reason = "it already exists" if isinstance(exc, FileExistsError) else _reason(exc)
         raise ExportRefused(f"keeper: cannot write {out}: {reason}") from None
     finally:
         partial.unlink(missing_ok=True)
     return f"keeper: exported to {out} ({len(body)} bytes)"
-
-
-def _put_in_place(partial: Path, out: Path) -> None:
-    """Give `partial` its final name without replacing a file that appeared meanwhile:
-    a hard link fails if `out` exists, where a rename would replace it. Filesystems
-    without hard links (vfat or exFAT sticks, SMB mounts) get a checked rename."""
-    try:
-        os.link(partial, out)
-    except FileExistsError:
-        raise
-    except OSError:
-        if out.exists():
-            raise FileExistsError(out) from None
-        partial.rename(out)
 
 
 def _reason(exc: OSError) -> str:

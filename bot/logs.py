@@ -1,6 +1,8 @@
 """Logging: one line per event with its context as key=value (or JSON), secrets redacted.
 
-UserIDs never appear: code logs `scheduler.redact.mask_user(...)` tags instead.
+UserIDs never appear: code logs `scheduler.redact.mask_user(...)` tags instead, and
+the filter tags any UserID keeper knows that a provider's text carried in
+(`scheduler.user_ids`).
 
 `RedactingFilter` scrubs every configured secret value, and any `access_token=`,
 `corpsecret=` or `key=` value in a URL, from the message, its arguments and the
@@ -19,6 +21,7 @@ import sys
 from collections.abc import Iterable
 
 from scheduler.redact import REDACTED, redact, secret_values, set_user_mask_key
+from scheduler.user_ids import KNOWN
 
 __all__ = ["REDACTED", "JsonFormatter", "KeyValueFormatter", "RedactingFilter", "configure_logging"]
 
@@ -111,15 +114,22 @@ QUIET_LOGGERS = {"aiohttp.access": logging.WARNING, "alembic": logging.WARNING}
 
 
 def configure_logging(
-    secrets: Iterable[str], *, level: int | str = logging.INFO, fmt: str = "text"
+    secrets: Iterable[str],
+    *,
+    level: int | str = logging.INFO,
+    fmt: str = "text",
+    user_ids: Iterable[str] = (),
 ) -> logging.Handler:
     """Log to stderr through the redacting filter, as text or JSON; returns the handler.
 
     Also keys the UserID tags (`scheduler.redact.mask_user`) with the deployment's
-    secrets, so one member has one tag in every process's log.
+    secrets, so one member has one tag in every process's log, and makes `user_ids`
+    (the ones the settings name) known to the redaction for good
+    (`scheduler.user_ids.KNOWN`; the scheduler adds the database's).
     """
     secrets = tuple(secrets)
     set_user_mask_key("".join(sorted(secrets)))
+    KNOWN.fix(user_ids)
     handler = logging.StreamHandler(sys.stderr)
     handler.addFilter(RedactingFilter(secrets))
     if fmt == "json":

@@ -28,9 +28,10 @@ from scheduler.job_state import DeliveryPolicy
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from scheduler.send_window import SendWindow
+from scheduler.user_ids import KNOWN
 from storage.database import Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob
-from storage.repos import attempts, jobs, rules, users
+from storage.repos import attempts, jobs, known_ids, rules, users
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -171,6 +172,7 @@ async def _prepare_batch(
     now = s.clock.now()
     ready: list[_Ready] = []
     async with s.database.transaction() as session:
+        await _know_user_ids(session, now)
         addressees = await users.addressees(
             session, {job.user_id for group in groups.values() for job in group}
         )
@@ -201,6 +203,15 @@ async def _prepare_batch(
         )
         first = await _start(s, session, first, mine, now, batch.counts)
     return first, rest
+
+
+async def _know_user_ids(session: Session, now: dt.datetime) -> None:
+    """Read the UserIDs error texts are masked for (`scheduler.user_ids`) when this
+    process's copy is older than `KNOWN_IDS_REREAD`: before the sends, so that each
+    channel's error text and log line is masked at its source. One statement a
+    minute, not one per send."""
+    if KNOWN.due(now):
+        KNOWN.replace(await known_ids.user_ids(session), now=now)
 
 
 async def _recall(

@@ -16,7 +16,7 @@ from typing import Protocol
 
 from scheduler.channels.base import SendResult
 from scheduler.job_state import DeliveryPolicy, JobStatus, after_unknown
-from scheduler.redact import redact
+from scheduler.redact import ERROR_MAX_CHARS, redact
 from storage.records import AttemptRecord, JobRecord
 
 MAX_ATTEMPTS = 5
@@ -119,6 +119,9 @@ def crashed(exception_name: str) -> SendResult:
 def attempt(
     job: JobRecord, result: SendResult, now: dt.datetime, secrets: Iterable[str]
 ) -> AttemptRecord:
+    """The attempt row of one send. Its error text is redacted again here, the last
+    step before storage: secrets, the job's recipient and every known UserID
+    (`scheduler.redact`), whatever the channel already did."""
     return AttemptRecord(
         job_id=job.id,
         attempt_no=job.attempts,
@@ -129,7 +132,7 @@ def attempt(
         error_class=result.error_class,
         provider_code=result.provider_code,
         provider_message_id=result.provider_message_id,
-        error=redact(result.error, secrets)[:500],
+        error=redact(result.error, secrets, users=(job.recipient,), max_length=ERROR_MAX_CHARS),
     )
 
 

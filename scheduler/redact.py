@@ -1,11 +1,15 @@
-"""Redaction: no secret, token or key leaves in a log line or a stored error text.
+"""Redaction: no secret, token, key or UserID leaves in a log line or a stored error text.
 
 `redact` removes every configured secret value and any value of `access_token=`,
 `corpsecret=`, `secret=`, `key=` or `sendkey=` in a URL or query string (and the
-same names as JSON fields, as in `"access_token": "..."`), then cuts the text to
-a maximum length. Secret values shorter than 4 characters are ignored: no real
-secret is that short, and replacing, say, "tok" would shred ordinary words
-(including the very name "access_token").
+same names as JSON fields, as in `"access_token": "..."`), then tags every UserID
+keeper knows (`scheduler.user_ids`: the process's known set and the ones passed
+in, such as the job's recipient), then cuts the text to a maximum length. It is
+the one place every error text passes: each channel's result, the stored attempt
+(`outcomes.attempt`), the logging filter and the admin page all call it. Secret
+values shorter than 4 characters are ignored: no real secret is that short, and
+replacing, say, "tok" would shred ordinary words (including the very name
+"access_token").
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ import hashlib
 import hmac
 import re
 from collections.abc import Iterable
+
+from scheduler.user_ids import KNOWN, mask_ids, user_id_index
 
 __all__ = [
     "ERROR_MAX_CHARS",
@@ -57,17 +63,26 @@ def secret_values(secrets: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted({s for s in secrets if len(s) >= MIN_SECRET_CHARS}, key=len, reverse=True))
 
 
-def redact(text: str, secrets: Iterable[str] = (), *, max_length: int | None = None) -> str:
-    """`text` with every secret value and URL/JSON credential replaced by `***`.
+def redact(
+    text: str,
+    secrets: Iterable[str] = (),
+    *,
+    users: Iterable[str] = (),
+    max_length: int | None = None,
+) -> str:
+    """`text` with every secret value and URL/JSON credential replaced by `***`, and
+    every known UserID (`user_ids.KNOWN`, and `users`) by its `mask_user` tag.
 
-    Redaction happens before cutting, so a cut can never leave the front half of
-    a secret behind. With `max_length`, the result is at most that many
-    characters (the last one an ellipsis when something was cut).
+    Secrets go first (a key may contain a UserID), and everything happens before
+    cutting, so a cut can never leave the front half of a secret or an ID behind.
+    With `max_length`, the result is at most that many characters (the last one an
+    ellipsis when something was cut).
     """
     for secret in secret_values(secrets):
         text = text.replace(secret, REDACTED)
     text = URL_SECRETS.sub(lambda m: f"{m.group(1)}={REDACTED}", text)
     text = JSON_SECRETS.sub(lambda m: f"{m.group(1)}{REDACTED}{m.group(3)}", text)
+    text = mask_ids(text, user_id_index(users), KNOWN.index, tag=mask_user)
     if max_length is not None and len(text) > max_length:
         text = text[: max_length - 1] + "…" if max_length > 0 else ""
     return text

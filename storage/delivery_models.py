@@ -12,7 +12,7 @@ import datetime as dt
 from sqlalchemy import ForeignKey, Index, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
-from storage.models import KEY_LENGTH, TABLE_OPTIONS, Base, UTCDateTime, _table, _user_fk
+from storage.models import CACHE, KEY_LENGTH, TABLE_OPTIONS, Base, UTCDateTime, _table, _user_fk
 
 
 class ReminderRule(Base):
@@ -153,7 +153,9 @@ class DeliveryAttempt(Base):
 
 
 class WeComToken(Base):
-    """The cached access token per (CorpID, AgentID); a secret, never logged."""
+    """The cached access token per (CorpID, AgentID), and the mini-program's (`mp:`
+    AppID, 0); a secret, never logged, and never in a backup (a `CACHE`: the first
+    send after a restore fetches a new one)."""
 
     __tablename__ = "wecom_tokens"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -165,7 +167,7 @@ class WeComToken(Base):
 
     __table_args__ = (
         UniqueConstraint("corp_id", "agent_id", name="uq_wecom_tokens_app"),
-        TABLE_OPTIONS,
+        {**TABLE_OPTIONS, "info": {CACHE: True}},
     )
 
 

@@ -4,6 +4,12 @@ Used by the download link (`导出`) and `keeper export --user USERID --out FILE
 Every query filters on the user's id; internal keys (message keys, other users'
 ids) are left out. Instants are ISO 8601 in UTC with the offset (`+00:00`); amounts
 and weights are exact decimals as text.
+
+A spreadsheet runs a CSV cell that starts with `=`, `+`, `-`, `@`, a tab or a
+carriage return as a formula (OWASP's CSV injection): in the CSV files only, such a
+cell of a text column (a note, a title, a journal line: a String column) gets a
+leading `'`. Number columns (water's -1, amounts, ids) are never touched, whatever
+their sign, and the JSON files carry every value exactly as stored.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from collections.abc import Sequence
 from decimal import Decimal
 from typing import Any
 
-from sqlalchemy import Table, select
+from sqlalchemy import String, Table, select
 
 from storage.database import Session
 from storage.delivery_models import RULES
@@ -66,6 +72,20 @@ FILES: tuple[tuple[str, Table, tuple[tuple[str, str], ...]], ...] = (
 )  # fmt: skip
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP: CSV injection)."""
+
+
+def _text_columns(table: Table, names: Sequence[str]) -> frozenset[str]:
+    """The columns holding text a person typed (or a word): String columns."""
+    return frozenset(name for name in names if isinstance(table.c[name].type, String))
+
+
+def _inert(value: str) -> str:
+    """A text cell as a spreadsheet will show it and never run it."""
+    return "'" + value if value.startswith(FORMULA_STARTS) else value
+
+
 def _text(value: Any) -> str:
     if value is None:
         return ""
@@ -101,7 +121,9 @@ def readme(wecom_user_id: str, now: dt.datetime) -> str:
         "",
         "Each table is here twice: NAME.csv (UTF-8 with BOM, opens in Excel) and",
         "NAME.json (a list of objects). Times marked UTC are ISO 8601 with +00:00;",
-        "days and times marked local are in your own time zone.",
+        "days and times marked local are in your own time zone. In the CSV only, a",
+        "text starting with = + - @, a tab or a carriage return has a ' in front, so",
+        "that a spreadsheet shows it instead of running it; the JSON has it as typed.",
     ]
     for name, _, columns in FILES:
         lines += ["", f"{name}.csv / {name}.json"]
@@ -114,19 +136,20 @@ def build_zip(tables: dict[str, list[dict[str, str]]], readme_text: str) -> byte
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("README.txt", readme_text)
-        for name, _, columns in FILES:
-            rows = tables.get(name, [])
-            archive.writestr(f"{name}.csv", _csv([c for c, _ in columns], rows))
+        for name, table, columns in FILES:
+            rows, header = tables.get(name, []), [c for c, _ in columns]
+            archive.writestr(f"{name}.csv", _csv(header, rows, _text_columns(table, header)))
             archive.writestr(f"{name}.json", json.dumps(rows, ensure_ascii=False, indent=1))
     return buffer.getvalue()
 
 
-def _csv(header: Sequence[str], rows: list[dict[str, str]]) -> str:
+def _csv(header: Sequence[str], rows: list[dict[str, str]], texts: frozenset[str]) -> str:
+    """The CSV of `rows`, the cells of the `texts` columns made inert (`_inert`)."""
     out = io.StringIO()
     out.write("\ufeff")  # the BOM tells Excel the file is UTF-8 (Chinese titles and notes)
     writer = csv.DictWriter(out, fieldnames=list(header), lineterminator="\r\n")
     writer.writeheader()
-    writer.writerows(rows)
+    writer.writerows({k: _inert(v) if k in texts else v for k, v in row.items()} for row in rows)
     return out.getvalue()
 
 

@@ -95,6 +95,9 @@ class Base(DeclarativeBase):
 
 TABLE_OPTIONS = {"mysql_charset": "utf8mb4", "mysql_collate": "utf8mb4_bin"}
 """Binary collation on MySQL/MariaDB: keys compare byte for byte, as on SQLite."""
+CACHE = "cache"
+"""The `Table.info` key of a table whose rows are a cache keeper refetches on demand
+(live access tokens): a backup carries its schema, never its rows."""
 
 
 def _user_fk() -> Mapped[int]:

@@ -45,6 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
+from scheduler.user_ids import KNOWN
 from storage.engine import create_engine
 from storage.migrate import upgrade
 
@@ -98,6 +99,15 @@ def no_secret_in_any_log_line() -> Iterator[None]:
         user for user in TEST_USERS if re.search(rf"(?<![A-Za-z0-9_]){user}(?![A-Za-z0-9_])", text)
     ]
     assert not users, f"full UserIDs found in log output: {users}"
+
+
+@pytest.fixture(autouse=True)
+def known_user_ids_forgotten() -> Iterator[None]:
+    """The process's known UserIDs (`scheduler.user_ids.KNOWN`) start empty in every
+    test: one test's members are not masked in the next one's texts."""
+    KNOWN.clear()
+    yield
+    KNOWN.clear()
 
 
 TEST_USERS = ("alice", "lisi", "zhangsan", "bob", "boss", "gina", "frank", "erin")

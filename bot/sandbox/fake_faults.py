@@ -24,6 +24,7 @@ class Fault:
     kind: Literal["errcode", "hang", "reset", "status"]
     code: int = 0  # errcode or HTTP status
     delivered: bool = False  # hang/reset: record the message before misbehaving
+    text: str = ""  # errcode: the errmsg's own words; status: the whole page (else stock)
 
 
 class FaultSwitches:
@@ -34,9 +35,12 @@ class FaultSwitches:
         self._faults: dict[Route, deque[Fault]] = {r: deque() for r in get_args(Route)}
         self._release = asyncio.Event()
 
-    def fail_next(self, errcode: int, times: int = 1, *, on: Route = "send") -> None:
-        """Answer the next `times` calls with HTTP 200 and this errcode."""
-        self._queue(on, times, Fault(kind="errcode", code=errcode))
+    def fail_next(
+        self, errcode: int, times: int = 1, *, on: Route = "send", errmsg: str = ""
+    ) -> None:
+        """Answer the next `times` calls with HTTP 200 and this errcode (its errmsg
+        starting with `errmsg` instead of WeCom's usual words, when given)."""
+        self._queue(on, times, Fault(kind="errcode", code=errcode, text=errmsg))
 
     def hang_next(self, times: int = 1, *, on: Route = "send", delivered: bool = False) -> None:
         """Never answer the next calls (until `release_hung` or shutdown).
@@ -50,9 +54,12 @@ class FaultSwitches:
         """Read the next requests, then close the connection without answering."""
         self._queue(on, times, Fault(kind="reset", delivered=delivered))
 
-    def status_next(self, http_status: int, times: int = 1, *, on: Route = "send") -> None:
-        """Answer the next calls with this HTTP status and an HTML page (a proxy's 502)."""
-        self._queue(on, times, Fault(kind="status", code=http_status))
+    def status_next(
+        self, http_status: int, times: int = 1, *, on: Route = "send", page: str = ""
+    ) -> None:
+        """Answer the next calls with this HTTP status and an HTML page (a proxy's 502;
+        `page` instead of the stock one, when given)."""
+        self._queue(on, times, Fault(kind="status", code=http_status, text=page))
 
     def heal(self) -> None:
         """Drop every queued fault: the API behaves again from the next request on."""

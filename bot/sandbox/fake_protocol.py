@@ -45,10 +45,11 @@ ERRMSGS = {
 }
 
 
-def error_body(errcode: int, *, from_ip: str = "127.0.0.1") -> Json:
-    """WeCom's error shape: errcode plus an errmsg with a hint, the caller's address as
-    WeCom saw it ("from ip: ...", what 企业可信 IP must list) and a query link."""
-    text = ERRMSGS.get(errcode, "fake error")
+def error_body(errcode: int, *, from_ip: str = "127.0.0.1", text: str | None = None) -> Json:
+    """WeCom's error shape: errcode plus an errmsg (`text`, else the code's usual words)
+    with a hint, the caller's address as WeCom saw it ("from ip: ...", what 企业可信 IP
+    must list) and a query link."""
+    text = ERRMSGS.get(errcode, "fake error") if text is None else text
     errmsg = (
         f"{text}, hint: [{secrets.token_hex(8)}], from ip: {from_ip}, "
         f"more info at https://open.work.weixin.qq.com/devtool/query?e={errcode}"

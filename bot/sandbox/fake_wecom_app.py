@@ -73,9 +73,9 @@ async def _api_call(
 
 async def _misbehave(request: web.Request, fault: Fault) -> web.StreamResponse:
     if fault.kind == "errcode":
-        return web.json_response(error_body(fault.code))
+        return web.json_response(error_body(fault.code, text=fault.text or None))
     if fault.kind == "status":
-        page = ERROR_PAGE.format(f"{fault.code} {http_reason(fault.code)}")
+        page = fault.text or ERROR_PAGE.format(f"{fault.code} {http_reason(fault.code)}")
         return web.Response(status=fault.code, text=page, content_type="text/html")
     if fault.kind == "hang":
         await request.app[FAKE_WECOM_KEY].wait_released()

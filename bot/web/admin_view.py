@@ -1,7 +1,9 @@
 """What the admin page shows: delivery health, read in one transaction. Read-only.
 
 Recipients are masked (`mask_user`) and errors redacted again with the configured
-secrets before anything reaches the template.
+secrets, the row's recipient and every UserID the database holds (read once per
+page: rows stored before that masking existed are masked here too) before anything
+reaches the template.
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ from handlers.backup_status import backup_lines
 from scheduler.failure_words import failure_words
 from scheduler.redact import mask_user, redact
 from scheduler.runtime import CONFIG_HOLD
+from scheduler.user_ids import KNOWN
 from storage.database import Session
-from storage.repos import admin, admin_page, flags
+from storage.repos import admin, admin_page, flags, known_ids
 
 
 def _kind(kind: str) -> str:
@@ -53,6 +56,7 @@ async def gather(
 ) -> dict[str, Any]:
     """The admin page's template context (`backups_on`: KEEPER_BACKUP_DIR is set)."""
     local_midnight = dt.datetime.combine(now.astimezone(tz).date(), dt.time(), tz)
+    KNOWN.replace(await known_ids.user_ids(session))  # this process may run no tick
     channels = []
     for s in await admin.channel_stats(session):
         channels.append({"stats": s, "hold": await _hold(session, s.channel, now)})
@@ -65,7 +69,7 @@ async def gather(
             "to": mask_user(f.recipient),
             "outcome": f.outcome,
             "why": failure_words(f"{f.error_class}: {f.provider_code}") or f.error_class,
-            "error": redact(f.error, secrets, max_length=200),
+            "error": redact(f.error, secrets, users=(f.recipient,), max_length=200),
         }
         for f in await admin_page.recent_failures(session)
     ]

@@ -10,8 +10,8 @@ through as keeper's other UID check does); a Server酱 Turbo SendKey is `SCT` an
 letters/digits. Server酱³ keys (`sctp<uid>t...`) need another endpoint: refused
 with a clear word. A malformed value is never echoed back (it may be a key).
 
-`redact_sendkeys` takes any SendKey-shaped token out of a message's text before it
-is stored in `inbound_messages`, where only the sealed copy may live.
+`handlers/parse/key_mask.py` takes any key-like run out of a message's text before
+it is stored in `inbound_messages`, where only the sealed copy may live.
 """
 
 from __future__ import annotations
@@ -30,15 +30,10 @@ from handlers.channel_commands import (
     UnbindReceiver,
 )
 from handlers.commands import ParseError
-from handlers.parse.normalise import normalise
 
 UID = re.compile(r"UID_[A-Za-z0-9_-]{4,60}")
 SENDKEY = re.compile(r"SCT[A-Za-z0-9]{8,80}")
 SC3_KEY = re.compile(r"sctp\d+t[A-Za-z0-9]+", re.IGNORECASE)
-_SENDKEY_ANYWHERE = re.compile(r"(?i)sctp?[A-Za-z0-9]{8,}")
-"""Any SendKey-shaped token, even glued to a word before it (`serverchanSCT...`):
-the parser finds the key there, so the redaction must too (masking a little too
-much is harmless; storing a key is not)."""
 
 CHANNEL_WORDS: dict[str, BindableChannel] = {
     "wxpusher": "wxpusher",
@@ -133,21 +128,3 @@ def mask(value: str) -> str:
     if len(value) <= keep + 4:
         return value[:3] + "…"
     return f"{value[:keep]}…{value[-2:]}"
-
-
-def redact_sendkeys(text: str) -> str:
-    """`text` with every SendKey-shaped token (`SCT` or `sctp` and at least eight
-    letters or digits) replaced by its masked form.
-
-    Matched on the normalised text the parser reads (full-width `ＳＣＴ１２…` is a key
-    to it), and masked at the same positions of the raw text: `normalise` keeps the
-    length, so what the parser could bind is exactly what is masked."""
-    tidy = normalise(text)
-    if len(tidy) != len(text):  # never expected; mask the tidy text rather than leak
-        text = tidy
-    parts: list[str] = []
-    end = 0
-    for found in _SENDKEY_ANYWHERE.finditer(tidy):
-        parts += [text[end : found.start()], mask(found[0])]
-        end = found.end()
-    return "".join([*parts, text[end:]])

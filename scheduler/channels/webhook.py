@@ -36,7 +36,6 @@ from scheduler.channels.http_client import SessionHolder
 from scheduler.channels.wecom_app import transport_signal
 from scheduler.redact import (
     ERROR_MAX_CHARS,
-    MIN_SECRET_CHARS,
     REDACTED,
     mask_user,
     redact,
@@ -192,15 +191,14 @@ class WebhookChannel(SessionHolder, ABC):
     def _result(self, verdict: Verdict, started: float, recipient: str) -> SendResult:
         rule = verdict.rule
         error = "" if rule.outcome == "accepted" else f"{rule.note}; {verdict.detail}"
-        error = redact(error, self.secrets())  # secrets first: a key may contain the UserID
-        if len(recipient) >= MIN_SECRET_CHARS:  # an error page may echo the request body
-            error = error.replace(recipient, mask_user(recipient))
+        # An error page may echo the request body, and with it the recipient.
+        error = redact(error, self.secrets(), users=(recipient,), max_length=ERROR_MAX_CHARS)
         return SendResult(
             outcome=rule.outcome,
             error_class=rule.error_class,
             provider_code=verdict.provider_code,
             provider_message_id=verdict.message_id,
-            error=redact(error, self.secrets(), max_length=ERROR_MAX_CHARS),
+            error=error,
             retry_after=verdict.retry_after if rule.outcome == "retry" else None,
             duration_ms=round((self._monotonic() - started) * 1000),
         )

@@ -287,7 +287,7 @@ class WeComAppChannel(SessionHolder):
                 self.tokens.invalidate(token)
                 verdict, token = await self._post_once(op, recipient, body)
             used_tokens += [token] if token is not None else []
-        result = self._result(verdict, started, used_tokens)
+        result = self._result(verdict, started, used_tokens, recipient)
         self._log(op.name, recipient, result)
         return result
 
@@ -320,15 +320,18 @@ class WeComAppChannel(SessionHolder):
         ) as response:
             return response.status, await response.read(), response.headers.get("Retry-After")
 
-    def _result(self, verdict: Verdict, started: float, tokens: list[str]) -> SendResult:
+    def _result(
+        self, verdict: Verdict, started: float, tokens: list[str], recipient: str
+    ) -> SendResult:
         rule = verdict.rule
         error = "" if rule.outcome == "accepted" else f"{rule.note}; {verdict.detail}"
+        secrets = [self.config.secret, *tokens]  # errmsg may name the recipient (invaliduser)
         return SendResult(
             outcome=rule.outcome,
             error_class=rule.error_class,
             provider_code=verdict.provider_code,
             provider_message_id=verdict.message_id,
-            error=redact(error, [self.config.secret, *tokens], max_length=ERROR_MAX_CHARS),
+            error=redact(error, secrets, users=(recipient,), max_length=ERROR_MAX_CHARS),
             retry_after=verdict.retry_after if rule.outcome == "retry" else None,
             duration_ms=round((self._monotonic() - started) * 1000),
         )

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from types import MappingProxyType
@@ -180,8 +181,22 @@ def retry_after_seconds(header: str | None) -> float | None:
 
 
 def snippet(body: bytes, limit: int = 200) -> str:
-    """The start of a body that is not WeCom's JSON (a proxy's page), on one line."""
-    return " ".join(body[: limit * 4].decode("utf-8", "replace").split())[:limit]
+    """The start of a body that is not WeCom's JSON (a proxy's page), on one line.
+
+    A cut text ends in `…`. A word of UserID characters the cut would halve is
+    dropped whole: the front half of a UserID is something no later redaction can
+    recognise (a longer run cannot be a UserID and is cut as it is)."""
+    text = " ".join(body[: limit * 4 + 4].decode("utf-8", "replace").split())
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if _ID_CHAR.match(text[limit - 1]):
+        head = _HALF_ID.sub("", head)
+    return head + "…"
+
+
+_ID_CHAR = re.compile(r"[A-Za-z0-9_.@-]")
+_HALF_ID = re.compile(r"(?<![A-Za-z0-9_.@-])[A-Za-z0-9_.@-]{1,64}$")
 
 
 def _reply_verdict(status: int, body: bytes, retry_after: str | None) -> Verdict | Json:

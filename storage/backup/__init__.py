@@ -4,7 +4,8 @@
   backup API; on MariaDB one `WITH CONSISTENT SNAPSHOT` transaction) written as
   JSON lines with typed values (`codec`), a manifest of per-table row counts and
   checksums (`archive`), zlib-compressed and sealed with AES-256-GCM under a key
-  scrypt derives from the passphrase (`sealed`).
+  scrypt derives from the passphrase (`sealed`). The access-token cache's rows are
+  left out (`storage.models.CACHE`): a restored keeper fetches new tokens.
 - `restore_backup(file, url, key)`: into an empty database only; the whole file is
   authenticated and checked against its manifest before anything is written; the
   schema is built at the backup's revision, then migrated up (`restore`).

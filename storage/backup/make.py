@@ -1,9 +1,12 @@
 """`make_backup`: one consistent snapshot of the whole database into a sealed file.
 
 The file is written next to its destination as `NAME.partial` (mode 0600, created
-exclusively) and renamed into place only once it is complete, so a crash or an
-error never leaves a file that looks like a backup. An existing destination is
-refused rather than overwritten.
+exclusively) and given its name only once it is complete, so a crash or an error
+never leaves a file that looks like a backup. The rows of a cache table (`CACHE`:
+the access tokens) are left out: the table is there, empty, and keeper fetches a
+new token on the first send after a restore. An existing destination is refused
+rather than overwritten: checked before the work, and again by the naming itself
+(`storage.files.place_new`), so a file that appeared meanwhile survives too.
 """
 
 from __future__ import annotations
@@ -29,7 +32,9 @@ from storage.backup.snapshot import (
     read_pages,
     schema_revision,
 )
+from storage.files import place_new
 from storage.migrate import alembic_config
+from storage.models import CACHE
 from storage.schema import metadata
 
 
@@ -41,7 +46,8 @@ async def make_backup(
     now: dt.datetime,
     after_table: AfterTable | None = None,
 ) -> Manifest:
-    """Back up every table of `url`'s database into `out`, encrypted with `passphrase`.
+    """Back up every table of `url`'s database into `out`, encrypted with `passphrase`
+    (a `CACHE` table's rows left out: no live access token is ever in a backup).
 
     The database must be at the revision this code knows (its tables are read with
     this code's column types). `now` (aware) is recorded as the backup's time.
@@ -70,8 +76,9 @@ async def make_backup(
             for table in metadata.sorted_tables:  # parents before children
                 spec = spec_of(table)
                 writer.begin_table(spec)
-                async for page in read_pages(connection, spec):
-                    writer.add_rows(page)
+                if not table.info.get(CACHE):  # a live token is refetched, never kept
+                    async for page in read_pages(connection, spec):
+                        writer.add_rows(page)
                 if after_table is not None:
                     await after_table(spec.name)
             return writer.finish()
@@ -91,9 +98,22 @@ async def _partial_file(out: Path) -> AsyncIterator[IO[bytes]]:
             yield file
             file.flush()
             os.fsync(file.fileno())
-        os.replace(partial, out)
+        _name(partial, out)
     finally:
         partial.unlink(missing_ok=True)
+
+
+def _name(partial: Path, out: Path) -> None:
+    """`place_new`, its failures told as a `BackupError` (the caller removes `partial`)."""
+    try:
+        place_new(partial, out)
+    except FileExistsError:
+        raise BackupError(
+            f"{out} appeared while the backup was being made; it was left as it was "
+            "and this backup was not kept: run it again with a new file name"
+        ) from None
+    except OSError as exc:
+        raise BackupError(f"cannot write {out}: {exc.strerror or type(exc).__name__}") from None
 
 
 def keeper_version() -> str:

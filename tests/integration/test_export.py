@@ -106,3 +106,21 @@ async def test_an_export_link_downloads_once(
     assert again.status == 410
     assert "已经用过了" in await again.text()
     assert await row_counts(engine) == before
+
+
+async def test_a_note_title_or_journal_line_that_looks_like_a_formula_is_inert_in_the_csv(
+    client: TestClient[object, object], wecom: WeComSide
+) -> None:
+    """Issue 20 item 10: `'` in front in the CSV; the JSON as typed; water's -1 a number."""
+    for text in ("喝水 +2", "喝水 -1", "记账 35 =HYPERLINK(\"http://x\")",
+                 "任务 明天 @所有人 交材料", "日记 -减肥第一天", "日记 +1 个好习惯"):  # fmt: skip
+        await wecom.send_text("alice", text)
+    archive = await _zip_of(wecom, client, "alice")
+    assert [r["glasses"] for r in _csv(archive, "water")] == ["2", "-1"]
+    assert [r["note"] for r in _csv(archive, "ledger")] == ['\'=HYPERLINK("http://x")']
+    assert [r["title"] for r in _csv(archive, "tasks")] == ["'@所有人 交材料"]
+    assert [r["text"] for r in _csv(archive, "journal")] == ["'-减肥第一天", "'+1 个好习惯"]
+    as_typed = json.loads(archive.read("journal.json"))
+    assert [r["text"] for r in as_typed] == ["-减肥第一天", "+1 个好习惯"]
+    assert json.loads(archive.read("ledger.json"))[0]["note"] == '=HYPERLINK("http://x")'
+    assert [r["glasses"] for r in json.loads(archive.read("water.json"))] == ["2", "-1"]

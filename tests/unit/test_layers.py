@@ -30,6 +30,8 @@ until someone decides):
 - `liveness`: whether a scheduler ticks, from a heartbeat's age passed in.
 - `nag`: a nag's repeat slots, verdicts and words from values passed in (`now` too).
 - `redact`: string masking; its one piece of state is the mask key set at start-up.
+- `user_ids`: finding known UserIDs in a text; its state is the known set, which the
+  shells (the tick, the admin page) fill with what they read.
 - `fallback`: where a user's reminder goes and its one fallback, from plain values.
 
 The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`,
@@ -67,6 +69,7 @@ CORE = frozenset(
         "nag",
         "quiet",
         "redact",
+        "user_ids",
         "reminder_rules",
         "review",
         "review_text",

@@ -107,3 +107,26 @@ def test_a_userid_is_logged_as_a_stable_tag_that_does_not_contain_it() -> None:
     set_user_mask_key("another-deployment")
     assert mask_user("zhangsan") != tag  # keyed: not a plain hash of the name
     set_user_mask_key("")
+
+
+def test_the_userids_the_settings_name_are_masked_in_a_line_that_quotes_a_provider(
+    captured: tuple[logging.Logger, io.StringIO],
+) -> None:
+    """Issue 20 item 4: KEEPER_ADMINS are known from the start, before any tick."""
+    from bot.logs import configure_logging
+    from scheduler.redact import mask_user, set_user_mask_key
+
+    root = logging.getLogger()
+    quiet = [logging.getLogger(name) for name in ("aiohttp.access", "alembic")]
+    handlers, levels = root.handlers[:], [lg.level for lg in (root, *quiet)]
+    try:
+        configure_logging([SECRET], user_ids=["boss", ""])
+    finally:  # the suite's own handlers and levels back
+        root.handlers[:] = handlers
+        for lg, level in zip((root, *quiet), levels, strict=True):
+            lg.setLevel(level)
+        set_user_mask_key("")
+    logger, stream = captured
+    logger.warning("proxy said: %s", "no route for BOSS; bossy is fine")
+    line = stream.getvalue().strip()
+    assert line == f"WARNING proxy said: no route for {mask_user('boss')}; bossy is fine"

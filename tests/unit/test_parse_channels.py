@@ -15,7 +15,8 @@ from handlers.channel_commands import (
 )
 from handlers.commands import Command, ParseError
 from handlers.parse import parse
-from handlers.parse.channels import mask, read_channels, redact_sendkeys
+from handlers.parse.channels import mask, read_channels
+from handlers.parse.key_mask import redact_sendkeys
 from handlers.parse.normalise import normalise
 
 TODAY = dt.date(2026, 11, 25)

@@ -208,3 +208,12 @@ def test_for_gettoken_turns_uncertain_into_transient_and_permanent_into_config(
 ) -> None:
     rule = for_gettoken(classify(signal, detail="x")).rule
     assert (rule.outcome, rule.error_class) == expected
+
+
+def test_a_userid_the_cut_would_halve_is_left_out_of_the_snippet() -> None:
+    """Issue 20 item 4: `da` of `dave` is no longer `dave`, so no masking finds it."""
+    head = b"<html><p>upstream refused the message for "
+    page = head + b"x" * (199 - len(head) - 2) + b" dave</p></html>"
+    detail = classify_send_reply(502, page, "a").detail
+    assert detail.endswith("x …")  # the cut fell after `d`: the word went whole
+    assert len(detail) <= len("HTTP 502: ") + 200
