@@ -27,6 +27,7 @@ def parse_admin(body: Body) -> Command:
         text = text.removesuffix(look).removeprefix(look).strip()  # 管理 状态看一下
     if text == "状态":
         return AdminStatus()
+    text = text.removeprefix("打开").removeprefix("给我").removeprefix("发我").strip()
     if text.startswith(("网页", "页面")):
         return OpenPages(admin=True)  # 管理 网页链接发我一个
     hold = _HOLD.fullmatch(text)

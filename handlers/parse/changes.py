@@ -55,7 +55,7 @@ _RULE = re.compile(
 )
 _CARDS = re.compile(
     rf"(?:(?P<v1>{_ON}|{_OFF})\s*(?:提醒)?卡片|卡片\s*(?P<v2>{_ON}|{_OFF}))(?:模式)?"
-    rf"|(?:提醒)?(?:都)?(?P<v3>用|改用|换成)卡片(?:发|的形式|形式)?.*"
+    rf"|(?:把)?(?:提醒)?(?:都)?(?P<v3>用|改用|换成|改成)卡片(?:发|的形式|形式)?.*"
 )
 _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
@@ -147,6 +147,8 @@ def _event_move(text: str, context: Body) -> Command | None:
     a new day or time (nothing else: a title change needs the number)."""
     if (match := _EVENT_MOVE.fullmatch(text)) is None or match["title"].startswith("日程"):
         return None
+    if any(word in match["title"] for word in ("待办", "任务")):
+        return None  # 续交房租那个待办推到明天: a task, not an event
     title = _EVENT_NAMING.sub("", match["title"]).strip() or match["title"]
     try:
         when = match_when(match["rest"], context.today)

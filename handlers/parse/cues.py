@@ -242,7 +242,7 @@ _VIEW_FILLER = sorted(
      "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了",
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
-     "哪", "俺", "来个", "过的"},
+     "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -341,7 +341,7 @@ def _off_first(text: str) -> bool:
 
 
 _TASK_NUMBER = re.compile(
-    r"(?:待办|任务|todo)\s*#?(?P<a>[0-9]{1,4})(?![0-9:点号])"
+    r"(?:待办|任务|todo)\s*#?(?P<a>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})(?![0-9:点号])"
     r"|(?P<b>[0-9]{1,4})\s*号(?:任务|待办|todo)"
     r"|第\s*(?P<c>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项)\s*(?:任务|待办|todo)?",
     re.IGNORECASE,
@@ -479,9 +479,9 @@ def weekday_time(text: str) -> tuple[str, dt.time] | None:
         return None
     rest = match["rest"].strip()
     found = match_time(rest)
-    if found is None or rest[found.end :].strip(" 吧了").removesuffix("发给我").removesuffix(
-        "推送"
-    ).removesuffix("发我").removesuffix("发"):
+    if found is None or rest[found.end :].strip(" 吧了").removesuffix("推送给我").removesuffix(
+        "发给我"
+    ).removesuffix("推送").removesuffix("发我").removesuffix("发"):
         return None
     return match["wd"], found.time
 

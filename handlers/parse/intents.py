@@ -399,14 +399,14 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
     if "小程序" in text and "绑" in text and "解绑" not in text:
         return LinkMiniProgram()  # 帮我绑一下小程序
     said = found_cues.channel_key(text)
-    if said is not None and "绑" in text and "解绑" not in text:
-        return read_channels(f"绑定 {said}")
+    if said is not None and "解绑" not in text:
+        return read_channels(f"绑定 {said}")  # a key is written only to be bound
     target = found_cues.channel_target(text)
     if target is None:
         named = "渠道" in text or "通道" in text or text.startswith(("备用", "备选"))
         off = cues.fallback and cues.turn_off and named
         return read_channels("设置 备用 关") if off else None
-    if "解绑" in text or "不绑" in text:
+    if any(word in text for word in ("解绑", "不绑", "解除绑定", "取消绑定")):
         return (
             read_channels(f"解绑 {target}")
             if target not in ("微信", "企业微信", "企微", "个人微信")
@@ -433,7 +433,7 @@ def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command 
     if cues.how is not None:
         at = text.find(cues.how)
         topic = text[:at].strip() or text[at + len(cues.how) :].strip()  # 怎么设提醒
-        for filler in ("这个功能", "这功能", "这个", "这"):
+        for filler in ("这个功能", "这功能", "这个", "这", "应该", "要", "该"):
             topic = topic.removesuffix(filler)
         found = read_help(f"帮助 {topic}") if topic else None
         if found is not None and found.topic:

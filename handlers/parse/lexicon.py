@@ -403,6 +403,13 @@ EVENT_MARKERS: tuple[str, ...] = (
     "记一下日程",
     "记下日程",
     "加进日程",
+    "在日程中添加",
+    "日程中添加",
+    "在日程里添加",
+    "添加到日程",
+    "记在日程里",
+    "记在日程上",
+    "记在日程",
 )
 TASK_MARKERS: tuple[str, ...] = (
     "加到待办",
@@ -427,6 +434,9 @@ TASK_MARKERS: tuple[str, ...] = (
     "加到待办里",
     "放到待办里",
     "记进待办里",
+    "添加一个待办",
+    "添加个待办",
+    "加一个待办",
 )
 LOOK_WORDS: tuple[str, ...] = (
     "看看",
@@ -696,6 +706,9 @@ UNDO_CUES: tuple[str, ...] = (
     "最后一笔",
     "刚才的",
     "刚刚的",
+    "那一条",
+    "刚才那一条",
+    "刚刚那一条",
 )
 UNDO_VERBS = ("记错", "不对", "删", "撤", "不要", "错了", "作废")
 """`刚那条记错了 删掉`, `上一笔不对 撤了吧`: the last record, undone."""
@@ -747,6 +760,9 @@ HOW_WORDS: tuple[str, ...] = (
     "功能咋用",
     "咋设置",
     "咋整",
+    "应该怎么记",
+    "应该怎么设置",
+    "应该怎么用",
 )
 NAG_ANSWERS: tuple[str, ...] = (
     "知道了",
@@ -831,7 +847,18 @@ STATE_VERBS: dict[str, str] = {
 }
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 REVIEW_SCHEDULE_VERBS = ("改到", "改成", "改在", "设为", "设在", "定在", "放在", "调到", "换到")
-SNOOZE_CUES = ("过会儿", "过一会", "等会儿", "等会", "待会儿", "待会", "晚点", "一会儿", "等下")
+SNOOZE_CUES: tuple[str, ...] = (
+    "过会儿",
+    "过一会",
+    "等会儿",
+    "等会",
+    "待会儿",
+    "待会",
+    "晚点",
+    "一会儿",
+    "等下",
+    "稍后",
+)
 """`喝水的过会儿再提醒我`: with a water word, the water card's 稍后."""
 POLITE_FRAME_LEADS: tuple[str, ...] = (
     "请问一下",
@@ -846,11 +873,31 @@ POLITE_FRAME_LEADS: tuple[str, ...] = (
     "帮帮我",
 )
 """Politeness before a request (`麻烦帮我加个待办，…`): dropped before reading."""
-POLITE_FRAME_TAILS = (
-    "麻烦帮我记一下好吗", "帮我记一下好吗", "帮我记一下吧", "帮我记一下", "帮我记下", "帮我记上",
-    "麻烦记一下", "记一下好吗", "记一下吧", "记一下", "记上", "记下来", "好吗", "行吗", "可以吗",
-    "谢谢啦", "谢谢你", "谢谢", "多谢", "麻烦了", "辛苦了",
-)  # fmt: skip
+POLITE_FRAME_TAILS: tuple[str, ...] = (
+    "麻烦帮我记一下好吗",
+    "帮我记一下好吗",
+    "帮我记一下吧",
+    "帮我记一下",
+    "帮我记下",
+    "帮我记上",
+    "麻烦记一下",
+    "记一下好吗",
+    "记一下吧",
+    "记一下",
+    "记上",
+    "记下来",
+    "好吗",
+    "行吗",
+    "可以吗",
+    "谢谢啦",
+    "谢谢你",
+    "谢谢",
+    "多谢",
+    "麻烦了",
+    "辛苦了",
+    "记一笔",
+    "帮我记一笔",
+)
 """Politeness after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
 IMPORTANT_WORDS = ("这个很重要", "非常重要", "很重要", "特别重要", "一定要提醒")
 """Said of a reminder anywhere in the message: it is important (at least once)."""
@@ -884,3 +931,7 @@ REMINDER_LEADS = (
 """`帮我设个提醒每天中午…提醒我…`: a lead that only says a reminder follows."""
 TYPO_PAIRS = {"明天在说": "明天再说", "在来一": "再来一", "在记一": "再记一", "在提醒": "再提醒"}
 """Homophones an input method gives (在 for 再): same length, fixed before reading."""
+POLITE_PLEASE_KEEPS = ("请假", "请客", "请教", "请吃", "请人", "请求", "请柬", "请帖")
+"""Words that start with 请 and are not a polite 请 (`请假 3天`)."""
+FEATURE_QUESTION_MARKERS = ("有没有", "能不能", "可不可以", "可以", "功能", "支持")
+"""A question about whether a feature exists, said before the request itself."""

@@ -192,7 +192,9 @@ def stands_alone(match: re.Match[str]) -> bool:
     if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
         return False
     glued = match["cn"] and before.isalnum() and not match["cur"]
-    after_verb = text[:start].rstrip().endswith((*_MONEY_VERBS, *GIFT_VERBS))  # 交了六百八
+    said_before = text[:start].rstrip()
+    after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, "转了", "借了"))  # 交了六百八
+    after_verb = after_verb or any(word in said_before for word in SPEND_OUT_WORDS if len(word) > 1)
     if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
     if is_money(match):

@@ -79,10 +79,17 @@ def without_frame(text: str) -> str:
     """`text` as typed without the politeness around a request (`麻烦`, `请问`,
     `…，帮我记一下好吗`, `谢谢啦`); the rest is kept exactly (a journal keeps it).
     A message that is nothing but politeness is returned whole."""
-    from handlers.parse.lexicon import POLITE_FRAME_LEADS, POLITE_FRAME_TAILS
+    from handlers.parse.lexicon import (
+        POLITE_FRAME_LEADS,
+        POLITE_FRAME_TAILS,
+        POLITE_PLEASE_KEEPS,
+    )
 
     normal = normalise(text)
     start, end = 0, len(normal)
+    asked = _feature_question(normal)
+    if asked is not None:
+        start = asked  # 有没有定时提醒的功能？有的话请…: the request after the question
     for _ in range(3):
         before = (start, end)
         for lead in POLITE_FRAME_LEADS:
@@ -91,6 +98,11 @@ def without_frame(text: str) -> str:
                 while start < end and (normal[start].isspace() or normal[start] in ",:"):
                     start += 1
                 break
+        please = normal.startswith("请", start) and not normal.startswith(
+            POLITE_PLEASE_KEEPS, start
+        )
+        if please and not normal.startswith("请问", start) and end - start > 1:
+            start += 1  # 请把晨报改到…, but 请假 stays
         trimmed = end  # trailing punctuation goes only with a polite tail behind it
         while trimmed > start and (
             normal[trimmed - 1] in _TRAIL_PUNCT + _PARTICLES or is_decoration(normal[trimmed - 1])
@@ -108,6 +120,32 @@ def without_frame(text: str) -> str:
         return text
     kept = text[start:end].strip()
     return kept if kept else text
+
+
+_QUESTION_MARK = re.compile(r"[?？]")
+_END_MARKS = re.compile(r"[。.!\s]+$")
+_IF_SO = ("有的话", "可以的话", "能的话", "如果有", "那就")
+
+
+def _feature_question(normal: str) -> int | None:
+    """Where the request starts after a question about a feature (`有晚报这个功能吗？
+    请帮我打开`); None when the message is not that shape. A marker said in the
+    question (`能不能帮我记日程？周日…`) is kept by the caller's reading of the rest."""
+    from handlers.parse.lexicon import FEATURE_QUESTION_MARKERS
+
+    mark = _QUESTION_MARK.search(normal)
+    if mark is None or mark.end() >= len(_END_MARKS.sub("", normal)):
+        return None
+    question = normal[: mark.start()]
+    if not any(word in question for word in FEATURE_QUESTION_MARKERS) or len(question) > 24:
+        return None
+    start = mark.end()
+    while start < len(normal) and normal[start] in " ,":
+        start += 1
+    for lead in _IF_SO:
+        if normal.startswith(lead, start):
+            start += len(lead)
+    return start
 
 
 def is_decoration(char: str) -> bool:

@@ -28,6 +28,7 @@ from handlers.commands import (
     WaterAction,
 )
 from handlers.parse.body import Body
+from handlers.parse.numbers import small_int
 from handlers.parse.review import REVIEW_NAMES, parse_review_time
 from handlers.parse.schedules import parse_custom_reminder
 from handlers.parse.when import match_when
@@ -57,7 +58,7 @@ RULE_VERBS |= {"开启": "resume", "删除": "delete"}
 _TIME = re.compile(r"(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})")
 MAX_QUIET_MINUTES = 7 * 24 * 60
 QUIET_FOR = re.compile(
-    r"(?P<n>[0-9]+(?:\.[0-9]+)?|半|一|两|俩|二|三)?\s*(?P<half>个半)?\s*"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十]{2,3}|半|一|两|俩|二|三)?\s*(?P<half>个半)?\s*"
     r"(?P<unit>分钟|分|个小时|小时|个钟头|钟头|h|min|天)",
     re.IGNORECASE,
 )
@@ -124,9 +125,11 @@ _QUIET_COUNTS: dict[str | None, float] = {
 
 
 def quiet_minutes(match: re.Match[str]) -> int:
-    """Minutes of a `QUIET_FOR` match (`2小时`, `半小时`, `1个半小时`)."""
+    """Minutes of a `QUIET_FOR` match (`2小时`, `半小时`, `1个半小时`, `九十分钟`)."""
     words = _QUIET_COUNTS
-    count = words[match["n"]] if match["n"] in words else float(match["n"])
+    said = match["n"]
+    spoken = small_int(said) if said and not said[0].isdigit() and said not in words else None
+    count = words[said] if said in words else float(spoken if spoken is not None else said)
     count += 0.5 if match["half"] else 0.0
     return round(count * _QUIET_UNITS.get(match["unit"].lower(), 1))
 

@@ -41,7 +41,7 @@ _TASK_NUMBER = re.compile(
     r"(?:项|个|号|条)?\s*(?:任务|待办)?",
     re.IGNORECASE,
 )
-_NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)(?:任务|待办)?$")
+_NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)?(?:任务|待办)?$")
 _SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
 _REMIND = re.compile(
     r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半|[一二两三四五六七八九十]{1,3})\s*"
