@@ -109,6 +109,20 @@ def _turn_word(text: str, table: object) -> str | None:
     return best
 
 
+def _nearest(text: str, table: object, anchor: str | None) -> str | None:
+    """The word of `table` said nearest the turn word (`不要晚报了 早报留着`: 晚报),
+    else the longest one."""
+    if anchor is None or anchor not in text:
+        return _longest(text, table)
+    at = text.find(anchor)
+    found = [
+        (abs(text.find(word) - at), -len(word), word)
+        for word in table  # type: ignore[attr-defined]
+        if word in text
+    ]
+    return min(found)[2] if found else None
+
+
 @dataclass(frozen=True, slots=True)
 class Cues:
     """Which cue words a message holds (None / False: none of that table)."""
@@ -166,7 +180,7 @@ def read(text: str) -> Cues:
     if off_word and on_word and (off_word in on_word or on_word in off_word):
         on_word = None if len(off_word) >= len(on_word) else on_word
         off_word = None if on_word else off_word
-    feature_word = _longest(text, FEATURE_NOUNS)
+    feature_word = _nearest(text, FEATURE_NOUNS, off_word or on_word)
     remind = any(word in text for word in REMIND_WORDS)
     return Cues(
         event_marker=_longest(text, EVENT_MARKERS),

@@ -73,7 +73,7 @@ from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
     WEEKDAYS,
 )
-from handlers.parse.normalise import strip_separators
+from handlers.parse.normalise import compact, strip_separators
 from handlers.parse.numbers import check_weight, small_int
 from handlers.parse.review import BUDGET_MAX
 from handlers.parse.slots import Slots
@@ -87,7 +87,7 @@ def understand(text: str, context: Body, *, strict: bool = False) -> Command | N
     `strict`: a keyword led the message and its reader refused the rest (`体重 72.4
     磅`); only the families that act on a named thing run (`喝水提醒先停了吧`), never
     those that read a record or a view out of loose words."""
-    cues = found_cues.read(text)
+    cues = found_cues.read(compact(text))  # 所有 提醒 都 关掉: words typed apart
     slots = found_slots.read(text, context.today)
     for family in _STRICT_FAMILIES if strict else _FAMILIES:
         if (command := family(text, context, cues, slots)) is not None:
@@ -145,8 +145,10 @@ _VIEWS: dict[str, Callable[[], Command]] = {
 
 def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`看看我的日程`, `我的待办有哪些`, `这个月的账`, `今天喝了几杯水`, `今年怎么样`."""
+    if cues.money_noun and found_cues.this_month(compact(text), _context.today):
+        return ShowMonth()  # 12月的开销, on a day of December
     asking = cues.question or cues.look or cues.mine or (cues.scope and cues.money_noun)
-    if not asking or slots.amounts or slots.weight is not None or cues.remind:
+    if not asking or slots.amounts or slots.weight_unit is not None or cues.remind:
         return None
     if cues.turn_off or cues.turn_on:
         return None
@@ -157,8 +159,6 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
             return None  # 20分钟后 提醒 看一下烤箱: a reminder to make, not the list
         if cues.view_noun == "budgets" or cues.question or cues.look or _only_mine(text, cues):
             return _VIEWS[cues.view_noun]()
-    if cues.money_noun and found_cues.this_month(text, _context.today):
-        return ShowMonth()  # 12月开销, on a day of December
     if cues.scope is not None and found_cues.only_view_words(text):
         if cues.scope == "today" and (cues.water_noun or cues.question or cues.look):
             return ShowToday()
@@ -345,10 +345,12 @@ def _glasses(count: int) -> Command:
 # --- done in plain past tense -------------------------------------------------------------
 
 
-def done_past(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
-    """`快递取了`, `书还了`, `水费交了`: the thing, then the verb: that task is done."""
+def done_past(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`快递取了`, `书还了`, `水费交了`: the thing, then the verb, then 了: done."""
     if cues.done_title is None or slots.amounts or slots.when_found:
         return None
+    if not context.text.rstrip(" .。!~").endswith("了"):
+        return None  # the 了 says it happened (帮助待办 is no 办 done)
     return CompleteTask(ref=TaskRef(title=cues.done_title))
 
 

@@ -157,7 +157,8 @@ def read_task_state(text: str) -> Command | None:
         return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
     if match and _is_title(match["what"]):
-        return CancelTask(ref=task_ref(match["what"].strip(), "取消"))
+        what = match["what"].split(",")[0].strip().removesuffix("了").removeprefix("去")
+        return CancelTask(ref=task_ref(what or match["what"].strip(), "取消"))  # 不用去接女儿了,…
     return None
 
 
