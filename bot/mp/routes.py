@@ -4,7 +4,10 @@ The contract, as implemented (shared with the client in `miniprogram/`):
 
 Base path `/api/mp/v1`, on the `keeper serve` app. JSON in, JSON out, UTF-8. Every
 error: HTTP 4xx/5xx with `{"error": "<snake_case_code>", "message": "<短句>"}`
-(sentences in `bot.mp.texts`).
+(sentences in `bot.mp.texts`). A body is read only as `Content-Type:
+application/json` (any other type: 415 `unsupported_media_type`, before it is read);
+JSON that is not UTF-8, not JSON, nested past what the parser takes, or over 64 KiB
+is 400 `bad_request`.
 
 - `POST /login {"js_code"}` -> 200 `{"token", "expires_at"}` (ISO 8601 with offset;
   the token lasts 7 days, `bot.mp.auth`). Errors: missing/empty js_code 400
@@ -72,6 +75,7 @@ STATUS: dict[str, int] = {
     "code_blocked": 403,
     "not_found": 404,
     "already_linked": 409,
+    "unsupported_media_type": 415,
     "occurred_at_out_of_range": 422,
     "rate_limited": 429,
     "server_error": 500,
@@ -114,9 +118,14 @@ def guarded(route: Route) -> Route:
 
 
 async def _body(request: web.Request) -> object:
+    """The request's JSON value, or a `Bad`. Decoded as UTF-8 whatever `charset` says
+    (RFC 8259: JSON is UTF-8; an unknown charset must not become a 500). Deep nesting
+    stops the parser with a RecursionError: a refusal like any other bad body."""
+    if request.content_type != "application/json":
+        raise validate.Bad("unsupported_media_type")
     try:
-        return await request.json()
-    except (ValueError, web.HTTPRequestEntityTooLarge):  # not JSON, or over 64 KiB
+        return json.loads((await request.read()).decode("utf-8"))
+    except (ValueError, RecursionError, web.HTTPRequestEntityTooLarge):  # over 64 KiB
         raise validate.Bad("bad_request") from None
 
 

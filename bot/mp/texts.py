@@ -18,6 +18,7 @@ MESSAGES: dict[str, str] = {
     "link_code_invalid": "绑定码不对或已过期，请在企业微信里发「绑定 小程序」重新获取。",
     "already_linked": "这个小程序已经绑定过企业微信了。",
     "not_found": "没有这个接口。",
+    "unsupported_media_type": "请求格式不对，请更新小程序后重试。",
     "server_error": "服务出了点问题，请稍后再试。",
 }
 

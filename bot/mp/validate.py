@@ -153,7 +153,10 @@ def _instant(value: object) -> dt.datetime:
         raise Bad("bad_request") from None
     if parsed.tzinfo is None:
         raise Bad("bad_request")
-    return parsed.astimezone(dt.UTC)
+    try:  # 0001-01-01T00:00+01:00 is a year 0 in UTC: no datetime holds it
+        return parsed.astimezone(dt.UTC)
+    except OverflowError:
+        raise Bad("bad_request") from None
 
 
 def _setting(data: dict[str, Any], name: str, bounds: tuple[int, int], hint: str) -> int | None:

@@ -42,6 +42,9 @@ def test_a_good_action_reads_into_an_aware_utc_instant() -> None:
         ({"occurred_at": "2026-11-23T09:59:59+08:00"}, "occurred_at_out_of_range"),
         ({"occurred_at": "2026-11-25T10:00:00"}, "bad_request"),
         ({"occurred_at": "yesterday"}, "bad_request"),
+        ({"occurred_at": "0001-01-01T00:00:00+01:00"}, "bad_request"),  # before year 1 in UTC
+        ({"occurred_at": "9999-12-31T23:59:59-01:00"}, "bad_request"),  # after year 9999
+        ({"occurred_at": "0001-01-01T00:00:00+00:00"}, "occurred_at_out_of_range"),
         ({"action_id": 5}, "bad_request"),
         ({"subscription_status": "accept"}, "bad_request"),  # accept without a request id
         ({"grant_request_id": ID}, "bad_request"),  # a request id with "skipped"
