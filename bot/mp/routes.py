@@ -11,7 +11,9 @@ is 400 `bad_request`.
 
 - `POST /login {"js_code"}` -> 200 `{"token", "expires_at"}` (ISO 8601 with offset;
   the token lasts 7 days, `bot.mp.auth`). Errors: missing/empty js_code 400
-  `bad_request`; WeChat 40029 401 `invalid_code`; 45011 429 `rate_limited`; 40226 403
+  `bad_request`; keeper's own limits (10 a minute per client address, 60 a minute in
+  all: `bot.mp.limits`) 429 `rate_limited` with `Retry-After`, before WeChat is
+  asked; WeChat 40029 401 `invalid_code`; 45011 429 `rate_limited`; 40226 403
   `code_blocked`; -1, 5xx, timeout, malformed 502 `wechat_unavailable`;
   KEEPER_MP_APPID/SECRET unset 503 `not_configured` (every endpoint says so then).
 - Every other endpoint needs `Authorization: Bearer <token>`; missing, malformed, bad
@@ -38,7 +40,9 @@ Extensions of the shared contract (this module adds them):
 - `POST /link {"code": "123456"}` -> 200 status of the linked member's plan. The
   code comes from `绑定 小程序` in chat (6 digits, 10 minutes, single use). Errors:
   a wrong, used or expired code 400 `link_code_invalid` (five wrong tries in an
-  hour: 429 `rate_limited`); the openid already linked 409 `already_linked`. The
+  hour: 429 `rate_limited`; 30 wrong tries an hour from all openids together: 429
+  `rate_limited` with `Retry-After`, `bot.mp.limits`); the openid already linked 409
+  `already_linked`. The
   same token keeps working: a token names the openid, and the user it acts as is
   read on every request.
 - Any other path or method under the base: 404 `not_found`; any other failure: 500
@@ -55,8 +59,10 @@ import aiohttp
 from aiohttp import web
 
 import services.mp_water as mpw
-from bot import keys
+from bot import keys, metrics
+from bot.forwarded import client_address
 from bot.mp import auth, validate
+from bot.mp.limits import MpLimits, Refused
 from bot.mp.texts import MESSAGES
 from bot.mp.wechat import code2session
 from services import mp_link
@@ -84,12 +90,22 @@ STATUS: dict[str, int] = {
 }
 HTTP = web.AppKey("mp_http", aiohttp.ClientSession)
 """The client session that calls WeChat's code2Session."""
+LIMITS = web.AppKey("mp_limits", MpLimits)
+"""keeper's own rate limits on `/login` and `/link` (`bot.mp.limits`)."""
 Route = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
 def error(code: str, message: str = "") -> web.Response:
     body = {"error": code, "message": message or MESSAGES[code]}
     return web.json_response(body, status=STATUS[code], dumps=_dumps)
+
+
+def too_many(refused: Refused) -> web.Response:
+    """429 `rate_limited` with `Retry-After`, counted by the limit that refused."""
+    metrics.MP_RATE_LIMITED.labels(refused.limit).inc()
+    response = error("rate_limited")
+    response.headers["Retry-After"] = str(refused.retry_after)
+    return response
 
 
 def _dumps(value: object) -> str:
@@ -154,6 +170,11 @@ async def _user(session: Session, who: auth.MpSession) -> int:
 async def login(request: web.Request) -> web.StreamResponse:
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
     js_code = validate.js_code(await _body(request))
+    address = client_address(
+        request.remote, request.headers.getall("X-Forwarded-For", []), settings.trusted_proxies
+    )
+    if refused := request.app[LIMITS].login(address, now):
+        return too_many(refused)
     openid, failure = await code2session(
         request.app[HTTP],
         api_base=settings.wechat_api_base,
@@ -261,14 +282,25 @@ async def post_link(request: web.Request) -> web.StreamResponse:
     """A refused code still commits (the wrong try is counted), so it is an answer,
     not an exception."""
     who = _session(request)
-    now = request.app[keys.CLOCK].now()
+    now, limits = request.app[keys.CLOCK].now(), request.app[LIMITS]
     code = validate.link_code(await _body(request))
+    if refused := limits.link(now):
+        return too_many(refused)
+    outcome = ""
 
     async def work(session: Session, user_id: int) -> web.Response:
+        nonlocal outcome
         linked = await mp_link.link(session, who.openid, code, now)
+        outcome = linked if isinstance(linked, str) else "linked"
         return error(linked) if isinstance(linked, str) else await _status(request, session, linked)
 
-    return await _as_user(request, who, work)
+    try:
+        return await _as_user(request, who, work)
+    finally:
+        if outcome != "link_code_invalid":  # right, locked out, or never tried: no guess
+            limits.not_a_wrong_guess(now)
+        if outcome == "rate_limited":
+            metrics.MP_RATE_LIMITED.labels("link_openid").inc()
 
 
 def add_routes(app: web.Application) -> None:
