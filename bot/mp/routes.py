@@ -283,6 +283,7 @@ async def post_link(request: web.Request) -> web.StreamResponse:
     not an exception."""
     who = _session(request)
     now, limits = request.app[keys.CLOCK].now(), request.app[LIMITS]
+    key = auth.link_code_key(request.app[keys.SETTINGS].web_key())
     code = validate.link_code(await _body(request))
     if refused := limits.link(now):
         return too_many(refused)
@@ -290,7 +291,7 @@ async def post_link(request: web.Request) -> web.StreamResponse:
 
     async def work(session: Session, user_id: int) -> web.Response:
         nonlocal outcome
-        linked = await mp_link.link(session, who.openid, code, now)
+        linked = await mp_link.link(session, who.openid, code, now, key=key)
         outcome = linked if isinstance(linked, str) else "linked"
         return error(linked) if isinstance(linked, str) else await _status(request, session, linked)
 

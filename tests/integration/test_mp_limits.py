@@ -15,7 +15,7 @@ from bot.sandbox.fake_wechat import FakeWeChat
 from scheduler.clock import FakeClock
 from services import mp_link
 from tests.integration.conftest import new_user
-from tests.integration.mp_support import Client, MiniProgram, make_fake, serve_api
+from tests.integration.mp_support import LINK_KEY, Client, MiniProgram, make_fake, serve_api
 
 REGISTRY = CollectorRegistry()
 REGISTRY.register(metrics.MP_RATE_LIMITED)
@@ -109,7 +109,7 @@ async def test_wrong_link_codes_from_many_openids_stop_at_thirty_an_hour(
     together, and then even the right code waits (Retry-After says how long)."""
     member = await new_user(engine, clock, "zhangsan")
     async with engine.begin() as session:
-        code = await mp_link.new_link_code(session, member, clock.now())
+        code = await mp_link.new_link_code(session, member, clock.now(), key=LINK_KEY)
     wrong = f"{(int(code) + 1) % 10**6:06d}"
     phones = [MiniProgram(api, fake, f"oMpGuess{i:04d}") for i in range(7)]
     for phone in phones:
