@@ -21,11 +21,14 @@ is 400 `bad_request`.
 - `GET /water` -> 200 status `{"state", "needs_grant", "next_due_at", "today_count",
   "daily_goal", "interval_minutes", "wake", "sleep", "template_id"}`.
 - `POST /water/grants {"request_id", "template_id", "result"}` -> 200 status; unique
-  on (openid, request_id): a retry changes nothing and gets the current status.
-  Wrong template_id or result 400 `bad_request`.
+  on (openid, request_id): a retry changes nothing and gets the current status; the
+  same request_id with another result changes nothing and is 409 `conflict`, its
+  `answer` the current status. Wrong template_id or result 400 `bad_request`.
 - `POST /water/actions {"action_id", "grant_request_id", "subscription_status",
   "occurred_at", "current_count", "daily_goal"}` -> 200 status; unique on
-  action_id: a replay changes nothing and gets the same answer (the stored one).
+  action_id: a replay changes nothing and gets the same answer (the stored one); the
+  same action_id with any other field (the time compared as an instant) changes
+  nothing and is 409 `conflict`, its `answer` the stored one.
   `occurred_at` > 10 min ahead or > 48 h behind: 422 `occurred_at_out_of_range`;
   malformed 400 `bad_request`. One action is one glass; `current_count` and
   `daily_goal` are the client's view, checked (0..1000) but not stored: the goal
@@ -51,8 +54,6 @@ Extensions of the shared contract (this module adds them):
 
 from __future__ import annotations
 
-import json
-import logging
 from collections.abc import Awaitable, Callable
 
 import aiohttp
@@ -62,87 +63,19 @@ import services.mp_water as mpw
 from bot import keys, metrics
 from bot.forwarded import client_address
 from bot.mp import auth, validate
-from bot.mp.limits import MpLimits, Refused
-from bot.mp.texts import MESSAGES
+from bot.mp.limits import MpLimits
+from bot.mp.replies import body, conflict, error, guarded, json_text, too_many
 from bot.mp.wechat import code2session
 from services import mp_link
 from storage.database import Session
 from storage.repos import mp
 from storage.retry import retrying
 
-log = logging.getLogger(__name__)
-
 BASE = "/api/mp/v1"
-STATUS: dict[str, int] = {
-    "bad_request": 400,
-    "link_code_invalid": 400,
-    "invalid_code": 401,
-    "unauthorized": 401,
-    "code_blocked": 403,
-    "not_found": 404,
-    "already_linked": 409,
-    "unsupported_media_type": 415,
-    "occurred_at_out_of_range": 422,
-    "rate_limited": 429,
-    "server_error": 500,
-    "wechat_unavailable": 502,
-    "not_configured": 503,
-}
 HTTP = web.AppKey("mp_http", aiohttp.ClientSession)
 """The client session that calls WeChat's code2Session."""
 LIMITS = web.AppKey("mp_limits", MpLimits)
 """keeper's own rate limits on `/login` and `/link` (`bot.mp.limits`)."""
-Route = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def error(code: str, message: str = "") -> web.Response:
-    body = {"error": code, "message": message or MESSAGES[code]}
-    return web.json_response(body, status=STATUS[code], dumps=_dumps)
-
-
-def too_many(refused: Refused) -> web.Response:
-    """429 `rate_limited` with `Retry-After`, counted by the limit that refused."""
-    metrics.MP_RATE_LIMITED.labels(refused.limit).inc()
-    response = error("rate_limited")
-    response.headers["Retry-After"] = str(refused.retry_after)
-    return response
-
-
-def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _json_text(text: str) -> web.Response:
-    return web.Response(text=text, content_type="application/json")
-
-
-def guarded(route: Route) -> Route:
-    """Not configured -> 503; a `Bad` -> its error; anything else -> 500, logged."""
-
-    async def wrapper(request: web.Request) -> web.StreamResponse:
-        if not request.app[keys.SETTINGS].mp_configured:
-            return error("not_configured")
-        try:
-            return await route(request)
-        except validate.Bad as bad:
-            return error(bad.code, bad.message)
-        except Exception:
-            log.exception("mini-program API failed on %s", request.path)
-            return error("server_error")
-
-    return wrapper
-
-
-async def _body(request: web.Request) -> object:
-    """The request's JSON value, or a `Bad`. Decoded as UTF-8 whatever `charset` says
-    (RFC 8259: JSON is UTF-8; an unknown charset must not become a 500). Deep nesting
-    stops the parser with a RecursionError: a refusal like any other bad body."""
-    if request.content_type != "application/json":
-        raise validate.Bad("unsupported_media_type")
-    try:
-        return json.loads((await request.read()).decode("utf-8"))
-    except (ValueError, RecursionError, web.HTTPRequestEntityTooLarge):  # over 64 KiB
-        raise validate.Bad("bad_request") from None
 
 
 def _session(request: web.Request) -> auth.MpSession:
@@ -169,7 +102,7 @@ async def _user(session: Session, who: auth.MpSession) -> int:
 @guarded
 async def login(request: web.Request) -> web.StreamResponse:
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
-    js_code = validate.js_code(await _body(request))
+    js_code = validate.js_code(await body(request))
     address = client_address(
         request.remote, request.headers.getall("X-Forwarded-For", []), settings.trusted_proxies
     )
@@ -197,7 +130,7 @@ async def login(request: web.Request) -> web.StreamResponse:
 
 async def _status(request: web.Request, session: Session, user_id: int) -> web.Response:
     now, template = request.app[keys.CLOCK].now(), request.app[keys.SETTINGS].mp_template_id
-    return _json_text((await mpw.status(session, user_id, now, template)).as_json())
+    return json_text((await mpw.status(session, user_id, now, template)).as_json())
 
 
 Work = Callable[[Session, int], Awaitable[web.Response]]
@@ -223,10 +156,13 @@ async def get_water(request: web.Request) -> web.StreamResponse:
 async def post_grant(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
-    answer = validate.grant(await _body(request), settings.mp_template_id)
+    answer = validate.grant(await body(request), settings.mp_template_id)
 
     async def work(session: Session, user_id: int) -> web.Response:
-        await mpw.answer(session, user_id, who.openid, answer.request_id, answer.result, now)
+        try:
+            await mpw.answer(session, user_id, who.openid, answer.request_id, answer.result, now)
+        except mpw.Conflict:
+            return conflict((await _status(request, session, user_id)).text or "")
         return await _status(request, session, user_id)
 
     return await _as_user(request, who, work)
@@ -236,16 +172,21 @@ async def post_grant(request: web.Request) -> web.StreamResponse:
 async def post_action(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
-    action = validate.action(await _body(request))
+    action = validate.action(await body(request))
+    digest = validate.digest(action)
 
     async def glass(session: Session, user_id: int) -> web.Response:
         if not await mpw.known(session, who.openid, action.action_id):
             validate.occurred(action, now)  # a replay's glass counted: never refused
-        return _json_text(await mpw.record(session, user_id, who.openid, action, now))
+        try:
+            answer = await mpw.record(session, user_id, who.openid, action, now, digest=digest)
+        except mpw.Conflict as first:  # unsettled: no answer yet, so the status now
+            return conflict(first.answer or (await _status(request, session, user_id)).text or "")
+        return json_text(answer)
 
     async def plan(session: Session, user_id: int) -> web.Response:
         reply = await mpw.settle(session, user_id, who.openid, action, now, template)
-        return _json_text(reply)
+        return json_text(reply)
 
     template = settings.mp_template_id
     recorded = await _as_user(request, who, glass)  # committed: the glass is safe now
@@ -258,7 +199,7 @@ async def post_action(request: web.Request) -> web.StreamResponse:
 async def post_plan(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     now = request.app[keys.CLOCK].now()
-    change = validate.plan(await _body(request))
+    change = validate.plan(await body(request))
 
     async def work(session: Session, user_id: int) -> web.Response:
         await mpw.change_plan(session, user_id, change.action, now, _habit(change))
@@ -284,7 +225,7 @@ async def post_link(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     now, limits = request.app[keys.CLOCK].now(), request.app[LIMITS]
     key = auth.link_code_key(request.app[keys.SETTINGS].web_key())
-    code = validate.link_code(await _body(request))
+    code = validate.link_code(await body(request))
     if refused := limits.link(now):
         return too_many(refused)
     outcome = ""

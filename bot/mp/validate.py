@@ -7,6 +7,8 @@ service and renders. `now` is passed in (the skew check), never read.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -99,6 +101,22 @@ def action(body: object) -> Action:
         current_count=_count(data.get("current_count"), 0, 1000),
         daily_goal=_count(data.get("daily_goal"), 0, 1000),
     )
+
+
+def digest(action: Action) -> str:
+    """The SHA-256 of the action's canonical form: every field, the time as a UTC
+    instant. Two bodies that say the same thing (the same instant written in another
+    offset, keys in another order) have one digest; any other count, goal, time,
+    grant or status gives another, and a replay with it is a conflict."""
+    canonical = [
+        action.action_id,
+        action.grant_request_id,
+        action.subscription_status,
+        action.occurred_at.astimezone(dt.UTC).isoformat(),
+        action.current_count,
+        action.daily_goal,
+    ]
+    return hashlib.sha256(json.dumps(canonical).encode()).hexdigest()
 
 
 def occurred(action: Action, now: dt.datetime) -> None:

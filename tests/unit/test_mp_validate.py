@@ -102,3 +102,18 @@ def test_a_good_plan_update_reads_every_value() -> None:
         dt.time(23, 0),
         None,
     )
+
+
+def test_an_actions_digest_names_what_it_says_not_how_it_is_written() -> None:
+    first = validate.digest(validate.action(ACTION))
+    same_instant = validate.action(ACTION | {"occurred_at": "2026-11-25T02:00:00+00:00"})
+    assert validate.digest(same_instant) == first
+    reordered = dict(reversed(list(ACTION.items())))
+    assert validate.digest(validate.action(reordered)) == first
+    for change in (
+        {"current_count": 4},
+        {"daily_goal": 9},
+        {"occurred_at": "2026-11-25T10:00:01+08:00"},
+        {"grant_request_id": ID, "subscription_status": "accept"},
+    ):
+        assert validate.digest(validate.action(ACTION | change)) != first, change
