@@ -20,6 +20,7 @@ from bot import mp as mp_api
 from bot import web as web_pages
 from bot.conversation import Conversation
 from bot.crypto import WeComCrypto
+from bot.mp.auth import link_code_key
 from bot.settings import Settings
 from handlers import (
     admin,
@@ -143,6 +144,7 @@ def _database(
             channel_key=settings.channel_key(),
             channels_on=user_channels_on(settings),
             mp_on=settings.mp_configured,
+            mp_link_key=link_code_key(settings.web_key()),
         )
         yield
         if database.group is not None:

@@ -52,7 +52,8 @@ def _check_fresh(request: web.Request, timestamp: str) -> None:
     """Refuse replays: the signed timestamp must be within the configured window."""
     settings = request.app[keys.SETTINGS]
     now = request.app[keys.CLOCK].now().timestamp()
-    if not (timestamp.isdigit() and len(timestamp) <= 12):
+    # ASCII digits only: str.isdigit() also takes "²" and "١", which int() refuses or reads.
+    if not (timestamp.isascii() and timestamp.isdigit() and len(timestamp) <= 12):
         raise web.HTTPForbidden(text="stale or invalid timestamp")
     if abs(now - int(timestamp)) > settings.callback_window_seconds:
         raise web.HTTPForbidden(text="stale or invalid timestamp")

@@ -49,6 +49,7 @@ class Conversation:
     channel_key: bytes = field(repr=False)
     channels_on: frozenset[str]
     mp_on: bool = False
+    mp_link_key: bytes = field(repr=False)
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
@@ -81,6 +82,7 @@ class Conversation:
                 channel_key=self.channel_key,
                 channels_on=self.channels_on,
                 mp_on=self.mp_on,
+                mp_link_key=self.mp_link_key,
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)

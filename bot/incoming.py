@@ -135,7 +135,9 @@ def _text(data: dict[str, object], name: str) -> str:
 
 
 def _int(data: dict[str, object], name: str) -> int:
+    """ASCII digits, at most 11 of them: Unix seconds a `datetime` can hold (up to the
+    year 5138; WeCom sends 10). `str.isdigit` alone takes "²", which `int` refuses."""
     value = _text(data, name)
-    if not value.isdigit() or len(value) > 12:
+    if not (value.isascii() and value.isdigit()) or len(value) > 11:
         raise MalformedMessage(f"{name} is not a number")
     return int(value)

@@ -4,7 +4,8 @@
 default): a separate listener, so the reverse proxy that exposes the callback never
 exposes this. What is counted:
 
-- `keeper_callbacks_total{outcome}` and `keeper_callback_seconds` (this process);
+- `keeper_callbacks_total{outcome}`, `keeper_callback_seconds` and
+  `keeper_mp_rate_limited_total{limit}` (this process);
 - `keeper_jobs{kind,status}`, `keeper_delivery_attempts_total{channel,outcome}`,
   `keeper_tick_lag_seconds` and `keeper_backup_last_verified_timestamp_seconds` (absent
   until a scheduled backup is verified), read from the database at scrape time, so
@@ -45,6 +46,13 @@ CALLBACK_SECONDS = Histogram(
     "keeper_callback_seconds",
     "Time to answer a WeCom message callback",
     buckets=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0),
+    registry=None,
+)
+MP_RATE_LIMITED = Counter(
+    "keeper_mp_rate_limited",
+    "Mini-program API requests refused by keeper's own limits (bot.mp.limits), by limit: "
+    "login_address, login_global, link_global, link_openid",
+    ["limit"],
     registry=None,
 )
 SCRAPE_TIMEOUT_S = 2.0
@@ -132,7 +140,8 @@ def registry_for(database: Database, clock: Clock) -> tuple[CollectorRegistry, D
     """A registry with every keeper metric, and the collector to refresh per scrape."""
     registry = CollectorRegistry(auto_describe=False)
     from_db = DatabaseCollector(database, clock)
-    for collector in (CALLBACKS, CALLBACK_SECONDS, from_db, SchedulerEventsCollector()):
+    collectors = (CALLBACKS, CALLBACK_SECONDS, MP_RATE_LIMITED, from_db, SchedulerEventsCollector())
+    for collector in collectors:
         registry.register(collector)
     return registry, from_db
 

@@ -13,6 +13,7 @@ import binascii
 import datetime as dt
 import hashlib
 import hmac
+import ipaddress
 import os
 import re
 from collections.abc import Mapping
@@ -23,6 +24,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
+
+from bot.forwarded import LOOPBACK, Network
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
@@ -120,6 +123,9 @@ class Settings:
     mp_secret: str = field(default="", repr=False)
     mp_template_id: str = ""
     wechat_api_base: str = DEFAULT_WECHAT_API_BASE
+    trusted_proxies: tuple[Network, ...] = LOOPBACK
+    """KEEPER_TRUSTED_PROXIES: the reverse proxies whose X-Forwarded-For is believed
+    (`bot.forwarded`), addresses or networks, comma-separated; loopback by default."""
 
     @property
     def mp_configured(self) -> bool:
@@ -199,6 +205,7 @@ def load_settings(
         backup_at=_backup_at(env),
         backup_keep=_int(env, "KEEPER_BACKUP_KEEP", 14, 1, 1000),
         **_mp_settings(env),
+        trusted_proxies=_trusted_proxies(env),
     )
 
 
@@ -583,3 +590,18 @@ def _mp_settings(env: Mapping[str, str]) -> dict[str, str]:
         "mp_template_id": template,
         "wechat_api_base": _base_url(env, "KEEPER_WECHAT_API_BASE", DEFAULT_WECHAT_API_BASE),
     }
+
+
+def _trusted_proxies(env: Mapping[str, str]) -> tuple[Network, ...]:
+    """KEEPER_TRUSTED_PROXIES, e.g. `127.0.0.1, 172.18.0.0/16` (compose: the network
+    docker's port proxy connects from); unset: loopback only."""
+    raw = env.get("KEEPER_TRUSTED_PROXIES", "").strip()
+    if not raw:
+        return LOOPBACK
+    try:
+        return tuple(ipaddress.ip_network(part.strip(), strict=False) for part in raw.split(","))
+    except ValueError:
+        raise SettingsError(
+            "KEEPER_TRUSTED_PROXIES must be IP addresses or networks, comma-separated "
+            "(e.g. 127.0.0.1, 172.18.0.0/16)"
+        ) from None

@@ -15,6 +15,10 @@ import hashlib
 import hmac
 from dataclasses import dataclass
 
+LAST_EXPIRY = 253_402_300_799
+"""9999-12-31T23:59:59Z, the last instant a `datetime` holds: an expiry past it (or
+not after 1970) is no token of ours, and must be refused, never overflow."""
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Opened:
@@ -43,8 +47,9 @@ def open_token(
     key: bytes, token: str | None, prefix: str, now: dt.datetime, *, max_chars: int
 ) -> Opened | None:
     """What `token` proves; None when it is absent, too long, altered, signed with
-    another key, of another prefix, malformed or expired. The signature is compared
-    in constant time before any field is trusted."""
+    another key, of another prefix, malformed or expired (an expiry `datetime` cannot
+    hold counts as malformed). The signature is compared in constant time before any
+    field is trusted."""
     if not token or len(token) > max_chars:
         return None
     payload, _, signature = token.rpartition(".")
@@ -56,6 +61,8 @@ def open_token(
     try:
         user_id, expires = int(parts[1]), int(parts[3])
     except ValueError:
+        return None
+    if not 0 < expires <= LAST_EXPIRY:
         return None
     expires_at = dt.datetime.fromtimestamp(expires, dt.UTC)
     if expires_at <= now:

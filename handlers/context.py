@@ -39,6 +39,9 @@ class Context:
     the one place that decides them)."""
     mp_on: bool = False
     """Whether the water mini-program is configured (KEEPER_MP_APPID and secret)."""
+    mp_link_key: bytes = field(repr=False)
+    """The key link codes are stored under (`bot.mp.auth.link_code_key`;
+    `services.mp_link.code_hash`). Required, like `channel_key`."""
 
     @property
     def today(self) -> dt.date:

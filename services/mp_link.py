@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import hmac
 import secrets
 from collections.abc import Callable
 
@@ -26,12 +27,15 @@ LINK_LOCKOUT = dt.timedelta(hours=1)
 1e6 codes, so guessing one is hopeless (and every openid costs a WeChat login)."""
 
 
-def code_hash(code: str) -> str:
-    """A link code as stored: its SHA-256 (as `web_links` keeps its tokens). Six digits
-    are few, so the hash alone would not hide one from someone holding the table; what
-    protects a code is that it lives ten minutes, works once, and `/link` locks an
-    openid after five wrong tries."""
-    return hashlib.sha256(code.encode()).hexdigest()
+def code_hash(key: bytes, code: str) -> str:
+    """A link code as stored: HMAC-SHA256 under the server's link-code key, in hex.
+
+    Not a plain hash: six digits are a million, and a million SHA-256s take a second,
+    so a copy of the table would show every live code. Without the key (derived from
+    the pages' key, `bot.mp.auth.link_code_key`, never stored) it shows none. Codes
+    stored before (plain SHA-256, until issue 20) match no more and die within their
+    ten minutes; the member asks again."""
+    return hmac.new(key, code.encode(), hashlib.sha256).hexdigest()
 
 
 def _draw() -> str:
@@ -39,15 +43,21 @@ def _draw() -> str:
 
 
 async def new_link_code(
-    session: Session, user_id: int, now: dt.datetime, draw: Callable[[], str] = _draw
+    session: Session,
+    user_id: int,
+    now: dt.datetime,
+    *,
+    key: bytes,
+    draw: Callable[[], str] = _draw,
 ) -> str:
-    """A fresh 6-digit code for the member, good once and for `LINK_TTL`."""
+    """A fresh 6-digit code for the member, good once and for `LINK_TTL`; `key` is the
+    link-code key (`code_hash`)."""
     for _ in range(10):
         code = draw()
         if await mp.replace_link_code(
             session,
             user_id=user_id,
-            code_hash=code_hash(code),
+            code_hash=code_hash(key, code),
             now=now,
             expires_at=now + LINK_TTL,
         ):
@@ -55,8 +65,11 @@ async def new_link_code(
     raise RuntimeError("no free link code after 10 draws")
 
 
-async def link(session: Session, openid: str, code: str, now: dt.datetime) -> int | str:
-    """Link the openid to the member whose code this is: the member's user id, or the
+async def link(
+    session: Session, openid: str, code: str, now: dt.datetime, *, key: bytes
+) -> int | str:
+    """Link the openid to the member whose code this is (`key`: as `new_link_code`): the
+    member's user id, or the
     contract's error code (`rate_limited`, `already_linked`, `link_code_invalid`; a
     wrong code's count is written, so the caller commits either way).
 
@@ -73,7 +86,7 @@ async def link(session: Session, openid: str, code: str, now: dt.datetime) -> in
     failures = found.link_failures if recent else 0
     if failures >= LINK_MAX_FAILURES:
         return "rate_limited"
-    member = await mp.use_link_code(session, code_hash(code), now)
+    member = await mp.use_link_code(session, code_hash(key, code), now)
     if member is None:
         await mp.note_link_failure(session, openid, failures + 1, now)
         return "link_code_invalid"

@@ -13,6 +13,9 @@ request, never a glass alone:
   `reject` / `ban` pause a running plan whose newest grant came through the
   mini-program (a linked member's plan granted in chat keeps its WeCom reminders:
   refusing subscribe messages says nothing about them); `filter` changes nothing.
+- A replay with another body (the same `action_id` with another count or time, the
+  same grant `request_id` with another result) changes nothing and raises `Conflict`
+  carrying the first one's answer: the caller says 409, never a silent 200.
 - `record` then `settle`: the glass is written first, keyed
   `mp:<openid>:glass:<action_id>`, with the action's row (unique per openid), in a
   transaction of its own; then a `scheduled` plan books its next time from
@@ -68,6 +71,16 @@ class Status:
         return json.dumps(asdict(self), ensure_ascii=False)
 
 
+class Conflict(Exception):
+    """A request id came back with another body. Nothing was changed; `answer` is what
+    the first one was answered ("" when there is none to repeat: a grant's answer is
+    the status now, and an action not yet settled has none)."""
+
+    def __init__(self, answer: str) -> None:
+        super().__init__("the same id with another body")
+        self.answer = answer
+
+
 def grant_key(openid: str, request_id: str) -> str:
     """The `water_grants.request_key` of an accepted subscribe request."""
     return f"{MP_PREFIX}{openid}:{request_id}"
@@ -121,12 +134,15 @@ async def status(session: Session, user_id: int, now: dt.datetime, template_id: 
 async def answer(
     session: Session, user_id: int, openid: str, request_id: str, result: str, now: dt.datetime
 ) -> None:
-    """Record one subscribe answer and let the plan take it (once: a retry does nothing)."""
+    """Record one subscribe answer and let the plan take it (once: a retry does nothing;
+    the same `request_id` with another result raises `Conflict`)."""
     fresh = await mp.add_answer(
         session, openid=openid, request_id=request_id, result=result, user_id=user_id, now=now
     )
     if fresh:
         await _take(session, user_id, grant_key(openid, request_id), result, now)
+    elif await mp.answer_of(session, openid, request_id) != result:
+        raise Conflict("")
 
 
 async def _take(session: Session, user_id: int, key: str, result: str, now: dt.datetime) -> None:
@@ -143,7 +159,13 @@ async def _take(session: Session, user_id: int, key: str, result: str, now: dt.d
 
 
 async def record(
-    session: Session, user_id: int, openid: str, action: ActionLike, now: dt.datetime
+    session: Session,
+    user_id: int,
+    openid: str,
+    action: ActionLike,
+    now: dt.datetime,
+    *,
+    digest: str,
 ) -> str:
     """First, and in a transaction of its own: the action's row and its glass.
 
@@ -151,17 +173,22 @@ async def record(
     the stored answer for one already answered. So a failure on the reminder side
     (the plan) can never take the glass with it: the replay finds it and settles it
     again. Action ids are the openid's own (unique per openid), so another client's
-    id never touches this one's glass.
+    id never touches this one's glass. `digest` names the request's body: a replay
+    whose digest differs from the first one's raises `Conflict` (rows stored before
+    there were digests take any body, as they always did).
     """
     if await mp.claim_action(
-        session, action_id=action.action_id, openid=openid, user_id=user_id, now=now
+        session, action_id=action.action_id, openid=openid, user_id=user_id, now=now, digest=digest
     ):
         source = glass_key(openid, action.action_id)
         await records.add_water(
             session, user_id=user_id, glasses=1, occurred_at=action.occurred_at, source_key=source
         )
         return ""
-    return await mp.action_answer(session, openid, action.action_id) or ""
+    first = await mp.stored_action(session, openid, action.action_id)
+    if first is not None and first.digest not in (None, digest):
+        raise Conflict(first.answer)
+    return first.answer if first is not None else ""
 
 
 async def known(session: Session, openid: str, action_id: str) -> bool:

@@ -15,7 +15,8 @@ ones:
   accept that the plan takes becomes a `water_grants` row keyed
   `mp:<openid>:<request_id>`, whose state machine is the plan's, unchanged.
 - `mp_actions`: one row per client `action_id`, holding the answer given, so a replay
-  gets the same answer. The glass it records is a `water_checkins` row keyed
+  gets the same answer, and the digest of the first request, so a replay with another
+  body is told so (409). The glass it records is a `water_checkins` row keyed
   `mp:<action_id>`, written in the same transaction.
 - `mp_link_codes`: a 6-digit code shown in chat, stored only as its HMAC (a copy of
   the database shows no code), good once and for ten minutes.
@@ -72,7 +73,9 @@ class MpGrantAnswer(Base):
 class MpAction(Base):
     """One glass from the mini-program, by its client `action_id`, and our answer.
     Unique per openid, not globally: one client's id (a collision, or a reused id)
-    must never refuse another user's glass."""
+    must never refuse another user's glass. `request_digest`: SHA-256 of the first
+    request's canonical form (`bot.mp.validate.digest`); NULL on rows from before
+    migration 0019."""
 
     __tablename__ = "mp_actions"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -81,6 +84,7 @@ class MpAction(Base):
     user_id: Mapped[int] = _user_fk()
     answer: Mapped[str] = mapped_column(Text)
     created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    request_digest: Mapped[str | None] = mapped_column(String(64))
 
     __table_args__ = (
         UniqueConstraint("openid", "action_id", name="uq_mp_actions_action"),

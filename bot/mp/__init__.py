@@ -13,10 +13,12 @@ import aiohttp
 from aiohttp import web
 
 from bot.mp import routes
+from bot.mp.limits import MpLimits
 
 
 def setup(app: web.Application) -> None:
     routes.add_routes(app)
+    app[routes.LIMITS] = MpLimits()
     app.cleanup_ctx.append(_http)
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from bot import signed
 
 MP_KEY_LABEL = b"keeper mini-program token key v1"
+LINK_CODE_KEY_LABEL = b"keeper mini-program link code key v1"
 TOKEN_TTL = dt.timedelta(days=7)
 TOKEN_MAX_CHARS = 300
 _OPENID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -36,6 +37,13 @@ class MpSession:
 def token_key(web_key: bytes) -> bytes:
     """The tokens' HMAC key, derived from the pages' key under its own label."""
     return hmac.new(web_key, MP_KEY_LABEL, hashlib.sha256).digest()
+
+
+def link_code_key(web_key: bytes) -> bytes:
+    """The HMAC key link codes are stored under (`services.mp_link.code_hash`): derived
+    from the pages' key under a label of its own, so it is no token key and no cookie
+    key, and never written anywhere."""
+    return hmac.new(web_key, LINK_CODE_KEY_LABEL, hashlib.sha256).digest()
 
 
 def issue(key: bytes, user_id: int, openid: str, now: dt.datetime) -> tuple[str, dt.datetime]:

@@ -4,11 +4,16 @@ The contract, as implemented (shared with the client in `miniprogram/`):
 
 Base path `/api/mp/v1`, on the `keeper serve` app. JSON in, JSON out, UTF-8. Every
 error: HTTP 4xx/5xx with `{"error": "<snake_case_code>", "message": "<短句>"}`
-(sentences in `bot.mp.texts`).
+(sentences in `bot.mp.texts`). A body is read only as `Content-Type:
+application/json` (any other type: 415 `unsupported_media_type`, before it is read);
+JSON that is not UTF-8, not JSON, nested past what the parser takes, or over 64 KiB
+is 400 `bad_request`.
 
 - `POST /login {"js_code"}` -> 200 `{"token", "expires_at"}` (ISO 8601 with offset;
   the token lasts 7 days, `bot.mp.auth`). Errors: missing/empty js_code 400
-  `bad_request`; WeChat 40029 401 `invalid_code`; 45011 429 `rate_limited`; 40226 403
+  `bad_request`; keeper's own limits (10 a minute per client address, 60 a minute in
+  all: `bot.mp.limits`) 429 `rate_limited` with `Retry-After`, before WeChat is
+  asked; WeChat 40029 401 `invalid_code`; 45011 429 `rate_limited`; 40226 403
   `code_blocked`; -1, 5xx, timeout, malformed 502 `wechat_unavailable`;
   KEEPER_MP_APPID/SECRET unset 503 `not_configured` (every endpoint says so then).
 - Every other endpoint needs `Authorization: Bearer <token>`; missing, malformed, bad
@@ -16,11 +21,14 @@ error: HTTP 4xx/5xx with `{"error": "<snake_case_code>", "message": "<短句>"}`
 - `GET /water` -> 200 status `{"state", "needs_grant", "next_due_at", "today_count",
   "daily_goal", "interval_minutes", "wake", "sleep", "template_id"}`.
 - `POST /water/grants {"request_id", "template_id", "result"}` -> 200 status; unique
-  on (openid, request_id): a retry changes nothing and gets the current status.
-  Wrong template_id or result 400 `bad_request`.
+  on (openid, request_id): a retry changes nothing and gets the current status; the
+  same request_id with another result changes nothing and is 409 `conflict`, its
+  `answer` the current status. Wrong template_id or result 400 `bad_request`.
 - `POST /water/actions {"action_id", "grant_request_id", "subscription_status",
   "occurred_at", "current_count", "daily_goal"}` -> 200 status; unique on
-  action_id: a replay changes nothing and gets the same answer (the stored one).
+  action_id: a replay changes nothing and gets the same answer (the stored one); the
+  same action_id with any other field (the time compared as an instant) changes
+  nothing and is 409 `conflict`, its `answer` the stored one.
   `occurred_at` > 10 min ahead or > 48 h behind: 422 `occurred_at_out_of_range`;
   malformed 400 `bad_request`. One action is one glass; `current_count` and
   `daily_goal` are the client's view, checked (0..1000) but not stored: the goal
@@ -35,7 +43,9 @@ Extensions of the shared contract (this module adds them):
 - `POST /link {"code": "123456"}` -> 200 status of the linked member's plan. The
   code comes from `绑定 小程序` in chat (6 digits, 10 minutes, single use). Errors:
   a wrong, used or expired code 400 `link_code_invalid` (five wrong tries in an
-  hour: 429 `rate_limited`); the openid already linked 409 `already_linked`. The
+  hour: 429 `rate_limited`; 30 wrong tries an hour from all openids together: 429
+  `rate_limited` with `Retry-After`, `bot.mp.limits`); the openid already linked 409
+  `already_linked`. The
   same token keeps working: a token names the openid, and the user it acts as is
   read on every request.
 - Any other path or method under the base: 404 `not_found`; any other failure: 500
@@ -44,80 +54,28 @@ Extensions of the shared contract (this module adds them):
 
 from __future__ import annotations
 
-import json
-import logging
 from collections.abc import Awaitable, Callable
 
 import aiohttp
 from aiohttp import web
 
 import services.mp_water as mpw
-from bot import keys
+from bot import keys, metrics
+from bot.forwarded import client_address
 from bot.mp import auth, validate
-from bot.mp.texts import MESSAGES
+from bot.mp.limits import MpLimits
+from bot.mp.replies import body, conflict, error, guarded, json_text, too_many
 from bot.mp.wechat import code2session
 from services import mp_link
 from storage.database import Session
 from storage.repos import mp
 from storage.retry import retrying
 
-log = logging.getLogger(__name__)
-
 BASE = "/api/mp/v1"
-STATUS: dict[str, int] = {
-    "bad_request": 400,
-    "link_code_invalid": 400,
-    "invalid_code": 401,
-    "unauthorized": 401,
-    "code_blocked": 403,
-    "not_found": 404,
-    "already_linked": 409,
-    "occurred_at_out_of_range": 422,
-    "rate_limited": 429,
-    "server_error": 500,
-    "wechat_unavailable": 502,
-    "not_configured": 503,
-}
 HTTP = web.AppKey("mp_http", aiohttp.ClientSession)
 """The client session that calls WeChat's code2Session."""
-Route = Callable[[web.Request], Awaitable[web.StreamResponse]]
-
-
-def error(code: str, message: str = "") -> web.Response:
-    body = {"error": code, "message": message or MESSAGES[code]}
-    return web.json_response(body, status=STATUS[code], dumps=_dumps)
-
-
-def _dumps(value: object) -> str:
-    return json.dumps(value, ensure_ascii=False)
-
-
-def _json_text(text: str) -> web.Response:
-    return web.Response(text=text, content_type="application/json")
-
-
-def guarded(route: Route) -> Route:
-    """Not configured -> 503; a `Bad` -> its error; anything else -> 500, logged."""
-
-    async def wrapper(request: web.Request) -> web.StreamResponse:
-        if not request.app[keys.SETTINGS].mp_configured:
-            return error("not_configured")
-        try:
-            return await route(request)
-        except validate.Bad as bad:
-            return error(bad.code, bad.message)
-        except Exception:
-            log.exception("mini-program API failed on %s", request.path)
-            return error("server_error")
-
-    return wrapper
-
-
-async def _body(request: web.Request) -> object:
-    try:
-        return await request.json()
-    except (ValueError, web.HTTPRequestEntityTooLarge):  # not JSON, or over 64 KiB
-        raise validate.Bad("bad_request") from None
+LIMITS = web.AppKey("mp_limits", MpLimits)
+"""keeper's own rate limits on `/login` and `/link` (`bot.mp.limits`)."""
 
 
 def _session(request: web.Request) -> auth.MpSession:
@@ -144,7 +102,12 @@ async def _user(session: Session, who: auth.MpSession) -> int:
 @guarded
 async def login(request: web.Request) -> web.StreamResponse:
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
-    js_code = validate.js_code(await _body(request))
+    js_code = validate.js_code(await body(request))
+    address = client_address(
+        request.remote, request.headers.getall("X-Forwarded-For", []), settings.trusted_proxies
+    )
+    if refused := request.app[LIMITS].login(address, now):
+        return too_many(refused)
     openid, failure = await code2session(
         request.app[HTTP],
         api_base=settings.wechat_api_base,
@@ -167,7 +130,7 @@ async def login(request: web.Request) -> web.StreamResponse:
 
 async def _status(request: web.Request, session: Session, user_id: int) -> web.Response:
     now, template = request.app[keys.CLOCK].now(), request.app[keys.SETTINGS].mp_template_id
-    return _json_text((await mpw.status(session, user_id, now, template)).as_json())
+    return json_text((await mpw.status(session, user_id, now, template)).as_json())
 
 
 Work = Callable[[Session, int], Awaitable[web.Response]]
@@ -193,10 +156,13 @@ async def get_water(request: web.Request) -> web.StreamResponse:
 async def post_grant(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
-    answer = validate.grant(await _body(request), settings.mp_template_id)
+    answer = validate.grant(await body(request), settings.mp_template_id)
 
     async def work(session: Session, user_id: int) -> web.Response:
-        await mpw.answer(session, user_id, who.openid, answer.request_id, answer.result, now)
+        try:
+            await mpw.answer(session, user_id, who.openid, answer.request_id, answer.result, now)
+        except mpw.Conflict:
+            return conflict((await _status(request, session, user_id)).text or "")
         return await _status(request, session, user_id)
 
     return await _as_user(request, who, work)
@@ -206,16 +172,21 @@ async def post_grant(request: web.Request) -> web.StreamResponse:
 async def post_action(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
-    action = validate.action(await _body(request))
+    action = validate.action(await body(request))
+    digest = validate.digest(action)
 
     async def glass(session: Session, user_id: int) -> web.Response:
         if not await mpw.known(session, who.openid, action.action_id):
             validate.occurred(action, now)  # a replay's glass counted: never refused
-        return _json_text(await mpw.record(session, user_id, who.openid, action, now))
+        try:
+            answer = await mpw.record(session, user_id, who.openid, action, now, digest=digest)
+        except mpw.Conflict as first:  # unsettled: no answer yet, so the status now
+            return conflict(first.answer or (await _status(request, session, user_id)).text or "")
+        return json_text(answer)
 
     async def plan(session: Session, user_id: int) -> web.Response:
         reply = await mpw.settle(session, user_id, who.openid, action, now, template)
-        return _json_text(reply)
+        return json_text(reply)
 
     template = settings.mp_template_id
     recorded = await _as_user(request, who, glass)  # committed: the glass is safe now
@@ -228,7 +199,7 @@ async def post_action(request: web.Request) -> web.StreamResponse:
 async def post_plan(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     now = request.app[keys.CLOCK].now()
-    change = validate.plan(await _body(request))
+    change = validate.plan(await body(request))
 
     async def work(session: Session, user_id: int) -> web.Response:
         await mpw.change_plan(session, user_id, change.action, now, _habit(change))
@@ -252,14 +223,26 @@ async def post_link(request: web.Request) -> web.StreamResponse:
     """A refused code still commits (the wrong try is counted), so it is an answer,
     not an exception."""
     who = _session(request)
-    now = request.app[keys.CLOCK].now()
-    code = validate.link_code(await _body(request))
+    now, limits = request.app[keys.CLOCK].now(), request.app[LIMITS]
+    key = auth.link_code_key(request.app[keys.SETTINGS].web_key())
+    code = validate.link_code(await body(request))
+    if refused := limits.link(now):
+        return too_many(refused)
+    outcome = ""
 
     async def work(session: Session, user_id: int) -> web.Response:
-        linked = await mp_link.link(session, who.openid, code, now)
+        nonlocal outcome
+        linked = await mp_link.link(session, who.openid, code, now, key=key)
+        outcome = linked if isinstance(linked, str) else "linked"
         return error(linked) if isinstance(linked, str) else await _status(request, session, linked)
 
-    return await _as_user(request, who, work)
+    try:
+        return await _as_user(request, who, work)
+    finally:
+        if outcome != "link_code_invalid":  # right, locked out, or never tried: no guess
+            limits.not_a_wrong_guess(now)
+        if outcome == "rate_limited":
+            metrics.MP_RATE_LIMITED.labels("link_openid").inc()
 
 
 def add_routes(app: web.Application) -> None:

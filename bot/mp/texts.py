@@ -17,7 +17,9 @@ MESSAGES: dict[str, str] = {
     "occurred_at_out_of_range": "这杯水的时间不对，请检查手机时间。",
     "link_code_invalid": "绑定码不对或已过期，请在企业微信里发「绑定 小程序」重新获取。",
     "already_linked": "这个小程序已经绑定过企业微信了。",
+    "conflict": "这条记录之前已经提交过，内容不一样，已按第一次的为准。",
     "not_found": "没有这个接口。",
+    "unsupported_media_type": "请求格式不对，请更新小程序后重试。",
     "server_error": "服务出了点问题，请稍后再试。",
 }
 

@@ -7,6 +7,8 @@ service and renders. `now` is passed in (the skew check), never read.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -101,6 +103,22 @@ def action(body: object) -> Action:
     )
 
 
+def digest(action: Action) -> str:
+    """The SHA-256 of the action's canonical form: every field, the time as a UTC
+    instant. Two bodies that say the same thing (the same instant written in another
+    offset, keys in another order) have one digest; any other count, goal, time,
+    grant or status gives another, and a replay with it is a conflict."""
+    canonical = [
+        action.action_id,
+        action.grant_request_id,
+        action.subscription_status,
+        action.occurred_at.astimezone(dt.UTC).isoformat(),
+        action.current_count,
+        action.daily_goal,
+    ]
+    return hashlib.sha256(json.dumps(canonical).encode()).hexdigest()
+
+
 def occurred(action: Action, now: dt.datetime) -> None:
     """A new action's `occurred_at` within the sane skew of the server clock."""
     if not now - BEHIND <= action.occurred_at <= now + AHEAD:
@@ -153,7 +171,10 @@ def _instant(value: object) -> dt.datetime:
         raise Bad("bad_request") from None
     if parsed.tzinfo is None:
         raise Bad("bad_request")
-    return parsed.astimezone(dt.UTC)
+    try:  # 0001-01-01T00:00+01:00 is a year 0 in UTC: no datetime holds it
+        return parsed.astimezone(dt.UTC)
+    except OverflowError:
+        raise Bad("bad_request") from None
 
 
 def _setting(data: dict[str, Any], name: str, bounds: tuple[int, int], hint: str) -> int | None:

@@ -86,8 +86,16 @@ async def answer_of(session: Session, openid: str, request_id: str) -> str | Non
     return (await session.execute(stmt)).scalar_one_or_none()
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class StoredAction:
+    answer: str
+    """The answer given ("" while unsettled)."""
+    digest: str | None
+    """The first request's digest (None: stored before migration 0019)."""
+
+
 async def claim_action(
-    session: Session, *, action_id: str, openid: str, user_id: int, now: dt.datetime
+    session: Session, *, action_id: str, openid: str, user_id: int, now: dt.datetime, digest: str
 ) -> bool:
     """Start the action's row (answer to follow in the same transaction); False if it
     exists. A racing copy waits on the unique key until the first commits (MariaDB) or
@@ -98,8 +106,18 @@ async def claim_action(
         "user_id": user_id,
         "answer": "",
         "created_at": now,
+        "request_digest": digest,
     }
     return await insert_unless_exists(session, MP_ACTIONS, values) is not None
+
+
+async def stored_action(session: Session, openid: str, action_id: str) -> StoredAction | None:
+    """This openid's action as first recorded, or None."""
+    stmt = select(MP_ACTIONS.c.answer, MP_ACTIONS.c.request_digest).where(
+        MP_ACTIONS.c.openid == openid, MP_ACTIONS.c.action_id == action_id
+    )
+    row = (await session.execute(stmt)).first()
+    return None if row is None else StoredAction(answer=row.answer, digest=row.request_digest)
 
 
 async def action_answer(session: Session, openid: str, action_id: str) -> str | None:

@@ -95,9 +95,11 @@ async def _member_with_a_glass_and_a_code(db_url: str) -> tuple[int, str]:
     """A WeCom member who logged a glass in chat and asked for `绑定 小程序`: their id
     and the code (made by the service the chat command uses). The wall clock: keeper
     serve runs on it, and the code must be live for it."""
+    from bot.mp.auth import link_code_key
     from services import mp_link
     from storage.repos import records
     from storage.repos.users import ensure_and_lock_user
+    from tests.conftest import TEST_SETTINGS  # what keeper_env gives `keeper serve`
 
     now = dt.datetime.now(dt.UTC)
     engine = create_engine(db_url)
@@ -106,7 +108,8 @@ async def _member_with_a_glass_and_a_code(db_url: str) -> tuple[int, str]:
         await records.add_water(
             session, user_id=member.id, glasses=1, occurred_at=now, source_key="e2e:chat:1"
         )
-        code = await mp_link.new_link_code(session, member.id, now)
+        key = link_code_key(TEST_SETTINGS.web_key())
+        code = await mp_link.new_link_code(session, member.id, now, key=key)
     await engine.dispose()
     return member.id, code
 

@@ -14,12 +14,15 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import create_app
+from bot.mp.auth import link_code_key
 from bot.sandbox.fake_wechat import FakeWeChat, run_fake_wechat
 from bot.settings import Settings
 from scheduler.clock import FakeClock
 from tests.conftest import TEST_SETTINGS
 
 Client = TestClient[object, object]
+LINK_KEY = link_code_key(TEST_SETTINGS.web_key())
+"""The link-code key of the suite's apps, for codes a test makes itself."""
 
 
 def make_fake(clock: FakeClock) -> FakeWeChat:

@@ -54,6 +54,7 @@ async def test_metrics_are_served_on_their_own_port_with_every_family(
         "keeper_backup_last_verified_timestamp_seconds",
         "keeper_token_refreshes_total",
         "keeper_channel_holds_total",
+        "keeper_mp_rate_limited_total",
     ):
         assert family in body, family
     [backup_at] = [

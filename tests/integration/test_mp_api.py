@@ -18,7 +18,15 @@ from handlers import texts
 from scheduler.clock import FakeClock
 from services import mp_link
 from tests.integration.conftest import new_user, row_counts
-from tests.integration.mp_support import Client, MiniProgram, make_fake, new_id, rows, serve_api
+from tests.integration.mp_support import (
+    LINK_KEY,
+    Client,
+    MiniProgram,
+    make_fake,
+    new_id,
+    rows,
+    serve_api,
+)
 
 TZ = dt.timezone(dt.timedelta(hours=8))
 
@@ -303,7 +311,7 @@ async def test_plan_values_are_checked_with_the_chats_words(phone: MiniProgram) 
 
 async def _code(engine: AsyncEngine, clock: FakeClock, user_id: int) -> str:
     async with engine.begin() as session:
-        return await mp_link.new_link_code(session, user_id, clock.now())
+        return await mp_link.new_link_code(session, user_id, clock.now(), key=LINK_KEY)
 
 
 async def test_a_link_code_joins_both_doors_in_one_today(

@@ -156,6 +156,9 @@ def test_an_overlong_key_is_hashed_to_fit_the_column() -> None:
         "<xml><FromUserName>a</FromUserName><MsgType>text</MsgType><CreateTime>soon</CreateTime></xml>",
         "<xml><FromUserName><b>x</b></FromUserName><MsgType>text</MsgType><CreateTime>1</CreateTime></xml>",
         "<other/>",
+        # digits str.isdigit takes but int() refuses, and a time no datetime holds
+        "<xml><FromUserName>a</FromUserName><MsgType>text</MsgType><CreateTime>²</CreateTime></xml>",
+        "<xml><FromUserName>a</FromUserName><MsgType>text</MsgType><CreateTime>999999999999</CreateTime></xml>",
     ],
 )
 def test_malformed_xml_raises_malformed_message(xml: str) -> None:

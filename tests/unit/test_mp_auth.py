@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot import signed
 from bot.mp import auth
 
 KEY = auth.token_key(b"web key for tests")
@@ -59,3 +60,14 @@ def test_any_one_character_changed_is_refused(position: int, char: str) -> None:
 )
 def test_the_bearer_header_is_read_strictly(header: str | None, token: str | None) -> None:
     assert auth.bearer(header) == token
+
+
+@pytest.mark.parametrize("expires", [10**12, 10**19, -(10**12), 253_402_300_800])
+def test_a_signed_token_with_an_expiry_no_date_can_hold_is_refused(expires: int) -> None:
+    payload = f"mp1.7.{OPENID}.{expires}"
+    assert auth.verify(KEY, f"{payload}.{signed._sign(KEY, payload)}", NOW) is None
+
+
+def test_a_token_expiring_at_the_last_instant_a_date_holds_still_opens() -> None:
+    payload = f"mp1.7.{OPENID}.{signed.LAST_EXPIRY}"
+    assert auth.verify(KEY, f"{payload}.{signed._sign(KEY, payload)}", NOW) is not None

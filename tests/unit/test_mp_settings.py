@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import ipaddress
+
 import pytest
 
+from bot.forwarded import LOOPBACK
 from bot.settings import SettingsError, load_settings
 from tests.unit.test_channel_settings import GOOD
 
@@ -47,3 +50,15 @@ def test_a_wrong_mini_program_setting_is_named_without_its_value(
     with pytest.raises(SettingsError, match=named) as error:
         load_settings(env, dotenv=None)
     assert MP["KEEPER_MP_SECRET"] not in str(error.value)
+
+
+def test_the_trusted_proxies_are_loopback_unless_named() -> None:
+    assert load_settings(GOOD, dotenv=None).trusted_proxies == LOOPBACK
+    named = {"KEEPER_TRUSTED_PROXIES": " 127.0.0.1, 172.18.0.0/16 "}
+    assert load_settings(GOOD | named, dotenv=None).trusted_proxies == (
+        ipaddress.ip_network("127.0.0.1/32"),
+        ipaddress.ip_network("172.18.0.0/16"),
+    )
+    for wrong in ("nginx", "127.0.0.1,", "300.1.1.1"):
+        with pytest.raises(SettingsError, match="KEEPER_TRUSTED_PROXIES"):
+            load_settings(GOOD | {"KEEPER_TRUSTED_PROXIES": wrong}, dotenv=None)

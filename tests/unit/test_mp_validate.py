@@ -42,6 +42,9 @@ def test_a_good_action_reads_into_an_aware_utc_instant() -> None:
         ({"occurred_at": "2026-11-23T09:59:59+08:00"}, "occurred_at_out_of_range"),
         ({"occurred_at": "2026-11-25T10:00:00"}, "bad_request"),
         ({"occurred_at": "yesterday"}, "bad_request"),
+        ({"occurred_at": "0001-01-01T00:00:00+01:00"}, "bad_request"),  # before year 1 in UTC
+        ({"occurred_at": "9999-12-31T23:59:59-01:00"}, "bad_request"),  # after year 9999
+        ({"occurred_at": "0001-01-01T00:00:00+00:00"}, "occurred_at_out_of_range"),
         ({"action_id": 5}, "bad_request"),
         ({"subscription_status": "accept"}, "bad_request"),  # accept without a request id
         ({"grant_request_id": ID}, "bad_request"),  # a request id with "skipped"
@@ -99,3 +102,18 @@ def test_a_good_plan_update_reads_every_value() -> None:
         dt.time(23, 0),
         None,
     )
+
+
+def test_an_actions_digest_names_what_it_says_not_how_it_is_written() -> None:
+    first = validate.digest(validate.action(ACTION))
+    same_instant = validate.action(ACTION | {"occurred_at": "2026-11-25T02:00:00+00:00"})
+    assert validate.digest(same_instant) == first
+    reordered = dict(reversed(list(ACTION.items())))
+    assert validate.digest(validate.action(reordered)) == first
+    for change in (
+        {"current_count": 4},
+        {"daily_goal": 9},
+        {"occurred_at": "2026-11-25T10:00:01+08:00"},
+        {"grant_request_id": ID, "subscription_status": "accept"},
+    ):
+        assert validate.digest(validate.action(ACTION | change)) != first, change

@@ -51,14 +51,16 @@ def _ctx(*, is_admin: bool) -> Context:
         is_admin=is_admin,
         channel_key=b"k" * 32,
         channels_on=frozenset({"wecom_app"}),
+        mp_link_key=b"m" * 32,
     )
 
 
-def test_a_context_needs_the_channel_key_and_the_channels_on() -> None:
-    """No empty default that would only fail inside AES at the first 绑定."""
+def test_a_context_needs_its_keys_and_the_channels_on() -> None:
+    """No empty default that would only fail inside AES at the first 绑定, or store
+    link codes under an empty key."""
     now = dt.datetime(2026, 11, 30, 8, tzinfo=dt.UTC)
     user = UserRecord(id=1, wecom_user_id="zhangsan", timezone="Asia/Shanghai")
-    with pytest.raises(TypeError, match="channel_key"):
+    with pytest.raises(TypeError, match="'channel_key' and 'mp_link_key'"):
         Context(  # type: ignore[call-arg]
             user=user,
             tz=ZoneInfo("Asia/Shanghai"),

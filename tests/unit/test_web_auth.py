@@ -53,3 +53,12 @@ def test_a_cookie_with_a_valid_signature_over_a_bad_payload_is_refused() -> None
     for payload in ("v2.7.user.1900000000", "v1.x.user.1900000000", "v1.7.root.1900000000"):
         value = f"{payload}.{signed._sign(KEY, payload)}"
         assert auth.verify(KEY, value, NOW) is None, payload
+
+
+@pytest.mark.parametrize(
+    "expires", ["1000000000000", "99999999999999999999", "-1000000000000", "0"]
+)
+def test_a_signed_cookie_with_an_expiry_no_date_can_hold_is_refused(expires: str) -> None:
+    """Correctly signed, so only the expiry can refuse it: never an overflow (a 503)."""
+    payload = f"v1.7.user.{expires}"
+    assert auth.verify(KEY, f"{payload}.{signed._sign(KEY, payload)}", NOW) is None
