@@ -55,7 +55,8 @@ _RULE = re.compile(
 )
 _CARDS = re.compile(
     rf"(?:(?P<v1>{_ON}|{_OFF})\s*(?:提醒)?卡片|卡片\s*(?P<v2>{_ON}|{_OFF}))(?:模式)?"
-    rf"|(?:把)?(?:提醒)?(?:都)?(?P<v3>用|改用|换成|改成)卡片(?:发|的形式|形式)?.*"
+    rf"|(?:把)?(?:提醒)?(?:都)?(?P<v3>用|改用|换成|改成|要|想要)卡片(?:发|的形式|形式|那种)?.*"
+    rf"|(?:我)?(?:想要|要)(?P<v4>卡片)(?:那种|形式)?(?:的)?提醒"
 )
 _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
@@ -64,14 +65,15 @@ _EVENT_EDIT = re.compile(
     r"(?:把)?日程\s*(?P<n>[0-9]{1,4})\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
 )
 _EVENT_MOVE = re.compile(
-    r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在)\s*(?P<rest>.+)"
+    r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在|改成)\s*(?P<rest>.+)"
 )
 _EVENT_CANCEL = re.compile(
-    r"(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})|日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|不去)"
+    r"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})"
+    r"|(?:把)?日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|删了|删|不去)"
 )
 _EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")
 _DIGEST_DAILY = re.compile(
-    r"(?:每天)?(?P<t>.+?)\s*(?:发|推送|给我发|发我|发一下|来)(?:个|一下)?(?P<d>晨报|早报|晚报)"
+    r"(?:每天)?(?P<t>.+?)\s*(?:再)?(?:发|推送|给我发|发我|发一下|来)(?:个|一下)?(?P<d>晨报|早报|晚报)"
     r"(?:给我|吧)?"
 )
 _WAKE_SLEEP = re.compile(
@@ -110,7 +112,7 @@ def _quiet(text: str, _context: Body) -> Command | None:
 def _cards(text: str, _context: Body) -> Command | None:
     if (match := _CARDS.fullmatch(text)) is None:
         return None
-    if match["v3"]:
+    if match["v3"] or match["v4"]:
         return SetCards(on=True)  # 提醒用卡片发吧，带按钮的那种
     return SetCards(on=re.fullmatch(_ON, match["v1"] or match["v2"]) is not None)
 

@@ -17,6 +17,7 @@ from handlers.parse.lexicon import (
     BUDGET_CUES,
     CHANNEL_CUES,
     CHANNEL_TARGETS,
+    DISMISS_WORDS,
     DONE_PAST_VERBS,
     EVENT_MARKERS,
     EXPENSE_SYNONYMS,
@@ -239,7 +240,7 @@ def _has_time(text: str) -> bool:
 
 _DONE_VERBS = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
 _DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快递 and 拿快递
-    rf"(?P<thing>[^\s0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?"
+    rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?"
 )
 
 
@@ -256,7 +257,7 @@ _VIEW_FILLER = sorted(
      "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了",
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
-     "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总"},
+     "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -278,13 +279,13 @@ def _past(text: str) -> bool:
     """A fact of another time (`去年体重80`), not a comparison (`比昨天轻了点`)."""
     for word in PAST_WORDS:
         at = text.find(word)
-        if at >= 0 and text[max(0, at - 1) : at] not in ("比", "跟", "和"):
+        if at >= 0 and not any(word in text[max(0, at - 4) : at] for word in "比跟和"):
             return True
     return False
 
 
 def _undo(text: str) -> bool:
-    if text.casefold().strip() == "undo":
+    if text.casefold().strip() == "undo" or text.startswith(("撤销", "撤回")):
         return True
     if any(w in text for w in UNDO_CUES) and any(v in text for v in UNDO_VERBS):
         return True
@@ -324,8 +325,9 @@ _CHANNEL_NAMES = sorted(CHANNEL_TARGETS, key=len, reverse=True)
 _KEY = re.compile(r"(?:SCT|sctp)[A-Za-z0-9]{8,80}|UID_[A-Za-z0-9_-]{4,60}")
 
 
-def channel_target(text: str) -> str | None:
-    """The channel a message sends reminders to: the first name not after 别/不要."""
+def channel_target(text: str, *, negated_too: bool = False) -> str | None:
+    """The channel a message sends reminders to: the first name not after 别/不要
+    (`negated_too`: any name, for 不要wxpusher了 解绑吧)."""
     folded = text.casefold()
     best: tuple[int, str] | None = None
     for name in _CHANNEL_NAMES:
@@ -333,7 +335,7 @@ def channel_target(text: str) -> str | None:
         while at >= 0:
             negated = folded[max(0, at - 3) : at].endswith(("别发", "别", "不要", "不发", "不用"))
             covered = best is not None and best[0] <= at < best[0] + len(best[1])
-            if not negated and not covered and (best is None or at < best[0]):
+            if (negated_too or not negated) and not covered and (best is None or at < best[0]):
                 best = (at, name)
             at = folded.find(name, at + 1)
     return best[1] if best else None
@@ -396,6 +398,18 @@ def this_month(text: str, today: dt.date) -> bool:
     return only_view_words(text[match.end() :])
 
 
+_YEAR = re.compile(r"(?P<y>20[0-9]{2})年(?:的)?")
+
+
+def this_year(text: str, today: dt.date) -> bool:
+    """`2026年过得怎么样，总结一下` in 2026: this year's summary asked for."""
+    match = _YEAR.match(text)
+    if match is None or int(match["y"]) != today.year:
+        return False
+    rest = text[match.end() :].replace(",", "")
+    return bool(rest) and only_view_words(rest)
+
+
 def asks_to_see(rest: str) -> bool:
     """What follows a keyword only asks to see its list (`待办清单发我`, `还有啥`)."""
     said = rest
@@ -403,6 +417,14 @@ def asks_to_see(rest: str) -> bool:
     for word in sorted(words, key=len, reverse=True):
         said = said.replace(word, "")
     return rest.strip() != "" and not said.strip(" ,")
+
+
+def only_dismissal(text: str) -> bool:
+    """`算了算了 不记了`: nothing but no-words."""
+    rest = text
+    for word in sorted(DISMISS_WORDS, key=len, reverse=True):
+        rest = rest.replace(word, "")
+    return rest != text and not rest.strip(" ,")
 
 
 def without_polite(text: str) -> str:
@@ -483,6 +505,8 @@ def event_title(text: str, cues: Cues) -> str | None:
     return said or cues.event_word
 
 
+_REVIEW_TAIL = re.compile(r"^\s*(?:给我)?(?:再)?(?:发|推送|推)?(?:周报)?(?:给我|发我)?[\s吧了]*$")
+"""What may follow the time of `周报改到周六早上九点发`, `每周日晚上八点半发周报给我`."""
 _WEEKDAY_TIME = re.compile(r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<rest>.+)")
 
 
@@ -493,9 +517,8 @@ def weekday_time(text: str) -> tuple[str, dt.time] | None:
         return None
     rest = match["rest"].strip()
     found = match_time(rest)
-    if found is None or rest[found.end :].strip(" 吧了").removesuffix("推送给我").removesuffix(
-        "发给我"
-    ).removesuffix("推送").removesuffix("发我").removesuffix("发"):
+    tail = _REVIEW_TAIL.sub("", rest[found.end :]) if found is not None else ""
+    if found is None or tail:
         return None
     return match["wd"], found.time
 

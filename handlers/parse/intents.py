@@ -35,6 +35,7 @@ from handlers.commands import (
     Command,
     CompleteTask,
     Confirm,
+    Dismiss,
     EditEvent,
     EndQuiet,
     ExportData,
@@ -147,6 +148,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     """`看看我的日程`, `我的待办有哪些`, `这个月的账`, `今天喝了几杯水`, `今年怎么样`."""
     if cues.money_noun and found_cues.this_month(compact(text), _context.today):
         return ShowMonth()  # 12月的开销, on a day of December
+    if found_cues.this_year(compact(text), _context.today):
+        return ShowYear()  # 2026年过得怎么样
     asking = cues.question or cues.look or cues.mine or (cues.scope and cues.money_noun)
     if not asking or slots.amounts or slots.weight_unit is not None or cues.remind:
         return None
@@ -187,7 +190,7 @@ def identity_pages_export(text: str, _c: Body, cues: Cues, slots: Slots) -> Comm
     if cues.export and not cues.turn_off:
         return ExportData()
     if cues.page and (cues.give or cues.look or cues.question or cues.mine) and not cues.turn_off:
-        return OpenPages()
+        return OpenPages(admin="管理" in text)  # 打开管理后台网页
     return None
 
 
@@ -321,7 +324,7 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return _glasses(slots.water_times)
     drank = _DRANK.search(text)
     if drank is not None and not cues.question and not slots.amounts_with_currency:
-        count = small_int(drank["n"])
+        count = small_int(drank["n"]) if drank["n"] else 1  # 上课前喝了杯水
         total = any(word in text[: drank.start()] for word in ("今天", "一共", "总共"))
         if (
             count is not None and not total
@@ -404,16 +407,16 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
     if said is not None and "解绑" not in text:
         return read_channels(f"绑定 {said}")  # a key is written only to be bound
     target = found_cues.channel_target(text)
+    unbind = any(word in text for word in ("解绑", "不绑", "解除绑定", "取消绑定"))
+    if target is None and unbind:
+        target = found_cues.channel_target(text, negated_too=True)  # 不要wxpusher了 解绑吧
     if target is None:
         named = "渠道" in text or "通道" in text or text.startswith(("备用", "备选"))
         off = cues.fallback and cues.turn_off and named
         return read_channels("设置 备用 关") if off else None
-    if any(word in text for word in ("解绑", "不绑", "解除绑定", "取消绑定")):
-        return (
-            read_channels(f"解绑 {target}")
-            if target not in ("微信", "企业微信", "企微", "个人微信")
-            else None
-        )
+    if unbind:
+        personal = target in ("微信", "企业微信", "企微", "个人微信")
+        return None if personal else read_channels(f"解绑 {target}")
     if cues.fallback:
         return read_channels(f"设置 备用 {'关' if cues.turn_off else target}")
     if cues.channel and not cues.turn_off_before_target:
@@ -460,8 +463,8 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
 
 
 _DRANK = re.compile(
-    r"^(?:刚刚|刚才|刚|又|已经|再|一口气)*\s*(?:喝|灌|补|干)了?\s*"
-    r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
+    r"(?:^|[\s,]|完|后|前)(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干)(?:了|完)?\s*"
+    r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
 )
 _EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")
 _EVENT_VERBS = re.compile(
@@ -512,8 +515,27 @@ def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Comman
     return numbered_state(text)
 
 
+def water_later(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`过四十分钟再叫我喝水`: the water reminder put off, not a new reminder."""
+    match = _WATER_LATER.fullmatch(compact(text))
+    if match is None:
+        return None
+    count = Decimal("0.5") if match["n"] == "半" else Decimal(small_int(match["n"]) or 0)
+    minutes = int(count * (60 if match["unit"] in ("小时", "钟头") else 1))
+    return SnoozeWater(minutes=minutes) if 5 <= minutes <= 180 else None
+
+
+_WATER_LATER = re.compile(
+    r"(?:再)?过\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
+    r"(?:后|以后)?(?:再)?(?:叫|提醒|喊)我喝水"
+)
+
+
 def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
-    """`好嘞知道了` (a nag's answer), `晚点再喝` (the water card's 稍后)."""
+    """`好嘞知道了` (a nag's answer), `晚点再喝` (the water card's 稍后), `算了算了
+    不记了` (no to a question)."""
+    if found_cues.only_dismissal(compact(text)):
+        return Dismiss()
     if cues.nag_answer is not None:
         return AnswerNag(word=cues.nag_answer)
     if cues.snooze or (cues.water_noun and cues.snooze_word and not cues.question):
@@ -542,6 +564,7 @@ _STRICT_FAMILIES: tuple[Family, ...] = (
 refused the rest (`喝水提醒先停了吧` starts with 喝水)."""
 _FAMILIES: tuple[Family, ...] = (
     markers,
+    water_later,
     advance_notice,
     short_answers,
     undo,

@@ -38,7 +38,7 @@ _EXPENSE_WORDS = {
     "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费",
     "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
     "车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
-    "购物": "显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
+    "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
     "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
     "通讯": "话费 手机费 流量 充话费 电话费 月租 宽带 网费 宽带费",
@@ -46,7 +46,7 @@ _EXPENSE_WORDS = {
     "感冒药 看医生",
     "娱乐": "电影 看电影 游戏 唱歌 KTV ktv 演唱会 门票 旅游 健身 健身房 会员 视频会员 "
     "游泳 球票 剧本杀 桌游 按摩",
-    "教育": "学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
+    "教育": "补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
     "发了红包 发了个红包 包了红包",
@@ -101,6 +101,9 @@ INCOME_SYNONYMS: dict[str, str] = {
     "兼职工资": "兼职",
     "全勤奖": "奖金",
     "全勤": "奖金",
+    "代课": "兼职",
+    "团课": "兼职",
+    "私教课": "兼职",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -412,6 +415,10 @@ EVENT_MARKERS: tuple[str, ...] = (
     "记在日程里",
     "记在日程上",
     "记在日程",
+    "放日程里",
+    "放到日程里",
+    "放进日程里",
+    "放日程",
 )
 TASK_MARKERS: tuple[str, ...] = (
     "加到待办",
@@ -459,6 +466,8 @@ LOOK_WORDS: tuple[str, ...] = (
     "发一下",
     "给我列",
     "列个",
+    "汇总一下",
+    "总结一下",
 )
 QUESTION_CUES: tuple[str, ...] = (
     "哪些",
@@ -562,6 +571,11 @@ EXPORT_WORDS: tuple[str, ...] = (
     "打包",
     "数据下载",
     "export",
+    "下载我的",
+    "全部记录",
+    "备份一下我的",
+    "我要下载",
+    "我的数据",
 )
 TURN_OFF_WORDS: dict[str, str] = {
     "先停一下": "pause",
@@ -604,6 +618,9 @@ TURN_OFF_WORDS: dict[str, str] = {
     "撤": "delete",
     "不去了": "delete",
     "不去": "delete",
+    "别推了": "close",
+    "别推": "close",
+    "别推送了": "close",
 }
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
 TURN_ON_WORDS = {
@@ -660,6 +677,8 @@ DONE_PAST_VERBS: tuple[str, ...] = (
     "拿回来",
     "取回",
     "拿回",
+    "交上去",
+    "交上",
 )
 """`快递取了`, `书还了`, `水费交了`: a thing, then one of these, then 了: done."""
 PAST_WORDS: tuple[str, ...] = (
@@ -676,6 +695,11 @@ PAST_WORDS: tuple[str, ...] = (
     "小时候",
     "上次",
     "上回",
+    "年前",
+    "个月前",
+    "当时",
+    "那时候",
+    "那会儿",
 )
 """A fact of another time (`去年体重80`): told, not recorded as today's."""
 POLITE_LEADS: tuple[str, ...] = (
@@ -711,6 +735,7 @@ UNDO_CUES: tuple[str, ...] = (
     "那一条",
     "刚才那一条",
     "刚刚那一条",
+    "上一步",
 )
 UNDO_VERBS = ("记错", "不对", "删", "撤", "不要", "错了", "作废")
 """`刚那条记错了 删掉`, `上一笔不对 撤了吧`: the last record, undone."""
@@ -740,6 +765,8 @@ HELP_CUES: tuple[str, ...] = (
     "有啥功能",
     "有哪些功能",
     "啥功能",
+    "都能干",
+    "还能干",
 )
 HOW_WORDS: tuple[str, ...] = (
     "咋用",
@@ -846,6 +873,8 @@ STATE_VERBS: dict[str, str] = {
     "不用了": "cancel",
     "做完了": "done",
     "搞定了": "done",
+    "放到明天": "postpone",
+    "先放到明天": "postpone",
 }
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 REVIEW_SCHEDULE_VERBS = ("改到", "改成", "改在", "设为", "设在", "定在", "放在", "调到", "换到")
@@ -901,11 +930,31 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "帮我记一笔",
 )
 """Politeness after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
-IMPORTANT_WORDS = ("这个很重要", "非常重要", "很重要", "特别重要", "一定要提醒")
+IMPORTANT_WORDS: tuple[str, ...] = (
+    "这个很重要",
+    "非常重要",
+    "很重要",
+    "特别重要",
+    "一定要提醒",
+    "这件事很重要",
+    "这个事很重要",
+    "这事很重要",
+)
 """Said of a reminder anywhere in the message: it is important (at least once)."""
 AMOUNT_FOLLOWERS = ("吃", "买", "打", "交", "付", "充", "请", "坐", "看")
 """A verb right after an amount (`花了三十五吃了顿麻辣烫`) still ends it."""
-STRONG_UNDO = ("撤销", "撤回", "记错", "发错", "写错", "搞错", "弄错")
+STRONG_UNDO: tuple[str, ...] = (
+    "撤销",
+    "撤回",
+    "记错",
+    "发错",
+    "写错",
+    "搞错",
+    "弄错",
+    "按错",
+    "点错",
+    "输错",
+)
 UNDO_FILLER = ("哎呀", "哎", "一下", "刚才", "刚刚", "不对", "了", "吧", "啊", "的", "那个", "撤")
 """`记错了 撤销一下`, `哎呀发错了 撤回撤回`: nothing but undo words is an undo."""
 WATER_CHECK_WORDS: tuple[str, ...] = (
@@ -935,5 +984,36 @@ TYPO_PAIRS = {"明天在说": "明天再说", "在来一": "再来一", "在记�
 """Homophones an input method gives (在 for 再): same length, fixed before reading."""
 POLITE_PLEASE_KEEPS = ("请假", "请客", "请教", "请吃", "请人", "请求", "请柬", "请帖")
 """Words that start with 请 and are not a polite 请 (`请假 3天`)."""
-FEATURE_QUESTION_MARKERS = ("有没有", "能不能", "可不可以", "可以", "功能", "支持")
+FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
+    "有没有",
+    "能不能",
+    "可不可以",
+    "可以",
+    "功能",
+    "支持",
+    "能",
+    "会不会",
+    "行不行",
+)
 """A question about whether a feature exists, said before the request itself."""
+DISMISS_WORDS = ("算了算了", "算了", "不记了", "不用了", "不要了", "别记了")
+"""`算了算了 不记了`: nothing but these is a no."""
+SPOKEN_FILLERS = ("嗯就是", "哦对了", "对了", "嗯嗯", "嗯", "呃", "额", "就是", "那个")
+"""Spoken fillers before a request (`嗯就是…明天8点提醒我…`, `对了，周四…`): dropped
+when a pause (…, a comma, a space) follows them."""
+QUESTION_PREFIXES = {
+    "加待办": "加待办",
+    "加个待办": "加待办",
+    "加日程": "加日程",
+    "加个日程": "加日程",
+    "记日程": "加日程",
+    "记账": "记账",
+    "记体重": "体重",
+    "设预算": "预算",
+    "预算": "预算",
+    "记日记": "日记",
+    "撤销": "撤销",
+    "记喝水": "喝水",
+}
+"""A command named in a question about it (`能加待办吗？月底前交年度总结`): kept before
+the request that follows the question."""

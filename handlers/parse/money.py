@@ -140,7 +140,10 @@ def _given(amount: Decimal, note: str) -> Command | None:
         return None  # 送外卖赚了 50: earned, not given
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
     word, category = category_of(note)
-    if gift or word is None or category == "其他":
+    bought = "买" in note and not gift  # 给女儿买了件羽绒服: shopping for them
+    if bought and word is None:
+        category = "购物"
+    elif gift or word is None or category == "其他":
         category = "人情"
     entry = _ledger("expense", amount, category, note)
     return entry if gift or word or "转" in note else Confirm(guess=entry)
@@ -207,4 +210,6 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
         return True  # 花了200买鞋: the verb says it is money
+    if text.startswith(("到账", "入账", "进账"), end):
+        return True  # 退款129到账
     return _LEDGER_WORD.match(text, end) is not None

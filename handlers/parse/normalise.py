@@ -83,15 +83,24 @@ def without_frame(text: str) -> str:
         POLITE_FRAME_LEADS,
         POLITE_FRAME_TAILS,
         POLITE_PLEASE_KEEPS,
+        SPOKEN_FILLERS,
     )
 
     normal = normalise(text)
     start, end = 0, len(normal)
     asked = _feature_question(normal)
+    prefix = ""
     if asked is not None:
-        start = asked  # 有没有定时提醒的功能？有的话请…: the request after the question
+        start, prefix = asked  # 有没有定时提醒的功能？有的话请…: the request after the question
     for _ in range(3):
         before = (start, end)
+        for filler in SPOKEN_FILLERS:  # 嗯就是…, 对了，
+            after = start + len(filler)
+            if normal.startswith(filler, start) and after < end and normal[after] in " ,.…":
+                start = after
+                while start < end and normal[start] in " ,.…":
+                    start += 1
+                break
         for lead in POLITE_FRAME_LEADS:
             if normal.startswith(lead, start) and end - start > len(lead):
                 start += len(lead)
@@ -119,15 +128,17 @@ def without_frame(text: str) -> str:
     if (start, end) == (0, len(normal)):
         return text
     kept = text[start:end].strip()
-    return kept if kept else text
+    if not kept:
+        return text
+    return f"{prefix} {kept}" if prefix and not kept.startswith(prefix) else kept
 
 
-_QUESTION_MARK = re.compile(r"[?？]")
+_QUESTION_MARK = re.compile(r"[?？]|吗(?=[\s,])")
 _END_MARKS = re.compile(r"[。.!\s]+$")
 _IF_SO = ("有的话", "可以的话", "能的话", "如果有", "那就")
 
 
-def _feature_question(normal: str) -> int | None:
+def _feature_question(normal: str) -> tuple[int, str] | None:
     """Where the request starts after a question about a feature (`有晚报这个功能吗？
     请帮我打开`); None when the message is not that shape. A marker said in the
     question (`能不能帮我记日程？周日…`) is kept by the caller's reading of the rest."""
@@ -145,7 +156,11 @@ def _feature_question(normal: str) -> int | None:
     for lead in _IF_SO:
         if normal.startswith(lead, start):
             start += len(lead)
-    return start
+    from handlers.parse.lexicon import QUESTION_PREFIXES
+
+    named = [word for word in QUESTION_PREFIXES if word in question]
+    prefix = QUESTION_PREFIXES[max(named, key=len)] if named else ""
+    return start, prefix
 
 
 def is_decoration(char: str) -> bool:

@@ -261,6 +261,12 @@ def read_dated(text: str, context: Body) -> Command | None:
     except ParseError:
         return None
     when = dataclasses.replace(when, rest=when.rest.removeprefix("的").strip())  # 8点的飞机
+    if when.day is None and when.start is not None:  # 下午四点半开教研会: today, or tomorrow
+        today_at = dt.datetime.combine(context.today, when.start)
+        day = (
+            context.today if today_at > context.now_local else context.today + dt.timedelta(days=1)
+        )
+        when = dataclasses.replace(when, day=day)
     if when.day is None or not when.rest or len(when.rest) > _DAY_TIME_TITLE:
         return None
     if when.day < context.today or (when.start is None and when.day == context.today):

@@ -142,7 +142,10 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
         if command is not None:
             return command
     if first_error is None and (rest := natural.strip_record_lead(loose)):
-        return parse(rest, today=today, now_local=local)  # `帮我记 晚饭 48`: read the rest
+        raw_rest = natural.strip_record_lead(text.strip())  # 帮我记一下日记，…: as typed
+        return parse(
+            raw_rest or rest, today=today, now_local=local
+        )  # `帮我记 晚饭 48`: read the rest
     return natural.read(loose, context, fallback=first_error)
 
 

@@ -103,6 +103,10 @@ class _Rule:
     end: int
 
 
+_SECOND_TIME = re.compile(
+    r",\s*(?:凌晨|早上|上午|中午|下午|傍晚|晚上|[0-9一二三四五六七八九十]{1,3}\s*点).{0,8}(?:再|还)(?:提醒|叫)"
+)
+"""A second time said after the title (`…，晚上十点再提醒一次`): one rule per time."""
 _AFTER_A_WHILE = re.compile(
     r"^(?:再)?过\s*(?P<span>[0-9一二两三四五六七八九十半]+\s*个?半?\s*(?:分钟|分|小时|钟头))(?!后|以后|之后)"
 )
@@ -111,10 +115,19 @@ _RECUR_TAIL = re.compile(
 )
 
 
+def _time_word(word: str) -> bool:
+    try:
+        found = match_time(word)
+    except ParseError:
+        return False
+    return found is not None and found.end == len(word)
+
+
 def _recurrence_first(text: str) -> str:
     """`早上八点 吃早饭,每天` -> `每天 早上八点 吃早饭`: a recurrence said last still
     makes the reminder recur (it never ends up in the title of a one-off)."""
     text = text.replace("工作日每天", "工作日").replace("每个工作日每天", "每个工作日")
+    text = text.replace("每逢", "每")  # 每逢周一: every Monday
     text = _AFTER_A_WHILE.sub(r"\g<span>后", text)  # 过四十分钟: 四十分钟后
     match = _RECUR_TAIL.search(text)
     if match is None:
@@ -126,7 +139,11 @@ def _recurrence_first(text: str) -> str:
             said = text[: weekly.start()]
             return f"{said[: day.start()]}每{said[day.start() :]}"
         return text
-    return f"{match['tail'].removesuffix('都').removesuffix('也')} {text[: match.start()]}"
+    body = text[: match.start()]
+    words = body.split()
+    if len(words) > 1 and (_PERIOD_WORD.fullmatch(words[-1]) or _time_word(words[-1])):
+        body = f"{words[-1]} {' '.join(words[:-1])}"  # 吃鱼油 中午,每天: 中午 said last
+    return f"{match['tail'].removesuffix('都').removesuffix('也')} {body}"
 
 
 def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
@@ -175,6 +192,8 @@ def _title(rest: str) -> str:
         raise ParseError(texts.NEEDS_TITLE)
     if title.startswith(("和", "及", "与")) and _PERIOD_WORD.search(title):
         raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 每天8点和晚上8点: two rules
+    if _SECOND_TIME.search(title):
+        raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 吃药,晚上十点再提醒一次: two rules
     if len(title) > MAX_TITLE:
         raise ParseError(texts.TITLE_TOO_LONG)
     return title

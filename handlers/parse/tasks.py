@@ -41,6 +41,8 @@ _TASK_NUMBER = re.compile(
     r"(?:项|个|号|条)?\s*(?:任务|待办)?",
     re.IGNORECASE,
 )
+_TASK_FILLER = re.compile(r"^(?:要|得|需要|记得|前)\s*")
+_INTERJECTION = re.compile(r"^(?:算了|嗯+|那个|哎呀|哦)[\s,]*")
 _NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)?(?:任务|待办)?$")
 _SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
 _REMIND = re.compile(
@@ -96,6 +98,9 @@ def task_from(when: When, body: Body) -> AddTask:
     if when.end is not None:
         raise ParseError(texts.TASK_ONE_TIME)
     title = " ".join(when.rest.split())
+    title = _TASK_FILLER.sub("", title).strip() or title  # 要交月度报表: 交月度报表
+    if title.isdigit():
+        raise ParseError(texts.TASK_NEEDS_TITLE)  # 待办1 ✅: a number, not a title
     if not title:
         raise ParseError(texts.TASK_NEEDS_TITLE)
     day = when.day if when.day is not None or when.start is None else body.today
@@ -110,6 +115,7 @@ def task_ref(text: str, verb: str) -> TaskRef:
         raise ParseError(texts.task_one_at_a_time(verb))
     match = _TASK_NUMBER.fullmatch(text)
     if match is None:
+        text = _INTERJECTION.sub("", text).strip() or text  # 算了 回访客户那个
         title = _NAMING.sub("", text).strip() or text  # 交报告那个: 交报告
         return TaskRef(title=" ".join(title.split()))
     number = small_int(match["number"][:8]) or 0
@@ -126,12 +132,24 @@ def parse_complete(body: Body) -> Command:
 def parse_cancel(body: Body) -> Command:
     """`取消 3` / `取消 提交材料`; `取消 免打扰` and `取消 日程 2` with a space mean
     what they mean without one (never a task whose title contains 免打扰)."""
-    if body.text == "免打扰":
+    if body.text in ("免打扰", "勿扰"):
         return EndQuiet()
+    if (event := _ordinal_event(body.text)) is not None:
+        return CancelEvent(number=event)  # 取消第二个日程
     if body.text.startswith("日程"):
         rest = strip_separators(body.text.removeprefix("日程"))
         return parse_cancel_event(body.with_text("取消日程", rest))
     return CancelTask(ref=task_ref(body.text, "取消"))
+
+
+_ORDINAL_EVENT = re.compile(
+    r"第\s*(?P<n>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:个|条)?\s*日程"
+)
+
+
+def _ordinal_event(text: str) -> int | None:
+    match = _ORDINAL_EVENT.fullmatch(text)
+    return small_int(match["n"]) if match else None
 
 
 def parse_postpone(body: Body) -> Command:

@@ -258,6 +258,8 @@ def match_when(text: str, today: dt.date) -> When:
     if text.startswith("全天", pos):
         return When(day, None, None, True, strip_separators(text[pos + 2 :]))
     start, end, end_pos = _match_range(text, pos)
+    if start is not None and (before := _BEFORE.match(text, end_pos)):
+        end_pos = before.end()  # 周五下午三点前 提交: due then
     if start is None and day is not None and (alone := _PERIOD_ALONE.match(text, pos)):
         # 12月8号 晚上 演唱会: a period word alone stands for its usual time
         return When(day, PERIOD_TIMES[alone[1]], None, False, strip_separators(text[alone.end() :]))
