@@ -31,9 +31,11 @@ until someone decides):
 - `nag`: a nag's repeat slots, verdicts and words from values passed in (`now` too).
 - `redact`: string masking; its one piece of state is the mask key set at start-up.
 - `fallback`: where a user's reminder goes and its one fallback, from plain values.
+- `retention_policy`: which rows the daily retention run may delete, from plain
+  values (the cutoff computed from a `now` passed in).
 
 The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`,
-`reminder_kinds`, `alert_kind`, `nag_kind`, `incident_watch`, `watchdog`, `runtime` run statements through storage's repositories and
+`reminder_kinds`, `alert_kind`, `nag_kind`, `incident_watch`, `watchdog`, `runtime`, `retention_job` run statements through storage's repositories and
 drive the channels; `channels/*` talk HTTP or hold token caches (their tables and
 result types live with them); `outcomes` draws random jitter and reads the
 channels' result type; `clock` reads the wall clock; `stats` holds the process's
@@ -77,6 +79,7 @@ CORE = frozenset(
         "water_plan",
         "water_rule",
         "fallback",
+        "retention_policy",
     )
 )
 SHELLS = frozenset(
@@ -99,6 +102,7 @@ SHELLS = frozenset(
         "water_kind",
         "routing",
         "nag_kind",
+        "retention_job",
     )
 )
 
