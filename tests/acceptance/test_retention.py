@@ -10,6 +10,7 @@ import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.sandbox.wecom_side import text_message_xml
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import INBOUND, MEASUREMENTS
 from storage.web_models import WEB_LINKS
@@ -59,3 +60,51 @@ async def test_old_messages_finished_jobs_and_used_links_are_gone_after_the_dail
     assert await _count(engine, MEASUREMENTS) == 2  # records are data, never pruned
     status = await keeper.say("管理 状态", user="boss")
     assert "\n企业微信应用：已发出 1，" in status  # the totals survive the pruning
+
+
+async def test_the_admin_status_shows_what_each_table_keeps_and_what_the_run_pruned(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("体重 72.4")
+    assert "还没清理过" in await keeper.say("管理 状态", user="boss")
+    keeper.clock.advance(40 * DAY)  # 11-25 10:00 -> 01-04 10:00 in Shanghai
+    await keeper.tick()
+
+    status = await keeper.say("管理 状态", user="boss")
+
+    assert "\n数据保留（每天清理一次）：\n" in status
+    # the two old messages went; the one asking counts itself
+    assert "· 收到的消息（保留 30 天）：1 条，最早不到 1 天；01-04 10:00 清理删了 2 条" in status
+    assert "· 发送任务（保留 180 天）：" in status
+    assert "· 发送记录（保留 180 天）：" in status
+    assert "· 网页链接（保留 7 天）：0 条；01-04 10:00 清理删了 0 条" in status
+    assert "· 小程序绑定码（保留 7 天）：0 条；01-04 10:00 清理删了 0 条" in status
+
+
+async def test_a_callback_replayed_after_its_message_was_pruned_is_refused_as_stale(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    """The dedup store forgets a MsgId after 30 days. WeCom retries within seconds, and
+    the callback refuses any request signed more than KEEPER_CALLBACK_WINDOW_SECONDS
+    (at most a day) ago before it reads the store: a captured request replayed later
+    is a 403 and records nothing, with or without its stored message."""
+    wecom = keeper.wecom
+    xml = text_message_xml(
+        corp_id=wecom.corp_id,
+        user="alice",
+        text="体重 72.4",
+        create_time=wecom.now(),
+        msg_id=4242,
+        agent_id=wecom.agent_id,
+    )
+    request = wecom.build(xml)
+    assert (await wecom.post(request)).status == 200
+    keeper.clock.advance(40 * DAY)
+    await keeper.tick()
+    assert await _count(engine, INBOUND) == 0  # its message is gone
+
+    replayed = await wecom.post(request)
+
+    assert replayed.status == 403
+    assert await _count(engine, INBOUND) == 0
+    assert await _count(engine, MEASUREMENTS) == 1
