@@ -22,6 +22,12 @@ functions accept (`scheduler.retention_job`). Decisions where the issue was sile
   `missed_since - UNTOLD_MARGIN`: the next message lists them (`jobs.missed_since`) and
   looks a nag's run up for a message already seen; a run spans at most 20 repeats 2 h
   apart, restarted after at most 7 days of quiet time, so 9 days cover it.
+- Nothing breaks when an inbound message goes: no table has a foreign key to it. The
+  records a message made carry its dedup key as their own `source_key` (unique, so a
+  copy of the message still cannot record twice), a water grant carries it as its
+  `request_key`, and a pending guess or suggestion (`是` / `好`) lives on the user's
+  row for ten minutes or a day. What a pruned message takes with it is only its
+  stored reply and `撤销` reaching back to it.
 - A link or code is over when used or expired, whichever came first; it is pruned
   once that is older than the period (one never used expires ten minutes after it was
   made). Opened after that, a link is refused as unknown instead of as used.

@@ -108,3 +108,20 @@ async def test_a_callback_replayed_after_its_message_was_pruned_is_refused_as_st
     assert replayed.status == 403
     assert await _count(engine, INBOUND) == 0
     assert await _count(engine, MEASUREMENTS) == 1
+
+
+async def test_a_member_silent_for_months_is_still_told_of_the_reminder_an_outage_swallowed(
+    keeper: Keeper,
+) -> None:
+    """The run keeps the jobs a member has not been told about yet (`missed_since`),
+    however old: the notice on their next message must not lose them."""
+    await keeper.say("提醒 今天 11:00 交材料")
+    keeper.clock.advance(dt.timedelta(hours=3))  # down through 11:00
+    await keeper.tick()  # too late to send: expired, to be told
+    keeper.clock.advance(200 * DAY)
+    for _ in range(3):
+        await keeper.tick()  # the day's run
+
+    reply = await keeper.say("今天")
+
+    assert reply.splitlines()[-1] == "（有 1 条提醒过了时间没能发出：11:00 交材料。没有补发。）"
