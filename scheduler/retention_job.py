@@ -169,8 +169,8 @@ class RetentionDuty:
         """Open or take over the day's run when owed, then prune a few batches; the
         rows this tick deleted (jobs' attempts included)."""
         now = clock.now()
-        if not self._work and self._owed(now):
-            await self._take(database, owner, now)
+        if not self._work and (slot := self._owed(now)) is not None:
+            await self._take(database, owner, now, slot)
         if not self._work:
             return 0
         await self._renew(database, owner, now)
@@ -181,16 +181,22 @@ class RetentionDuty:
             pruned += await self._one_batch(database, self._work[0], now)
         return pruned
 
-    def _owed(self, now: dt.datetime) -> bool:
+    def _owed(self, now: dt.datetime) -> dt.datetime | None:
+        """The slot whose run to open or take over now, if any: a new one, or the one in
+        hand when others hold its rows and their lease may have run out."""
         slot = latest_slot(now, self.plan.at, self.plan.zone)
         if self._slot is None or slot > self._slot:
-            self._slot, self._look_again = slot, None
-            return True
-        return self._look_again is not None and now >= self._look_again
+            return slot
+        if self._look_again is not None and now >= self._look_again:
+            return slot
+        return None
 
-    async def _take(self, database: Database, owner: str, now: dt.datetime) -> None:
-        assert self._slot is not None
-        slot, day = self._slot, run_day(self._slot, self.plan.zone)
+    async def _take(
+        self, database: Database, owner: str, now: dt.datetime, slot: dt.datetime
+    ) -> None:
+        """Open the slot's run (or take over its stale rows). Only once that has
+        committed is the slot marked looked at: a failure is tried again next tick."""
+        day = run_day(slot, self.plan.zone)
         planned = [
             retention_runs.Planned(
                 table_name=name,
@@ -212,6 +218,7 @@ class RetentionDuty:
                 return mine, await retention_runs.unfinished(session, day)
 
         mine, left = await retrying(unit)
+        self._slot = slot
         held = {row.table_name: row for row in mine}
         self._work = [
             _Work(pass_=p, day=day, before=held[p.table].cutoff) for p in PASSES if p.table in held

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
+import pytest
 from sqlalchemy import update
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
 from scheduler.retention_policy import Periods
 from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
+from storage.engine import create_engine
 from storage.models import INBOUND, USERS
 from storage.mp_models import MP_LINK_CODES
 from storage.repos import admin, attempts, inbound, retention_runs
@@ -240,3 +244,18 @@ async def test_shorter_periods_from_the_settings_are_what_the_run_uses(
     await run_to_end(duty(Periods(messages=7, jobs=14, links=1)), engine, clock)
     assert message not in await ids(engine, INBOUND)
     assert job not in await ids(engine, JOBS)
+
+
+async def test_a_run_that_could_not_be_opened_is_tried_again_at_the_next_tick(
+    engine: AsyncEngine, clock: FakeClock, tmp_path: Path
+) -> None:
+    seed = Seeder(engine=engine, clock=clock)
+    await seed.message(40 * DAY)
+    d = duty()
+    unreachable = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'no such dir' / 'k.db'}")
+    try:
+        with pytest.raises(DBAPIError):
+            await d.step(Database(unreachable), clock, "w:1")
+    finally:
+        await unreachable.dispose()
+    assert await d.step(Database(engine), clock, "w:1") == 1
