@@ -53,7 +53,10 @@ log = logging.getLogger(__name__)
 
 BATCH_ROWS = 1_000
 """Rows pre-selected (and at most deleted) per transaction."""
-BATCHES_PER_TICK = 10
+BATCHES_PER_TICK = 5
+"""Measured on MariaDB with 60,000 finished jobs on the shared 2-core machine under
+load: 0.5-0.8 s per batch of 1,000 jobs with their attempts (locks held for under
+half of it), so a tick spends a few seconds at most while a backlog lasts."""
 LEASE = dt.timedelta(minutes=5)
 """A run row not renewed for this long is taken over by the next scheduler."""
 

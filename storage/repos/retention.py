@@ -139,22 +139,14 @@ async def job_candidates(
     limit: int,
 ) -> list[JobRow]:
     """Jobs in one of `statuses` that ended before `before`, ids above `after_id`, with
-    whether an admin settled them and their owner's `missed_since`."""
-    settled = (
-        select(ATTEMPTS.c.id)
-        .where(ATTEMPTS.c.job_id == JOBS.c.id, ATTEMPTS.c.settled.is_not(None))
-        .exists()
-    )
+    whether an admin settled them and their owner's `missed_since`.
+
+    Three statements, not one join: the jobs by a primary-key range in id order (a
+    join with users made MariaDB sort the whole table per batch, measured at up to a
+    second for 60,000 jobs), then the batch's owners and its settled unknowns by key.
+    """
     stmt = (
-        select(
-            JOBS.c.id,
-            JOBS.c.status,
-            JOBS.c.finished_at,
-            JOBS.c.updated_at,
-            settled.label("settled"),
-            USERS.c.missed_since,
-        )
-        .join(USERS, USERS.c.id == JOBS.c.user_id)
+        select(JOBS.c.id, JOBS.c.user_id, JOBS.c.status, JOBS.c.finished_at, JOBS.c.updated_at)
         .where(
             JOBS.c.id > after_id,
             JOBS.c.status.in_(list(statuses)),
@@ -163,17 +155,39 @@ async def job_candidates(
         .order_by(JOBS.c.id)
         .limit(limit)
     )
+    found = list(await session.execute(stmt))
+    missed = await _missed_since(session, {r.user_id for r in found})
+    settled = await _settled(session, [r.id for r in found if r.status == "unknown"])
     return [
         JobRow(
             id=r.id,
             status=r.status,
             finished_at=r.finished_at,
             updated_at=r.updated_at,
-            settled=bool(r.settled),
-            owner_missed_since=r.missed_since,
+            settled=r.id in settled,
+            owner_missed_since=missed.get(r.user_id),
         )
-        for r in await session.execute(stmt)
+        for r in found
     ]
+
+
+async def _missed_since(session: Session, user_ids: set[int]) -> dict[int, dt.datetime]:
+    if not user_ids:
+        return {}
+    stmt = select(USERS.c.id, USERS.c.missed_since).where(
+        USERS.c.id.in_(user_ids), USERS.c.missed_since.is_not(None)
+    )
+    return {r.id: r.missed_since for r in await session.execute(stmt)}
+
+
+async def _settled(session: Session, job_ids: list[int]) -> set[int]:
+    """Of these (unknown) jobs, those an admin settled: their last attempt has a word."""
+    if not job_ids:
+        return set()
+    stmt = select(ATTEMPTS.c.job_id).where(
+        ATTEMPTS.c.job_id.in_(job_ids), ATTEMPTS.c.settled.is_not(None)
+    )
+    return set((await session.execute(stmt)).scalars())
 
 
 async def archive_and_delete_jobs(
