@@ -5,16 +5,24 @@ expired links after 7; the records themselves stay, and 管理 状态 keeps its 
 from __future__ import annotations
 
 import datetime as dt
+from pathlib import Path
 
 import pytest
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.wecom_side import text_message_xml
+from scheduler.clock import FakeClock
 from storage.delivery_models import ATTEMPTS, JOBS
+from storage.engine import create_engine
+from storage.migrate import upgrade
 from storage.models import INBOUND, MEASUREMENTS
 from storage.web_models import WEB_LINKS
 from tests.acceptance.conftest import Keeper
+from tests.acceptance.processes import keeper_env, run_keeper
+from tests.conftest import TEST_SETTINGS
+from tests.integration.retention_seed import Seeder
 
 DAY = dt.timedelta(days=1)
 
@@ -125,3 +133,35 @@ async def test_a_member_silent_for_months_is_still_told_of_the_reminder_an_outag
     reply = await keeper.say("今天")
 
     assert reply.splitlines()[-1] == "（有 1 条提醒过了时间没能发出：11:00 交材料。没有补发。）"
+
+
+async def test_a_pretend_time_tick_never_prunes_and_a_real_one_says_what_it_pruned(
+    tmp_path: Path,
+) -> None:
+    """`keeper tick --at` a year ahead would find every row old: it skips the run."""
+    url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    engine = create_engine(url)
+    await upgrade(engine)
+    real_now = dt.datetime.now(dt.UTC)  # `keeper tick` without --at reads the real clock
+    seed = Seeder(engine=engine, clock=FakeClock(real_now))
+    recent = await seed.message(2 * DAY)
+    old = await seed.message(40 * DAY)
+    await engine.dispose()
+    api = FakeWeCom(
+        corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
+    )
+    async with run_fake_wecom(api) as base:
+        ahead = (real_now + 365 * DAY).isoformat()
+        pretend = await run_keeper(["tick", "--at", ahead], keeper_env(url, base))
+        engine = create_engine(url)
+        left_after_pretend = await _ids(engine, INBOUND)
+        real = await run_keeper(["tick"], keeper_env(url, base))
+        left = await _ids(engine, INBOUND)
+        await engine.dispose()
+
+    assert pretend[0] == 0, pretend[2]
+    assert "pruned=" not in pretend[1]
+    assert left_after_pretend == {recent, old}
+    assert real[0] == 0, real[2]
+    assert real[1].rstrip().endswith(" pruned=1")
+    assert left == {recent}
