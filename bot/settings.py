@@ -118,7 +118,7 @@ class Settings:
     """KEEPER_BACKUP_KEEP: how many `keeper-*.kbak` files the directory keeps."""
 
     retention: Periods = field(default_factory=Periods)
-    """KEEPER_RETAIN_{MESSAGES,JOBS,LINKS}_DAYS: what the daily retention run keeps."""
+    """What the daily retention run keeps: KEEPER_RETAIN_MESSAGES_DAYS, _JOBS_DAYS, _LINKS_DAYS."""
 
     # The water mini-program (issue 12 item 5); empty appid/secret: its API answers 503.
     mp_appid: str = ""
@@ -569,6 +569,11 @@ def _backup_at(env: Mapping[str, str]) -> dt.time:
 
 # -- Retention (issue 20 item 9) --------------------------------------------------------
 
+RETAIN_VARIABLES = {
+    Family.MESSAGES: "KEEPER_RETAIN_MESSAGES_DAYS",
+    Family.JOBS: "KEEPER_RETAIN_JOBS_DAYS",
+    Family.LINKS: "KEEPER_RETAIN_LINKS_DAYS",
+}
 RETAIN_WHY = {
     Family.MESSAGES: "撤销 and retried callbacks read stored messages",
     Family.JOBS: "reminders, channel health and the admin page read a week of sends",
@@ -584,7 +589,7 @@ def _retention(env: Mapping[str, str]) -> Periods:
 
 
 def _retain_days(env: Mapping[str, str], family: Family) -> int:
-    name = f"KEEPER_RETAIN_{family.value.upper()}_DAYS"
+    name = RETAIN_VARIABLES[family]
     raw = env.get(name, "").strip()
     if not raw:
         return DEFAULT_DAYS[family]
