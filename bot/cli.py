@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import datetime as dt
 import logging
 import signal
@@ -197,12 +198,13 @@ def _tick(args: argparse.Namespace) -> int:
         print(refusal, file=sys.stderr)
         return 2
     owner = worker_name() if args.at is None else (TEST_TICK_PREFIX + worker_name())[:64]
-    report = asyncio.run(_one_tick(settings, clock, owner))
+    report = asyncio.run(_one_tick(settings, clock, owner, prune=args.at is None))
     print(
         f"keeper: tick materialised={report.materialised} expired={report.expired} "
         f"recovered={report.recovered} claimed={report.claimed} "
         + " ".join(f"{k}={v}" for k, v in sorted(report.outcomes.items()))
         + (" backup=ran" if report.backup_started else "")
+        + (f" pruned={report.pruned}" if report.pruned else "")
     )
     return 0
 
@@ -238,7 +240,11 @@ def _live_database(settings: Settings) -> str | None:
     )
 
 
-async def _one_tick(settings: Settings, clock: Clock, owner: str) -> TickReport:
+async def _one_tick(
+    settings: Settings, clock: Clock, owner: str, *, prune: bool = True
+) -> TickReport:
+    """One pass. `prune` False (`--at`): no retention run, since a pretend time ahead
+    of the real one would delete real rows that are not old yet, for good."""
     from bot.scheduling import scheduler_for
     from scheduler.tick import tick
     from storage.database import Database
@@ -246,8 +252,9 @@ async def _one_tick(settings: Settings, clock: Clock, owner: str) -> TickReport:
 
     async with (
         opened_engine(settings.database_url) as engine,
-        scheduler_for(settings, Database(engine), clock, owner=owner) as scheduler,
+        scheduler_for(settings, Database(engine), clock, owner=owner) as built,
     ):
+        scheduler = built if prune else dataclasses.replace(built, retention=None)
         report = await tick(scheduler)
         if scheduler.backups is not None:  # a cron-driven deployment backs up here
             await scheduler.backups.wait()

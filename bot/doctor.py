@@ -4,6 +4,7 @@ It checks, in the order a deployment is built, and prints a table of ✓ / ✗ w
 fix under each ✗: settings, admins, the database (which one, password masked, migrated
 to the newest revision), the scheduler (a real tick in the last two minutes, or
 KEEPER_SCHEDULER=on), the scheduled backups (off, or one verified in the last 26 h),
+retention (what each pruned table keeps; a daily run in the last 50 h),
 WeCom's gettoken (40013, 40001, 60020 with the outbound IP), the
 app (enabled, admins inside 可见范围, 进入应用事件), and on request the public callback
 URL and a test message to the admins; then the road admin alerts take (and on
@@ -31,6 +32,7 @@ from bot.doctor_checks import (
     database_url,
 )
 from bot.doctor_mp import check_miniprogram
+from bot.doctor_retention import check_retention
 from bot.doctor_wecom import check_app, check_public_url, check_send, check_token
 from bot.settings import Settings
 from bot.wecom_admin import WeComAdmin
@@ -61,6 +63,7 @@ async def diagnose(
     if database.ok:
         checks.append(await check_scheduler(settings, now()))
         checks.append(await check_backups(settings, now()))
+        checks.append(await check_retention(settings, now()))
     checks += await _wecom(settings, options, now)
     checks += await check_miniprogram(settings)
     return checks
@@ -96,6 +99,7 @@ def render(checks: list[Check]) -> str:
     for check in checks:
         mark = "✓" if check.ok else "✗"
         lines.append(f"{mark} {_padded(check.name)} {check.detail}")
+        lines += [f"  {'':<{NAME_WIDTH}} {line}" for line in check.more]
         if not check.ok and check.fix:
             lines.append(f"  {'':<{NAME_WIDTH}} fix: {check.fix}")
     failed = sum(not c.ok for c in checks)

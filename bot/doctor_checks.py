@@ -30,6 +30,8 @@ class Check:
     name: str
     detail: str
     fix: str = ""
+    more: tuple[str, ...] = ()
+    """Further lines of figures, shown indented under the check's line."""
 
 
 def check_settings(environ: Mapping[str, str] | None) -> tuple[Check, Settings | None]:

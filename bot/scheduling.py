@@ -34,6 +34,7 @@ from scheduler.incidents import AlertRoute
 from scheduler.kinds import Kind
 from scheduler.nag_kind import NagKind
 from scheduler.reminder_kinds import CardUpdateKind, OneOffKind, RecurringKind
+from scheduler.retention_job import RetentionDuty, RetentionPlan
 from scheduler.routing import sendkey_resolver
 from scheduler.tick import Scheduler, TickReport, tick
 from scheduler.water_kind import WaterKind
@@ -89,6 +90,7 @@ async def scheduler_for(
             secrets=settings.secrets(),
             enterprise=EnterpriseLimits(daily=settings.wecom_daily_cap, channel=channel.name),
             backups=backup_duty(settings),
+            retention=retention_duty(settings),
             alerts=alert_route(settings),
         )
 
@@ -139,6 +141,11 @@ def backup_duty(settings: Settings) -> BackupDuty | None:
         keep=settings.backup_keep,
     )
     return BackupDuty(plan)
+
+
+def retention_duty(settings: Settings) -> RetentionDuty:
+    """The daily retention run, always on (KEEPER_RETAIN_*_DAYS say how long rows stay)."""
+    return RetentionDuty(RetentionPlan(periods=settings.retention, zone=settings.timezone))
 
 
 def alert_route(settings: Settings) -> AlertRoute | None:

@@ -26,6 +26,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from bot.forwarded import LOOPBACK, Network
+from scheduler.retention_policy import DEFAULT_DAYS, MAXIMUM_DAYS, MINIMUM_DAYS, Family, Periods
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
@@ -118,6 +119,9 @@ class Settings:
     backup_keep: int = 14
     """KEEPER_BACKUP_KEEP: how many `keeper-*.kbak` files the directory keeps."""
 
+    retention: Periods = field(default_factory=Periods)
+    """What the daily retention run keeps: KEEPER_RETAIN_MESSAGES_DAYS, _JOBS_DAYS, _LINKS_DAYS."""
+
     # The water mini-program (issue 12 item 5); empty appid/secret: its API answers 503.
     mp_appid: str = ""
     mp_secret: str = field(default="", repr=False)
@@ -204,6 +208,7 @@ def load_settings(
         backup_dir=_backup_dir(env),
         backup_at=_backup_at(env),
         backup_keep=_int(env, "KEEPER_BACKUP_KEEP", 14, 1, 1000),
+        retention=_retention(env),
         **_mp_settings(env),
         trusted_proxies=_trusted_proxies(env),
     )
@@ -566,6 +571,41 @@ def _backup_at(env: Mapping[str, str]) -> dt.time:
             "KEEPER_BACKUP_AT must be a time of day HH:MM in KEEPER_TIMEZONE, e.g. 03:30"
         )
     return dt.time(int(found[1]), int(found[2]))
+
+
+# -- Retention (issue 20 item 9) --------------------------------------------------------
+
+RETAIN_VARIABLES = {
+    Family.MESSAGES: "KEEPER_RETAIN_MESSAGES_DAYS",
+    Family.JOBS: "KEEPER_RETAIN_JOBS_DAYS",
+    Family.LINKS: "KEEPER_RETAIN_LINKS_DAYS",
+}
+RETAIN_WHY = {
+    Family.MESSAGES: "撤销 and retried callbacks read stored messages",
+    Family.JOBS: "reminders, channel health and the admin page read a week of sends",
+    Family.LINKS: "a link lives ten minutes",
+}
+
+
+def _retention(env: Mapping[str, str]) -> Periods:
+    """KEEPER_RETAIN_MESSAGES_DAYS, KEEPER_RETAIN_JOBS_DAYS, KEEPER_RETAIN_LINKS_DAYS:
+    whole days, each at least its minimum (`scheduler.retention_policy` says why)."""
+    days = {family: _retain_days(env, family) for family in Family}
+    return Periods(messages=days[Family.MESSAGES], jobs=days[Family.JOBS], links=days[Family.LINKS])
+
+
+def _retain_days(env: Mapping[str, str], family: Family) -> int:
+    name = RETAIN_VARIABLES[family]
+    raw = env.get(name, "").strip()
+    if not raw:
+        return DEFAULT_DAYS[family]
+    lo = MINIMUM_DAYS[family]
+    if not re.fullmatch(r"\d{1,10}", raw) or not lo <= int(raw) <= MAXIMUM_DAYS:
+        raise SettingsError(
+            f"{name} must be a whole number of days from {lo} to {MAXIMUM_DAYS} "
+            f"(default {DEFAULT_DAYS[family]}; less than {lo} is refused: {RETAIN_WHY[family]})"
+        )
+    return int(raw)
 
 
 # -- the water mini-program (issue 12 item 5) ------------------------------------------

@@ -14,6 +14,7 @@ from handlers import texts
 from handlers.backup_status import backup_lines
 from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus, Command
 from handlers.context import Context, Outcome
+from handlers.retention_status import retention_lines
 from handlers.router import Router
 from scheduler import times
 from scheduler.failure_words import failure_words
@@ -63,6 +64,7 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
         named = [(b.rule_id, texts.RULE_KIND_NAMES.get(b.kind, b.kind), b.reason) for b in latest]
         lines.append(texts.admin_broken_rules(broken, named))
     lines += await backup_lines(session, enabled=ctx.backups_on, tz=ctx.tz, now=ctx.now)
+    lines += await retention_lines(session, tz=ctx.tz, now=ctx.now)
     return Outcome(reply="\n".join(line for line in lines if line))
 
 

@@ -12,6 +12,7 @@ from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.clock import Clock
 from scheduler.incidents import AlertRoute
 from scheduler.kinds import Kind
+from scheduler.retention_job import RetentionDuty
 from storage.database import Database
 
 LEASE = dt.timedelta(minutes=2)
@@ -57,6 +58,8 @@ class Scheduler:
     not counted, as in most tests and in the drain benchmark)."""
     backups: BackupDuty | None = None
     """The daily backup (KEEPER_BACKUP_DIR set), or None: no scheduled backups."""
+    retention: RetentionDuty | None = None
+    """The daily retention run (always built by `bot.scheduling`; None in most tests)."""
     holds: dict[str, dt.datetime] = field(default_factory=dict)
     """Channels held after a configuration error, until when (this process only)."""
     alerts: AlertRoute | None = None

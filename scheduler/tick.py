@@ -60,6 +60,7 @@ class TickReport:
     claimed: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
     backup_started: bool = False
+    pruned: int = 0
 
 
 async def tick(s: Scheduler) -> TickReport:
@@ -76,6 +77,7 @@ async def tick(s: Scheduler) -> TickReport:
     report.claimed = len(claimed)
     report.outcomes = await deliver(s, claimed)
     report.backup_started = await _backup_step(s)
+    report.pruned = await _retention_step(s)
     await _heartbeat(s, now, started)
     busy = (
         report.materialised
@@ -83,6 +85,7 @@ async def tick(s: Scheduler) -> TickReport:
         or report.recovered
         or report.claimed
         or report.backup_started
+        or report.pruned
     )
     # A tick that found nothing is routine: DEBUG, so an idle worker's log stays quiet.
     log.log(
@@ -262,6 +265,19 @@ async def _backup_step(s: Scheduler) -> bool:
         return False
 
 
+async def _retention_step(s: Scheduler) -> int:
+    """Prune a few batches of the day's retention run when one is in hand
+    (`scheduler.retention_job`), after the sends. A failed batch must not cost the
+    heartbeat: it is logged, and the next tick goes on from where the run stands."""
+    if s.retention is None:
+        return 0
+    try:
+        return await s.retention.step(s.database, s.clock, s.owner)
+    except Exception:
+        log.exception("the retention run failed a step; the next tick goes on")
+        return 0
+
+
 async def _heartbeat(s: Scheduler, now: dt.datetime, started: float) -> None:
     duration_ms = int((time.perf_counter() - started) * 1000)
 
@@ -280,5 +296,6 @@ def _flat(report: TickReport) -> dict[str, object]:
         "recovered": report.recovered,
         "claimed": report.claimed,
         "backup_started": report.backup_started,
+        "pruned": report.pruned,
         "sent": ",".join(f"{k}={v}" for k, v in sorted(report.outcomes.items())),
     }

@@ -10,6 +10,7 @@ from storage import channel_models as channel_models  # registers its tables
 from storage import delivery_models as delivery_models  # registers its tables
 from storage import models
 from storage import mp_models as mp_models  # registers its tables
+from storage import retention_models as retention_models  # registers its tables
 from storage import review_models as review_models  # registers its tables
 from storage import web_models as web_models  # registers its tables
 

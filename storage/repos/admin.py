@@ -1,5 +1,8 @@
 """Read models for the admin (管理 状态, /metrics): delivery counts per channel and per
-kind, failure causes, the waiting queue; and settling an unknown send by hand."""
+kind, failure causes, the waiting queue; and settling an unknown send by hand.
+
+Totals are all-time: what the live tables hold plus what the retention run counted
+before pruning (`storage.repos.day_counts`), so pruning never changes one."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from sqlalchemy import func, select, update
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.records import ChannelStats, FailureCause, JobRecord
-from storage.repos import jobs
+from storage.repos import day_counts, jobs
 
 WAITING = ("pending", "retry_wait")
 FAILURES = ("failed", "unknown", "retry")
@@ -16,8 +19,9 @@ FAILURES = ("failed", "unknown", "retry")
 
 
 async def channel_stats(session: Session) -> list[ChannelStats]:
-    """One row per channel that has jobs."""
-    channels = (await session.execute(select(JOBS.c.channel).distinct())).scalars()
+    """One row per channel that has (or had, before pruning) jobs."""
+    channels = set((await session.execute(select(JOBS.c.channel).distinct())).scalars())
+    channels |= await day_counts.channels(session)
     return [await _stats(session, channel) for channel in sorted(channels)]
 
 
@@ -28,18 +32,23 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
         .group_by(ATTEMPTS.c.outcome)
     )
     by_outcome: dict[str, int] = {str(outcome): int(n) for outcome, n in counted}
-    last_success = (
+    for (ch, outcome), n in (await day_counts.attempt_totals(session)).items():
+        if ch == channel:
+            by_outcome[outcome] = by_outcome.get(outcome, 0) + n
+    live_success = (
         await session.execute(
             select(func.max(ATTEMPTS.c.started_at)).where(
                 ATTEMPTS.c.channel == channel, ATTEMPTS.c.outcome == "accepted"
             )
         )
     ).scalar_one_or_none()
+    last_success = live_success or await day_counts.last_success(session, channel)
     since = select(func.count()).where(
         ATTEMPTS.c.channel == channel, ATTEMPTS.c.outcome.in_(FAILURES)
     )
     if last_success is not None:
         since = since.where(ATTEMPTS.c.started_at > last_success)
+    pruned_failures = await day_counts.failures_after(session, channel, FAILURES, last_success)
     waiting = (
         await session.execute(
             select(func.count(), func.min(JOBS.c.next_attempt_at)).where(
@@ -55,7 +64,7 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
         retries=by_outcome.get("retry", 0),
         not_sent=sum(by_outcome.get(o, 0) for o in ("suppressed", "cancelled", "expired")),
         last_success=last_success,
-        consecutive_failures=int((await session.execute(since)).scalar_one()),
+        consecutive_failures=int((await session.execute(since)).scalar_one()) + pruned_failures,
         waiting=int(waiting[0]),
         oldest_waiting=waiting[1],
     )
@@ -63,14 +72,18 @@ async def _stats(session: Session, channel: str) -> ChannelStats:
 
 async def failure_causes(session: Session) -> list[FailureCause]:
     """Failed and retried attempts grouped by channel and cause, most frequent first."""
+    tried = ("failed", "retry")
     stmt = (
         select(ATTEMPTS.c.channel, ATTEMPTS.c.error_class, ATTEMPTS.c.provider_code, func.count())
-        .where(ATTEMPTS.c.outcome.in_(("failed", "retry")))
+        .where(ATTEMPTS.c.outcome.in_(tried))
         .group_by(ATTEMPTS.c.channel, ATTEMPTS.c.error_class, ATTEMPTS.c.provider_code)
     )
+    counts = await day_counts.causes(session, tried)
+    for ch, cls, code, n in await session.execute(stmt):
+        counts[(ch, cls, code)] = counts.get((ch, cls, code), 0) + int(n)
     found = [
-        FailureCause(channel=ch, error_class=cls, provider_code=code, count=int(n))
-        for ch, cls, code, n in await session.execute(stmt)
+        FailureCause(channel=ch, error_class=cls, provider_code=code, count=n)
+        for (ch, cls, code), n in counts.items()
     ]
     return sorted(found, key=lambda c: (c.channel, -c.count, c.error_class, c.provider_code or 0))
 
@@ -114,4 +127,7 @@ async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
     stmt = select(JOBS.c.payload_kind, JOBS.c.status, func.count()).group_by(
         JOBS.c.payload_kind, JOBS.c.status
     )
-    return {(kind, status): int(n) for kind, status, n in await session.execute(stmt)}
+    counts = await day_counts.job_totals(session)
+    for kind, status, n in await session.execute(stmt):
+        counts[(kind, status)] = counts.get((kind, status), 0) + int(n)
+    return counts

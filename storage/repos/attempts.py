@@ -13,6 +13,7 @@ from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.dialect import insert_into
 from storage.records import AttemptRecord, RuleKind
+from storage.repos import day_counts
 
 
 async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
@@ -82,11 +83,15 @@ async def accepted_sends_by_recipient(
 
 
 async def count_by_channel_outcome(session: Session) -> dict[tuple[str, str], int]:
-    """Every attempt ever recorded, per (channel, outcome): for the metrics endpoint."""
+    """Every attempt ever recorded, per (channel, outcome): for the metrics endpoint.
+    Pruned attempts count too (`day_counts`), so the counters never go back."""
     stmt = select(ATTEMPTS.c.channel, ATTEMPTS.c.outcome, func.count()).group_by(
         ATTEMPTS.c.channel, ATTEMPTS.c.outcome
     )
-    return {(channel, outcome): int(n) for channel, outcome, n in await session.execute(stmt)}
+    counts = await day_counts.attempt_totals(session)
+    for channel, outcome, n in await session.execute(stmt):
+        counts[(channel, outcome)] = counts.get((channel, outcome), 0) + int(n)
+    return counts
 
 
 async def routes_and_outcomes(

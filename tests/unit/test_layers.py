@@ -33,9 +33,11 @@ until someone decides):
 - `user_ids`: finding known UserIDs in a text; its state is the known set, which the
   shells (the tick, the admin page) fill with what they read.
 - `fallback`: where a user's reminder goes and its one fallback, from plain values.
+- `retention_policy`: which rows the daily retention run may delete, from plain
+  values (the cutoff computed from a `now` passed in).
 
 The shells, and why they are not core: `tick`, `delivery`, `kinds`, `water_kind`,
-`reminder_kinds`, `alert_kind`, `nag_kind`, `incident_watch`, `watchdog`, `runtime` run statements through storage's repositories and
+`reminder_kinds`, `alert_kind`, `nag_kind`, `incident_watch`, `watchdog`, `runtime`, `retention_job` run statements through storage's repositories and
 drive the channels; `channels/*` talk HTTP or hold token caches (their tables and
 result types live with them); `outcomes` draws random jitter and reads the
 channels' result type; `clock` reads the wall clock; `stats` holds the process's
@@ -80,6 +82,7 @@ CORE = frozenset(
         "water_plan",
         "water_rule",
         "fallback",
+        "retention_policy",
     )
 )
 SHELLS = frozenset(
@@ -102,6 +105,7 @@ SHELLS = frozenset(
         "water_kind",
         "routing",
         "nag_kind",
+        "retention_job",
     )
 )
 

@@ -1,7 +1,7 @@
 """mp request digest: what an action's first body said, so a different replay is told
 
 Revision ID: 0019
-Revises: 0016
+Revises: 0017 (retention; both were written at once, this one chained after)
 Create Date: 2026-12-01 16:00:00
 
 `mp_actions.request_digest`: the SHA-256 of the action's canonical request (every
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0019"
-down_revision = "0016"
+down_revision = "0017"
 branch_labels = None
 depends_on = None
 
