@@ -28,6 +28,7 @@ def parse_admin(body: Body) -> Command:
     if text == "状态":
         return AdminStatus()
     text = text.removeprefix("打开").removeprefix("给我").removeprefix("发我").strip()
+    text = text.removeprefix("后台").strip()  # 管理 后台网页
     if text.startswith(("网页", "页面")):
         return OpenPages(admin=True)  # 管理 网页链接发我一个
     hold = _HOLD.fullmatch(text)

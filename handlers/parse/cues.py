@@ -207,7 +207,7 @@ def read(text: str) -> Cues:
         goal=any(word in text for word in GOAL_CUES),
         weightish=any(word in text for word in WEIGHT_CUES) or "体重" in text,
         remark=any(word in text for word in REMARK_WORDS),
-        other_person=any(word in text for word in OTHER_PEOPLE),
+        other_person=_someone_elses(text),
         identity=_longest(text, IDENTITY_WORDS) is not None,
         export=any(word in text for word in EXPORT_WORDS),
         page=any(word in text for word in PAGE_WORDS),
@@ -240,7 +240,7 @@ def _has_time(text: str) -> bool:
 
 _DONE_VERBS = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
 _DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快递 and 拿快递
-    rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?"
+    rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?了?"
 )
 
 
@@ -257,7 +257,8 @@ _VIEW_FILLER = sorted(
      "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了",
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
-     "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表"},
+     "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
+     "嘛"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -273,6 +274,23 @@ def only_view_words(text: str) -> bool:
     for word in _MONEY_FILLER if money else _VIEW_FILLER:
         rest = rest.replace(word, "")
     return not rest.strip(" ,")
+
+
+def _someone_elses(text: str) -> bool:
+    """`我妈体重55`, `女儿今天体检称了二十三公斤`: another person's number, said after
+    them with no 我 between; `老婆说我胖了，上秤一看 81kg` is the user's own."""
+    for person in OTHER_PEOPLE:
+        at = text.find(person)
+        if at < 0 or text.startswith("说", at + len(person)):
+            continue
+        after = text[at + len(person) :]
+        digit = next(
+            (i for i, ch in enumerate(after) if ch.isdigit() or ch in "一二两三四五六七八九十百"),
+            -1,
+        )
+        if digit >= 0 and "我" not in after[:digit]:
+            return True
+    return False
 
 
 def _past(text: str) -> bool:

@@ -111,7 +111,7 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
         rest = text.removesuffix("日程").strip(" ,")  # 体检 周五 上午9点到11点 日程
         return parse_event(context.with_text("日程", rest)) if rest else None
     if cues.event_marker is not None:
-        rest = _without(text, cues.event_marker)
+        rest = _without(text, cues.event_marker).removeprefix("我").strip()
         return parse_event(context.with_text("日程", rest)) if rest else None
     if cues.task_marker is not None:
         rest = _without(text, cues.task_marker)
@@ -324,7 +324,8 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return _glasses(slots.water_times)
     drank = _DRANK.search(text)
     if drank is not None and not cues.question and not slots.amounts_with_currency:
-        count = small_int(drank["n"]) if drank["n"] else 1  # 上课前喝了杯水
+        said = drank["m"] or drank["n"]
+        count = small_int(said) if said else 1  # 上课前喝了杯水
         total = any(word in text[: drank.start()] for word in ("今天", "一共", "总共"))
         if (
             count is not None and not total
@@ -377,11 +378,15 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
         return None
     from handlers.parse.settings import parse_quiet
 
+    period = next((p for p in ("下午", "晚上", "傍晚") if p in text[: max(text.find("到"), 0)]), "")
+
     at = text.find("到")
     before = re.search(r"(?:之|以)?前|为止", text)
     if at >= 0:
         end = before.start() if before is not None and before.start() > at else len(text)
         said = text[at:end].strip()
+        if period and not any(p in said for p in ("上午", "下午", "晚上", "早上", "明早", "傍晚")):
+            said = f"到 {period}{said[1:].strip()}"  # 下午别打扰我，到五点: 17:00
     elif before is not None:
         said = "到 " + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
     else:
@@ -463,7 +468,8 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
 
 
 _DRANK = re.compile(
-    r"(?:^|[\s,]|完|后|前)(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干)(?:了|完)?\s*"
+    r"水(?:我)?(?:又|刚|也)?(?:喝|整|灌)了?\s*(?P<m>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯"
+    r"|(?:^|[\s,]|完|后|前)(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*"
     r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
 )
 _EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")

@@ -250,6 +250,8 @@ QUIET_WORDS: tuple[str, ...] = (
     "别打扰",
     "别吵我",
     "不要吵我",
+    "别烦我",
+    "不要烦我",
 )
 QUIET_WORDS += ("别提醒我", "别提醒", "别发消息", "不要发消息", "别给我发", "别找我")
 END_WORDS = ("关掉", "关闭", "结束", "取消", "解除", "停止", "关了")
@@ -354,6 +356,10 @@ REMARK_WORDS: tuple[str, ...] = (
     "一杯要",
     "要价",
     "卖到",
+    "再也不",
+    "下次",
+    "不会再",
+    "以后不",
 )
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
 OTHER_PEOPLE = (
@@ -491,6 +497,7 @@ QUESTION_CUES: tuple[str, ...] = (
     "？",
     "木有",
     "哪个",
+    "边个",
 )
 VIEW_NOUNS: dict[str, str] = {
     "日程": "events",
@@ -523,6 +530,7 @@ VIEW_NOUNS: dict[str, str] = {
     "没做完": "tasks",
     "没弄完": "tasks",
     "回顾": "review",
+    "没做": "tasks",
 }
 """Things that can be shown; a question or look word with one of them is that view."""
 SCOPE_WORDS: dict[str, str] = {
@@ -737,7 +745,16 @@ UNDO_CUES: tuple[str, ...] = (
     "刚刚那一条",
     "上一步",
 )
-UNDO_VERBS = ("记错", "不对", "删", "撤", "不要", "错了", "作废")
+UNDO_VERBS: tuple[str, ...] = (
+    "记错",
+    "不对",
+    "删",
+    "撤",
+    "不要",
+    "错了",
+    "作废",
+    "不算",
+)
 """`刚那条记错了 删掉`, `上一笔不对 撤了吧`: the last record, undone."""
 HELP_CUES: tuple[str, ...] = (
     "能干嘛",
@@ -767,6 +784,10 @@ HELP_CUES: tuple[str, ...] = (
     "啥功能",
     "都能干",
     "还能干",
+    "教下我",
+    "教我",
+    "点用",
+    "教一下",
 )
 HOW_WORDS: tuple[str, ...] = (
     "咋用",
@@ -875,6 +896,10 @@ STATE_VERBS: dict[str, str] = {
     "搞定了": "done",
     "放到明天": "postpone",
     "先放到明天": "postpone",
+    "不用弄了": "cancel",
+    "不用弄": "cancel",
+    "明天再整": "postpone",
+    "明天再搞": "postpone",
 }
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 REVIEW_SCHEDULE_VERBS = ("改到", "改成", "改在", "设为", "设在", "定在", "放在", "调到", "换到")
@@ -954,6 +979,8 @@ STRONG_UNDO: tuple[str, ...] = (
     "按错",
     "点错",
     "输错",
+    "整错",
+    "弄错了",
 )
 UNDO_FILLER = ("哎呀", "哎", "一下", "刚才", "刚刚", "不对", "了", "吧", "啊", "的", "那个", "撤")
 """`记错了 撤销一下`, `哎呀发错了 撤回撤回`: nothing but undo words is an undo."""
@@ -998,7 +1025,21 @@ FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
 """A question about whether a feature exists, said before the request itself."""
 DISMISS_WORDS = ("算了算了", "算了", "不记了", "不用了", "不要了", "别记了")
 """`算了算了 不记了`: nothing but these is a no."""
-SPOKEN_FILLERS = ("嗯就是", "哦对了", "对了", "嗯嗯", "嗯", "呃", "额", "就是", "那个")
+SPOKEN_FILLERS: tuple[str, ...] = (
+    "嗯就是",
+    "哦对了",
+    "对了",
+    "嗯嗯",
+    "嗯",
+    "呃",
+    "额",
+    "就是",
+    "那个",
+    "要得",
+    "好嘞",
+    "好吧",
+    "行",
+)
 """Spoken fillers before a request (`嗯就是…明天8点提醒我…`, `对了，周四…`): dropped
 when a pause (…, a comma, a space) follows them."""
 QUESTION_PREFIXES = {
@@ -1017,3 +1058,10 @@ QUESTION_PREFIXES = {
 }
 """A command named in a question about it (`能加待办吗？月底前交年度总结`): kept before
 the request that follows the question."""
+DIALECT = {
+    "明儿个": "明天 ", "今儿个": "今天 ", "明儿": "明天", "今儿": "今天", "唔该": "麻烦",
+    "唔好": "不要", "啱啱": "刚刚", "搞掂": "搞定", "记低": "记下", "一哈": "一下",
+    "我系": "我是", "啥子": "什么", "饮咗": "喝了", "咗": "了", "唔": "不", "佢": " ",
+}  # fmt: skip
+"""Regional words and their Mandarin, each the same length (the journal keeps what was
+typed, and an index into the normalised text must stay an index into it)."""

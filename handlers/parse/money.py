@@ -212,4 +212,7 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True  # 花了200买鞋: the verb says it is money
     if text.startswith(("到账", "入账", "进账"), end):
         return True  # 退款129到账
+    paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, "加了"))
+    if paid and text.startswith("的", end) and _LEDGER_WORD.match(text, end + 1) is not None:
+        return True  # 包了个五百的红包 (but 单元302的快递 is an address)
     return _LEDGER_WORD.match(text, end) is not None

@@ -38,12 +38,16 @@ def normalise(text: str) -> str:
     """Full-width digits, letters and punctuation to ASCII, a `。` typed between
     digits to a decimal point (`72。4`), and the homophones an input method gives
     (`明天在说`); the result has the same length as `text`."""
-    from handlers.parse.lexicon import TYPO_PAIRS
+    from handlers.parse.lexicon import DIALECT, TYPO_PAIRS
 
     normal = _DECIMAL_DOT.sub(".", text.translate(_TRANSLATION))
-    for typo, meant in TYPO_PAIRS.items():
+    for typo, meant in (*TYPO_PAIRS.items(), *DIALECT.items()):
         normal = normal.replace(typo, meant)
-    return normal
+    return _MOSQUITO_YUAN.sub("块", normal)
+
+
+_MOSQUITO_YUAN = re.compile(r"(?<=[0-9一二两三四五六七八九十百千])蚊")
+"""三十五蚊: Cantonese 蚊 for 块, only after a number (蚊子 stays a mosquito)."""
 
 
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")

@@ -139,7 +139,7 @@ def _recurrence_first(text: str) -> str:
             said = text[: weekly.start()]
             return f"{said[: day.start()]}每{said[day.start() :]}"
         return text
-    body = text[: match.start()]
+    body = text[: match.start()].strip().removeprefix("我").strip()  # 提醒我早上八点…,每天
     words = body.split()
     if len(words) > 1 and (_PERIOD_WORD.fullmatch(words[-1]) or _time_word(words[-1])):
         body = f"{words[-1]} {' '.join(words[:-1])}"  # 吃鱼油 中午,每天: 中午 said last

@@ -39,7 +39,7 @@ _TIMES = "|".join(map(re.escape, WATER_TIMES))
 _ADVERBS = "|".join(map(re.escape, WATER_ADVERBS))
 _WATER_TIMES = re.compile(
     rf"(?:{_ADVERBS})*\s*水\s*(?P<k>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})\s*杯"
-    rf"|(?:{_ADVERBS})*\s*(?:喝了?水|水|water)\s*(?:{_TIMES})\s*(?P<n>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
+    rf"|(?:{_ADVERBS})*\s*(?:喝了?水|\S{{0,3}}水|water)\s*(?:{_TIMES})\s*(?P<n>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
     rf"(?:\s*杯)?|(?:{_ADVERBS})+\s*(?:喝了?|补了?)\s*(?P<m>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
     r"\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水",
     re.IGNORECASE,

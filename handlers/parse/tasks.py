@@ -42,16 +42,17 @@ _TASK_NUMBER = re.compile(
     re.IGNORECASE,
 )
 _TASK_FILLER = re.compile(r"^(?:要|得|需要|记得|前)\s*")
-_INTERJECTION = re.compile(r"^(?:算了|嗯+|那个|哎呀|哦)[\s,]*")
+_INTERJECTION = re.compile(r"^(?:算了|嗯+|那个|哎呀|哦|把)[\s,]*")
 _NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)?(?:任务|待办)?$")
 _SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
 _REMIND = re.compile(
     r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半|[一二两三四五六七八九十]{1,3})\s*"
-    r"(?P<unit>分钟|分|个?小时|个?钟头|天|min|h)?"
+    r"(?P<unit>分钟|分|个?小时|个?钟头|个?钟|天|min|h)?"
     r"(?:提醒(?:我|一下)?|通知(?:我)?|叫我)?",
     re.IGNORECASE,
 )
 _MINUTES_PER = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
+_MINUTES_PER |= {"钟": 60, "个钟": 60}  # 提前一个钟: an hour
 _EVENT_NUMBER = re.compile(r"#?(?P<n>[0-9]{1,5})(?:号|项)?(?![0-9:：点])")
 
 
@@ -132,7 +133,7 @@ def parse_complete(body: Body) -> Command:
 def parse_cancel(body: Body) -> Command:
     """`取消 3` / `取消 提交材料`; `取消 免打扰` and `取消 日程 2` with a space mean
     what they mean without one (never a task whose title contains 免打扰)."""
-    if body.text in ("免打扰", "勿扰"):
+    if body.text in ("免打扰", "勿扰") or body.text.startswith(("免打扰", "勿扰")):
         return EndQuiet()
     if (event := _ordinal_event(body.text)) is not None:
         return CancelEvent(number=event)  # 取消第二个日程
