@@ -71,6 +71,7 @@ _EVENT_CANCEL = re.compile(
     r"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})"
     r"|(?:把)?日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|删了|删|不去了?)(?:[,\s]*(?:取消|吧))?"
 )
+_EVENT_WORDS = ("会", "日程", "约", "聚", "面试", "课", "复诊", "检查", "体检", "饭局", "活动")
 _EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")
 _DIGEST_DAILY = re.compile(
     r"(?:每天)?(?P<t>.+?)\s*(?:再)?(?:发|推送|给我发|发我|发一下|来)(?:个|一下)?(?P<d>晨报|早报|晚报)"
@@ -83,7 +84,7 @@ _WAKE_SLEEP_NAMED = re.compile(
     r"起床(?:时间)?(?:是|在)?\s*(?P<a>[^\s,]+?)[\s,]*睡觉(?:时间)?(?:是|在)?\s*(?P<b>.+)"
 )
 _WATER_WORDS = re.compile(
-    r"(?:以后|今后|再也)?(?:就)?(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水(?:了)?"
+    r"(?:以后|今后|再也)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水(?:了)?"
 )
 
 
@@ -151,6 +152,10 @@ def _event_move(text: str, context: Body) -> Command | None:
         return None
     if any(word in match["title"] for word in ("待办", "任务")):
         return None  # 续交房租那个待办推到明天: a task, not an event
+    if match["rest"].strip(" 吧了") == "明天" and not any(
+        w in match["title"] for w in _EVENT_WORDS
+    ):
+        return None  # 修空调改到明天吧: put off to tomorrow is a task's 明天再说
     title = _EVENT_NAMING.sub("", match["title"]).strip() or match["title"]
     try:
         when = match_when(match["rest"], context.today)

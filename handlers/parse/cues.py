@@ -431,7 +431,7 @@ def this_year(text: str, today: dt.date) -> bool:
 def asks_to_see(rest: str) -> bool:
     """What follows a keyword only asks to see its list (`待办清单发我`, `还有啥`)."""
     said = rest
-    words = {*LOOK_WORDS, *QUESTION_CUES, "清单", "列表", "list", "我的", "都", "吧", "还有"}
+    words = {*LOOK_WORDS, *QUESTION_CUES, "清单", "列表", "list", "我的", "都", "吧", "还有", "个"}
     for word in sorted(words, key=len, reverse=True):
         said = said.replace(word, "")
     return rest.strip() != "" and not said.strip(" ,")
@@ -523,9 +523,23 @@ def event_title(text: str, cues: Cues) -> str | None:
     return said or cues.event_word
 
 
-_REVIEW_TAIL = re.compile(r"^\s*(?:给我)?(?:再)?(?:发|推送|推)?(?:周报)?(?:给我|发我)?[\s吧了]*$")
+_REVIEW_TAIL = re.compile(
+    r"^\s*(?:给我)?(?:再)?(?:发|推送|推|收到)?(?:周报)?(?:给我|发我)?[\s吧了]*$"
+)
 """What may follow the time of `周报改到周六早上九点发`, `每周日晚上八点半发周报给我`."""
 _WEEKDAY_TIME = re.compile(r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<rest>.+)")
+
+
+def time_in(text: str) -> dt.time | None:
+    """The first clock time said anywhere in `text` (`改到七点发`)."""
+    for at in range(len(text)):
+        try:
+            found = match_time(text, at)
+        except Exception:
+            return None
+        if found is not None:
+            return found.time
+    return None
 
 
 def weekday_time(text: str) -> tuple[str, dt.time] | None:

@@ -150,7 +150,10 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return ShowMonth()  # 12月的开销, on a day of December
     if found_cues.this_year(compact(text), _context.today):
         return ShowYear()  # 2026年过得怎么样
-    asking = cues.question or cues.look or cues.mine or (cues.scope and cues.money_noun)
+    said_alone = cues.scope is not None and found_cues.only_view_words(compact(text))
+    asking = (
+        cues.question or cues.look or cues.mine or (cues.scope and cues.money_noun) or said_alone
+    )
     if not asking or slots.amounts or slots.weight_unit is not None or cues.remind:
         return None
     if cues.turn_off or cues.turn_on:
@@ -201,7 +204,8 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
     """`不用免打扰了`, `晨报重新打开吧`, `喝水提醒先停了吧`, `提醒4先停一下`,
     `把吃药那个提醒删了`, `餐饮的预算不要了`, `不设目标体重了`, `明天的会取消了`."""
     off, on = cues.turn_off, cues.turn_on
-    if (off is None) == (on is None) or slots.amounts or cues.remind:
+    named = cues.remind and re.search(r"(?:的|那个)提醒", text) is not None  # 叫我起床的提醒删了
+    if (off is None) == (on is None) or slots.amounts or (cues.remind and not named):
         return None
     feature = cues.feature
     if feature == "quiet":
@@ -361,6 +365,18 @@ def done_past(text: str, context: Body, cues: Cues, slots: Slots) -> Command | N
 # --- settings said in sentences ------------------------------------------------------------
 
 
+def digest_time(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
+    """`早上的计划改到七点发`: a digest named in words, at a new time."""
+    if cues.feature not in ("digest_morning", "digest_evening") or cues.turn_off:
+        return None
+    at = found_cues.time_in(text)
+    if at is None:
+        return None
+    if cues.feature == "digest_evening" and at.hour < 12:
+        at = at.replace(hour=at.hour + 12)
+    return SetDigest(kind=found_cues.digest_kind(cues.feature), on=True, at=at)
+
+
 def review_schedule(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`周报改到周六早上九点`: the review's day and time."""
     if cues.feature != "review" or cues.turn_off:
@@ -406,7 +422,8 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
     `我的server酱key是SCT… 帮我绑上`."""
     from handlers.parse.channels import read_channels
 
-    if "小程序" in text and "绑" in text and "解绑" not in text:
+    linked = any(word in text for word in ("绑", "连上", "关联", "连起来"))
+    if "小程序" in text and linked and "解绑" not in text:
         return LinkMiniProgram()  # 帮我绑一下小程序
     said = found_cues.channel_key(text)
     if said is not None and "解绑" not in text:
@@ -582,6 +599,7 @@ _FAMILIES: tuple[Family, ...] = (
     budgets,
     goal,
     review_schedule,
+    digest_time,
     quiet_until,
     switches,
     views,

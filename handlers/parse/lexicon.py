@@ -32,7 +32,7 @@ EXPENSE_CATEGORIES += ("日用", "其他")
 INCOME_CATEGORIES = ("工资", "奖金", "红包", "报销", "兼职", "退款", "理财", "其他")
 
 _EXPENSE_WORDS = {
-    "餐饮": "大米 排骨 猪肉 鸡蛋 青菜 蔬菜 买肉 早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
+    "餐饮": "伙食费 伙食 大米 排骨 猪肉 鸡蛋 青菜 蔬菜 买肉 早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
     "烧烤 零食 水果 早点 面包 快餐 食堂 饮料 小吃 甜品 蛋糕 麦当劳 肯德基 星巴克 瑞幸 "
     "喜茶 买菜 菜钱 午饭钱 饭钱 餐费 请客吃饭 盒饭 便当 包子 煎饼 面条 拉面 米线 酒 "
     "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费",
@@ -227,8 +227,8 @@ WEEKDAYS |= {str(number): number - 1 for number in range(1, 8)}
 CRON_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 RELATIVE_DAYS = {"今天": 0, "今日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3}
 RELATIVE_DAYS |= {"昨天": -1, "前天": -2}
-AFTERNOON = frozenset({"下午", "傍晚", "晚上", "今晚", "明晚", "睡前", "睡觉前"})
-MORNING = frozenset({"凌晨", "早上", "早晨", "上午", "明早", "今早", "清晨", "夜里", "半夜"})
+AFTERNOON = frozenset({"下午", "傍晚", "晚上", "今晚", "明晚", "睡前", "睡觉前", "晚"})
+MORNING = frozenset({"凌晨", "早上", "早晨", "上午", "明早", "今早", "清晨", "夜里", "半夜", "早"})
 PERIOD_TIMES = {
     "早上": dt.time(8), "早晨": dt.time(8), "上午": dt.time(9), "中午": dt.time(12),
     "下午": dt.time(15), "傍晚": dt.time(18), "晚上": dt.time(20), "睡前": dt.time(22),
@@ -252,6 +252,7 @@ QUIET_WORDS: tuple[str, ...] = (
     "不要吵我",
     "别烦我",
     "不要烦我",
+    "静音",
 )
 QUIET_WORDS += ("别提醒我", "别提醒", "别发消息", "不要发消息", "别给我发", "别找我")
 END_WORDS = ("关掉", "关闭", "结束", "取消", "解除", "停止", "关了")
@@ -360,13 +361,57 @@ REMARK_WORDS: tuple[str, ...] = (
     "下次",
     "不会再",
     "以后不",
+    "隔壁",
+    "胖到",
+    "中了",
+    "彩票",
+    "真黑",
+    "太黑",
+    "离谱",
+    "坑人",
+    "吓人",
 )
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
-OTHER_PEOPLE = (
-    "他", "她", "我妈", "我爸", "老公", "老婆", "媳妇", "儿子", "女儿", "孩子", "宝宝",
-    "同事", "朋友", "室友", "闺蜜", "哥", "姐", "弟", "妹", "爷爷", "奶奶", "外婆", "外公",
-    "对象", "男朋友", "女朋友", "猫", "狗",
-)  # fmt: skip
+OTHER_PEOPLE: tuple[str, ...] = (
+    "他",
+    "她",
+    "我妈",
+    "我爸",
+    "老公",
+    "老婆",
+    "媳妇",
+    "儿子",
+    "女儿",
+    "孩子",
+    "宝宝",
+    "同事",
+    "朋友",
+    "室友",
+    "闺蜜",
+    "哥",
+    "姐",
+    "弟",
+    "妹",
+    "爷爷",
+    "奶奶",
+    "外婆",
+    "外公",
+    "对象",
+    "男朋友",
+    "女朋友",
+    "猫",
+    "狗",
+    "老王",
+    "老张",
+    "老李",
+    "老刘",
+    "老陈",
+    "小王",
+    "小张",
+    "小李",
+    "小刘",
+    "小陈",
+)
 """Someone else's weight is not the user's (`我妈体重60`)."""
 WEIGHT_CUES = ("体重", "称了", "称重", "上秤", "秤上", "量了下体重", "量体重", "称一下", "称下")
 WEIGHT_UNITS = {"kg": False, "kgs": False, "公斤": False, "千克": False, "斤": True}
@@ -452,6 +497,7 @@ TASK_MARKERS: tuple[str, ...] = (
     "添加一个待办",
     "添加个待办",
     "加一个待办",
+    "记个事",
 )
 LOOK_WORDS: tuple[str, ...] = (
     "看看",
@@ -554,10 +600,27 @@ SCOPE_WORDS: dict[str, str] = {
     "这个礼拜": "week",
     "今儿": "today",
     "今儿个": "today",
+    "月度": "month",
 }
 """The span a look or question covers (`这个月的账`, `今年怎么样`)."""
-MONEY_NOUNS = ("账", "花", "支出", "开销", "花销", "消费", "收入", "钱")
-WATER_NOUNS = ("喝水", "喝了几杯", "几杯水", "水")
+MONEY_NOUNS: tuple[str, ...] = (
+    "账",
+    "花",
+    "支出",
+    "开销",
+    "花销",
+    "消费",
+    "收入",
+    "钱",
+    "账单",
+)
+WATER_NOUNS: tuple[str, ...] = (
+    "喝水",
+    "喝了几杯",
+    "几杯水",
+    "水",
+    "喝几杯",
+)
 IDENTITY_WORDS: tuple[str, ...] = (
     "userid",
     "user id",
@@ -635,18 +698,40 @@ TURN_ON_WORDS = {
     "重新打开": "resume", "重新开": "resume", "恢复": "resume", "继续": "resume",
     "再开": "resume", "打开": "enable", "开启": "enable", "启用": "enable", "开": "enable",
 }  # fmt: skip
-FEATURE_NOUNS = {
-    "免打扰": "quiet", "勿扰": "quiet",
-    "晨报": "digest_morning", "早报": "digest_morning", "早间简报": "digest_morning",
-    "晚报": "digest_evening", "晚间回顾": "digest_evening",
-    "周报": "review", "每周回看": "review", "周回顾": "review",
-    "喝水提醒": "water", "提醒喝水": "water", "喝水": "water",
+FEATURE_NOUNS: dict[str, str] = {
+    "免打扰": "quiet",
+    "勿扰": "quiet",
+    "晨报": "digest_morning",
+    "早报": "digest_morning",
+    "早间简报": "digest_morning",
+    "晚报": "digest_evening",
+    "晚间回顾": "digest_evening",
+    "周报": "review",
+    "每周回看": "review",
+    "周回顾": "review",
+    "喝水提醒": "water",
+    "提醒喝水": "water",
+    "喝水": "water",
     "卡片": "cards",
-    "所有提醒": "all_reminders", "全部提醒": "all_reminders", "所有的提醒": "all_reminders",
-    "提醒全部": "all_reminders", "提醒都": "all_reminders", "全部的提醒": "all_reminders",
-    "目标体重": "goal", "体重目标": "goal", "减肥目标": "goal",
+    "所有提醒": "all_reminders",
+    "全部提醒": "all_reminders",
+    "所有的提醒": "all_reminders",
+    "提醒全部": "all_reminders",
+    "提醒都": "all_reminders",
+    "全部的提醒": "all_reminders",
+    "目标体重": "goal",
+    "体重目标": "goal",
+    "减肥目标": "goal",
     "预算": "budget",
-}  # fmt: skip
+    "晚上那个总结": "digest_evening",
+    "晚上的总结": "digest_evening",
+    "每晚总结": "digest_evening",
+    "早上的计划": "digest_morning",
+    "早上那个计划": "digest_morning",
+    "今日安排": "digest_morning",
+    "每周的回顾": "review",
+    "每周回顾": "review",
+}
 """Things a user switches on or off by name (`晨报重新打开`, `不用免打扰了`)."""
 DONE_PAST_VERBS: tuple[str, ...] = (
     "取",
@@ -744,6 +829,8 @@ UNDO_CUES: tuple[str, ...] = (
     "刚才那一条",
     "刚刚那一条",
     "上一步",
+    "上一个",
+    "刚记的那笔",
 )
 UNDO_VERBS: tuple[str, ...] = (
     "记错",
@@ -788,6 +875,10 @@ HELP_CUES: tuple[str, ...] = (
     "教我",
     "点用",
     "教一下",
+    "能记些什么",
+    "都能记",
+    "能记什么",
+    "能记啥",
 )
 HOW_WORDS: tuple[str, ...] = (
     "咋用",
@@ -837,7 +928,7 @@ INTERJECTIONS: tuple[str, ...] = (
     "哦",
     "收到",
 )
-SNOOZE_PHRASES = (
+SNOOZE_PHRASES: tuple[str, ...] = (
     "晚点再喝",
     "等会再喝",
     "等会儿再喝",
@@ -846,6 +937,8 @@ SNOOZE_PHRASES = (
     "一会再喝",
     "一会儿再喝",
     "等下再喝",
+    "稍后再喝",
+    "稍后喝",
 )
 CHANNEL_TARGETS = {
     "企业微信": "wecom_app", "企微": "wecom_app", "个人微信": "wechat", "微信": "wechat",
@@ -927,6 +1020,12 @@ POLITE_FRAME_LEADS: tuple[str, ...] = (
     "请您",
     "请帮我",
     "帮帮我",
+    "你好",
+    "您好",
+    "我想问一下",
+    "想问一下",
+    "能不能",
+    "可不可以",
 )
 """Politeness before a request (`麻烦帮我加个待办，…`): dropped before reading."""
 POLITE_FRAME_TAILS: tuple[str, ...] = (
@@ -1060,8 +1159,10 @@ QUESTION_PREFIXES = {
 the request that follows the question."""
 DIALECT = {
     "明儿个": "明天 ", "今儿个": "今天 ", "明儿": "明天", "今儿": "今天", "唔该": "麻烦",
-    "唔好": "不要", "啱啱": "刚刚", "搞掂": "搞定", "记低": "记下", "一哈": "一下",
+    "唔好": "不要", "啱啱": "刚刚", "搞掂": "搞定", "记低": "记下", "看一哈": "看一下",
     "我系": "我是", "啥子": "什么", "饮咗": "喝了", "咗": "了", "唔": "不", "佢": " ",
 }  # fmt: skip
 """Regional words and their Mandarin, each the same length (the journal keeps what was
 typed, and an index into the normalised text must stay an index into it)."""
+CORRECTION_WORDS = ("哦不对", "不对不对", "不对是", "哦不是", "哦不", "不对", "不是")
+"""`外卖 三十五 哦不对 是三十九`: what follows replaces the value said just before."""

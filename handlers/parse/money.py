@@ -91,7 +91,22 @@ def _someone_else(text: str) -> bool:
     return False
 
 
-_SOMEONE_SPENT = ("花", "买", "付", "交", "充", "请", "用", "又", "也", "刚", "的")
+_SOMEONE_SPENT = (
+    "花",
+    "买",
+    "付",
+    "交",
+    "充",
+    "请",
+    "用",
+    "又",
+    "也",
+    "刚",
+    "的",
+    "中",
+    "说",
+    "家",
+)
 
 
 def category_of(note: str) -> tuple[str | None, str]:

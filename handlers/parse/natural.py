@@ -49,11 +49,11 @@ _WEIGHT = re.compile(
     r"(?:\s*[,]?\s*(?:又|终于)?(?:瘦|胖|重|轻|涨|掉)了?)?",
     re.IGNORECASE,
 )
-_DONE_WORDS = r"(?:搞定|做完|弄完|办完|办好|做好|弄好|完成|完事|干完|done|ok)"
+_DONE_WORDS = r"(?:搞定|做完|弄完|办完|办好|做好|弄好|搞好|完成|完事|干完|done|ok)"
 _DONE = re.compile(rf"(?P<what>.{{1,30}}?)\s*(?:已经|都|也)?{_DONE_WORDS}")
 _DONE_FIRST = re.compile(rf"{_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})", re.IGNORECASE)
 _POSTPONE = re.compile(
-    r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|做)|(?:推到|挪到|改到|放到)明天)"
+    r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|做)|(?:推到|挪到|改到|放到|拖到)明天)"
 )
 _CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
 _CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不用|不要|取消|算)")

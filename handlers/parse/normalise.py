@@ -167,6 +167,25 @@ def _feature_question(normal: str) -> tuple[int, str] | None:
     return start, prefix
 
 
+def corrected(text: str) -> str:
+    """`外卖 三十五 哦不对 是三十九` -> `外卖 三十九`, `20分钟后 不对 半小时后 提醒我关火`
+    -> `半小时后 提醒我关火`: a value corrected in the same message replaces the word said
+    just before the correction (words apart by spaces only; a journal is kept as typed)."""
+    from handlers.parse.lexicon import CORRECTION_WORDS
+
+    if text.lstrip().startswith(("日记", "记日记", "写日记")):
+        return text
+    for word in CORRECTION_WORDS:
+        at = text.find(f" {word} ")
+        if at < 0:
+            continue
+        left = text[:at].split()
+        right = text[at + len(word) + 2 :].strip().removeprefix("是").strip().split()
+        if len(left) >= 1 and right:
+            return " ".join([*left[:-1], right[0], *right[1:]])
+    return text
+
+
 def is_decoration(char: str) -> bool:
     """Emoji, symbols and variation selectors: never part of a command's meaning."""
     code = ord(char)

@@ -70,7 +70,7 @@ _GOAL = re.compile(
 )
 _GOAL_SAID = re.compile(rf"(?:喝水)?目标\s*{_SET}(?P<n>{_N})\s*杯水?$(?P<m>)?")
 """`一天喝六杯就够了，喝水目标改成六杯`: the goal said at the end of a sentence."""
-_GOAL_DAILY = re.compile(rf"(?:一天|每天|每日)(?:要)?喝够?\s*(?P<n>{_N})\s*杯(?P<m>)?")
+_GOAL_DAILY = re.compile(rf"(?:一天|每天|每日)(?:要)?(?:喝)?够?\s*(?P<n>{_N})\s*杯(?P<m>)?")
 _WINDOW = re.compile(
     rf"(?:设置|把)?\s*作息\s*(?:时间)?\s*{_SET}(?P<a>.+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
 )

@@ -49,10 +49,31 @@ WATER_RANGE = (-10, 20)
 
 def parse_weight_body(body: Body) -> Command:
     """`体重 72.4` / `体重72.4kg` / `体重 145斤` / `体重 七十二点四`."""
-    kg = parse_weight(body.text.lstrip("。.…~ "), unit_required=False)  # 体重。。。71.3
+    said = body.text.lstrip("。.…~ ")  # 体重。。。71.3
+    kg = parse_weight(said, unit_required=False)
+    if kg is None:
+        kg = _weight_then_remark(said)  # 体重63.5 比昨天轻了, 体重 那个 嗯 六十九点八
     if kg is None:
         raise ParseError(texts.WEIGHT_FORMAT)
     return RecordWeight(kg=kg)
+
+
+def _weight_then_remark(said: str) -> Decimal | None:
+    """A weight first, then words with no other number (fillers dropped)."""
+    from handlers.parse.lexicon import SPOKEN_FILLERS
+
+    words = [w for w in said.replace(",", " ").split() if w not in SPOKEN_FILLERS]
+    if not words:
+        return None
+    rest = " ".join(words[1:])
+    if any(ch.isdigit() for ch in rest) or len(rest) > 12:
+        return None
+    if rest.lower().startswith(("斤", "kg", "公斤", "千克", "磅", "lb")):
+        return None  # 体重 40 斤了 is read with its unit; 72.4 磅 is no weight we keep
+    try:
+        return parse_weight(words[0], unit_required=False)
+    except ParseError:
+        return None
 
 
 def parse_water(body: Body) -> Command:
@@ -134,7 +155,7 @@ def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[s
 
 def parse_journal(body: Body) -> Command:
     """`日记 ……`: the text exactly as typed, only outer whitespace (and a `:`) removed."""
-    text = body.raw.lstrip(" \t\r\n:：,，\u3000").strip()
+    text = body.raw.lstrip(" \t\r\n:：,，。.、\u3000").strip()
     if not text:
         raise ParseError(texts.JOURNAL_NEEDS_TEXT)
     return WriteJournal(text=text)

@@ -26,6 +26,7 @@ from handlers.commands import (
     PostponeTask,
     ShowTasks,
     TaskRef,
+    Undo,
 )
 from handlers.parse.body import Body
 from handlers.parse.nag import take_until_done
@@ -135,6 +136,8 @@ def parse_cancel(body: Body) -> Command:
     what they mean without one (never a task whose title contains 免打扰)."""
     if body.text in ("免打扰", "勿扰") or body.text.startswith(("免打扰", "勿扰")):
         return EndQuiet()
+    if body.text.startswith(("刚才", "刚刚", "上一", "刚记")):
+        return Undo()  # 取消刚才记的那笔: the last record, not a task
     if (event := _ordinal_event(body.text)) is not None:
         return CancelEvent(number=event)  # 取消第二个日程
     if body.text.startswith("日程"):
