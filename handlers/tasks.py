@@ -20,6 +20,7 @@ import services.rules
 from handlers import texts
 from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, ShowTasks, TaskRef
 from handlers.context import Context, Outcome
+from handlers.parse.cues import done_thing
 from handlers.router import Router
 from scheduler import nag
 from scheduler.reminder_rules import task_due_at
@@ -122,6 +123,8 @@ async def _resolve(session: Session, user_id: int, ref: TaskRef) -> TaskRecord |
         return task or texts.task_not_found(ref.number, None)
     title = ref.title or ""
     matches = await tasks.find_open_by_title(session, user_id, title)
+    if not matches and (thing := done_thing(title)) is not None:
+        matches = await tasks.find_open_by_title(session, user_id, thing)  # 取快递 finds 拿快递
     if len(matches) == 1:
         return matches[0]
     if not matches:

@@ -245,11 +245,25 @@ _DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快�
 
 
 def _done_title(text: str) -> str | None:
-    """`快递取了` -> `取快递`: the task's usual title, verb first."""
+    """`快递取了` -> `取快递`: the task's usual title, verb first (the handler also
+    tries the thing alone, so `取快递` finds a task called 拿快递)."""
     match = _DONE_PAST.fullmatch(text)
     if match is None or any(word in text for word in QUESTION_CUES):
         return None
-    return match["thing"]
+    verb = _VERB_BASE.get(match["verb"], match["verb"])
+    return verb + match["thing"]
+
+
+_VERB_BASE = {"取回来": "取", "拿回来": "拿", "取回": "取", "拿回": "拿", "交上去": "交", "交上": "交"}
+_VERB_BASE |= {"拿到": "拿", "取到": "取", "收到": "收", "去过": "去", "做过": "做", "办过": "办"}
+
+
+def done_thing(title: str) -> str | None:
+    """`取快递` -> `快递`: a done title without its verb, to find a task said another way."""
+    for verb in sorted(DONE_PAST_VERBS, key=len, reverse=True):
+        if title.startswith(verb) and len(title) > len(verb):
+            return title[len(verb) :]
+    return None
 
 
 _VIEW_FILLER = sorted(

@@ -109,3 +109,15 @@ async def test_a_trailing_every_day_makes_the_reminder_recur(keeper: Keeper) -> 
     assert "每天" in reply
     assert "吃早饭" in reply
     assert "每天" not in reply.split("吃早饭")[1][:3]  # not in the title
+
+
+async def test_a_thing_done_in_plain_past_tense_finds_its_task_said_another_way(
+    keeper: Keeper,
+) -> None:
+    await keeper.say("任务 周五 取快递")
+
+    done = await keeper.say("快递拿到了")  # read as 拿快递; found as 快递
+    listed = await keeper.say("任务")
+
+    assert "取快递" in done
+    assert "取快递" not in listed
