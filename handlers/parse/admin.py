@@ -29,6 +29,7 @@ def parse_admin(body: Body) -> Command:
         return AdminStatus()
     text = text.removeprefix("打开").removeprefix("给我").removeprefix("发我").strip()
     text = text.removeprefix("后台").strip()  # 管理 后台网页
+    text = text.removeprefix("系统").strip()  # 管理 看一下系统状态
     if text.startswith(("网页", "页面")):
         return OpenPages(admin=True)  # 管理 网页链接发我一个
     hold = _HOLD.fullmatch(text)

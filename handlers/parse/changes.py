@@ -84,7 +84,7 @@ _WAKE_SLEEP_NAMED = re.compile(
     r"起床(?:时间)?(?:是|在)?\s*(?P<a>[^\s,]+?)[\s,]*睡觉(?:时间)?(?:是|在)?\s*(?P<b>.+)"
 )
 _WATER_WORDS = re.compile(
-    r"(?:以后|今后|再也)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水(?:了)?"
+    r"(?:以后|今后|再也|先)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水(?:了)?"
 )
 
 
@@ -157,8 +157,11 @@ def _event_move(text: str, context: Body) -> Command | None:
     ):
         return None  # 修空调改到明天吧: put off to tomorrow is a task's 明天再说
     title = _EVENT_NAMING.sub("", match["title"]).strip() or match["title"]
+    said = match["rest"]
+    for same in ("同一时间", "原来的时间", "时间不变", "同一个时间", "老时间"):
+        said = said.replace(same, "")  # 挪到周四同一时间: the day moves, the time stays
     try:
-        when = match_when(match["rest"], context.today)
+        when = match_when(said.strip(), context.today)
     except ParseError:
         return None
     if (when.day is None and when.start is None) or when.rest:
@@ -199,6 +202,9 @@ def _wake_sleep(text: str) -> Command | None:
 
 def _water_words(text: str) -> Command | None:
     """`提醒我喝水` turns the water plan on; `不要提醒我喝水` turns it off."""
-    if (match := _WATER_WORDS.fullmatch(text)) is None:
+    if (match := _WATER_WORDS.fullmatch(text) or _WATER_WORDS.match(text)) is None:
         return None
-    return SwitchWater(action="close" if match["neg"] else "enable")
+    if not match["neg"]:
+        return SwitchWater(action="enable") if match.end() == len(text) else None
+    paused = "暂停" in text or text.startswith("先")  # 先别提醒我喝水了，暂停一下
+    return SwitchWater(action="pause" if paused else "close")

@@ -25,6 +25,7 @@ from handlers.parse.lexicon import (
     FALLBACK_CUES,
     FEATURE_NOUNS,
     GOAL_CUES,
+    HEDGES,
     HELP_CUES,
     HOW_WORDS,
     IDENTITY_WORDS,
@@ -63,7 +64,20 @@ BUDGET_ONE_AMOUNT = texts.BUDGET_HINT
 BUDGET_WHICH = texts.BUDGET_CATEGORY_UNKNOWN
 BUDGET_RANGE = texts.BUDGET_OUT_OF_RANGE
 
-_GIVE = ("给我", "发我", "发一下", "来个", "要个", "生成", "发个", "我要", "给个", "给一个")
+_GIVE = (
+    "给我",
+    "发我",
+    "发一下",
+    "来个",
+    "要个",
+    "生成",
+    "发个",
+    "我要",
+    "给个",
+    "给一个",
+    "发下",
+    "想在",
+)
 _EVENT_WORDS = (
     "日程",
     "会议",
@@ -160,6 +174,7 @@ class Cues:
     past: bool
     turn_on_word: str | None
     undo: bool
+    hedge: bool
     help: bool
     how: str | None
     nag_answer: str | None
@@ -216,6 +231,7 @@ def read(text: str) -> Cues:
         past=_past(text),
         turn_on_word=on_word,
         undo=_undo(text),
+        hedge=any(word in text for word in HEDGES),
         help=any(word in text for word in HELP_CUES),
         how=_longest(text, HOW_WORDS),
         nag_answer=_nag_answer(text),
@@ -254,7 +270,14 @@ def _done_title(text: str) -> str | None:
     return verb + match["thing"]
 
 
-_VERB_BASE = {"取回来": "取", "拿回来": "拿", "取回": "取", "拿回": "拿", "交上去": "交", "交上": "交"}
+_VERB_BASE = {
+    "取回来": "取",
+    "拿回来": "拿",
+    "取回": "取",
+    "拿回": "拿",
+    "交上去": "交",
+    "交上": "交",
+}
 _VERB_BASE |= {"拿到": "拿", "取到": "取", "收到": "收", "去过": "去", "做过": "做", "办过": "办"}
 
 
@@ -272,7 +295,7 @@ _VIEW_FILLER = sorted(
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
      "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛"},
+     "嘛", "数据"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -330,8 +353,11 @@ def _undo(text: str) -> bool:
 
 
 def _nag_answer(text: str) -> str | None:
-    """`好嘞知道了`, `收到收到`, `晓得了`: interjections, then an answer word, nothing else."""
+    """`好嘞知道了`, `收到收到`, `晓得了`: interjections, then an answer word, nothing else
+    (`…别催了` after it says the same)."""
     said = text.casefold().replace(" ", "")
+    for tail in ("别催了", "不用催了", "别催", "别再提醒了"):
+        said = said.removesuffix(tail).rstrip(",")
     for answer in sorted(NAG_ANSWERS, key=len, reverse=True):
         if said.endswith(answer):
             lead = said[: -len(answer)].strip(" ,")
@@ -493,7 +519,8 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
     """`把吃药那个提醒删了` -> `吃药`, `提醒吃药的那个删掉` -> `吃药`: the words that
     name the thing, when the message marks them as a name (那个, 的)."""
     named = _NAMED.search(text) is not None
-    said = text.replace(verb, " ") if verb else text
+    said = text.split(",")[0] if "," in text and word in text.split(",")[0] else text
+    said = said.replace(verb, " ") if verb else said
     for turn in sorted({*TURN_OFF_WORDS, *TURN_ON_WORDS}, key=len, reverse=True):
         if len(turn) > 1:
             said = said.replace(turn, " ")
@@ -509,8 +536,13 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
 _TITLE_FILLER = ("这周", "这几天", "暂时", "今天", "以后", "一下", "先", "都", "了", "吧", ",")
 
 
+_SCHEDULE_WORDS = re.compile(
+    r"每天|每晚|每早|每周[一二三四五六日天]?|工作日|每月|早上|晚上|中午|提醒我|叫我|喊我|提醒"
+)
+
+
 def _clean_title(part: str) -> str:
-    part = part.strip()
+    part = _SCHEDULE_WORDS.sub("", part).strip()  # 每天叫我起床的提醒: the rule is 起床
     for _ in range(3):
         for filler in _TITLE_FILLER:
             part = part.replace(filler, "")

@@ -72,6 +72,7 @@ from handlers.parse import slots as found_slots
 from handlers.parse.body import Body
 from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
+    WATER_NOT_NOW,
     WEEKDAYS,
 )
 from handlers.parse.normalise import compact, strip_separators
@@ -112,11 +113,15 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
         return parse_event(context.with_text("日程", rest)) if rest else None
     if cues.event_marker is not None:
         rest = _without(text, cues.event_marker).removeprefix("我").strip()
+        rest = _LEAD_VERBS.sub("", rest)  # 约了周六上午9点半…: the day is what counts
         return parse_event(context.with_text("日程", rest)) if rest else None
     if cues.task_marker is not None:
         rest = _without(text, cues.task_marker)
         return parse_task(context.with_text("待办", rest)) if rest else None
     return None
+
+
+_LEAD_VERBS = re.compile(r"^(?:我)?(?:约了|约好了|定了|订了|安排了)\s*")
 
 
 def _without(text: str, word: str) -> str:
@@ -163,7 +168,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if cues.view_noun is not None:
         if cues.view_noun == "reminders" and (slots.list_number is not None or slots.when_found):
             return None  # 20分钟后 提醒 看一下烤箱: a reminder to make, not the list
-        if cues.view_noun == "budgets" or cues.question or cues.look or _only_mine(text, cues):
+        plain = cues.question or cues.look or _only_mine(text, cues) or said_alone  # 本周回顾
+        if cues.view_noun == "budgets" or plain:
             return _VIEWS[cues.view_noun]()
     if cues.scope is not None and found_cues.only_view_words(text):
         if cues.scope == "today" and (cues.water_noun or cues.question or cues.look):
@@ -326,6 +332,8 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     `刚灌了两杯水`, `刚又喝了三杯水 送完一波单` (a remark after it)."""
     if slots.water_times is not None:
         return _glasses(slots.water_times)
+    if cues.other_person or cues.past or any(word in text for word in WATER_NOT_NOW):
+        return None  # 他喝了三杯水, 昨天喝了5杯水, 如果每天喝8杯水: not glasses to add now
     drank = _DRANK.search(text)
     if drank is not None and not cues.question and not slots.amounts_with_currency:
         said = drank["m"] or drank["n"]
@@ -469,12 +477,16 @@ def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command 
 
 
 def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
-    """`日程3 时间改成晚上八点`, `日程2 提前半小时提醒我`: an event by its number."""
+    """`日程3 时间改成晚上八点`, `日程2 提前半小时提醒我`, `日程1 改名成 年终述职`: an
+    event by its number."""
     from handlers.parse.tasks import parse_edit_event
 
     match = _EVENT_NUMBER.match(text)
     if match is None:
         return None
+    renamed = _RENAME.match(compact(text[match.end() :]))
+    if renamed is not None and renamed["title"].strip():
+        return EditEvent(number=int(match["n"]), title=renamed["title"].strip())
     rest = _EVENT_VERBS.sub(" ", text[match.end() :]).strip()
     if not rest or not (slots.when_found or "提前" in rest):
         return None
@@ -486,9 +498,10 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
 
 _DRANK = re.compile(
     r"水(?:我)?(?:又|刚|也)?(?:喝|整|灌)了?\s*(?P<m>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯"
-    r"|(?:^|[\s,]|完|后|前)(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*"
+    r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*"
     r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
 )
+_RENAME = re.compile(r"(?:的)?(?:改名|标题改|名字改|名称改|改个名)(?:成|为|叫)?\s*(?P<title>.+)")
 _EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")
 _EVENT_VERBS = re.compile(
     r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?|提醒我?$|提醒一下$"

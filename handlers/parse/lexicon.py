@@ -171,6 +171,8 @@ RECORD_LEADS: tuple[str, ...] = (
     "再记个",
     "jz",
     "记账:",
+    "帮我记下",
+    "帮我记低",
 )
 RECORD_LEADS += ("记下", "请记", "帮忙记", "记录一下", "记录")
 TASK_LEADS: tuple[str, ...] = ("记到待办", "加到待办", "放到待办", "放进待办", "记个任务")
@@ -370,6 +372,8 @@ REMARK_WORDS: tuple[str, ...] = (
     "离谱",
     "坑人",
     "吓人",
+    "网上说",
+    "真的假的",
 )
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
 OTHER_PEOPLE: tuple[str, ...] = (
@@ -470,6 +474,9 @@ EVENT_MARKERS: tuple[str, ...] = (
     "放到日程里",
     "放进日程里",
     "放日程",
+    "安排一个日程",
+    "安排个日程",
+    "加一个日程",
 )
 TASK_MARKERS: tuple[str, ...] = (
     "加到待办",
@@ -498,6 +505,13 @@ TASK_MARKERS: tuple[str, ...] = (
     "添加个待办",
     "加一个待办",
     "记个事",
+    "添加一个任务",
+    "加一个待办事项",
+    "加个待办事项",
+    "添加待办事项",
+    "记个任务",
+    "帮我记个任务",
+    "加一个任务",
 )
 LOOK_WORDS: tuple[str, ...] = (
     "看看",
@@ -544,6 +558,8 @@ QUESTION_CUES: tuple[str, ...] = (
     "木有",
     "哪个",
     "边个",
+    "怎样",
+    "会怎样",
 )
 VIEW_NOUNS: dict[str, str] = {
     "日程": "events",
@@ -613,6 +629,7 @@ MONEY_NOUNS: tuple[str, ...] = (
     "收入",
     "钱",
     "账单",
+    "收支",
 )
 WATER_NOUNS: tuple[str, ...] = (
     "喝水",
@@ -632,7 +649,19 @@ IDENTITY_WORDS: tuple[str, ...] = (
     "工号是啥",
     "我是谁",
 )
-PAGE_WORDS = ("网页链接", "网页版", "网页", "网址", "链接", "页面", "个人主页", "主页")
+PAGE_WORDS: tuple[str, ...] = (
+    "网页链接",
+    "网页版",
+    "网页",
+    "网址",
+    "链接",
+    "页面",
+    "个人主页",
+    "主页",
+    "浏览器",
+    "网页版地址",
+    "地址",
+)
 EXPORT_WORDS: tuple[str, ...] = (
     "导出",
     "导成",
@@ -1166,3 +1195,18 @@ DIALECT = {
 typed, and an index into the normalised text must stay an index into it)."""
 CORRECTION_WORDS = ("哦不对", "不对不对", "不对是", "哦不是", "哦不", "不对", "不是")
 """`外卖 三十五 哦不对 是三十九`: what follows replaces the value said just before."""
+WATER_NOT_NOW = (
+    "每天",
+    "一天",
+    "每日",
+    "目标",
+    "要喝",
+    "应该",
+    "得喝",
+    "如果",
+    "要是",
+    "假如",
+    "网上",
+    "听说",
+)
+"""Glasses in a sentence about a goal, a habit or a hypothesis: no check-in."""

@@ -53,10 +53,11 @@ _DONE_WORDS = r"(?:搞定|做完|弄完|办完|办好|做好|弄好|搞好|完�
 _DONE = re.compile(rf"(?P<what>.{{1,30}}?)\s*(?:已经|都|也)?{_DONE_WORDS}")
 _DONE_FIRST = re.compile(rf"{_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})", re.IGNORECASE)
 _POSTPONE = re.compile(
-    r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|做)|(?:推到|挪到|改到|放到|拖到)明天)"
+    r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做)|(?:推到|挪到|改到|放到|拖到)明天)"
 )
 _CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
 _CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不用|不要|取消|算)")
+_TODAY_CANNOT = re.compile(r"\s*今天\S{0,4}(?:不完|不了|没空|来不及)了?\s*$")
 _PRONOUNS = frozenset(
     ["我", "你", "他", "她", "它", "这", "那", "这个", "那个", "我们", "今天", "都"]
 )
@@ -152,7 +153,8 @@ def read_task_state(text: str) -> Command | None:
     if (match := _DONE_FIRST.fullmatch(text)) and _is_title(match["what"]):
         return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
     if (match := _POSTPONE.fullmatch(text)) and _is_title(match["what"]):
-        return PostponeTask(ref=task_ref(match["what"].strip(), "明天再说"))
+        what = _TODAY_CANNOT.sub("", match["what"]).strip() or match["what"].strip()
+        return PostponeTask(ref=task_ref(what, "明天再说"))  # 年度总结今天搞不完了 挪到明天
     if (match := _DONE.fullmatch(text)) and _is_title(match["what"]):
         return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
@@ -187,9 +189,12 @@ def read_lone_number(text: str) -> Command | None:
     return None if guess is None else Confirm(guess=guess)
 
 
+_RECORD_LEADS = sorted(RECORD_LEADS, key=len, reverse=True)
+
+
 def strip_record_lead(text: str) -> str | None:
     """`记一下 晚饭 48` / `帮我记 称了 70.1`: what follows the lead, or None."""
-    for lead in RECORD_LEADS:
+    for lead in _RECORD_LEADS:
         if text.startswith(lead) and len(text) > len(lead):
             return text[len(lead) :].lstrip(" :,")
     return None

@@ -61,7 +61,7 @@ _DIGEST_SWITCH = re.compile(
 )
 _INTERVAL = re.compile(
     rf"(?:设置|把)?\s*(?:喝水)?(?:提醒)?(?:的)?(?:间隔|频率)?\s*(?:设成|{_SET})(?:每隔|每|隔)?\s*"
-    rf"(?:(?P<n>{_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)\s*(?P<unit>分钟|分|小时|钟头)"
+    rf"(?:(?P<n>{_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)?\s*(?P<unit>分钟|分|小时|钟头)"
     r"\s*(?:(?:提醒|喊|叫)我?喝(?:一次|次)?水|喝一次水?|提醒一次|一次)?"
 )
 _GOAL = re.compile(
@@ -113,7 +113,7 @@ def _water_interval(text: str) -> Command | None:
     match = _INTERVAL.fullmatch(text)
     if match is None:
         return None
-    count = small_int(match["n"]) if match["n"] else 0
+    count = small_int(match["n"]) if match["n"] else (0 if match["only_half"] else 1)
     if count is None:
         return None
     unit = 60 if match["unit"] in ("小时", "钟头") else 1
@@ -125,8 +125,8 @@ def _water_interval(text: str) -> Command | None:
 
 def _water_goal(text: str) -> Command | None:
     match = _GOAL.fullmatch(text) or _GOAL_SAID.search(text)
-    if match is None and "目标" in text:
-        match = _GOAL_DAILY.search(text)  # 一天喝够十杯就行 目标改一下
+    if match is None and any(word in text for word in ("目标", "就行", "就够了", "就够")):
+        match = _GOAL_DAILY.search(text)  # 一天喝够十杯就行
     if match is None:
         return None
     glasses = small_int(match["n"] or match["m"])
@@ -196,6 +196,8 @@ def read_reminder(text: str, context: Body) -> Command | None:
     for lead in REMINDER_LEADS:
         if text.startswith(lead) and len(text) > len(lead):
             text = text[len(lead) :].lstrip(" ,:")
+            if not any(word in text for word in _REMIND_WORDS):  # 帮我设个提醒，下周二上午十点…
+                return parse_custom_reminder(text, now_local=context.now_local)
             break
     said_at = [(text.find(w), -len(w), w) for w in _REMIND_WORDS if w in text]
     for at, _, word in sorted(said_at)[:1]:  # the first said, the longest there

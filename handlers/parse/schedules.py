@@ -128,6 +128,7 @@ def _recurrence_first(text: str) -> str:
     makes the reminder recur (it never ends up in the title of a one-off)."""
     text = text.replace("工作日每天", "工作日").replace("每个工作日每天", "每个工作日")
     text = text.replace("每逢", "每")  # 每逢周一: every Monday
+    text = re.sub(r"^在\s*(?=[0-9一二两三四五六七八九十半明今后下每])", "", text)  # 在一个半小时后
     text = _AFTER_A_WHILE.sub(r"\g<span>后", text)  # 过四十分钟: 四十分钟后
     match = _RECUR_TAIL.search(text)
     if match is None:
@@ -169,7 +170,7 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
 
 def _take_important(text: str) -> tuple[str, bool]:
     text = "".join(" " if is_decoration(ch) else ch for ch in text)  # ⚠️重要
-    for said in IMPORTANT_WORDS:  # 这个很重要: said of the reminder, not its title
+    for said in sorted(IMPORTANT_WORDS, key=len, reverse=True):  # 这个很重要: of the reminder
         if said in text:
             rest, _ = _take_important(text.replace(said, " "))
             return strip_separators(" ".join(rest.split())), True

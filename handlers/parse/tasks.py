@@ -32,7 +32,7 @@ from handlers.parse.body import Body
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
-from handlers.parse.when import When, match_time, match_when
+from handlers.parse.when import When, match_when
 
 MAX_REMIND_MINUTES = 24 * 60
 MAX_TASK_NUMBER = 99_999
@@ -118,7 +118,7 @@ def task_ref(text: str, verb: str) -> TaskRef:
     match = _TASK_NUMBER.fullmatch(text)
     if match is None:
         text = _INTERJECTION.sub("", text).strip() or text  # 算了 回访客户那个
-        title = _NAMING.sub("", text).strip() or text  # 交报告那个: 交报告
+        title = _NAMING.sub("", strip_separators(text)).strip() or text  # 交报告那个: 交报告
         return TaskRef(title=" ".join(title.split()))
     number = small_int(match["number"][:8]) or 0
     if not 1 <= number <= MAX_TASK_NUMBER:
@@ -191,12 +191,16 @@ _CHANGE_WORDS = re.compile(r"改到|改成|改为|推到|推迟到|挪到|移到
 
 
 def _time_last(when: When) -> When:
-    """A day said first and its time said after the title."""
+    """A day said first and its time (or time range) said after the title."""
     words = when.rest.split()
     for cut in range(1, len(words)):
-        found = match_time(" ".join(words[cut:]))
-        if found is not None and found.end == len(" ".join(words[cut:])):
-            return dataclasses.replace(when, start=found.time, rest=" ".join(words[:cut]))
+        try:
+            tail = match_when(" ".join(words[cut:]), dt.date(2000, 1, 1))
+        except ParseError:
+            continue
+        if tail.start is not None and tail.day is None and not tail.rest:
+            rest = " ".join(words[:cut])
+            return dataclasses.replace(when, start=tail.start, end=tail.end, rest=rest)
     return when
 
 
@@ -247,6 +251,7 @@ def event_from(when: When) -> AddEvent:
         raise ParseError(texts.EVENT_END_BEFORE_START)
     remind, rest = _remind_minutes(when.rest)
     title = " ".join(strip_separators(rest).split())
+    title = title.removeprefix("那个").removeprefix("这个").strip() or title  # 明天那个体检
     if not title:
         raise ParseError(texts.EVENT_NEEDS_TITLE)
     return AddEvent(
