@@ -15,8 +15,12 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 
-_HOLD = re.compile(r"(?P<a>暂停|恢复)\s*全部(?:发送)?|全部\s*(?P<b>暂停|恢复)(?:发送)?")
-_SETTLE = re.compile(r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到|没收到|收到了|收到)")
+_HOLD = re.compile(
+    r"(?P<a>暂停|恢复)\s*(?:全部|所有)(?:发送)?|(?:全部|所有)\s*(?P<b>暂停|恢复)(?:发送)?"
+)
+_SETTLE = re.compile(
+    r"对账\s*#?(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到|没收到|已经收到了|已经收到|收到了|收到)"
+)
 
 
 def parse_admin(body: Body) -> Command:
@@ -37,6 +41,7 @@ def parse_admin(body: Body) -> Command:
         return AdminHoldAll(hold=(hold["a"] or hold["b"]) == "暂停")
     if match := _SETTLE.fullmatch(text):
         return AdminSettle(
-            job_id=int(match["job"]), received=match["word"] in ("已收到", "收到了", "收到")
+            job_id=int(match["job"]),
+            received=match["word"] in ("已收到", "收到了", "收到", "已经收到了", "已经收到"),
         )
     raise ParseError(texts.ADMIN_HINT)

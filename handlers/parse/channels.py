@@ -54,7 +54,9 @@ TARGET_WORDS: dict[str, Target] = {
     "企业微信应用": "wecom_app",
 }
 OFF_WORDS = frozenset({"关", "关闭", "无", "没有", "不要", "取消", "off", "none"})
-SHOW = frozenset({"设置 渠道", "设置渠道", "渠道", "通道", "设置 通道", "我的渠道", "查看渠道"})
+SHOW = frozenset(
+    {"设置 渠道", "设置渠道", "渠道", "通道", "设置 通道", "我的渠道", "查看渠道", "渠道设置"}
+)
 _PRIMARY = re.compile(r"设置\s*(?:主)?(?:渠道|通道)\s*(.+)")
 _FALLBACK = re.compile(r"设置\s*备用(?:渠道|通道)?\s*(.*)")
 _BIND = re.compile(r"(绑定|解绑)\s*(.*)")

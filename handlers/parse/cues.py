@@ -340,7 +340,7 @@ def _past(text: str) -> bool:
 
 
 def _undo(text: str) -> bool:
-    if text.casefold().strip() == "undo" or text.startswith(("撤销", "撤回")):
+    if text.casefold().startswith("undo") or text.startswith(("撤销", "撤回")):
         return True
     if any(w in text for w in UNDO_CUES) and any(v in text for v in UNDO_VERBS):
         return True
@@ -562,6 +562,7 @@ def event_title(text: str, cues: Cues) -> str | None:
             if day in ("下周", "这周", "周") and before[:1] in "一二三四五六日天":
                 before = before[1:]
             break
+    before = before.split(",")[0]  # 年会那个不去了，日程删掉
     said = _TITLE_NOISE.sub("", before.lstrip("的").strip()).strip()
     said = said.removeprefix("的").strip()
     for tail in ("的日程", "那个日程", "日程", "的安排", "那个"):

@@ -210,6 +210,8 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
     """`不用免打扰了`, `晨报重新打开吧`, `喝水提醒先停了吧`, `提醒4先停一下`,
     `把吃药那个提醒删了`, `餐饮的预算不要了`, `不设目标体重了`, `明天的会取消了`."""
     off, on = cues.turn_off, cues.turn_on
+    if cues.quiet and cues.feature is None:
+        return None  # 一个小时内别发提醒: quiet time, read by the quiet readers
     named = cues.remind and re.search(r"(?:的|那个)提醒", text) is not None  # 叫我起床的提醒删了
     if (off is None) == (on is None) or slots.amounts or (cues.remind and not named):
         return None
@@ -256,7 +258,8 @@ def _rule_or_event(text: str, cues: Cues, slots: Slots, verb: str) -> Command | 
         if cues.event_word == "日程" and cues.turn_off and "第" in text:
             return CancelEvent(number=slots.list_number)  # 第3个日程不去了
         return None  # 日程2取消: the event readers take numbers
-    if cues.turn_off and cues.event_word and cues.turn_off_word in ("取消", "取消了", "不去"):
+    event_off = ("取消", "取消了", "不去", "不去了", "删掉", "删了", "删除")
+    if cues.turn_off and cues.event_word and cues.turn_off_word in event_off:
         day = slots.day
         title = found_cues.event_title(text, cues)
         if title and title not in ("日程", "安排", "行程"):  # 取消日程: which one?
@@ -402,6 +405,9 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
         return None
     from handlers.parse.settings import parse_quiet
 
+    text = (
+        text.split(",")[-1] if "," in text and "到" not in text else text
+    )  # 夜班要补觉,下午四点前…
     period = next((p for p in ("下午", "晚上", "傍晚") if p in text[: max(text.find("到"), 0)]), "")
 
     at = text.find("到")
@@ -468,7 +474,7 @@ def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command 
     if cues.how is not None:
         at = text.find(cues.how)
         topic = text[:at].strip() or text[at + len(cues.how) :].strip()  # 怎么设提醒
-        for filler in ("这个功能", "这功能", "这个", "这", "应该", "要", "该"):
+        for filler in ("这个功能", "这功能", "那个", "这个", "这", "应该", "要", "该"):
             topic = topic.removesuffix(filler)
         found = read_help(f"帮助 {topic}") if topic else None
         if found is not None and found.topic:
@@ -498,7 +504,7 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
 
 _DRANK = re.compile(
     r"水(?:我)?(?:又|刚|也)?(?:喝|整|灌)了?\s*(?P<m>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯"
-    r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*"
+    r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*(?:第)?"
     r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
 )
 _RENAME = re.compile(r"(?:的)?(?:改名|标题改|名字改|名称改|改个名)(?:成|为|叫)?\s*(?P<title>.+)")
@@ -561,6 +567,9 @@ def water_later(text: str, _context: Body, cues: Cues, slots: Slots) -> Command 
     return SnoozeWater(minutes=minutes) if 5 <= minutes <= 180 else None
 
 
+_LATER_BY = re.compile(
+    r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)(?:后|以后)"
+)
 _WATER_LATER = re.compile(
     r"(?:再)?过\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
     r"(?:后|以后)?(?:再)?(?:叫|提醒|喊)我喝水"
@@ -575,6 +584,12 @@ def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Comma
     if cues.nag_answer is not None:
         return AnswerNag(word=cues.nag_answer)
     if cues.snooze or (cues.water_noun and cues.snooze_word and not cues.question):
+        later = _LATER_BY.search(text)  # 晚点再提醒我喝水，一小时后吧: 60
+        if later is not None:
+            count = Decimal("0.5") if later["n"] == "半" else Decimal(small_int(later["n"]) or 0)
+            minutes = int(count * (60 if later["unit"] in ("小时", "钟头") else 1))
+            if 5 <= minutes <= 180:
+                return SnoozeWater(minutes=minutes)
         return SnoozeWater()  # 晚点再喝, 喝水的过会儿再提醒我
     return None
 

@@ -32,7 +32,7 @@ EXPENSE_CATEGORIES += ("日用", "其他")
 INCOME_CATEGORIES = ("工资", "奖金", "红包", "报销", "兼职", "退款", "理财", "其他")
 
 _EXPENSE_WORDS = {
-    "餐饮": "伙食费 伙食 大米 排骨 猪肉 鸡蛋 青菜 蔬菜 买肉 早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
+    "餐饮": "麻辣烫 伙食费 伙食 大米 排骨 猪肉 鸡蛋 青菜 蔬菜 买肉 早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
     "烧烤 零食 水果 早点 面包 快餐 食堂 饮料 小吃 甜品 蛋糕 麦当劳 肯德基 星巴克 瑞幸 "
     "喜茶 买菜 菜钱 午饭钱 饭钱 餐费 请客吃饭 盒饭 便当 包子 煎饼 面条 拉面 米线 酒 "
     "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费",
@@ -46,7 +46,7 @@ _EXPENSE_WORDS = {
     "感冒药 看医生",
     "娱乐": "电影 看电影 游戏 唱歌 KTV ktv 演唱会 门票 旅游 健身 健身房 会员 视频会员 "
     "游泳 球票 剧本杀 桌游 按摩",
-    "教育": "补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
+    "教育": "钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
     "发了红包 发了个红包 包了红包",
@@ -255,6 +255,9 @@ QUIET_WORDS: tuple[str, ...] = (
     "别烦我",
     "不要烦我",
     "静音",
+    "别发提醒",
+    "不要发提醒",
+    "别发通知",
 )
 QUIET_WORDS += ("别提醒我", "别提醒", "别发消息", "不要发消息", "别给我发", "别找我")
 END_WORDS = ("关掉", "关闭", "结束", "取消", "解除", "停止", "关了")
@@ -512,6 +515,7 @@ TASK_MARKERS: tuple[str, ...] = (
     "记个任务",
     "帮我记个任务",
     "加一个任务",
+    "记待办",
 )
 LOOK_WORDS: tuple[str, ...] = (
     "看看",
@@ -723,10 +727,20 @@ TURN_OFF_WORDS: dict[str, str] = {
     "别推送了": "close",
 }
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
-TURN_ON_WORDS = {
-    "重新打开": "resume", "重新开": "resume", "恢复": "resume", "继续": "resume",
-    "再开": "resume", "打开": "enable", "开启": "enable", "启用": "enable", "开": "enable",
-}  # fmt: skip
+TURN_ON_WORDS: dict[str, str] = {
+    "重新打开": "resume",
+    "重新开": "resume",
+    "恢复": "resume",
+    "继续": "resume",
+    "再开": "resume",
+    "打开": "enable",
+    "开启": "enable",
+    "启用": "enable",
+    "开": "enable",
+    "开回来": "resume",
+    "打开回来": "resume",
+    "恢复回来": "resume",
+}
 FEATURE_NOUNS: dict[str, str] = {
     "免打扰": "quiet",
     "勿扰": "quiet",
@@ -908,6 +922,10 @@ HELP_CUES: tuple[str, ...] = (
     "都能记",
     "能记什么",
     "能记啥",
+    "能帮我做什么",
+    "帮我做什么",
+    "能帮我干嘛",
+    "能帮我干啥",
 )
 HOW_WORDS: tuple[str, ...] = (
     "咋用",
@@ -933,6 +951,8 @@ HOW_WORDS: tuple[str, ...] = (
     "应该怎么记",
     "应该怎么设置",
     "应该怎么用",
+    "该怎么写",
+    "怎么写",
 )
 NAG_ANSWERS: tuple[str, ...] = (
     "知道了",
@@ -1022,6 +1042,9 @@ STATE_VERBS: dict[str, str] = {
     "不用弄": "cancel",
     "明天再整": "postpone",
     "明天再搞": "postpone",
+    "改明天": "postpone",
+    "先放放": "postpone",
+    "放放": "postpone",
 }
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 REVIEW_SCHEDULE_VERBS = ("改到", "改成", "改在", "设为", "设在", "定在", "放在", "调到", "换到")
@@ -1094,7 +1117,17 @@ IMPORTANT_WORDS: tuple[str, ...] = (
     "这事很重要",
 )
 """Said of a reminder anywhere in the message: it is important (at least once)."""
-AMOUNT_FOLLOWERS = ("吃", "买", "打", "交", "付", "充", "请", "坐", "看")
+AMOUNT_FOLLOWERS: tuple[str, ...] = (
+    "吃",
+    "买",
+    "打",
+    "交",
+    "付",
+    "充",
+    "请",
+    "坐",
+    "看",
+)
 """A verb right after an amount (`花了三十五吃了顿麻辣烫`) still ends it."""
 STRONG_UNDO: tuple[str, ...] = (
     "撤销",
@@ -1109,6 +1142,7 @@ STRONG_UNDO: tuple[str, ...] = (
     "输错",
     "整错",
     "弄错了",
+    "撤掉",
 )
 UNDO_FILLER = ("哎呀", "哎", "一下", "刚才", "刚刚", "不对", "了", "吧", "啊", "的", "那个", "撤")
 """`记错了 撤销一下`, `哎呀发错了 撤回撤回`: nothing but undo words is an undo."""
@@ -1170,7 +1204,7 @@ SPOKEN_FILLERS: tuple[str, ...] = (
 )
 """Spoken fillers before a request (`嗯就是…明天8点提醒我…`, `对了，周四…`): dropped
 when a pause (…, a comma, a space) follows them."""
-QUESTION_PREFIXES = {
+QUESTION_PREFIXES: dict[str, str] = {
     "加待办": "加待办",
     "加个待办": "加待办",
     "加日程": "加日程",
@@ -1183,6 +1217,7 @@ QUESTION_PREFIXES = {
     "记日记": "日记",
     "撤销": "撤销",
     "记喝水": "喝水",
+    "导出": "导出",
 }
 """A command named in a question about it (`能加待办吗？月底前交年度总结`): kept before
 the request that follows the question."""

@@ -225,7 +225,7 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
         return True  # 花了200买鞋: the verb says it is money
-    if text.startswith(("到账", "入账", "进账"), end):
+    if text.startswith(("到账", "入账", "进账", "到了"), end):
         return True  # 退款129到账
     paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, "加了"))
     if paid and text.startswith("的", end) and _LEDGER_WORD.match(text, end + 1) is not None:

@@ -56,7 +56,9 @@ _POSTPONE = re.compile(
     r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做)|(?:推到|挪到|改到|放到|拖到)明天)"
 )
 _CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
-_CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不用|不要|取消|算)")
+_CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不去|不用|不要|取消|算)")
+_DONE_AFTER_COMMA = re.compile(r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{0,2}过了")
+_CANCEL_TAIL = re.compile(r"\s*,\s*(?:取消掉|取消吧|取消|删了吧|删掉吧)$")
 _TODAY_CANNOT = re.compile(r"\s*今天\S{0,4}(?:不完|不了|没空|来不及)了?\s*$")
 _PRONOUNS = frozenset(
     ["我", "你", "他", "她", "它", "这", "那", "这个", "那个", "我们", "今天", "都"]
@@ -157,6 +159,11 @@ def read_task_state(text: str) -> Command | None:
         return PostponeTask(ref=task_ref(what, "明天再说"))  # 年度总结今天搞不完了 挪到明天
     if (match := _DONE.fullmatch(text)) and _is_title(match["what"]):
         return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
+    if (done := _DONE_AFTER_COMMA.fullmatch(text)) and _is_title(done["what"]):
+        return CompleteTask(
+            ref=task_ref(done["what"].strip(), "完成")
+        )  # 给张阿姨回电话，已经打过了
+    text = _CANCEL_TAIL.sub("", text)  # 银行办卡不去了，取消掉
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
     if match and _is_title(match["what"]):
         what = match["what"].split(",")[0].strip().removesuffix("了").removeprefix("去")

@@ -40,7 +40,14 @@ from handlers.parse.settings import (
     SWITCHES,
     parse_switch,
 )
-from handlers.parse.tasks import event_from, parse_event, parse_task, small_hours_asked, task_from
+from handlers.parse.tasks import (
+    _time_last,
+    event_from,
+    parse_event,
+    parse_task,
+    small_hours_asked,
+    task_from,
+)
 from handlers.parse.when import match_time, match_when
 from storage.records import RuleKind
 
@@ -269,6 +276,8 @@ def read_dated(text: str, context: Body) -> Command | None:
             context.today if today_at > context.now_local else context.today + dt.timedelta(days=1)
         )
         when = dataclasses.replace(when, day=day)
+    if when.day is not None and when.start is None:
+        when = _time_last(when)  # 12月18号 公司年会 晚上六点半
     if when.day is None or not when.rest or len(when.rest) > _DAY_TIME_TITLE:
         return None
     if when.day < context.today or (when.start is None and when.day == context.today):

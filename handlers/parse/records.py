@@ -155,7 +155,7 @@ def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[s
 
 def parse_journal(body: Body) -> Command:
     """`日记 ……`: the text exactly as typed, only outer whitespace (and a `:`) removed."""
-    text = body.raw.lstrip(" \t\r\n:：,，。.、\u3000").strip()
+    text = body.raw.lstrip(" \t\r\n:：,，。.、～~\u3000").strip()
     if not text:
         raise ParseError(texts.JOURNAL_NEEDS_TEXT)
     return WriteJournal(text=text)

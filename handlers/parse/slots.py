@@ -99,7 +99,9 @@ def _amounts(text: str) -> tuple[tuple[Decimal, ...], bool]:
         if after.startswith((*WEIGHT_UNITS, "杯", "点", "号", "分", "个", "次", "天", "岁", ":")):
             continue
         before = text[: match.start()].rstrip()
-        if before.endswith(("提醒", "日程", "待办", "任务", "第", "#", "x", "×", "+", "*")):
+        if before.endswith(
+            ("提醒", "日程", "待办", "任务", "第", "#", "x", "×", "+", "*", "周", "星期", "礼拜")
+        ):
             continue
         try:
             value = find_amount(match)

@@ -140,6 +140,9 @@ def parse_cancel(body: Body) -> Command:
         return Undo()  # 取消刚才记的那笔: the last record, not a task
     if (event := _ordinal_event(body.text)) is not None:
         return CancelEvent(number=event)  # 取消第二个日程
+    if body.text.endswith("日程") and len(body.text) > 2:
+        title = body.text.removesuffix("日程").removesuffix("的").removesuffix("那个").strip()
+        return CancelEvent(title_ref=title)  # 取消和老同学吃饭的日程
     if body.text.startswith("日程"):
         rest = strip_separators(body.text.removeprefix("日程"))
         return parse_cancel_event(body.with_text("取消日程", rest))
