@@ -166,7 +166,7 @@ def read_task_state(text: str) -> Command | None:
     text = _CANCEL_TAIL.sub("", text)  # 银行办卡不去了，取消掉
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
     if match and _is_title(match["what"]):
-        what = match["what"].split(",")[0].strip().removesuffix("了").removeprefix("去")
+        what = match["what"].split(",")[0].strip().removesuffix("了")
         return CancelTask(ref=task_ref(what or match["what"].strip(), "取消"))  # 不用去接女儿了,…
     return None
 

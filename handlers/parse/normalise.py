@@ -116,6 +116,8 @@ def without_frame(text: str) -> str:
         )
         if please and not normal.startswith("请问", start) and end - start > 1:
             start += 1  # 请把晨报改到…, but 请假 stays
+        if "日记" in normal[start : start + 8]:
+            break  # a journal keeps every word it was given (…团队辛苦了)
         trimmed = end  # trailing punctuation goes only with a polite tail behind it
         while trimmed > start and (
             normal[trimmed - 1] in _TRAIL_PUNCT + _PARTICLES or is_decoration(normal[trimmed - 1])
