@@ -117,6 +117,12 @@ class Row:
 def load_rows(path: Path = PHRASINGS) -> list[Row]:
     """Every row of `path`, validated (unique ids, known categories and commands,
     well-formed fields); CorpusError names the first bad line."""
+    return read_rows(path, _row)
+
+
+def read_rows(path: Path, make: Callable[[Any, int], Row]) -> list[Row]:
+    """The rows of a JSON Lines file, each made by `make(data, line)`; CorpusError
+    names the first bad line or a repeated id."""
     rows: list[Row] = []
     seen: set[str] = set()
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
@@ -124,7 +130,7 @@ def load_rows(path: Path = PHRASINGS) -> list[Row]:
             continue
         try:
             data = json.loads(line)
-            row = _row(data, number)
+            row = make(data, number)
         except (ValueError, TypeError, KeyError) as error:
             raise CorpusError(f"{path.name}:{number}: {error}") from None
         if row.id in seen:

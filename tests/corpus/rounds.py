@@ -41,6 +41,7 @@ from tests.corpus.load import (
     outcome,
     parse_text,
     parser,
+    read_rows,
     row_from,
 )
 
@@ -49,26 +50,16 @@ ROUNDS_DIR = Path(__file__).resolve().parent / "rounds"
 
 def load_round(path: Path) -> list[Row]:
     """The rows of one round file; an `id` is made for a row without one."""
-    rows: list[Row] = []
-    seen: set[str] = set()
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-            if not isinstance(data, dict):
-                raise CorpusError("a row is a JSON object")
-            data.setdefault("id", f"{data.get('category')}-{path.stem}-{number:03d}")
-            if data.get("area") is None:
-                raise CorpusError("a round row names its area")
-            row = _lenient_row(data, number)
-        except (ValueError, TypeError, KeyError) as error:
-            raise CorpusError(f"{path.name}:{number}: {error}") from None
-        if row.id in seen:
-            raise CorpusError(f"{path.name}:{number}: duplicate id {row.id}")
-        seen.add(row.id)
-        rows.append(row)
-    return rows
+
+    def make(data: Any, number: int) -> Row:
+        if not isinstance(data, dict):
+            raise CorpusError("a row is a JSON object")
+        data.setdefault("id", f"{data.get('category')}-{path.stem}-{number:03d}")
+        if data.get("area") is None:
+            raise CorpusError("a round row names its area")
+        return _lenient_row(data, number)
+
+    return read_rows(path, make)
 
 
 _BAD_FIELD = re.compile(r"^(?P<cmd>[A-Za-z]+)\.(?P<field>[a-z_]+)\b")

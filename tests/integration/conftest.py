@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
@@ -18,6 +18,10 @@ from storage.repos import rules
 from storage.repos.users import ensure_and_lock_user
 from storage.schema import metadata
 from tests.conftest import TEST_SETTINGS, wecom_side
+
+if TYPE_CHECKING:  # the mini-program fixtures' types; mp_support imports this module
+    from bot.sandbox.fake_wechat import FakeWeChat
+    from tests.integration.mp_support import Client, MiniProgram
 
 
 @pytest.fixture
@@ -71,3 +75,35 @@ async def new_rule(engine: AsyncEngine, clock: FakeClock, user_id: int, **fields
     }
     async with engine.begin() as session:
         return await rules.create(session, user_id=user_id, now=clock.now(), **(values | fields))
+
+
+# --- the mini-program API's fixtures (tests/integration/mp_support.py) -------------------
+# A module that needs another fake WeChat (one with a subscriber, say) defines its own
+# `fake`, which wins over this one.
+
+
+@pytest.fixture
+def fake(clock: FakeClock) -> FakeWeChat:
+    """The fake WeChat of one test, on its clock."""
+    from tests.integration.mp_support import make_fake
+
+    return make_fake(clock)
+
+
+@pytest.fixture
+async def api(fake: FakeWeChat, clock: FakeClock, engine: AsyncEngine) -> AsyncIterator[Client]:
+    """A client of the mini-program API, served over loopback against `engine`."""
+    from tests.integration.mp_support import serve_api
+
+    async with serve_api(fake, clock, engine) as (client, _):
+        yield client
+
+
+@pytest.fixture
+async def phone(api: Client, fake: FakeWeChat) -> MiniProgram:
+    """The mini-program on a phone, logged in."""
+    from tests.integration.mp_support import MiniProgram
+
+    phone = MiniProgram(api, fake)
+    await phone.login()
+    return phone

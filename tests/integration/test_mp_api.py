@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -22,31 +21,12 @@ from tests.integration.mp_support import (
     LINK_KEY,
     Client,
     MiniProgram,
-    make_fake,
     new_id,
     rows,
     serve_api,
 )
 
 TZ = dt.timezone(dt.timedelta(hours=8))
-
-
-@pytest.fixture
-def fake(clock: FakeClock) -> FakeWeChat:
-    return make_fake(clock)
-
-
-@pytest.fixture
-async def api(fake: FakeWeChat, clock: FakeClock, engine: AsyncEngine) -> AsyncIterator[Client]:
-    async with serve_api(fake, clock, engine) as (client, _):
-        yield client
-
-
-@pytest.fixture
-async def phone(api: Client, fake: FakeWeChat) -> MiniProgram:
-    phone = MiniProgram(api, fake)
-    await phone.login()
-    return phone
 
 
 def at(clock: FakeClock, minutes: float = 0) -> str:

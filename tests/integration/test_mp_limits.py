@@ -4,9 +4,7 @@ asked or a code is tried, counted in the metrics (issue 20 item 3)."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import AsyncIterator
 
-import pytest
 from prometheus_client import CollectorRegistry
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -15,7 +13,7 @@ from bot.sandbox.fake_wechat import FakeWeChat
 from scheduler.clock import FakeClock
 from services import mp_link
 from tests.integration.conftest import new_user
-from tests.integration.mp_support import LINK_KEY, Client, MiniProgram, make_fake, serve_api
+from tests.integration.mp_support import LINK_KEY, Client, MiniProgram, serve_api
 
 REGISTRY = CollectorRegistry()
 REGISTRY.register(metrics.MP_RATE_LIMITED)
@@ -23,17 +21,6 @@ REGISTRY.register(metrics.MP_RATE_LIMITED)
 
 def refusals(limit: str) -> float:
     return REGISTRY.get_sample_value("keeper_mp_rate_limited_total", {"limit": limit}) or 0.0
-
-
-@pytest.fixture
-def fake(clock: FakeClock) -> FakeWeChat:
-    return make_fake(clock)
-
-
-@pytest.fixture
-async def api(fake: FakeWeChat, clock: FakeClock, engine: AsyncEngine) -> AsyncIterator[Client]:
-    async with serve_api(fake, clock, engine) as (client, _):
-        yield client
 
 
 async def _junk_logins(api: Client, n: int, address: str | None = None) -> list[int]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import datetime as dt
 import logging
-from collections.abc import AsyncIterator
 
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -17,28 +16,10 @@ from bot.web import auth as web_auth
 from scheduler.clock import FakeClock
 from tests.conftest import TEST_SETTINGS
 from tests.integration.conftest import row_counts
-from tests.integration.mp_support import Client, MiniProgram, make_fake, new_id, serve_api
+from tests.integration.mp_support import Client, MiniProgram, new_id
 
 DEEP = "[" * 30_000
 """Deeper than any parser recursion limit: json.loads gives up with a RecursionError."""
-
-
-@pytest.fixture
-def fake(clock: FakeClock) -> FakeWeChat:
-    return make_fake(clock)
-
-
-@pytest.fixture
-async def api(fake: FakeWeChat, clock: FakeClock, engine: AsyncEngine) -> AsyncIterator[Client]:
-    async with serve_api(fake, clock, engine) as (client, _):
-        yield client
-
-
-@pytest.fixture
-async def phone(api: Client, fake: FakeWeChat) -> MiniProgram:
-    phone = MiniProgram(api, fake)
-    await phone.login()
-    return phone
 
 
 def _errors(caplog: pytest.LogCaptureFixture) -> list[str]:
