@@ -29,8 +29,8 @@ def parse_admin(body: Body) -> Command:
     text = " ".join(body.text.split())
     for look in ("看一下", "看看", "看下", "查一下", "查看", "查下"):
         text = text.removesuffix(look).removeprefix(look).strip()  # 管理 状态看一下
-    if text == "状态":
-        return AdminStatus()
+    if text.removeprefix("系统") == "状态":
+        return AdminStatus()  # 管理 系统状态
     text = text.removeprefix("打开").removeprefix("给我").removeprefix("发我").strip()
     text = text.removeprefix("后台").strip()  # 管理 后台网页
     text = text.removeprefix("系统").strip()  # 管理 看一下系统状态

@@ -62,15 +62,15 @@ _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
 )
 _EVENT_EDIT = re.compile(
-    r"(?:把)?日程\s*(?P<n>[0-9]{1,4})\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+    r"(?:把)?(?:日程\s*(?P<n>[0-9]{1,4})|第\s*(?P<o>[0-9]{1,4})\s*个\s*日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
 )
 _EVENT_MOVE = re.compile(
     r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在|改成)\s*(?P<rest>.+)"
 )
 _EVENT_CANCEL = re.compile(
     r"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})"
-    r"|(?:把)?日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|删了|删|不去了?)(?:[,\s]*(?:取消|吧))?"
-    r"(?:吧)?(?:,.{0,12})?"
+    r"|(?:把)?日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|删了|删|不去了?)"
+    r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:,.{0,12})?"
 )
 _EVENT_WORDS = ("会", "日程", "约", "聚", "面试", "课", "复诊", "检查", "体检", "饭局", "活动")
 _EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")
@@ -142,7 +142,8 @@ def _event_change(text: str, context: Body) -> Command | None:
     if match := _EVENT_CANCEL.fullmatch(text):
         return CancelEvent(number=int(match["a"] or match["b"]))
     if match := _EVENT_EDIT.fullmatch(text):
-        return parse_edit_event(context.with_text("改日程", f"{match['n']} {match['rest']}"))
+        number = match["n"] or match["o"]
+        return parse_edit_event(context.with_text("改日程", f"{number} {match['rest']}"))
     return _event_move(text, context)
 
 

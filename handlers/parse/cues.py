@@ -36,6 +36,7 @@ from handlers.parse.lexicon import (
     OTHER_PEOPLE,
     PAGE_WORDS,
     PAST_WORDS,
+    PERIOD_TIMES,
     POLITE_LEADS,
     QUESTION_CUES,
     QUIET_WORDS,
@@ -267,7 +268,10 @@ def _done_title(text: str) -> str | None:
     if match is None or any(word in text for word in QUESTION_CUES):
         return None
     verb = _VERB_BASE.get(match["verb"], match["verb"])
-    return verb + match["thing"]
+    thing = match["thing"].removesuffix("的事").removesuffix("这件事")
+    if verb in ("办", "做", "弄", "搞") or thing != match["thing"]:
+        return thing  # 续签合同的事办完了: the thing is the task
+    return verb + thing
 
 
 _VERB_BASE = {
@@ -295,7 +299,7 @@ _VIEW_FILLER = sorted(
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
      "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛", "数据"},
+     "嘛", "数据", "一整年", "整年"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -570,6 +574,7 @@ def event_title(text: str, cues: Cues) -> str | None:
     return said or cues.event_word
 
 
+_PERIOD_FIRST = re.compile("|".join(sorted(PERIOD_TIMES, key=len, reverse=True)))
 _REVIEW_TAIL = re.compile(
     r"^\s*(?:给我)?(?:再)?(?:发|推送|推|收到)?(?:周报)?(?:给我|发我)?[\s吧了]*$"
 )
@@ -596,6 +601,9 @@ def weekday_time(text: str) -> tuple[str, dt.time] | None:
         return None
     rest = match["rest"].strip()
     found = match_time(rest)
+    if found is None and (period := _PERIOD_FIRST.match(rest)) is not None:
+        tail = _REVIEW_TAIL.sub("", rest[period.end() :])
+        return (match["wd"], PERIOD_TIMES[period[0]]) if not tail else None  # 周一早上发周报
     tail = _REVIEW_TAIL.sub("", rest[found.end :]) if found is not None else ""
     if found is None or tail:
         return None

@@ -339,7 +339,7 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return None  # 他喝了三杯水, 昨天喝了5杯水, 如果每天喝8杯水: not glasses to add now
     drank = _DRANK.search(text)
     if drank is not None and not cues.question and not slots.amounts_with_currency:
-        said = drank["m"] or drank["n"]
+        said = drank["m"] or drank["k"] or drank["n"]
         count = small_int(said) if said else 1  # 上课前喝了杯水
         total = any(word in text[: drank.start()] for word in ("今天", "一共", "总共"))
         if (
@@ -405,9 +405,8 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
         return None
     from handlers.parse.settings import parse_quiet
 
-    text = (
-        text.split(",")[-1] if "," in text and "到" not in text else text
-    )  # 夜班要补觉,下午四点前…
+    if "," in text and "到" not in text:  # 夜班要补觉,下午四点前都别吵我: the clause with 前
+        text = next((part for part in text.split(",") if "前" in part), text.split(",")[-1])
     period = next((p for p in ("下午", "晚上", "傍晚") if p in text[: max(text.find("到"), 0)]), "")
 
     at = text.find("到")
@@ -504,10 +503,13 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
 
 _DRANK = re.compile(
     r"水(?:我)?(?:又|刚|也)?(?:喝|整|灌)了?\s*(?P<m>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯"
+    r"|(?:又)?(?P<k>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯(?:温|热|凉|白)?水下肚"
     r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*(?:第)?"
     r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
 )
-_RENAME = re.compile(r"(?:的)?(?:改名|标题改|名字改|名称改|改个名)(?:成|为|叫)?\s*(?P<title>.+)")
+_RENAME = re.compile(
+    r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|名称改|改个名)[,\s]*(?:成|为|叫)?\s*(?P<title>.+)"
+)
 _EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")
 _EVENT_VERBS = re.compile(
     r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?|提醒我?$|提醒一下$"
@@ -550,6 +552,27 @@ def event_moved(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
     return found if isinstance(found, (EditEvent, Confirm)) else None
 
 
+def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`家长会那个提前二十分钟提醒我`: an event named by its title, told ahead."""
+    from handlers.parse.tasks import MAX_REMIND_MINUTES, _remind_minutes
+
+    match = _NAMED_NOTICE.fullmatch(text)
+    if match is None:
+        return None
+    try:
+        minutes, rest = _remind_minutes(match["notice"])
+    except ParseError:
+        return None
+    if minutes is None or rest.strip() or not 0 < minutes <= MAX_REMIND_MINUTES:
+        return None
+    return EditEvent(title_ref=match["title"].strip(), remind_minutes_before=minutes)
+
+
+_NAMED_NOTICE = re.compile(
+    r"(?:把)?(?P<title>[^\s,0-9]{1,12}?)(?:那个|的)(?:日程)?\s*(?P<notice>提前.+)"
+)
+
+
 def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`待办2明天再弄`, `2号任务取消掉`, `第3个待办搞定`: a task by its number."""
     from handlers.parse.tasks import numbered_state
@@ -571,8 +594,8 @@ _LATER_BY = re.compile(
     r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)(?:后|以后)"
 )
 _WATER_LATER = re.compile(
-    r"(?:再)?过\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
-    r"(?:后|以后)?(?:再)?(?:叫|提醒|喊)我喝水"
+    r"(?:再)?(?:过)?\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
+    r"(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
 )
 
 
@@ -617,6 +640,7 @@ _FAMILIES: tuple[Family, ...] = (
     markers,
     water_later,
     advance_notice,
+    event_notice,
     short_answers,
     undo,
     help_asked,

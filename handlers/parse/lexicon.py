@@ -46,7 +46,7 @@ _EXPENSE_WORDS = {
     "感冒药 看医生",
     "娱乐": "电影 看电影 游戏 唱歌 KTV ktv 演唱会 门票 旅游 健身 健身房 会员 视频会员 "
     "游泳 球票 剧本杀 桌游 按摩",
-    "教育": "钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
+    "教育": "钢琴班 补习班 培训班 兴趣班 钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
     "发了红包 发了个红包 包了红包",
@@ -104,6 +104,9 @@ INCOME_SYNONYMS: dict[str, str] = {
     "代课": "兼职",
     "团课": "兼职",
     "私教课": "兼职",
+    "发传单": "兼职",
+    "跑腿": "兼职",
+    "代驾": "兼职",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -200,6 +203,8 @@ REMIND_WORDS: tuple[str, ...] = (
     "叫我一声",
     "提醒一下",
     "remind me",
+    "叫我一下",
+    "喊我一下",
 )
 DONE_WORDS: tuple[str, ...] = (
     "搞定",
@@ -298,6 +303,8 @@ INCOME_IN_WORDS: tuple[str, ...] = (
     "到账",
     "报销",
     "给我包",
+    "给了我",
+    "给我了",
 )
 """Money coming in from someone (`儿子转来的生活费 2000`)."""
 REMARK_WORDS: tuple[str, ...] = (
@@ -377,6 +384,12 @@ REMARK_WORDS: tuple[str, ...] = (
     "吓人",
     "网上说",
     "真的假的",
+    "一平米",
+    "每平米",
+    "每平",
+    "一平",
+    "一斤要",
+    "每斤",
 )
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
 OTHER_PEOPLE: tuple[str, ...] = (
@@ -418,9 +431,34 @@ OTHER_PEOPLE: tuple[str, ...] = (
     "小李",
     "小刘",
     "小陈",
+    "二姨",
+    "大姨",
+    "小姨",
+    "姨妈",
+    "舅舅",
+    "叔叔",
+    "阿姨",
+    "邻居",
+    "亲戚",
+    "表哥",
+    "表姐",
+    "婆婆",
+    "公公",
+    "姑妈",
 )
 """Someone else's weight is not the user's (`我妈体重60`)."""
-WEIGHT_CUES = ("体重", "称了", "称重", "上秤", "秤上", "量了下体重", "量体重", "称一下", "称下")
+WEIGHT_CUES: tuple[str, ...] = (
+    "体重",
+    "称了",
+    "称重",
+    "上秤",
+    "秤上",
+    "量了下体重",
+    "量体重",
+    "称一下",
+    "称下",
+    "称的",
+)
 WEIGHT_UNITS = {"kg": False, "kgs": False, "公斤": False, "千克": False, "斤": True}
 """Weight units and whether they are 斤 (halved to kilograms)."""
 BUDGET_CUES: tuple[str, ...] = (
@@ -680,6 +718,9 @@ EXPORT_WORDS: tuple[str, ...] = (
     "备份一下我的",
     "我要下载",
     "我的数据",
+    "数据能下载",
+    "下载所有",
+    "excel",
 )
 TURN_OFF_WORDS: dict[str, str] = {
     "先停一下": "pause",
@@ -740,6 +781,7 @@ TURN_ON_WORDS: dict[str, str] = {
     "开回来": "resume",
     "打开回来": "resume",
     "恢复回来": "resume",
+    "开始": "enable",
 }
 FEATURE_NOUNS: dict[str, str] = {
     "免打扰": "quiet",
@@ -874,6 +916,7 @@ UNDO_CUES: tuple[str, ...] = (
     "上一步",
     "上一个",
     "刚记的那笔",
+    "刚那个",
 )
 UNDO_VERBS: tuple[str, ...] = (
     "记错",
@@ -953,6 +996,7 @@ HOW_WORDS: tuple[str, ...] = (
     "应该怎么用",
     "该怎么写",
     "怎么写",
+    "怎么加",
 )
 NAG_ANSWERS: tuple[str, ...] = (
     "知道了",
@@ -1144,7 +1188,21 @@ STRONG_UNDO: tuple[str, ...] = (
     "弄错了",
     "撤掉",
 )
-UNDO_FILLER = ("哎呀", "哎", "一下", "刚才", "刚刚", "不对", "了", "吧", "啊", "的", "那个", "撤")
+UNDO_FILLER: tuple[str, ...] = (
+    "哎呀",
+    "哎",
+    "一下",
+    "刚才",
+    "刚刚",
+    "不对",
+    "了",
+    "吧",
+    "啊",
+    "的",
+    "那个",
+    "撤",
+    "手滑",
+)
 """`记错了 撤销一下`, `哎呀发错了 撤回撤回`: nothing but undo words is an undo."""
 WATER_CHECK_WORDS: tuple[str, ...] = (
     "打卡",

@@ -51,7 +51,9 @@ _MONEY_VERBS = (*_STRONG_SPEND, *INCOME_VERBS)
 _NOTE_SPLIT = re.compile(r"[\s,;:、，。！!?？~…]+")
 _CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
 _INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
-_LEDGER_WORDS = "|".join(map(re.escape, sorted({*_CATEGORY_WORDS, *_INCOME_WORDS}, key=len)[::-1]))
+_LEDGER_WORDS = "|".join(
+    map(re.escape, sorted({*_CATEGORY_WORDS, *_INCOME_WORDS, *GIFT_WORDS}, key=len)[::-1])
+)
 _LEDGER_WORD = re.compile(_LEDGER_WORDS)
 _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
 
@@ -125,7 +127,9 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     word, category = category_of(note)
     known = note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS  # 发红包 keeps its verb
     clean = note if known else _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
-    coming_in = _find(note, INCOME_IN_WORDS) is not None  # 外孙女给我发了个红包
+    coming_in = (
+        _find(note, (*INCOME_IN_WORDS, "卖了", "卖掉", "赚了", "挣了")) is not None
+    )  # 外孙女给我发了个红包
     if coming_in and not income:
         income = "其他"  # 妈妈给我转了 500: money came in, of no named kind
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):

@@ -19,6 +19,7 @@ import re
 
 from handlers import texts
 from handlers.commands import (
+    CancelEvent,
     CancelTask,
     Command,
     CompleteTask,
@@ -57,7 +58,10 @@ _POSTPONE = re.compile(
 )
 _CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
 _CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不去|不用|不要|取消|算)")
-_DONE_AFTER_COMMA = re.compile(r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{0,2}过了")
+_EVENT_BY_NUMBER = re.compile(
+    r"(?:第\s*)?(?P<n>[0-9]{1,4})\s*(?:号|个)\s*日程|日程\s*(?P<m>[0-9]{1,4})"
+)
+_DONE_AFTER_COMMA = re.compile(r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{0,2}过了?")
 _CANCEL_TAIL = re.compile(r"\s*,\s*(?:取消掉|取消吧|取消|删了吧|删掉吧)$")
 _TODAY_CANNOT = re.compile(r"\s*今天\S{0,4}(?:不完|不了|没空|来不及)了?\s*$")
 _PRONOUNS = frozenset(
@@ -155,7 +159,8 @@ def read_task_state(text: str) -> Command | None:
     if (match := _DONE_FIRST.fullmatch(text)) and _is_title(match["what"]):
         return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
     if (match := _POSTPONE.fullmatch(text)) and _is_title(match["what"]):
-        what = _TODAY_CANNOT.sub("", match["what"]).strip() or match["what"].strip()
+        said = match["what"].strip().rstrip(",")
+        what = _TODAY_CANNOT.sub("", said).strip() or said
         return PostponeTask(ref=task_ref(what, "明天再说"))  # 年度总结今天搞不完了 挪到明天
     if (match := _DONE.fullmatch(text)) and _is_title(match["what"]):
         return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
@@ -165,8 +170,11 @@ def read_task_state(text: str) -> Command | None:
         )  # 给张阿姨回电话，已经打过了
     text = _CANCEL_TAIL.sub("", text)  # 银行办卡不去了，取消掉
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
+    if match and (event := _EVENT_BY_NUMBER.fullmatch(match["what"].strip())):
+        return CancelEvent(number=int(event["n"]))  # 3号日程不去了
     if match and _is_title(match["what"]):
-        what = match["what"].split(",")[0].strip().removesuffix("了")
+        what = re.split(r"[,\s]+(?=已经|因为|他|她|反正|自动)", match["what"])[0]
+        what = what.split(",")[0].strip().removesuffix("了")  # 不用交水电费了 已经自动扣款了
         return CancelTask(ref=task_ref(what or match["what"].strip(), "取消"))  # 不用去接女儿了,…
     return None
 

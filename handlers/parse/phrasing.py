@@ -69,13 +69,15 @@ _DIGEST_SWITCH = re.compile(
 _INTERVAL = re.compile(
     rf"(?:设置|把)?\s*(?:喝水)?(?:提醒)?(?:的)?(?:间隔|频率)?\s*(?:设成|{_SET})(?:每隔|每|隔)?\s*"
     rf"(?:(?P<n>{_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)?\s*(?P<unit>分钟|分|小时|钟头)"
-    r"\s*(?:(?:提醒|喊|叫)我?喝(?:一次|次)?水|喝一次水?|提醒一次|一次)?"
+    r"\s*(?:(?:提醒|喊|叫)我?喝(?:一次|次)?水|喝一次水?|提醒一次喝水|提醒一次|一次)?"
 )
 _GOAL = re.compile(
     rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{_SET}(?:喝)?(?P<n>{_N})\s*杯水?"
     rf"|(?:目标)?(?:每天|一天|每日)(?:要)?喝\s*(?P<m>{_N})\s*杯水?"
 )
-_GOAL_SAID = re.compile(rf"(?:喝水)?目标\s*{_SET}(?P<n>{_N})\s*杯水?$(?P<m>)?")
+_GOAL_SAID = re.compile(
+    rf"(?:喝水)?目标\s*{_SET}(?:喝)?(?P<n>{_N})\s*杯水?(?:就够了|就够|就行|就好)?$(?P<m>)?"
+)
 """`一天喝六杯就够了，喝水目标改成六杯`: the goal said at the end of a sentence."""
 _GOAL_DAILY = re.compile(rf"(?:一天|每天|每日)(?:要)?(?:喝)?够?\s*(?P<n>{_N})\s*杯(?P<m>)?")
 _WINDOW = re.compile(
@@ -265,8 +267,10 @@ def read_dated(text: str, context: Body) -> Command | None:
     verb saying which it is: asked, as a task (no time) or an event (a time)."""
     if any(mark in text for mark in "?？吗"):
         return None
+    booked = text.startswith(("约了", "约好了", "我约了"))  # 约了周五晚上八点跟老同学吃饭
+    said = re.sub(r"^(?:我)?约(?:好)?了", "", text) if booked else text
     try:
-        when = match_when(text, context.today)
+        when = match_when(said, context.today)
     except ParseError:
         return None
     when = dataclasses.replace(when, rest=when.rest.removeprefix("的").strip())  # 8点的飞机
@@ -288,4 +292,6 @@ def read_dated(text: str, context: Body) -> Command | None:
         event = small_hours_asked(event_from(when), text)
     except ParseError:
         return None
+    if booked and not isinstance(event, Confirm):
+        return event  # an appointment the user made: an event, not a guess
     return event if isinstance(event, Confirm) else Confirm(guess=event)

@@ -87,6 +87,7 @@ KEYWORDS: dict[str, Callable[[Body], Command]] = {
     "记日记": parse_journal,
     "写日记": parse_journal,
     "写个日记": parse_journal,
+    "帮我写个日记": parse_journal,
     "今天的日记": parse_journal,
     "帮我写进日记里": parse_journal,
     "帮我写进日记": parse_journal,
