@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 
 from handlers import texts
 from handlers.commands import DigestKind
+from handlers.parse.lazy import lazy
 from handlers.parse.lexicon import (
     BUDGET_CUES,
     CHANNEL_CUES,
@@ -95,14 +95,34 @@ _EVENT_WORDS = (
 _REMINDER_WORDS = ("提醒", "闹钟")
 
 
+_PATTERNS: dict[int, re.Pattern[str]] = {}
+
+
+def _pattern(words: object) -> re.Pattern[str]:
+    """One alternation of a cue table, longest words first, compiled once per table:
+    a table's words are looked up in one pass, in C, not one `in` each."""
+    key = id(words)
+    found = _PATTERNS.get(key)
+    if found is None:
+        ordered = sorted(set(words), key=len, reverse=True)  # type: ignore[call-overload]
+        found = re.compile("|".join(map(re.escape, ordered)) or "(?!)", re.IGNORECASE)
+        _PATTERNS[key] = found
+    return found
+
+
 def _longest(text: str, words: object) -> str | None:
     """The longest word of `words` inside `text` (case-folded), or None."""
-    folded = text.casefold()
     best: str | None = None
-    for word in words:  # type: ignore[attr-defined]
-        if word in folded and (best is None or len(word) > len(best)):
-            best = word
+    for match in _pattern(words).finditer(text):
+        said = match[0].casefold()
+        if best is None or len(said) > len(best):
+            best = said
     return best
+
+
+def _any(text: str, words: object) -> bool:
+    """Whether a word of `words` is inside `text`."""
+    return _pattern(words).search(text) is not None
 
 
 _VERB_ENDS = frozenset("了掉吧一下啦啊呀哈的上起")
@@ -113,16 +133,24 @@ def _turn_word(text: str, table: object) -> str | None:
     别) counts only where it stands as a verb: last, or before 了 掉 吧 一下 ... (not
     the 开 of 开会 or the 关 of 关火)."""
     best: str | None = None
-    for word in table:  # type: ignore[attr-defined]
-        at = text.find(word)
-        while at >= 0:
+    pattern = _pattern(table)
+    match = pattern.search(text)
+    while match is not None:  # every start, overlapping ones too (先停几天: 停几天)
+        at = match.start()
+        for word in _prefixes(table, text, at, len(match[0])):
             after = text[at + len(word) : at + len(word) + 1]
             alone = len(word) > 1 or not after or after in _VERB_ENDS or not after.isalnum()
             if alone and (best is None or len(word) > len(best)):
                 best = word
                 break
-            at = text.find(word, at + 1)
+        match = pattern.search(text, at + 1)
     return best
+
+
+def _prefixes(table: object, text: str, at: int, longest: int) -> list[str]:
+    """The words of `table` that start at `at`, longest first."""
+    said = text[at : at + longest]
+    return [said[:n] for n in range(longest, 0, -1) if said[:n] in table]  # type: ignore[operator]
 
 
 def _nearest(text: str, table: object, anchor: str | None) -> str | None:
@@ -131,119 +159,225 @@ def _nearest(text: str, table: object, anchor: str | None) -> str | None:
     if anchor is None or anchor not in text:
         return _longest(text, table)
     at = text.find(anchor)
-    found = [
-        (abs(text.find(word) - at), -len(word), word)
-        for word in table  # type: ignore[attr-defined]
-        if word in text
-    ]
+    found = [(abs(m.start() - at), -len(m[0]), m[0]) for m in _pattern(table).finditer(text)]
     return min(found)[2] if found else None
 
 
-@dataclass(frozen=True, slots=True)
 class Cues:
-    """Which cue words a message holds (None / False: none of that table)."""
+    """Which cue words a message holds (None / False: none of that table), each
+    looked up only when a family asks for it (most families stop at their first cue)."""
 
-    event_marker: str | None
-    task_marker: str | None
-    question: bool
-    look: bool
-    mine: bool
-    give: bool
-    remind: bool
-    remind_time: bool
-    view_noun: str | None
-    view_word: str | None
-    scope: str | None
-    money_noun: bool
-    water_noun: bool
-    turn_off: str | None
-    turn_off_word: str | None
-    turn_on: str | None
-    feature: str | None
-    reminder_word: str | None
-    event_word: str | None
-    budget: bool
-    goal: bool
-    weightish: bool
-    remark: bool
-    other_person: bool
-    identity: bool
-    export: bool
-    page: bool
-    quiet: bool
-    done_title: str | None
-    past: bool
-    turn_on_word: str | None
-    undo: bool
-    hedge: bool
-    help: bool
-    how: str | None
-    nag_answer: str | None
-    snooze: bool
-    snooze_word: bool
-    fallback: bool
-    channel: bool
-    turn_off_before_target: bool
-    task_state: str | None
-    task_number: int | None
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @lazy
+    def _view_word(self) -> str | None:
+        return _longest(self.text, VIEW_NOUNS)
+
+    @lazy
+    def _scope_word(self) -> str | None:
+        return _longest(self.text, SCOPE_WORDS)
+
+    @lazy
+    def _turn_words(self) -> tuple[str | None, str | None]:
+        off_word = _turn_word(self.text, TURN_OFF_WORDS)
+        on_word = _turn_word(self.text, TURN_ON_WORDS)
+        if off_word and on_word and (off_word in on_word or on_word in off_word):
+            on_word = None if len(off_word) >= len(on_word) else on_word
+            off_word = None if on_word else off_word
+        return off_word, on_word
+
+    @lazy
+    def _feature_word(self) -> str | None:
+        off_word, on_word = self._turn_words
+        return _nearest(self.text, FEATURE_NOUNS, off_word or on_word)
+
+    @lazy
+    def event_marker(self) -> str | None:
+        return _longest(self.text, EVENT_MARKERS)
+
+    @lazy
+    def task_marker(self) -> str | None:
+        return _longest(self.text, TASK_MARKERS)
+
+    @lazy
+    def question(self) -> bool:
+        return _any(self.text, QUESTION_CUES)
+
+    @lazy
+    def look(self) -> bool:
+        return _any(self.text, LOOK_WORDS)
+
+    @lazy
+    def mine(self) -> bool:
+        return "我的" in self.text or "我都" in self.text
+
+    @lazy
+    def give(self) -> bool:
+        return _any(self.text, _GIVE)
+
+    @lazy
+    def remind(self) -> bool:
+        return _any(self.text, REMIND_WORDS)
+
+    @lazy
+    def remind_time(self) -> bool:
+        return self.remind and _has_time(self.text)
+
+    @lazy
+    def view_noun(self) -> str | None:
+        return VIEW_NOUNS[self._view_word] if self._view_word else None
+
+    @lazy
+    def view_word(self) -> str | None:
+        return self._view_word
+
+    @lazy
+    def scope(self) -> str | None:
+        return SCOPE_WORDS[self._scope_word] if self._scope_word else None
+
+    @lazy
+    def money_noun(self) -> bool:
+        return _any(self.text, MONEY_NOUNS)
+
+    @lazy
+    def water_noun(self) -> bool:
+        return _any(self.text, WATER_NOUNS)
+
+    @lazy
+    def turn_off(self) -> str | None:
+        return TURN_OFF_WORDS[self._turn_words[0]] if self._turn_words[0] else None
+
+    @lazy
+    def turn_off_word(self) -> str | None:
+        return self._turn_words[0]
+
+    @lazy
+    def turn_on(self) -> str | None:
+        return TURN_ON_WORDS[self._turn_words[1]] if self._turn_words[1] else None
+
+    @lazy
+    def feature(self) -> str | None:
+        return FEATURE_NOUNS[self._feature_word] if self._feature_word else None
+
+    @lazy
+    def reminder_word(self) -> str | None:
+        return _longest(self.text, _REMINDER_WORDS)
+
+    @lazy
+    def event_word(self) -> str | None:
+        return _longest(self.text, _EVENT_WORDS)
+
+    @lazy
+    def budget(self) -> bool:
+        return _any(self.text, BUDGET_CUES)
+
+    @lazy
+    def goal(self) -> bool:
+        return _any(self.text, GOAL_CUES)
+
+    @lazy
+    def weightish(self) -> bool:
+        return _any(self.text, WEIGHT_CUES) or "体重" in self.text
+
+    @lazy
+    def remark(self) -> bool:
+        return _any(self.text, REMARK_WORDS)
+
+    @lazy
+    def other_person(self) -> bool:
+        return _someone_elses(self.text)
+
+    @lazy
+    def identity(self) -> bool:
+        return _longest(self.text, IDENTITY_WORDS) is not None
+
+    @lazy
+    def export(self) -> bool:
+        return _any(self.text, EXPORT_WORDS)
+
+    @lazy
+    def page(self) -> bool:
+        return _any(self.text, PAGE_WORDS)
+
+    @lazy
+    def quiet(self) -> bool:
+        return _any(self.text, QUIET_WORDS)
+
+    @lazy
+    def done_title(self) -> str | None:
+        return _done_title(self.text)
+
+    @lazy
+    def past(self) -> bool:
+        return _past(self.text)
+
+    @lazy
+    def turn_on_word(self) -> str | None:
+        return self._turn_words[1]
+
+    @lazy
+    def undo(self) -> bool:
+        return _undo(self.text)
+
+    @lazy
+    def hedge(self) -> bool:
+        return _any(self.text, HEDGES)
+
+    @lazy
+    def help(self) -> bool:
+        return _any(self.text, HELP_CUES)
+
+    @lazy
+    def how(self) -> str | None:
+        return _longest(self.text, HOW_WORDS)
+
+    @lazy
+    def nag_answer(self) -> str | None:
+        return _nag_answer(self.text)
+
+    @lazy
+    def snooze(self) -> bool:
+        return _any(self.text, SNOOZE_PHRASES)
+
+    @lazy
+    def snooze_word(self) -> bool:
+        return _any(self.text, SNOOZE_CUES)
+
+    @lazy
+    def fallback(self) -> bool:
+        return _any(self.text, FALLBACK_CUES)
+
+    @lazy
+    def channel(self) -> bool:
+        return _any(self.text, CHANNEL_CUES)
+
+    @lazy
+    def turn_off_before_target(self) -> bool:
+        return _off_first(self.text)
+
+    @lazy
+    def task_state(self) -> str | None:
+        return STATE_VERBS[state] if (state := _longest(self.text, STATE_VERBS)) else None
+
+    @lazy
+    def task_number(self) -> int | None:
+        return _task_number(self.text)
+
+
+def overlapping(cues: Cues) -> bool:
+    """The view word shares characters with the span word (`本周总结`: 本周 and 周总结):
+    the span was meant."""
+    view, scope = cues.view_word, cues._scope_word
+    if not view or not scope:
+        return False
+    at_view, at_scope = cues.text.find(view), cues.text.find(scope)
+    return at_scope <= at_view < at_scope + len(scope)
 
 
 def read(text: str) -> Cues:
-    """Every cue in `text` (normalised and tidied)."""
-    view_word = _longest(text, VIEW_NOUNS)
-    scope_word = _longest(text, SCOPE_WORDS)
-    off_word = _turn_word(text, TURN_OFF_WORDS)
-    on_word = _turn_word(text, TURN_ON_WORDS)
-    if off_word and on_word and (off_word in on_word or on_word in off_word):
-        on_word = None if len(off_word) >= len(on_word) else on_word
-        off_word = None if on_word else off_word
-    feature_word = _nearest(text, FEATURE_NOUNS, off_word or on_word)
-    remind = any(word in text for word in REMIND_WORDS)
-    return Cues(
-        event_marker=_longest(text, EVENT_MARKERS),
-        task_marker=_longest(text, TASK_MARKERS),
-        question=any(word in text for word in QUESTION_CUES),
-        look=any(word in text for word in LOOK_WORDS),
-        mine="我的" in text or "我都" in text,
-        give=any(word in text for word in _GIVE),
-        remind=remind,
-        remind_time=remind and _has_time(text),
-        view_noun=VIEW_NOUNS[view_word] if view_word else None,
-        view_word=view_word,
-        scope=SCOPE_WORDS[scope_word] if scope_word else None,
-        money_noun=any(word in text for word in MONEY_NOUNS),
-        water_noun=any(word in text for word in WATER_NOUNS),
-        turn_off=TURN_OFF_WORDS[off_word] if off_word else None,
-        turn_off_word=off_word,
-        turn_on=TURN_ON_WORDS[on_word] if on_word else None,
-        feature=FEATURE_NOUNS[feature_word] if feature_word else None,
-        reminder_word=_longest(text, _REMINDER_WORDS),
-        event_word=_longest(text, _EVENT_WORDS),
-        budget=any(word in text for word in BUDGET_CUES),
-        goal=any(word in text for word in GOAL_CUES),
-        weightish=any(word in text for word in WEIGHT_CUES) or "体重" in text,
-        remark=any(word in text for word in REMARK_WORDS),
-        other_person=_someone_elses(text),
-        identity=_longest(text, IDENTITY_WORDS) is not None,
-        export=any(word in text for word in EXPORT_WORDS),
-        page=any(word in text for word in PAGE_WORDS),
-        quiet=any(word in text for word in QUIET_WORDS),
-        done_title=_done_title(text),
-        past=_past(text),
-        turn_on_word=on_word,
-        undo=_undo(text),
-        hedge=any(word in text for word in HEDGES),
-        help=any(word in text for word in HELP_CUES),
-        how=_longest(text, HOW_WORDS),
-        nag_answer=_nag_answer(text),
-        snooze=any(phrase in text for phrase in SNOOZE_PHRASES),
-        snooze_word=any(word in text for word in SNOOZE_CUES),
-        fallback=any(word in text for word in FALLBACK_CUES),
-        channel=any(word in text for word in CHANNEL_CUES),
-        turn_off_before_target=_off_first(text),
-        task_state=STATE_VERBS[state] if (state := _longest(text, STATE_VERBS)) else None,
-        task_number=_task_number(text),
-    )
+    """The cues of `text` (normalised and tidied), each read when first asked for."""
+    return Cues(text)
 
 
 _HAS_TIME = re.compile(
@@ -265,7 +399,7 @@ def _done_title(text: str) -> str | None:
     """`快递取了` -> `取快递`: the task's usual title, verb first (the handler also
     tries the thing alone, so `取快递` finds a task called 拿快递)."""
     match = _DONE_PAST.fullmatch(text)
-    if match is None or any(word in text for word in QUESTION_CUES):
+    if match is None or _any(text, QUESTION_CUES):
         return None
     verb = _VERB_BASE.get(match["verb"], match["verb"])
     thing = match["thing"].removesuffix("的事").removesuffix("这件事")
@@ -304,16 +438,16 @@ _VIEW_FILLER = sorted(
     reverse=True,
 )  # fmt: skip
 _MONEY_FILLER = sorted({*_VIEW_FILLER, *EXPENSE_SYNONYMS}, key=len, reverse=True)
+_VIEW_FILLER_RE = re.compile("|".join(map(re.escape, _VIEW_FILLER)))
+_MONEY_FILLER_RE = re.compile("|".join(map(re.escape, _MONEY_FILLER)))
 
 
 def only_view_words(text: str) -> bool:
     """`这个月的账`, `今年怎么样`, `今天喝了几杯水`: nothing but a span, question and
     look words and the names of what is shown (not `今天吃啥`); with money said, a
     category too (`这个月饭钱花了多少`)."""
-    rest = text
-    money = any(word in text for word in MONEY_NOUNS)
-    for word in _MONEY_FILLER if money else _VIEW_FILLER:
-        rest = rest.replace(word, "")
+    money = _any(text, MONEY_NOUNS)
+    rest = (_MONEY_FILLER_RE if money else _VIEW_FILLER_RE).sub("", text)
     return not rest.strip(" ,")
 
 
@@ -348,7 +482,7 @@ def _undo(text: str) -> bool:
         return True
     if any(w in text for w in UNDO_CUES) and any(v in text for v in UNDO_VERBS):
         return True
-    if not any(word in text for word in STRONG_UNDO):
+    if not _any(text, STRONG_UNDO):
         return False
     rest = text  # 记错了 撤销一下, 哎呀发错了 撤回撤回: nothing but undo words
     for word in sorted({*STRONG_UNDO, *UNDO_FILLER}, key=len, reverse=True):
@@ -359,6 +493,8 @@ def _undo(text: str) -> bool:
 def _nag_answer(text: str) -> str | None:
     """`好嘞知道了`, `收到收到`, `晓得了`: interjections, then an answer word, nothing else
     (`…别催了` after it says the same)."""
+    if not _any(text, NAG_ANSWERS):
+        return None
     said = text.casefold().replace(" ", "")
     for tail in ("别催了", "不用催了", "别催", "别再提醒了"):
         said = said.removesuffix(tail).rstrip(",")

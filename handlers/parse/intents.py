@@ -82,6 +82,19 @@ from handlers.parse.slots import Slots
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]
 
+# Cheap first looks: a family whose words cannot be in the message stops at once (one
+# search), before it asks for the cues and slots that cost more.
+_REVIEW_HINT = re.compile("周报|回顾|回看|周总结")
+_DIGEST_HINT = re.compile("晨报|早报|晚报|总结|计划|安排")
+_MARKER_HINT = re.compile("日程|待办|任务|todo|记个事", re.IGNORECASE)
+_WEIGHT_HINT = re.compile("体重|称|秤|kg|公斤|千克|斤", re.IGNORECASE)
+_WATER_HINT = re.compile("水|杯|water", re.IGNORECASE)
+_CHANNEL_HINT = re.compile(
+    "绑|渠道|通道|备用|备选|后备|小程序|微信|企微|wxpusher|server|方糖|sct|uid_|spt|发到|推送|提醒发|消息发",
+    re.IGNORECASE,
+)
+_DISMISS_HINT = re.compile("算了|不记|不用了|不要了|别记")
+
 
 def understand(text: str, context: Body, *, strict: bool = False) -> Command | None:
     """The command the slots and cues of `text` decide, or None to let others read it.
@@ -105,6 +118,8 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     command wherever it stands, and its words leave the title."""
     from handlers.parse.tasks import parse_event, parse_task
 
+    if _MARKER_HINT.search(text) is None:
+        return None
     text = found_cues.without_polite(text)
     said_last = text.endswith("日程") and not text.startswith("日程") and _slots.when_found
     asking = cues.question or cues.look or cues.mine
@@ -163,8 +178,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return None
     if cues.turn_off or cues.turn_on:
         return None
-    if cues.scope is not None and cues.view_word == "安排":
-        return _VIEWS[cues.scope]()  # 今天有什么安排: the day, not just its events
+    if cues.scope is not None and (cues.view_word == "安排" or found_cues.overlapping(cues)):
+        return _VIEWS[cues.scope]()  # 今天有什么安排, 本周总结: the span's view
     if cues.view_noun is not None:
         if cues.view_noun == "reminders" and (slots.list_number is not None or slots.when_found):
             return None  # 20分钟后 提醒 看一下烤箱: a reminder to make, not the list
@@ -192,7 +207,7 @@ def _only_mine(text: str, cues: Cues) -> bool:
 
 def identity_pages_export(text: str, _c: Body, cues: Cues, slots: Slots) -> Command | None:
     """`我的userid是多少`, `给我个网页链接`, `把我的记录导出`."""
-    if slots.amounts or slots.when_found:
+    if not (cues.identity or cues.export or cues.page) or slots.amounts or slots.when_found:
         return None
     if cues.identity and (cues.question or cues.mine or cues.look):
         return WhoAmI()
@@ -306,6 +321,8 @@ def goal(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
 
 def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`我现在66.6kg`, `70.2公斤 今早`, `量了下体重，72`: a weight, never money."""
+    if _WEIGHT_HINT.search(text) is None:
+        return None
     if slots.weight is None or cues.goal or cues.budget or cues.remark or cues.other_person:
         return None
     if cues.past:
@@ -333,6 +350,8 @@ def weight_with_unit(text: str, context: Body, cues: Cues, slots: Slots) -> Comm
 def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`一口气喝了两杯水`, `喝水x3`, `水 +2`, `多记了一杯水，帮我减掉一杯` (-1),
     `刚灌了两杯水`, `刚又喝了三杯水 送完一波单` (a remark after it)."""
+    if _WATER_HINT.search(text) is None:
+        return None
     if slots.water_times is not None:
         return _glasses(slots.water_times)
     if cues.other_person or cues.past or any(word in text for word in WATER_NOT_NOW):
@@ -378,6 +397,8 @@ def done_past(text: str, context: Body, cues: Cues, slots: Slots) -> Command | N
 
 def digest_time(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`早上的计划改到七点发`: a digest named in words, at a new time."""
+    if _DIGEST_HINT.search(text) is None:
+        return None
     if cues.feature not in ("digest_morning", "digest_evening") or cues.turn_off:
         return None
     at = found_cues.time_in(text)
@@ -390,7 +411,7 @@ def digest_time(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command
 
 def review_schedule(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`周报改到周六早上九点`: the review's day and time."""
-    if cues.feature != "review" or cues.turn_off:
+    if _REVIEW_HINT.search(text) is None or cues.feature != "review" or cues.turn_off:
         return None
     found = found_cues.weekday_time(text)
     if found is None:
@@ -435,6 +456,8 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
     `我的server酱key是SCT… 帮我绑上`."""
     from handlers.parse.channels import read_channels
 
+    if _CHANNEL_HINT.search(text) is None:
+        return None
     linked = any(word in text for word in ("绑", "连上", "关联", "连起来"))
     if "小程序" in text and linked and "解绑" not in text:
         return LinkMiniProgram()  # 帮我绑一下小程序
@@ -577,6 +600,8 @@ def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Comman
     """`待办2明天再弄`, `2号任务取消掉`, `第3个待办搞定`: a task by its number."""
     from handlers.parse.tasks import numbered_state
 
+    if cues.task_state is None or cues.task_number is None:
+        return None
     return numbered_state(text)
 
 
@@ -602,7 +627,7 @@ _WATER_LATER = re.compile(
 def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`好嘞知道了` (a nag's answer), `晚点再喝` (the water card's 稍后), `算了算了
     不记了` (no to a question)."""
-    if found_cues.only_dismissal(compact(text)):
+    if _DISMISS_HINT.search(text) is not None and found_cues.only_dismissal(compact(text)):
         return Dismiss()
     if cues.nag_answer is not None:
         return AnswerNag(word=cues.nag_answer)

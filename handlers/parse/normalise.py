@@ -38,16 +38,46 @@ def normalise(text: str) -> str:
     """Full-width digits, letters and punctuation to ASCII, a `。` typed between
     digits to a decimal point (`72。4`), and the homophones an input method gives
     (`明天在说`); the result has the same length as `text`."""
+    normal = _DECIMAL_DOT.sub(".", text.translate(_TRANSLATION))
+    if _SAID_OTHERWISE.search(normal) is not None:  # rare: one search, then the words
+        normal = _SAID_OTHERWISE.sub(lambda m: _MEANT[m[0]], normal)
+        normal = _MOSQUITO_YUAN.sub("块", normal)
+    return normal
+
+
+def _said_otherwise() -> tuple[re.Pattern[str], dict[str, str]]:
     from handlers.parse.lexicon import DIALECT, TYPO_PAIRS
 
-    normal = _DECIMAL_DOT.sub(".", text.translate(_TRANSLATION))
-    for typo, meant in (*TYPO_PAIRS.items(), *DIALECT.items()):
-        normal = normal.replace(typo, meant)
-    return _MOSQUITO_YUAN.sub("块", normal)
+    meant = {**TYPO_PAIRS, **DIALECT}
+    words = sorted(meant, key=len, reverse=True)
+    return re.compile(
+        "|".join(map(re.escape, words)) + r"|(?<=[0-9一二两三四五六七八九十百千])蚊"
+    ), meant
 
 
 _MOSQUITO_YUAN = re.compile(r"(?<=[0-9一二两三四五六七八九十百千])蚊")
 """三十五蚊: Cantonese 蚊 for 块, only after a number (蚊子 stays a mosquito)."""
+_SAID_OTHERWISE, _MEANT = _said_otherwise()
+
+
+def _hints() -> tuple[re.Pattern[str], re.Pattern[str]]:
+    """One pattern for every word that may start or end a frame (a message with none
+    of them is kept as it is, at the cost of one search), and one for corrections."""
+    from handlers.parse.lexicon import (
+        CORRECTION_WORDS,
+        POLITE_FRAME_LEADS,
+        POLITE_FRAME_TAILS,
+        SPOKEN_FILLERS,
+    )
+
+    words = sorted({*POLITE_FRAME_LEADS, *POLITE_FRAME_TAILS, *SPOKEN_FILLERS}, key=len)[::-1]
+    frame = re.compile("|".join(map(re.escape, words)) + r"|请|[?？]|吗")
+    fixes = re.compile("|".join(f" {re.escape(w)} " for w in CORRECTION_WORDS))
+    return frame, fixes
+
+
+_FRAME_HINT, _CORRECTION_HINT = _hints()
+_MEANT = {**_MEANT, "蚊": "蚊"}  # the lookbehind's 蚊 is replaced by _MOSQUITO_YUAN
 
 
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
@@ -79,6 +109,12 @@ def words(text: str) -> list[str]:
     return [word for word in _WORD_SPLIT.split(text) if word]
 
 
+def may_have_frame(normal: str) -> bool:
+    """Whether a normalised message holds a word a frame or a correction could be
+    made of (one search; `without_frame` and `corrected` are needed only then)."""
+    return _FRAME_HINT.search(normal) is not None or _CORRECTION_HINT.search(normal) is not None
+
+
 def without_frame(text: str) -> str:
     """`text` as typed without the politeness around a request (`麻烦`, `请问`,
     `…，帮我记一下好吗`, `谢谢啦`); the rest is kept exactly (a journal keeps it).
@@ -91,6 +127,8 @@ def without_frame(text: str) -> str:
     )
 
     normal = normalise(text)
+    if _FRAME_HINT.search(normal) is None:
+        return text  # most messages: no frame word anywhere, nothing to take off
     start, end = 0, len(normal)
     asked = _feature_question(normal)
     prefix = ""
@@ -175,7 +213,7 @@ def corrected(text: str) -> str:
     just before the correction (words apart by spaces only; a journal is kept as typed)."""
     from handlers.parse.lexicon import CORRECTION_WORDS
 
-    if text.lstrip().startswith(("日记", "记日记", "写日记")):
+    if text.lstrip().startswith(("日记", "记日记", "写日记")) or not _CORRECTION_HINT.search(text):
         return text
     for word in CORRECTION_WORDS:
         at = text.find(f" {word} ")

@@ -32,7 +32,14 @@ from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
 from handlers.parse.channels import read_channels
 from handlers.parse.lexicon import DONE_WORDS
-from handlers.parse.normalise import corrected, normalise, strip_separators, tidy, without_frame
+from handlers.parse.normalise import (
+    corrected,
+    may_have_frame,
+    normalise,
+    strip_separators,
+    tidy,
+    without_frame,
+)
 from handlers.parse.records import (
     LEDGER_DIRECTIONS,
     parse_journal,
@@ -122,8 +129,10 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     local = now_local if now_local is not None else dt.datetime.combine(today, dt.time())
     if len(text) > MAX_LENGTH:
         raise ParseError(texts.TOO_LONG)
-    text = corrected(without_frame(text))
     normal = normalise(text)
+    if may_have_frame(normal):  # most messages have no frame word: normalised once
+        text = corrected(without_frame(text))
+        normal = normalise(text)
     whole = normal.strip().rstrip("。!").strip()
     if not whole:
         raise ParseError(texts.EMPTY_MESSAGE)

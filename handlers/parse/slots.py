@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 
 from handlers.commands import ParseError
+from handlers.parse.lazy import lazy
 from handlers.parse.lexicon import WATER_ADVERBS, WATER_TIMES, WEIGHT_UNITS
 from handlers.parse.numbers import (
     ANY_NUMBER,
@@ -55,39 +55,64 @@ _DAY_WORDS = re.compile(
 _TIME_WORDS = re.compile(r"[0-9一二三四五六七八九十两]\s*(?:点|:[0-9])|分钟后|小时后")
 
 
-@dataclass(frozen=True, slots=True)
 class Slots:
-    """The values found (empty / None: none of that kind)."""
+    """The values found (empty / None: none of that kind), each read when a family
+    first asks for it."""
 
-    amounts: tuple[Decimal, ...]
-    amounts_with_currency: bool
-    weight: Decimal | None
-    weight_unit: str | None
-    count: int | None
-    water_times: int | None
-    list_number: int | None
-    day: dt.date | None
-    when_found: bool
+    def __init__(self, text: str, today: dt.date | None) -> None:
+        self.text = text
+        self.today = today
+
+    @lazy
+    def _amounts(self) -> tuple[tuple[Decimal, ...], bool]:
+        return _amounts(self.text)
+
+    @property
+    def amounts(self) -> tuple[Decimal, ...]:
+        return self._amounts[0]
+
+    @property
+    def amounts_with_currency(self) -> bool:
+        return self._amounts[1]
+
+    @lazy
+    def _weight(self) -> tuple[Decimal | None, str | None]:
+        return _weight(self.text)
+
+    @property
+    def weight(self) -> Decimal | None:
+        return self._weight[0]
+
+    @property
+    def weight_unit(self) -> str | None:
+        return self._weight[1]
+
+    @lazy
+    def count(self) -> int | None:
+        found = _COUNT.search(self.text)
+        return small_int(found["n"]) if found else None
+
+    @lazy
+    def water_times(self) -> int | None:
+        times = _WATER_TIMES.fullmatch(self.text.strip())
+        return small_int(times["k"] or times["n"] or times["m"]) if times else None
+
+    @lazy
+    def list_number(self) -> int | None:
+        return _list_number(self.text)
+
+    @lazy
+    def day(self) -> dt.date | None:
+        return _day(self.text, self.today)
+
+    @lazy
+    def when_found(self) -> bool:
+        return bool(_DAY_WORDS.search(self.text) or _TIME_WORDS.search(self.text))
 
 
 def read(text: str, today: dt.date | None = None) -> Slots:
-    """Every slot of `text` (normalised and tidied)."""
-    amounts, currency = _amounts(text)
-    weight, unit = _weight(text)
-    count = _COUNT.search(text)
-    times = _WATER_TIMES.fullmatch(text.strip())
-    water_times = small_int(times["k"] or times["n"] or times["m"]) if times else None
-    return Slots(
-        amounts=amounts,
-        amounts_with_currency=currency,
-        weight=weight,
-        weight_unit=unit,
-        count=small_int(count["n"]) if count else None,
-        water_times=water_times,
-        list_number=_list_number(text),
-        day=_day(text, today),
-        when_found=bool(_DAY_WORDS.search(text) or _TIME_WORDS.search(text)),
-    )
+    """The slots of `text` (normalised and tidied), each read when first asked for."""
+    return Slots(text, today)
 
 
 def _amounts(text: str) -> tuple[tuple[Decimal, ...], bool]:
