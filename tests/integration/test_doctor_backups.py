@@ -8,25 +8,15 @@ from pathlib import Path
 import pytest
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot import doctor
-from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from scheduler.clock import FakeClock
 from storage.repos import backups
-from tests.acceptance.processes import keeper_env
-from tests.conftest import TEST_SETTINGS
+from tests.integration.doctor_support import doctor_table
 
 KEY = "doctor test backup passphrase"
 
 
 async def backups_line(database_url: str, clock: FakeClock, **extra: str) -> tuple[int, str]:
-    s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
-    api.console.visible_users = {"alice"}
-    async with run_fake_wecom(api) as base:
-        environ = keeper_env(
-            database_url, base, KEEPER_ADMINS="alice", KEEPER_SCHEDULER="on", **extra
-        )
-        code, table = await doctor.run(doctor.Options(), now=clock.now, environ=environ)
+    code, table = await doctor_table(database_url, clock, KEEPER_SCHEDULER="on", **extra)
     [line] = [x for x in table.splitlines() if " backups " in x]
     fix = table.splitlines()[table.splitlines().index(line) + 1] if line[0] == "✗" else ""
     return code, f"{line}\n{fix}".strip()

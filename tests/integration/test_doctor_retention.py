@@ -6,11 +6,8 @@ import datetime as dt
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot import doctor
-from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from scheduler.clock import FakeClock
-from tests.acceptance.processes import keeper_env
-from tests.conftest import TEST_SETTINGS
+from tests.integration.doctor_support import doctor_table
 from tests.integration.retention_seed import Seeder, duty, run_to_end
 
 DAY = dt.timedelta(days=1)
@@ -20,14 +17,7 @@ async def retention_lines(
     database_url: str, clock: FakeClock, **extra: str
 ) -> tuple[int, list[str]]:
     """The doctor's exit code, and its retention line with the lines under it."""
-    s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
-    api.console.visible_users = {"alice"}
-    async with run_fake_wecom(api) as base:
-        environ = keeper_env(
-            database_url, base, KEEPER_ADMINS="alice", KEEPER_SCHEDULER="on", **extra
-        )
-        code, table = await doctor.run(doctor.Options(), now=clock.now, environ=environ)
+    code, table = await doctor_table(database_url, clock, KEEPER_SCHEDULER="on", **extra)
     lines = table.splitlines()
     start = next(i for i, line in enumerate(lines) if line[2:].startswith("retention "))
     end = next(i for i in range(start + 1, len(lines)) if not lines[i].startswith("  "))
