@@ -11,7 +11,7 @@ from sqlalchemy import func, select, update
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.records import ChannelStats, FailureCause, JobRecord
-from storage.repos import day_counts, jobs
+from storage.repos import attempts, day_counts, jobs
 
 WAITING = ("pending", "retry_wait")
 FAILURES = ("failed", "unknown", "retry")
@@ -22,19 +22,14 @@ async def channel_stats(session: Session) -> list[ChannelStats]:
     """One row per channel that has (or had, before pruning) jobs."""
     channels = set((await session.execute(select(JOBS.c.channel).distinct())).scalars())
     channels |= await day_counts.channels(session)
-    return [await _stats(session, channel) for channel in sorted(channels)]
+    totals = await attempts.count_by_channel_outcome(session)
+    return [await _stats(session, channel, totals) for channel in sorted(channels)]
 
 
-async def _stats(session: Session, channel: str) -> ChannelStats:
-    counted = await session.execute(
-        select(ATTEMPTS.c.outcome, func.count())
-        .where(ATTEMPTS.c.channel == channel)
-        .group_by(ATTEMPTS.c.outcome)
-    )
-    by_outcome: dict[str, int] = {str(outcome): int(n) for outcome, n in counted}
-    for (ch, outcome), n in (await day_counts.attempt_totals(session)).items():
-        if ch == channel:
-            by_outcome[outcome] = by_outcome.get(outcome, 0) + n
+async def _stats(
+    session: Session, channel: str, totals: dict[tuple[str, str], int]
+) -> ChannelStats:
+    by_outcome = {outcome: n for (ch, outcome), n in totals.items() if ch == channel}
     live_success = (
         await session.execute(
             select(func.max(ATTEMPTS.c.started_at)).where(
@@ -78,9 +73,9 @@ async def failure_causes(session: Session) -> list[FailureCause]:
         .where(ATTEMPTS.c.outcome.in_(tried))
         .group_by(ATTEMPTS.c.channel, ATTEMPTS.c.error_class, ATTEMPTS.c.provider_code)
     )
-    counts = await day_counts.causes(session, tried)
-    for ch, cls, code, n in await session.execute(stmt):
-        counts[(ch, cls, code)] = counts.get((ch, cls, code), 0) + int(n)
+    counts = day_counts.with_live(
+        await day_counts.causes(session, tried), await session.execute(stmt)
+    )
     found = [
         FailureCause(channel=ch, error_class=cls, provider_code=code, count=n)
         for (ch, cls, code), n in counts.items()
@@ -127,7 +122,4 @@ async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
     stmt = select(JOBS.c.payload_kind, JOBS.c.status, func.count()).group_by(
         JOBS.c.payload_kind, JOBS.c.status
     )
-    counts = await day_counts.job_totals(session)
-    for kind, status, n in await session.execute(stmt):
-        counts[(kind, status)] = counts.get((kind, status), 0) + int(n)
-    return counts
+    return day_counts.with_live(await day_counts.job_totals(session), await session.execute(stmt))

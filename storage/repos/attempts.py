@@ -88,10 +88,9 @@ async def count_by_channel_outcome(session: Session) -> dict[tuple[str, str], in
     stmt = select(ATTEMPTS.c.channel, ATTEMPTS.c.outcome, func.count()).group_by(
         ATTEMPTS.c.channel, ATTEMPTS.c.outcome
     )
-    counts = await day_counts.attempt_totals(session)
-    for channel, outcome, n in await session.execute(stmt):
-        counts[(channel, outcome)] = counts.get((channel, outcome), 0) + int(n)
-    return counts
+    return day_counts.with_live(
+        await day_counts.attempt_totals(session), await session.execute(stmt)
+    )
 
 
 async def routes_and_outcomes(

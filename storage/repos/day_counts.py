@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from sqlalchemy import func, select
 
 from storage.database import Session
 from storage.dialect import insert_into
 from storage.retention_models import DAY_COUNTS
+
+Key = TypeVar("Key", bound=tuple[Any, ...])
 
 JOB, ATTEMPT = "job", "attempt"
 
@@ -73,6 +75,16 @@ async def add(session: Session, rows: Sequence[dict[str, Any]]) -> None:
 
 def _total() -> Any:
     return func.sum(DAY_COUNTS.c.count)
+
+
+def with_live(pruned: dict[Key, int], live: Iterable[Sequence[Any]]) -> dict[Key, int]:
+    """All-time counts: the pruned totals plus the live rows, each row its key columns
+    followed by a count. The one place the two halves are added."""
+    counts = dict(pruned)
+    for *columns, n in live:
+        key = cast(Key, tuple(columns))
+        counts[key] = counts.get(key, 0) + int(n)
+    return counts
 
 
 async def attempt_totals(session: Session) -> dict[tuple[str, str], int]:
