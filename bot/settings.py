@@ -270,14 +270,24 @@ def _required(env: Mapping[str, str], name: str, pattern: str, form: str) -> str
     return value
 
 
-def _int(env: Mapping[str, str], name: str, default: int | None, lo: int, hi: int) -> int:
+def _int(
+    env: Mapping[str, str],
+    name: str,
+    default: int | None,
+    lo: int,
+    hi: int,
+    *,
+    wrong: str | None = None,
+) -> int:
+    """An integer setting from `lo` to `hi`; `wrong`: the message when it is out of
+    range or malformed, if the plain one says too little."""
     raw = env.get(name, "").strip()
     if not raw:
         if default is None:
             raise SettingsError(f"{name} is not set; expected an integer from {lo} to {hi}")
         return default
     if not re.fullmatch(r"\d{1,10}", raw) or not lo <= int(raw) <= hi:
-        raise SettingsError(f"{name} must be an integer from {lo} to {hi}")
+        raise SettingsError(wrong or f"{name} must be an integer from {lo} to {hi}")
     return int(raw)
 
 
@@ -595,17 +605,12 @@ def _retention(env: Mapping[str, str]) -> Periods:
 
 
 def _retain_days(env: Mapping[str, str], family: Family) -> int:
-    name = RETAIN_VARIABLES[family]
-    raw = env.get(name, "").strip()
-    if not raw:
-        return DEFAULT_DAYS[family]
-    lo = MINIMUM_DAYS[family]
-    if not re.fullmatch(r"\d{1,10}", raw) or not lo <= int(raw) <= MAXIMUM_DAYS:
-        raise SettingsError(
-            f"{name} must be a whole number of days from {lo} to {MAXIMUM_DAYS} "
-            f"(default {DEFAULT_DAYS[family]}; less than {lo} is refused: {RETAIN_WHY[family]})"
-        )
-    return int(raw)
+    name, lo, default = RETAIN_VARIABLES[family], MINIMUM_DAYS[family], DEFAULT_DAYS[family]
+    wrong = (
+        f"{name} must be a whole number of days from {lo} to {MAXIMUM_DAYS} "
+        f"(default {default}; less than {lo} is refused: {RETAIN_WHY[family]})"
+    )
+    return _int(env, name, default, lo, MAXIMUM_DAYS, wrong=wrong)
 
 
 # -- the water mini-program (issue 12 item 5) ------------------------------------------
