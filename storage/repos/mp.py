@@ -122,10 +122,8 @@ async def stored_action(session: Session, openid: str, action_id: str) -> Stored
 
 async def action_answer(session: Session, openid: str, action_id: str) -> str | None:
     """The stored answer of this openid's action ("" while unsettled), or None."""
-    stmt = select(MP_ACTIONS.c.answer).where(
-        MP_ACTIONS.c.openid == openid, MP_ACTIONS.c.action_id == action_id
-    )
-    return (await session.execute(stmt)).scalar_one_or_none()
+    stored = await stored_action(session, openid, action_id)
+    return None if stored is None else stored.answer
 
 
 async def set_action_answer(session: Session, openid: str, action_id: str, answer: str) -> None:
