@@ -27,19 +27,21 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping
 
-__all__ = ["KNOWN", "KNOWN_IDS_REREAD", "KnownIds", "mask_ids", "user_id_index"]
+__all__ = ["ID_CHARACTERS", "KNOWN", "KNOWN_IDS_REREAD", "KnownIds", "mask_ids", "user_id_index"]
 
 KNOWN_IDS_REREAD = dt.timedelta(minutes=1)
 """How stale the tick's copy of the known IDs may be. A job's own recipient is always
 masked (it is passed in explicitly); this only bounds how long a member who joined
 meanwhile could be named unmasked in an error about another member's send."""
 
-_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.@-]{0,63}")
+ID_CHARACTERS = "A-Za-z0-9_.@-"
+"""The characters of a UserID, as the body of a regex character class."""
+_LONGEST = 64
+_ID = re.compile(rf"[A-Za-z0-9][{ID_CHARACTERS}]{{0,{_LONGEST - 1}}}")
 """A UserID: WeCom's form (1-64 of letters, digits, `_.@-`); WxPusher UIDs and
 mini-program openids fit it too. Anything else is not an ID and is not looked for."""
-_RUN = re.compile(r"u:[0-9a-f]{8}(?![A-Za-z0-9])|[A-Za-z0-9][A-Za-z0-9_.@-]*")
+_RUN = re.compile(rf"u:[0-9a-f]{{8}}(?![A-Za-z0-9])|[A-Za-z0-9][{ID_CHARACTERS}]*")
 _SEPARATORS = "_.@-"
-_LONGEST = 64
 
 
 def user_id_index(ids: Iterable[str]) -> dict[str, str]:

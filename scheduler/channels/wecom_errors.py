@@ -37,6 +37,7 @@ from types import MappingProxyType
 from typing import Any, Final
 
 from scheduler.channels.base import ErrorClass, Outcome
+from scheduler.user_ids import ID_CHARACTERS
 
 __all__ = [
     "TABLE",
@@ -195,8 +196,8 @@ def snippet(body: bytes, limit: int = 200) -> str:
     return head + "…"
 
 
-_ID_CHAR = re.compile(r"[A-Za-z0-9_.@-]")
-_HALF_ID = re.compile(r"(?<![A-Za-z0-9_.@-])[A-Za-z0-9_.@-]{1,64}$")
+_ID_CHAR = re.compile(f"[{ID_CHARACTERS}]")
+_HALF_ID = re.compile(f"(?<![{ID_CHARACTERS}])[{ID_CHARACTERS}]{{1,64}}$")
 
 
 def _reply_verdict(status: int, body: bytes, retry_after: str | None) -> Verdict | Json:
