@@ -56,7 +56,9 @@ async def gather(
 ) -> dict[str, Any]:
     """The admin page's template context (`backups_on`: KEEPER_BACKUP_DIR is set)."""
     local_midnight = dt.datetime.combine(now.astimezone(tz).date(), dt.time(), tz)
-    KNOWN.replace(await known_ids.user_ids(session))  # this process may run no tick
+    # Read on every view (this process may run no tick, and the page names members);
+    # stamped, so a tick in this process uses the fresh copy instead of reading again.
+    KNOWN.replace(await known_ids.user_ids(session), now=now)
     channels = []
     for s in await admin.channel_stats(session):
         channels.append({"stats": s, "hold": await _hold(session, s.channel, now)})
