@@ -129,8 +129,12 @@ async def login(request: web.Request) -> web.StreamResponse:
 
 
 async def _status(request: web.Request, session: Session, user_id: int) -> web.Response:
+    return json_text(await _status_json(request, session, user_id))
+
+
+async def _status_json(request: web.Request, session: Session, user_id: int) -> str:
     now, template = request.app[keys.CLOCK].now(), request.app[keys.SETTINGS].mp_template_id
-    return json_text((await mpw.status(session, user_id, now, template)).as_json())
+    return (await mpw.status(session, user_id, now, template)).as_json()
 
 
 Work = Callable[[Session, int], Awaitable[web.Response]]
@@ -162,7 +166,7 @@ async def post_grant(request: web.Request) -> web.StreamResponse:
         try:
             await mpw.answer(session, user_id, who.openid, answer.request_id, answer.result, now)
         except mpw.Conflict:
-            return conflict((await _status(request, session, user_id)).text or "")
+            return conflict(await _status_json(request, session, user_id))
         return await _status(request, session, user_id)
 
     return await _as_user(request, who, work)
@@ -181,7 +185,7 @@ async def post_action(request: web.Request) -> web.StreamResponse:
         try:
             answer = await mpw.record(session, user_id, who.openid, action, now, digest=digest)
         except mpw.Conflict as first:  # unsettled: no answer yet, so the status now
-            return conflict(first.answer or (await _status(request, session, user_id)).text or "")
+            return conflict(first.answer or await _status_json(request, session, user_id))
         return json_text(answer)
 
     async def plan(session: Session, user_id: int) -> web.Response:
