@@ -21,7 +21,6 @@ import contextlib
 import os
 import re
 import shutil
-import socket
 import subprocess
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -52,12 +51,6 @@ def nginx() -> Path:
             pytest.fail(reason + " and KEEPER_REQUIRE_NGINX=1")
         pytest.skip(reason)
     return NGINX
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def self_signed(folder: Path) -> tuple[Path, Path]:

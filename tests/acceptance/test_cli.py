@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from bot.sandbox.wecom_side import WeComSide
 from tests.acceptance.processes import KEEPER, run_keeper
+from tests.ports import free_port
 
 SECRETS = {
     "WECOM_SECRET": "cli-secret-value-000001",
@@ -92,17 +92,11 @@ async def test_the_issue_script_through_keeper_chat(tmp_path: Path) -> None:
     assert "支出 35.00 元" in today
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 async def served(tmp_path: Path) -> AsyncIterator[tuple[str, asyncio.subprocess.Process]]:
     env = _env(tmp_path)
     assert (await _run(["migrate"], env, tmp_path))[0] == 0
-    port = _free_port()
+    port = free_port()
     proc = await asyncio.create_subprocess_exec(
         KEEPER,
         "serve",
@@ -247,7 +241,7 @@ async def test_serve_with_two_workers_answers_on_one_port_and_stops_as_one(
 ) -> None:
     env = _env(tmp_path)
     assert (await _run(["migrate"], env, tmp_path))[0] == 0
-    port = _free_port()
+    port = free_port()
     proc = await asyncio.create_subprocess_exec(
         KEEPER, "serve", "--port", str(port), "--workers", "2", env=env, cwd=tmp_path,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,

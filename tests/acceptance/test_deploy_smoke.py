@@ -30,7 +30,6 @@ import datetime as dt
 import os
 import re
 import shlex
-import socket
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -48,6 +47,7 @@ from bot.sandbox.wecom_side import WeComSide
 from storage.engine import create_engine
 from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env, run_keeper
 from tests.conftest import MYSQL_URL, TEST_SETTINGS, _drop_mysql_database, _fresh_mysql_database
+from tests.ports import free_port
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.timeout(300)]
 
@@ -94,12 +94,6 @@ def _env_of(name: str, db_url: str, secret: Path, api_base: str, port: int) -> d
     if "KEEPER_HOST" in env:
         env.update(KEEPER_HOST="127.0.0.1", KEEPER_PORT=str(port))
     return keeper_env(db_url, api_base, KEEPER_ADMINS="alice", **env)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextlib.asynccontextmanager
@@ -206,7 +200,7 @@ async def test_the_deploy_kits_commands_on_mariadb_deliver_a_reminder_set_in_cha
     compose_database: tuple[str, Path], tmp_path: Path, kind: str
 ) -> None:
     db_url, secret = compose_database
-    s, port = TEST_SETTINGS, _free_port()
+    s, port = TEST_SETTINGS, free_port()
     api = ArrivalFake(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
     async with run_fake_wecom(api) as api_base:
         plan = (

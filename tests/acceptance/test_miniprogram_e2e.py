@@ -17,7 +17,6 @@ import asyncio
 import datetime as dt
 import json
 import os
-import socket
 from collections.abc import Awaitable, Callable
 from importlib.util import find_spec
 from pathlib import Path
@@ -29,6 +28,7 @@ from sqlalchemy import text
 from storage.engine import create_engine
 from tests.acceptance.processes import KEEPER, keeper_env, run_keeper
 from tests.node import MINIPROGRAM, NODE_TIMEOUT_S, node
+from tests.ports import free_port
 
 pytestmark = pytest.mark.skipif(
     find_spec("bot.sandbox.fake_wechat") is None,
@@ -43,15 +43,9 @@ STARTUP_TIMEOUT_S = 60
 SESSION_SCRIPT = MINIPROGRAM / "test" / "e2e" / "session.e2e.js"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 async def _serve(env: dict[str, str], cwd: Path) -> tuple[asyncio.subprocess.Process, str]:
     """`keeper serve` on a free loopback port, once it says it is listening."""
-    port = _free_port()
+    port = free_port()
     proc = await asyncio.create_subprocess_exec(
         KEEPER, "serve", "--port", str(port), env=env, cwd=cwd,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import socket
 from pathlib import Path
 
 from bot.sandbox.fake_wecom import run_fake_wecom
@@ -14,6 +13,7 @@ from storage.migrate import upgrade
 from storage.repos import rules, users
 from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env
 from tests.conftest import TEST_SETTINGS
+from tests.ports import free_port
 
 TIMEOUT_S = 60
 
@@ -41,12 +41,6 @@ async def _due_reminder(db_url: str) -> None:
     await engine.dispose()
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 async def test_serve_with_the_scheduler_on_sends_a_due_reminder_and_stops_cleanly(
     tmp_path: Path,
 ) -> None:
@@ -60,7 +54,7 @@ async def test_serve_with_the_scheduler_on_sends_a_due_reminder_and_stops_cleanl
             KEEPER,
             "serve",
             "--port",
-            str(_free_port()),
+            str(free_port()),
             env=env,
             cwd=tmp_path,
             stdout=asyncio.subprocess.DEVNULL,

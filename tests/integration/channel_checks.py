@@ -63,12 +63,6 @@ def logged(caplog: pytest.LogCaptureFixture) -> str:
     return "\n".join(f"{r.getMessage()} {vars(r)}" for r in caplog.records)
 
 
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 class NeverResolves(AbstractResolver):
     """A resolver whose answer never comes: the connect timeout fires before a
     single byte of the request exists."""

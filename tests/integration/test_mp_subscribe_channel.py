@@ -18,13 +18,13 @@ from tests.conftest import TEST_SETTINGS
 from tests.integration.channel_checks import (
     CONNECT_SHORT,
     SHORT,
-    closed_port,
     expect,
     logged,
     opened_channels,
     unresolvable_session,
 )
 from tests.integration.mp_support import make_fake
+from tests.ports import free_port as closed_port
 
 ME = "oMpUser0001"
 HI = OutboundMessage(text="💧 该喝水了\n喝完回一句 喝水")

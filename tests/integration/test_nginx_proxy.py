@@ -31,12 +31,12 @@ from tests.nginx import (
     certified,
     check,
     configure,
-    free_port,
     nginx,
     readdressed,
     running,
     self_signed,
 )
+from tests.ports import free_port
 
 ON_SQLITE = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 """The proxy is under test, not the database: one engine is enough."""

@@ -23,13 +23,13 @@ from tests.conftest import TEST_SETTINGS
 from tests.integration.channel_checks import (
     CONNECT_SHORT,
     SHORT,
-    closed_port,
     echoing_proxy,
     expect,
     logged,
     opened_channels,
     unresolvable_session,
 )
+from tests.ports import free_port as closed_port
 
 KEY = TEST_SETTINGS.robot_key
 HI = OutboundMessage(text="⏰ 14:00 复诊")

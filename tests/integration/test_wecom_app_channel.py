@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import socket
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import timedelta
@@ -34,6 +33,7 @@ from scheduler.channels.wecom_app import (
 from scheduler.channels.wecom_token import CachedToken, MemoryTokenStore
 from scheduler.clock import FakeClock
 from tests.conftest import TEST_SETTINGS
+from tests.ports import free_port as closed_port
 
 HI = OutboundMessage(text="该喝水了，回复 喝水 打卡")
 MakeChannel = Callable[..., Awaitable[WeComAppChannel]]
@@ -344,12 +344,6 @@ async def test_an_http_4xx_from_something_in_between(
 ) -> None:
     fake.status_next(status)
     expect(await channel.send("ZhangSan", HI), outcome, error_class, None)
-
-
-def closed_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def test_connection_refused_is_transient(make_channel: MakeChannel, clock: FakeClock) -> None:

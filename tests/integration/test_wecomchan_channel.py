@@ -22,13 +22,13 @@ from tests.conftest import TEST_SETTINGS
 from tests.integration.channel_checks import (
     CONNECT_SHORT,
     SHORT,
-    closed_port,
     echoing_proxy,
     expect,
     logged,
     opened_channels,
     unresolvable_session,
 )
+from tests.ports import free_port as closed_port
 
 KEY = sendkey_of(TEST_SETTINGS.wecomchan_url)
 ME = "ZhangSan"

@@ -23,13 +23,13 @@ from tests.conftest import TEST_SETTINGS
 from tests.integration.channel_checks import (
     CONNECT_SHORT,
     SHORT,
-    closed_port,
     echoing_proxy,
     expect,
     logged,
     opened_channels,
     unresolvable_session,
 )
+from tests.ports import free_port as closed_port
 
 TOKEN = TEST_SETTINGS.wxpusher_app_token
 ME, STRANGER = "UID_zhangsan0001", "UID_stranger0002"
