@@ -240,9 +240,7 @@ def _live_database(settings: Settings) -> str | None:
     )
 
 
-async def _one_tick(
-    settings: Settings, clock: Clock, owner: str, *, prune: bool
-) -> TickReport:
+async def _one_tick(settings: Settings, clock: Clock, owner: str, *, prune: bool) -> TickReport:
     """One pass. `prune` False (`--at`): no retention run, since a pretend time ahead
     of the real one would delete real rows that are not old yet, for good."""
     from bot.scheduling import scheduler_for
