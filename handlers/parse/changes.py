@@ -28,7 +28,7 @@ from handlers.commands import (
     SwitchWater,
 )
 from handlers.parse.body import Body
-from handlers.parse.lexicon import END_WORDS, QUIET_WORDS
+from handlers.parse.lexicon import END_WORDS, EVENT_TITLE_WORDS, QUIET_WORDS
 from handlers.parse.numbers import small_int
 from handlers.parse.settings import (
     DIGESTS,
@@ -72,7 +72,6 @@ _EVENT_CANCEL = re.compile(
     r"|(?:把)?日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|删了|删|不去了?)"
     r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:,.{0,12})?"
 )
-_EVENT_WORDS = ("会", "日程", "约", "聚", "面试", "课", "复诊", "检查", "体检", "饭局", "活动")
 _EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")
 _DIGEST_DAILY = re.compile(
     r"(?:每天)?(?P<t>.+?)\s*(?:再)?(?:发|推送|给我发|发我|发一下|来)(?:个|一下)?(?P<d>晨报|早报|晚报)"
@@ -155,7 +154,7 @@ def _event_move(text: str, context: Body) -> Command | None:
     if any(word in match["title"] for word in ("待办", "任务")):
         return None  # 续交房租那个待办推到明天: a task, not an event
     if match["rest"].strip(" 吧了") == "明天" and not any(
-        w in match["title"] for w in _EVENT_WORDS
+        w in match["title"] for w in EVENT_TITLE_WORDS
     ):
         return None  # 修空调改到明天吧: put off to tomorrow is a task's 明天再说
     title = _EVENT_NAMING.sub("", match["title"]).strip() or match["title"]

@@ -20,12 +20,13 @@ from handlers.parse.lexicon import (
     DISMISS_WORDS,
     DONE_PAST_VERBS,
     EVENT_MARKERS,
+    EVENT_NOUNS,
     EXPENSE_SYNONYMS,
     EXPORT_WORDS,
     FALLBACK_CUES,
     FEATURE_NOUNS,
+    GIVE_WORDS,
     GOAL_CUES,
-    HEDGES,
     HELP_CUES,
     HOW_WORDS,
     IDENTITY_WORDS,
@@ -42,6 +43,7 @@ from handlers.parse.lexicon import (
     QUIET_WORDS,
     REMARK_WORDS,
     REMIND_WORDS,
+    REMINDER_NOUNS,
     SCOPE_WORDS,
     SNOOZE_CUES,
     SNOOZE_PHRASES,
@@ -56,43 +58,15 @@ from handlers.parse.lexicon import (
     VIEW_NOUNS,
     WATER_NOUNS,
     WEIGHT_CUES,
-    WEIGHT_UNITS,
 )
+from handlers.parse.money import category_of
+from handlers.parse.numbers import small_int
 from handlers.parse.when import match_time
 from storage.records import RuleKind
 
 BUDGET_ONE_AMOUNT = texts.BUDGET_HINT
 BUDGET_WHICH = texts.BUDGET_CATEGORY_UNKNOWN
 BUDGET_RANGE = texts.BUDGET_OUT_OF_RANGE
-
-_GIVE = (
-    "给我",
-    "发我",
-    "发一下",
-    "来个",
-    "要个",
-    "生成",
-    "发个",
-    "我要",
-    "给个",
-    "给一个",
-    "发下",
-    "想在",
-)
-_EVENT_WORDS = (
-    "日程",
-    "会议",
-    "开会",
-    "会",
-    "约会",
-    "聚会",
-    "面试",
-    "复诊",
-    "预约",
-    "饭局",
-    "活动",
-)
-_REMINDER_WORDS = ("提醒", "闹钟")
 
 
 _PATTERNS: dict[int, re.Pattern[str]] = {}
@@ -214,15 +188,11 @@ class Cues:
 
     @lazy
     def give(self) -> bool:
-        return _any(self.text, _GIVE)
+        return _any(self.text, GIVE_WORDS)
 
     @lazy
     def remind(self) -> bool:
         return _any(self.text, REMIND_WORDS)
-
-    @lazy
-    def remind_time(self) -> bool:
-        return self.remind and _has_time(self.text)
 
     @lazy
     def view_noun(self) -> str | None:
@@ -262,11 +232,11 @@ class Cues:
 
     @lazy
     def reminder_word(self) -> str | None:
-        return _longest(self.text, _REMINDER_WORDS)
+        return _longest(self.text, REMINDER_NOUNS)
 
     @lazy
     def event_word(self) -> str | None:
-        return _longest(self.text, _EVENT_WORDS)
+        return _longest(self.text, EVENT_NOUNS)
 
     @lazy
     def budget(self) -> bool:
@@ -319,10 +289,6 @@ class Cues:
     @lazy
     def undo(self) -> bool:
         return _undo(self.text)
-
-    @lazy
-    def hedge(self) -> bool:
-        return _any(self.text, HEDGES)
 
     @lazy
     def help(self) -> bool:
@@ -380,15 +346,6 @@ def read(text: str) -> Cues:
     return Cues(text)
 
 
-_HAS_TIME = re.compile(
-    r"[0-9一二三四五六七八九十两]\s*(?:点|:|分钟|小时)|明天|后天|每天|每周|周[一二三四五六日天]"
-)
-
-
-def _has_time(text: str) -> bool:
-    return _HAS_TIME.search(text) is not None
-
-
 _DONE_VERBS = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
 _DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快递 and 拿快递
     rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?了?"
@@ -419,9 +376,12 @@ _VERB_BASE = {
 _VERB_BASE |= {"拿到": "拿", "取到": "取", "收到": "收", "去过": "去", "做过": "做", "办过": "办"}
 
 
+_DONE_PAST_LONGEST = sorted(DONE_PAST_VERBS, key=len, reverse=True)
+
+
 def done_thing(title: str) -> str | None:
     """`取快递` -> `快递`: a done title without its verb, to find a task said another way."""
-    for verb in sorted(DONE_PAST_VERBS, key=len, reverse=True):
+    for verb in _DONE_PAST_LONGEST:
         if title.startswith(verb) and len(title) > len(verb):
             return title[len(verb) :]
     return None
@@ -477,6 +437,9 @@ def _past(text: str) -> bool:
     return False
 
 
+_UNDO_ALONE = sorted({*STRONG_UNDO, *UNDO_FILLER}, key=len, reverse=True)
+
+
 def _undo(text: str) -> bool:
     if text.casefold().startswith("undo") or text.startswith(("撤销", "撤回")):
         return True
@@ -485,9 +448,13 @@ def _undo(text: str) -> bool:
     if not _any(text, STRONG_UNDO):
         return False
     rest = text  # 记错了 撤销一下, 哎呀发错了 撤回撤回: nothing but undo words
-    for word in sorted({*STRONG_UNDO, *UNDO_FILLER}, key=len, reverse=True):
+    for word in _UNDO_ALONE:
         rest = rest.replace(word, "")
     return not rest.strip(" ,!")
+
+
+_NAG_ANSWERS_LONGEST = sorted(NAG_ANSWERS, key=len, reverse=True)
+_INTERJECTIONS_LONGEST = sorted(INTERJECTIONS, key=len, reverse=True)
 
 
 def _nag_answer(text: str) -> str | None:
@@ -498,7 +465,7 @@ def _nag_answer(text: str) -> str | None:
     said = text.casefold().replace(" ", "")
     for tail in ("别催了", "不用催了", "别催", "别再提醒了"):
         said = said.removesuffix(tail).rstrip(",")
-    for answer in sorted(NAG_ANSWERS, key=len, reverse=True):
+    for answer in _NAG_ANSWERS_LONGEST:
         if said.endswith(answer):
             lead = said[: -len(answer)].strip(" ,")
             if not lead or all(part in INTERJECTIONS for part in _split_interjections(lead)):
@@ -509,9 +476,7 @@ def _nag_answer(text: str) -> str | None:
 def _split_interjections(lead: str) -> list[str]:
     parts: list[str] = []
     while lead:
-        word = next(
-            (w for w in sorted(INTERJECTIONS, key=len, reverse=True) if lead.startswith(w)), None
-        )
+        word = next((w for w in _INTERJECTIONS_LONGEST if lead.startswith(w)), None)
         if word is None:
             return ["?"]
         parts.append(word)
@@ -569,8 +534,6 @@ def _task_number(text: str) -> int | None:
     named = any(word in text.casefold() for word in ("待办", "任务", "todo"))
     if match["c"] and not named and any(word in text for word in ("提醒", "日程", "预算")):
         return None  # 删掉第5个提醒: a reminder's number, not a task's
-    from handlers.parse.numbers import small_int
-
     return small_int(match["a"] or match["b"] or match["c"])
 
 
@@ -588,8 +551,6 @@ _MONTH = re.compile(r"(?P<m>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八�
 def this_month(text: str, today: dt.date) -> bool:
     """`12月开销` on a December day: the month named is this one, and nothing but
     view words is said besides."""
-    from handlers.parse.numbers import small_int
-
     match = _MONTH.match(text)
     if match is None or small_int(match["m"]) != today.month:
         return False
@@ -608,19 +569,28 @@ def this_year(text: str, today: dt.date) -> bool:
     return bool(rest) and only_view_words(rest)
 
 
+_SEE_LIST_WORDS = sorted(
+    {*LOOK_WORDS, *QUESTION_CUES, "清单", "列表", "list", "我的", "都", "吧", "还有", "个"},
+    key=len,
+    reverse=True,
+)
+
+
 def asks_to_see(rest: str) -> bool:
     """What follows a keyword only asks to see its list (`待办清单发我`, `还有啥`)."""
     said = rest
-    words = {*LOOK_WORDS, *QUESTION_CUES, "清单", "列表", "list", "我的", "都", "吧", "还有", "个"}
-    for word in sorted(words, key=len, reverse=True):
+    for word in _SEE_LIST_WORDS:
         said = said.replace(word, "")
     return rest.strip() != "" and not said.strip(" ,")
+
+
+_DISMISS_LONGEST = sorted(DISMISS_WORDS, key=len, reverse=True)
 
 
 def only_dismissal(text: str) -> bool:
     """`算了算了 不记了`: nothing but no-words."""
     rest = text
-    for word in sorted(DISMISS_WORDS, key=len, reverse=True):
+    for word in _DISMISS_LONGEST:
         rest = rest.replace(word, "")
     return rest != text and not rest.strip(" ,")
 
@@ -640,19 +610,22 @@ def digest_kind(feature: str) -> DigestKind:
     return RuleKind.DIGEST_EVENING
 
 
-_CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
-
-
 def category_in(text: str) -> str | None:
     """The expense category a word of `text` names (`吃饭` -> 餐饮), or None."""
-    for word in _CATEGORY_WORDS:
-        if word in text:
-            return EXPENSE_SYNONYMS[word]
-    return None
+    word, category = category_of(text)
+    return category if word is not None else None
 
 
 _TITLE_NOISE = re.compile(r"^(?:把|将|那个|这个|的)|(?:那个|这个|的|那条|这条|先|都)$")
 _NAMED = re.compile(r"那个|这个|那条|这条|的")
+
+
+_TURN_PHRASES = [
+    turn
+    for turn in sorted({*TURN_OFF_WORDS, *TURN_ON_WORDS}, key=len, reverse=True)
+    if len(turn) > 1
+]
+"""The turn words of more than one character, longest first (a title never holds them)."""
 
 
 def title_before(text: str, word: str, verb: str | None) -> str | None:
@@ -661,9 +634,8 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
     named = _NAMED.search(text) is not None
     said = text.split(",")[0] if "," in text and word in text.split(",")[0] else text
     said = said.replace(verb, " ") if verb else said
-    for turn in sorted({*TURN_OFF_WORDS, *TURN_ON_WORDS}, key=len, reverse=True):
-        if len(turn) > 1:
-            said = said.replace(turn, " ")
+    for turn in _TURN_PHRASES:
+        said = said.replace(turn, " ")
     at = said.find(word)
     before, after = _clean_title(said[:at]), _clean_title(said[at + len(word) :])
     if before and not after:
@@ -746,4 +718,4 @@ def weekday_time(text: str) -> tuple[str, dt.time] | None:
     return match["wd"], found.time
 
 
-__all__ = ["WEIGHT_UNITS", "Cues", "read"]
+__all__ = ["Cues", "read"]

@@ -70,6 +70,8 @@ from handlers.commands import (
 from handlers.parse import cues as found_cues
 from handlers.parse import slots as found_slots
 from handlers.parse.body import Body
+from handlers.parse.changes import read_change
+from handlers.parse.channels import read_channels
 from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
     WATER_NOT_NOW,
@@ -77,8 +79,19 @@ from handlers.parse.lexicon import (
 )
 from handlers.parse.normalise import compact, strip_separators
 from handlers.parse.numbers import check_weight, small_int
+from handlers.parse.records import water as check_in
 from handlers.parse.review import BUDGET_MAX
+from handlers.parse.settings import parse_quiet
 from handlers.parse.slots import Slots
+from handlers.parse.tasks import (
+    MAX_REMIND_MINUTES,
+    _remind_minutes,
+    numbered_state,
+    parse_edit_event,
+    parse_event,
+    parse_task,
+)
+from handlers.parse.views import read_help
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]
 
@@ -116,8 +129,6 @@ def understand(text: str, context: Body, *, strict: bool = False) -> Command | N
 def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`周五下午三点开会，记到日程` / `周五 交报告，加个待办`: the marker names the
     command wherever it stands, and its words leave the title."""
-    from handlers.parse.tasks import parse_event, parse_task
-
     if _MARKER_HINT.search(text) is None:
         return None
     text = found_cues.without_polite(text)
@@ -166,11 +177,11 @@ _VIEWS: dict[str, Callable[[], Command]] = {
 
 def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`看看我的日程`, `我的待办有哪些`, `这个月的账`, `今天喝了几杯水`, `今年怎么样`."""
-    if cues.money_noun and found_cues.this_month(compact(text), _context.today):
+    if cues.money_noun and found_cues.this_month(cues.text, _context.today):
         return ShowMonth()  # 12月的开销, on a day of December
-    if found_cues.this_year(compact(text), _context.today):
+    if found_cues.this_year(cues.text, _context.today):
         return ShowYear()  # 2026年过得怎么样
-    said_alone = cues.scope is not None and found_cues.only_view_words(compact(text))
+    said_alone = cues.scope is not None and found_cues.only_view_words(cues.text)
     asking = (
         cues.question or cues.look or cues.mine or (cues.scope and cues.money_noun) or said_alone
     )
@@ -375,8 +386,6 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
 
 
 def _glasses(count: int) -> Command:
-    from handlers.parse.records import water as check_in
-
     return check_in(count)
 
 
@@ -424,8 +433,6 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
     """`别打扰我，到明早8点`: quiet until a wall-clock time."""
     if not cues.quiet or cues.turn_off_word == "取消":
         return None
-    from handlers.parse.settings import parse_quiet
-
     if "," in text and "到" not in text:  # 夜班要补觉,下午四点前都别吵我: the clause with 前
         text = next((part for part in text.split(",") if "前" in part), text.split(",")[-1])
     period = next((p for p in ("下午", "晚上", "傍晚") if p in text[: max(text.find("到"), 0)]), "")
@@ -454,8 +461,6 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
 def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`备用渠道设成微信`, `主渠道改回企业微信`, `以后提醒发我微信上`, `方糖解绑`,
     `我的server酱key是SCT… 帮我绑上`."""
-    from handlers.parse.channels import read_channels
-
     if _CHANNEL_HINT.search(text) is None:
         return None
     linked = any(word in text for word in ("绑", "连上", "关联", "连起来"))
@@ -489,8 +494,6 @@ def undo(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None
 
 def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`你能干嘛`, `有哪些指令`, `记账咋用`, `提醒怎么弄成每天的`."""
-    from handlers.parse.views import read_help
-
     if cues.help:
         return Help()
     if cues.how is not None:
@@ -507,8 +510,6 @@ def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command 
 def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`日程3 时间改成晚上八点`, `日程2 提前半小时提醒我`, `日程1 改名成 年终述职`: an
     event by its number."""
-    from handlers.parse.tasks import parse_edit_event
-
     match = _EVENT_NUMBER.match(text)
     if match is None:
         return None
@@ -542,8 +543,6 @@ _EVENT_VERBS = re.compile(
 def advance_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`下周三上午九点半 护士资格考试 提前一小时提醒`: a thing at a time, to be told
     of before it: an event with its reminder, not a reminder titled 提前一小时."""
-    from handlers.parse.tasks import parse_event
-
     if "提前" not in text or not slots.when_found or (cues.remind is False and "提醒" not in text):
         return None
     if _ADVANCE.search(text) is None:
@@ -564,8 +563,6 @@ _ADVANCE = re.compile(
 
 def event_moved(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`日程 开会 改到 明天下午三点`: an event named by its title after 日程, moved."""
-    from handlers.parse.changes import read_change
-
     if not text.startswith("日程") or not slots.when_found:
         return None
     rest = text.removeprefix("日程").strip()
@@ -577,8 +574,6 @@ def event_moved(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
 
 def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`家长会那个提前二十分钟提醒我`: an event named by its title, told ahead."""
-    from handlers.parse.tasks import MAX_REMIND_MINUTES, _remind_minutes
-
     match = _NAMED_NOTICE.fullmatch(text)
     if match is None:
         return None
@@ -598,8 +593,6 @@ _NAMED_NOTICE = re.compile(
 
 def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`待办2明天再弄`, `2号任务取消掉`, `第3个待办搞定`: a task by its number."""
-    from handlers.parse.tasks import numbered_state
-
     if cues.task_state is None or cues.task_number is None:
         return None
     return numbered_state(text)
@@ -607,12 +600,19 @@ def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Comman
 
 def water_later(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`过四十分钟再叫我喝水`: the water reminder put off, not a new reminder."""
-    match = _WATER_LATER.fullmatch(compact(text))
+    match = _WATER_LATER.fullmatch(cues.text)
     if match is None:
         return None
+    minutes = _snooze_minutes(match)
+    return SnoozeWater(minutes=minutes) if minutes is not None else None
+
+
+def _snooze_minutes(match: re.Match[str]) -> int | None:
+    """The minutes a water reminder is put off by (`四十分钟`, `半小时`): its `n` and
+    `unit` groups, or None outside 5..180."""
     count = Decimal("0.5") if match["n"] == "半" else Decimal(small_int(match["n"]) or 0)
     minutes = int(count * (60 if match["unit"] in ("小时", "钟头") else 1))
-    return SnoozeWater(minutes=minutes) if 5 <= minutes <= 180 else None
+    return minutes if 5 <= minutes <= 180 else None
 
 
 _LATER_BY = re.compile(
@@ -627,17 +627,14 @@ _WATER_LATER = re.compile(
 def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`好嘞知道了` (a nag's answer), `晚点再喝` (the water card's 稍后), `算了算了
     不记了` (no to a question)."""
-    if _DISMISS_HINT.search(text) is not None and found_cues.only_dismissal(compact(text)):
+    if _DISMISS_HINT.search(text) is not None and found_cues.only_dismissal(cues.text):
         return Dismiss()
     if cues.nag_answer is not None:
         return AnswerNag(word=cues.nag_answer)
     if cues.snooze or (cues.water_noun and cues.snooze_word and not cues.question):
         later = _LATER_BY.search(text)  # 晚点再提醒我喝水，一小时后吧: 60
-        if later is not None:
-            count = Decimal("0.5") if later["n"] == "半" else Decimal(small_int(later["n"]) or 0)
-            minutes = int(count * (60 if later["unit"] in ("小时", "钟头") else 1))
-            if 5 <= minutes <= 180:
-                return SnoozeWater(minutes=minutes)
+        if later is not None and (minutes := _snooze_minutes(later)) is not None:
+            return SnoozeWater(minutes=minutes)
         return SnoozeWater()  # 晚点再喝, 喝水的过会儿再提醒我
     return None
 

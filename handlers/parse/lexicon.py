@@ -293,6 +293,11 @@ SPEND_OUT_WORDS: tuple[str, ...] = (
 """Money going out to someone (`给侄子包了个红包 200`): an expense, never income."""
 GIFT_WORDS = ("红包", "压岁钱", "份子", "礼金", "礼物", "生活费", "零花钱")
 """What is given to people: with an out-word it is 人情 (`给侄子包了个红包`)."""
+LEDGER_WORDS: tuple[str, ...] = tuple(
+    sorted({*EXPENSE_SYNONYMS, *INCOME_SYNONYMS, *GIFT_WORDS}, key=len, reverse=True)
+)
+"""Every word that names a ledger item (spending, income, gift), longest first: a
+number before one is an amount (`两千生活费`, `28宵夜`)."""
 INCOME_IN_WORDS: tuple[str, ...] = (
     "转来",
     "转给我",
@@ -1091,7 +1096,40 @@ STATE_VERBS: dict[str, str] = {
     "放放": "postpone",
 }
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
-REVIEW_SCHEDULE_VERBS = ("改到", "改成", "改在", "设为", "设在", "定在", "放在", "调到", "换到")
+GIVE_WORDS: tuple[str, ...] = (
+    "给我",
+    "发我",
+    "发一下",
+    "来个",
+    "要个",
+    "生成",
+    "发个",
+    "我要",
+    "给个",
+    "给一个",
+    "发下",
+    "想在",
+)
+"""Asking to be given something (`给我发个周报`, `来个总结`)."""
+EVENT_NOUNS: tuple[str, ...] = (
+    "日程",
+    "会议",
+    "开会",
+    "会",
+    "约会",
+    "聚会",
+    "面试",
+    "复诊",
+    "预约",
+    "饭局",
+    "活动",
+)
+"""The event a message names (`明天的会取消了`: 会), when no title is said before it."""
+EVENT_TITLE_WORDS = ("会", "日程", "约", "聚", "面试", "课", "复诊", "检查", "体检", "饭局", "活动")
+"""Words inside a title that make it an event's (`复诊推迟到明天`), not a task put off
+to tomorrow (`修空调改到明天吧`)."""
+REMINDER_NOUNS = ("提醒", "闹钟")
+"""What a reminder is called when one is named (`吃药那个提醒删了`)."""
 SNOOZE_CUES: tuple[str, ...] = (
     "过会儿",
     "过一会",

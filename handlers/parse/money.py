@@ -29,6 +29,7 @@ from handlers.parse.lexicon import (
     INCOME_IN_WORDS,
     INCOME_SYNONYMS,
     INCOME_VERBS,
+    LEDGER_WORDS,
     MEASURE_WORDS,
     NOT_MONEY_UNITS,
     OTHER_PEOPLE,
@@ -51,9 +52,7 @@ _MONEY_VERBS = (*_STRONG_SPEND, *INCOME_VERBS)
 _NOTE_SPLIT = re.compile(r"[\s,;:、，。！!?？~…]+")
 _CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
 _INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
-_LEDGER_WORDS = "|".join(
-    map(re.escape, sorted({*_CATEGORY_WORDS, *_INCOME_WORDS, *GIFT_WORDS}, key=len)[::-1])
-)
+_LEDGER_WORDS = "|".join(map(re.escape, LEDGER_WORDS))
 _LEDGER_WORD = re.compile(_LEDGER_WORDS)
 _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
 

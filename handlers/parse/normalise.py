@@ -14,6 +14,18 @@ from __future__ import annotations
 
 import re
 
+from handlers.parse.lexicon import (
+    CORRECTION_WORDS,
+    DIALECT,
+    FEATURE_QUESTION_MARKERS,
+    POLITE_FRAME_LEADS,
+    POLITE_FRAME_TAILS,
+    POLITE_PLEASE_KEEPS,
+    QUESTION_PREFIXES,
+    SPOKEN_FILLERS,
+    TYPO_PAIRS,
+)
+
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _LOOK_ALIKES = {
     0x3000: " ",  # ideographic space
@@ -46,8 +58,6 @@ def normalise(text: str) -> str:
 
 
 def _said_otherwise() -> tuple[re.Pattern[str], dict[str, str]]:
-    from handlers.parse.lexicon import DIALECT, TYPO_PAIRS
-
     meant = {**TYPO_PAIRS, **DIALECT}
     words = sorted(meant, key=len, reverse=True)
     return re.compile(
@@ -63,13 +73,6 @@ _SAID_OTHERWISE, _MEANT = _said_otherwise()
 def _hints() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """One pattern for every word that may start or end a frame (a message with none
     of them is kept as it is, at the cost of one search), and one for corrections."""
-    from handlers.parse.lexicon import (
-        CORRECTION_WORDS,
-        POLITE_FRAME_LEADS,
-        POLITE_FRAME_TAILS,
-        SPOKEN_FILLERS,
-    )
-
     words = sorted({*POLITE_FRAME_LEADS, *POLITE_FRAME_TAILS, *SPOKEN_FILLERS}, key=len)[::-1]
     frame = re.compile("|".join(map(re.escape, words)) + r"|请|[?？]|吗")
     fixes = re.compile("|".join(f" {re.escape(w)} " for w in CORRECTION_WORDS))
@@ -109,26 +112,29 @@ def words(text: str) -> list[str]:
     return [word for word in _WORD_SPLIT.split(text) if word]
 
 
-def may_have_frame(normal: str) -> bool:
-    """Whether a normalised message holds a word a frame or a correction could be
-    made of (one search; `without_frame` and `corrected` are needed only then)."""
-    return _FRAME_HINT.search(normal) is not None or _CORRECTION_HINT.search(normal) is not None
+def has_frame_word(normal: str) -> bool:
+    """Whether a normalised message holds a word a frame could be made of (one
+    search; `without_frame` is needed only then)."""
+    return _FRAME_HINT.search(normal) is not None
 
 
-def without_frame(text: str) -> str:
+def has_correction_word(normal: str) -> bool:
+    """Whether a normalised message holds a correction word (`corrected` is needed
+    only then)."""
+    return _CORRECTION_HINT.search(normal) is not None
+
+
+def without_frame(text: str, normal: str | None = None) -> str:
     """`text` as typed without the politeness around a request (`麻烦`, `请问`,
     `…，帮我记一下好吗`, `谢谢啦`); the rest is kept exactly (a journal keeps it).
-    A message that is nothing but politeness is returned whole."""
-    from handlers.parse.lexicon import (
-        POLITE_FRAME_LEADS,
-        POLITE_FRAME_TAILS,
-        POLITE_PLEASE_KEEPS,
-        SPOKEN_FILLERS,
-    )
+    A message that is nothing but politeness is returned whole.
 
-    normal = normalise(text)
-    if _FRAME_HINT.search(normal) is None:
-        return text  # most messages: no frame word anywhere, nothing to take off
+    `normal`: `normalise(text)`, when the caller has it and `has_frame_word(normal)`
+    is already known to be true (neither is then done again)."""
+    if normal is None:
+        normal = normalise(text)
+        if not has_frame_word(normal):
+            return text  # most messages: no frame word anywhere, nothing to take off
     start, end = 0, len(normal)
     asked = _feature_question(normal)
     prefix = ""
@@ -186,8 +192,6 @@ def _feature_question(normal: str) -> tuple[int, str] | None:
     """Where the request starts after a question about a feature (`有晚报这个功能吗？
     请帮我打开`); None when the message is not that shape. A marker said in the
     question (`能不能帮我记日程？周日…`) is kept by the caller's reading of the rest."""
-    from handlers.parse.lexicon import FEATURE_QUESTION_MARKERS
-
     mark = _QUESTION_MARK.search(normal)
     if mark is None or mark.end() >= len(_END_MARKS.sub("", normal)):
         return None
@@ -200,8 +204,6 @@ def _feature_question(normal: str) -> tuple[int, str] | None:
     for lead in _IF_SO:
         if normal.startswith(lead, start):
             start += len(lead)
-    from handlers.parse.lexicon import QUESTION_PREFIXES
-
     named = [word for word in QUESTION_PREFIXES if word in question]
     prefix = QUESTION_PREFIXES[max(named, key=len)] if named else ""
     return start, prefix
@@ -211,8 +213,6 @@ def corrected(text: str) -> str:
     """`外卖 三十五 哦不对 是三十九` -> `外卖 三十九`, `20分钟后 不对 半小时后 提醒我关火`
     -> `半小时后 提醒我关火`: a value corrected in the same message replaces the word said
     just before the correction (words apart by spaces only; a journal is kept as typed)."""
-    from handlers.parse.lexicon import CORRECTION_WORDS
-
     if text.lstrip().startswith(("日记", "记日记", "写日记")) or not _CORRECTION_HINT.search(text):
         return text
     for word in CORRECTION_WORDS:

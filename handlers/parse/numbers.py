@@ -23,9 +23,7 @@ from handlers.parse.lexicon import (
     CN_DIGITS,
     CN_MYRIAD,
     CN_UNITS,
-    EXPENSE_SYNONYMS,
-    GIFT_WORDS,
-    INCOME_SYNONYMS,
+    LEDGER_WORDS,
 )
 
 # Decimal numbers as typed: ASCII digits only (`\d` would also accept e.g. Arabic-Indic).
@@ -48,9 +46,6 @@ _AMOUNT = re.compile(
     re.IGNORECASE,
 )
 
-_LEDGER_STARTS = tuple(
-    sorted({*EXPENSE_SYNONYMS, *INCOME_SYNONYMS, *GIFT_WORDS}, key=len, reverse=True)
-)
 MIN_KG = Decimal(20)
 MAX_KG = Decimal(300)
 MAX_AMOUNT = Decimal(10_000_000)
@@ -198,8 +193,8 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
     if not after or not after.isalnum() or after in AMOUNT_FOLLOWERS:
         return True
     if after == "的":  # 六百的红包: an amount, then 的 and its item (周四的会 is no amount)
-        return match.string.startswith(_LEDGER_STARTS, end + 1)
-    return match.string.startswith(_LEDGER_STARTS, end)  # 两千生活费: an amount, then its item
+        return match.string.startswith(LEDGER_WORDS, end + 1)
+    return match.string.startswith(LEDGER_WORDS, end)  # 两千生活费: an amount, then its item
 
 
 def _multiplier(said: str | None) -> Decimal:

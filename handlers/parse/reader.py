@@ -34,7 +34,8 @@ from handlers.parse.channels import read_channels
 from handlers.parse.lexicon import DONE_WORDS
 from handlers.parse.normalise import (
     corrected,
-    may_have_frame,
+    has_correction_word,
+    has_frame_word,
     normalise,
     strip_separators,
     tidy,
@@ -130,8 +131,9 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     if len(text) > MAX_LENGTH:
         raise ParseError(texts.TOO_LONG)
     normal = normalise(text)
-    if may_have_frame(normal):  # most messages have no frame word: normalised once
-        text = corrected(without_frame(text))
+    framed = has_frame_word(normal)
+    if framed or has_correction_word(normal):  # most messages have neither: normalised once
+        text = corrected(without_frame(text, normal) if framed else text)
         normal = normalise(text)
     whole = normal.strip().rstrip("。!").strip()
     if not whole:

@@ -26,6 +26,7 @@ from handlers.parse.lexicon import (
     INCOME_CATEGORIES,
     INCOME_SYNONYMS,
     MEASURE_WORDS,
+    SPOKEN_FILLERS,
     WATER_CHECK_WORDS,
 )
 from handlers.parse.money import category_of, stands_alone
@@ -60,8 +61,6 @@ def parse_weight_body(body: Body) -> Command:
 
 def _weight_then_remark(said: str) -> Decimal | None:
     """A weight first, then words with no other number (fillers dropped)."""
-    from handlers.parse.lexicon import SPOKEN_FILLERS
-
     words = [w for w in said.replace(",", " ").split() if w not in SPOKEN_FILLERS]
     if not words:
         return None
@@ -86,10 +85,9 @@ def parse_water(body: Body) -> Command:
         if rest and not any(ch.isdigit() for ch in rest) and len(rest) <= 10:
             return _water_count(said)  # 喝水 +2 打卡, 喝水 -1 刚才多点了: a remark after it
     match = _WATER.fullmatch(body.text)
-    count = small_int(match["count"]) if match else None
-    if match is None or count is None:
+    if match is None:
         raise ParseError(texts.WATER_FORMAT)
-    return water(-count if match["sign"] == "-" else count)
+    return _water_count(match)
 
 
 def _water_count(match: re.Match[str]) -> Command:

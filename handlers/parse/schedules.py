@@ -168,9 +168,12 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
     return AddReminder(title=title, schedule=schedule, important=important, until_done=until_done)
 
 
+_IMPORTANT_LONGEST = sorted(IMPORTANT_WORDS, key=len, reverse=True)
+
+
 def _take_important(text: str) -> tuple[str, bool]:
     text = "".join(" " if is_decoration(ch) else ch for ch in text)  # ⚠️重要
-    for said in sorted(IMPORTANT_WORDS, key=len, reverse=True):  # 这个很重要: of the reminder
+    for said in _IMPORTANT_LONGEST:  # 这个很重要: of the reminder
         if said in text:
             rest, _ = _take_important(text.replace(said, " "))
             return strip_separators(" ".join(rest.split())), True

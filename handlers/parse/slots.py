@@ -25,6 +25,7 @@ from handlers.parse.numbers import (
     number_value,
     small_int,
 )
+from handlers.parse.when import match_day
 
 _UNITS = "|".join(sorted(WEIGHT_UNITS, key=len, reverse=True))
 _WEIGHT = re.compile(
@@ -170,8 +171,6 @@ def _list_number(text: str) -> int | None:
 def _day(text: str, today: dt.date | None) -> dt.date | None:
     if today is None:
         return None
-    from handlers.parse.when import match_day
-
     found = _DAY_WORDS.search(text)
     if found is None:
         return None

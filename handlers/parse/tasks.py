@@ -28,7 +28,9 @@ from handlers.commands import (
     TaskRef,
     Undo,
 )
+from handlers.parse import cues
 from handlers.parse.body import Body
+from handlers.parse.cues import asks_to_see
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
@@ -65,8 +67,6 @@ def parse_task(body: Body) -> Command:
     """
     if not body.text:
         return ShowTasks()
-    from handlers.parse.cues import asks_to_see
-
     if asks_to_see(body.text):
         return ShowTasks()  # 待办清单发我
     if (state := numbered_state(f"{body.keyword}{body.text}")) is not None:
@@ -82,8 +82,6 @@ def parse_task(body: Body) -> Command:
 
 def numbered_state(text: str) -> Command | None:
     """`待办2明天再弄` / `2号任务取消掉` / `第3个待办搞定`: a numbered task's state."""
-    from handlers.parse import cues
-
     found = cues.read(text)
     if found.task_state is None or found.task_number is None:
         return None
