@@ -6,14 +6,7 @@ import pytest
 
 from bot.settings import SettingsError, load_settings
 from scheduler.retention_policy import Periods
-
-GOOD = {
-    "WECOM_CORP_ID": "wwtestcorp000001",
-    "WECOM_AGENT_ID": "1000002",
-    "WECOM_SECRET": "test-secret-value-0001",
-    "WECOM_TOKEN": "TestTokenValue123",
-    "WECOM_AES_KEY": "jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
-}
+from tests.unit.test_channel_settings import GOOD
 
 
 def test_unset_periods_are_the_defaults() -> None:
