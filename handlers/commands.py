@@ -488,3 +488,7 @@ class ParseError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+RECORDS = (RecordWeight, RecordLedger, CheckInWater, WriteJournal, AddTask, AddEvent, AddReminder)
+"""The commands that write a fact: never made from a message read only in part."""

@@ -29,7 +29,7 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 from handlers.parse.lexicon import END_WORDS, EVENT_TITLE_WORDS, QUIET_WORDS
-from handlers.parse.numbers import small_int
+from handlers.parse.numbers import LIST_N, small_int
 from handlers.parse.settings import (
     DIGESTS,
     MAX_QUIET_MINUTES,
@@ -41,7 +41,7 @@ from handlers.parse.tasks import SAID_PERIOD as _SAID_PERIOD
 from handlers.parse.tasks import parse_edit_event
 from handlers.parse.when import match_time, match_when
 
-_N = r"[0-9]{1,4}|[一二两三四五六七八九十]{1,3}"
+_N = LIST_N
 _ON = r"打开|开启|开|恢复|启用"
 _OFF = r"关掉|关闭|关|停掉|停用"
 _RULE_WORDS: dict[str, RuleVerb] = {"删掉": "delete", "删除": "delete", "删了": "delete"}
@@ -62,14 +62,14 @@ _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
 )
 _EVENT_EDIT = re.compile(
-    r"(?:把)?(?:日程\s*(?P<n>[0-9]{1,4})|第\s*(?P<o>[0-9]{1,4})\s*个\s*日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+    rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
 )
 _EVENT_MOVE = re.compile(
     r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在|改成)\s*(?P<rest>.+)"
 )
 _EVENT_CANCEL = re.compile(
-    r"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})"
-    r"|(?:把)?日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|删了|删|不去了?)"
+    rf"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>{LIST_N})"
+    rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*(?:取消|删掉|删除|删了|删|不去了?)"
     r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:,.{0,12})?"
 )
 _EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")
@@ -139,9 +139,9 @@ def _rule(text: str, _context: Body) -> Command | None:
 def _event_change(text: str, context: Body) -> Command | None:
     """`把日程2改到周五下午三点` / `日程2取消` / `删除日程 2`."""
     if match := _EVENT_CANCEL.fullmatch(text):
-        return CancelEvent(number=int(match["a"] or match["b"]))
+        return CancelEvent(number=small_int(match["a"] or match["b"] or match["c"]) or 0)
     if match := _EVENT_EDIT.fullmatch(text):
-        number = match["n"] or match["o"]
+        number = small_int(match["n"] or match["o"])
         return parse_edit_event(context.with_text("改日程", f"{number} {match['rest']}"))
     return _event_move(text, context)
 

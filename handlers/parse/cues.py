@@ -50,6 +50,7 @@ from handlers.parse.lexicon import (
     STATE_VERBS,
     STRONG_UNDO,
     TASK_MARKERS,
+    THING_NAMERS,
     TURN_OFF_WORDS,
     TURN_ON_WORDS,
     UNDO_CUES,
@@ -60,7 +61,7 @@ from handlers.parse.lexicon import (
     WEIGHT_CUES,
 )
 from handlers.parse.money import category_of
-from handlers.parse.numbers import small_int
+from handlers.parse.numbers import LIST_N, small_int
 from handlers.parse.when import match_time
 from storage.records import RuleKind
 
@@ -348,7 +349,7 @@ def read(text: str) -> Cues:
 
 _DONE_VERBS = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
 _DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快递 and 拿快递
-    rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?了?"
+    rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?<!待)(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?了?"
 )
 
 
@@ -393,7 +394,7 @@ _VIEW_FILLER = sorted(
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
      "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛", "数据", "一整年", "整年"},
+     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -520,8 +521,8 @@ def _off_first(text: str) -> bool:
 
 
 _TASK_NUMBER = re.compile(
-    r"(?:待办|任务|todo)\s*#?(?P<a>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})(?![0-9:点号])"
-    r"|(?P<b>[0-9]{1,4})\s*号(?:任务|待办|todo)"
+    rf"(?:待办|任务|todo)\s*#?(?P<a>{LIST_N})(?![0-9:点号])"
+    rf"|(?P<b>{LIST_N})\s*号(?:的)?(?:任务|待办|todo|事情|事儿|事)"
     r"|第\s*(?P<c>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项)\s*(?:任务|待办|todo)?",
     re.IGNORECASE,
 )
@@ -719,3 +720,40 @@ def weekday_time(text: str) -> tuple[str, dt.time] | None:
 
 
 __all__ = ["Cues", "read"]
+
+
+_NAMER = re.compile("|".join(map(re.escape, sorted(THING_NAMERS, key=len, reverse=True))))
+_STATE_WORDS = sorted(STATE_VERBS, key=len, reverse=True)
+_DONE_REST = re.compile(r"\S{0,2}(?:完|好|掉)了?|(?:已经)?\S?过了")
+_CANCEL_REST = re.compile(r"不\S{1,2}了|算了")
+
+
+def named_thing(text: str) -> tuple[str, str] | None:
+    """(thing, state) of `报表那件事不用做了` (`报表`, `cancel`); None when no namer
+    stands between a thing and words that say it was done, dropped or put off."""
+    match = _NAMER.search(text)
+    if match is None:
+        return None
+    thing = text[: match.start()].strip(" ,").removeprefix("把").removeprefix("那个").strip()
+    rest = text[match.end() :].strip(" ,").removeprefix("我").removeprefix("已经").strip()
+    if not thing or not rest or len(thing) > 16 or _any(thing, QUESTION_CUES):
+        return None
+    first = rest.split(",")[0].split()[0] if rest.split(",")[0].split() else rest
+    state = next((STATE_VERBS[w] for w in _STATE_WORDS if first.startswith(w)), None)
+    if state is None and _CANCEL_REST.fullmatch(first):
+        state = "cancel"
+    if state is None and _DONE_REST.fullmatch(first):
+        state = "done"
+    return (thing, state) if state is not None else None
+
+
+_PAGE_WORDS_RE = re.compile(
+    "|".join(
+        map(re.escape, sorted({*PAGE_WORDS, "个人", "我的", "的", "个", "一下"}, key=len)[::-1])
+    )
+)
+
+
+def only_page_words(text: str) -> bool:
+    """`网页链接`, `web 链接`: nothing but the names of the pages (asked for)."""
+    return not _PAGE_WORDS_RE.sub("", text.casefold()).strip(" ,")

@@ -28,9 +28,11 @@ from decimal import Decimal
 from handlers.channel_commands import ShowChannels
 from handlers.commands import (
     AddEvent,
+    AddTask,
     AnswerNag,
     CancelBudget,
     CancelEvent,
+    CancelTask,
     ChangeRule,
     Command,
     CompleteTask,
@@ -43,6 +45,7 @@ from handlers.commands import (
     LinkMiniProgram,
     OpenPages,
     ParseError,
+    PostponeTask,
     RecordWeight,
     SetBudget,
     SetCards,
@@ -74,11 +77,13 @@ from handlers.parse.changes import read_change
 from handlers.parse.channels import read_channels
 from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
+    HELP_TOPIC_FILLERS,
+    TASK_EDGE_WORDS,
     WATER_NOT_NOW,
     WEEKDAYS,
 )
 from handlers.parse.normalise import compact, strip_separators
-from handlers.parse.numbers import check_weight, small_int
+from handlers.parse.numbers import LIST_N, check_weight, small_int
 from handlers.parse.records import water as check_in
 from handlers.parse.review import BUDGET_MAX
 from handlers.parse.settings import parse_quiet
@@ -91,15 +96,15 @@ from handlers.parse.tasks import (
     parse_event,
     parse_task,
 )
-from handlers.parse.views import read_help
+from handlers.parse.views import HELP_TOPICS, read_help
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]
 
 # Cheap first looks: a family whose words cannot be in the message stops at once (one
 # search), before it asks for the cues and slots that cost more.
-_REVIEW_HINT = re.compile("周报|回顾|回看|周总结")
+_REVIEW_HINT = re.compile("周报|回顾|回看|周总结|review", re.IGNORECASE)
 _DIGEST_HINT = re.compile("晨报|早报|晚报|总结|计划|安排")
-_MARKER_HINT = re.compile("日程|待办|任务|todo|记个事", re.IGNORECASE)
+_MARKER_HINT = re.compile("日程|待办|任务|todo|ddl|记个事", re.IGNORECASE)
 _WEIGHT_HINT = re.compile("体重|称|秤|kg|公斤|千克|斤", re.IGNORECASE)
 _WATER_HINT = re.compile("水|杯|water", re.IGNORECASE)
 _CHANNEL_HINT = re.compile(
@@ -144,6 +149,16 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     if cues.task_marker is not None:
         rest = _without(text, cues.task_marker)
         return parse_task(context.with_text("待办", rest)) if rest else None
+    edge = next((w for w in TASK_EDGE_WORDS if text.casefold().endswith(w)), None)
+    if edge and not (asking or cues.task_state or cues.turn_off or cues.remind):
+        rest = strip_separators(text[: -len(edge)].rstrip(" ,的"))
+        try:
+            task = parse_task(context.with_text("待办", rest)) if rest else None
+        except ParseError:
+            return None  # 今天的todo: no task to add, maybe a view
+        if not isinstance(task, AddTask) or found_slots.read(task.title, None).when_found:
+            return None  # 明天 后天 待办: a day left in the title is no title
+        return None if task.title in HELP_TOPICS or task.title == "帮助" else task
     return None
 
 
@@ -224,7 +239,8 @@ def identity_pages_export(text: str, _c: Body, cues: Cues, slots: Slots) -> Comm
         return WhoAmI()
     if cues.export and not cues.turn_off:
         return ExportData()
-    if cues.page and (cues.give or cues.look or cues.question or cues.mine) and not cues.turn_off:
+    asked = cues.give or cues.look or cues.question or cues.mine or found_cues.only_page_words(text)
+    if cues.page and asked and not cues.turn_off:
         return OpenPages(admin="管理" in text)  # 打开管理后台网页
     return None
 
@@ -398,6 +414,8 @@ def done_past(text: str, context: Body, cues: Cues, slots: Slots) -> Command | N
         return None
     if not context.text.rstrip(" .。!~").endswith("了"):
         return None  # the 了 says it happened (帮助待办 is no 办 done)
+    if cues.task_number is not None:
+        return CompleteTask(ref=TaskRef(number=cues.task_number))  # 三号任务办完了
     return CompleteTask(ref=TaskRef(title=cues.done_title))
 
 
@@ -492,15 +510,18 @@ def undo(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None
     return Undo() if cues.undo else None
 
 
-def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
+def help_asked(
+    text: str, _context: Body, cues: Cues | None = None, _slots: Slots | None = None
+) -> Help | None:
     """`你能干嘛`, `有哪些指令`, `记账咋用`, `提醒怎么弄成每天的`."""
+    cues = cues or found_cues.read(compact(text))
     if cues.help:
         return Help()
     if cues.how is not None:
         at = text.find(cues.how)
         topic = text[:at].strip() or text[at + len(cues.how) :].strip()  # 怎么设提醒
-        for filler in ("这个功能", "这功能", "那个", "这个", "这", "应该", "要", "该"):
-            topic = topic.removesuffix(filler)
+        while topic.endswith(HELP_TOPIC_FILLERS):
+            topic = next(topic.removesuffix(f) for f in HELP_TOPIC_FILLERS if topic.endswith(f))
         found = read_help(f"帮助 {topic}") if topic else None
         if found is not None and found.topic:
             return found
@@ -515,12 +536,13 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
         return None
     renamed = _RENAME.match(compact(text[match.end() :]))
     if renamed is not None and renamed["title"].strip():
-        return EditEvent(number=int(match["n"]), title=renamed["title"].strip())
+        return EditEvent(number=small_int(match["n"]) or 0, title=renamed["title"].strip())
     rest = _EVENT_VERBS.sub(" ", text[match.end() :]).strip()
     if not rest or not (slots.when_found or "提前" in rest):
         return None
     try:
-        return parse_edit_event(context.with_text("改日程", f"{match['n']} {rest}"))
+        number = small_int(match["n"]) or 0
+        return parse_edit_event(context.with_text("改日程", f"{number} {rest}"))
     except ParseError:
         return None
 
@@ -534,7 +556,7 @@ _DRANK = re.compile(
 _RENAME = re.compile(
     r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|名称改|改个名)[,\s]*(?:成|为|叫)?\s*(?P<title>.+)"
 )
-_EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")
+_EVENT_NUMBER = re.compile(rf"(?:把)?日程\s*#?(?P<n>{LIST_N})(?![0-9:点])\s*(?:的)?")
 _EVENT_VERBS = re.compile(
     r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?|提醒我?$|提醒一下$"
 )
@@ -589,6 +611,19 @@ def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command 
 _NAMED_NOTICE = re.compile(
     r"(?:把)?(?P<title>[^\s,0-9]{1,12}?)(?:那个|的)(?:日程)?\s*(?P<notice>提前.+)"
 )
+
+
+def named_task(text: str, _context: Body, _cues: Cues, _slots: Slots) -> Command | None:
+    """`报表那件事不用做了`, `给老王回电话那事儿打完了`, `交作业的todo取消`: a task named
+    by its thing, and what happened to it."""
+    found = found_cues.named_thing(text)
+    if found is None:
+        return None
+    thing, state = found
+    ref = TaskRef(title=thing)
+    if state == "done":
+        return CompleteTask(ref=ref)
+    return CancelTask(ref=ref) if state == "cancel" else PostponeTask(ref=ref)
 
 
 def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
@@ -669,6 +704,7 @@ _FAMILIES: tuple[Family, ...] = (
     channels,
     event_edit,
     numbered_task,
+    named_task,
     identity_pages_export,
     budgets,
     goal,

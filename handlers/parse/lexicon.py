@@ -35,7 +35,9 @@ _EXPENSE_WORDS = {
     "餐饮": "麻辣烫 伙食费 伙食 大米 排骨 猪肉 鸡蛋 青菜 蔬菜 买肉 早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
     "烧烤 零食 水果 早点 面包 快餐 食堂 饮料 小吃 甜品 蛋糕 麦当劳 肯德基 星巴克 瑞幸 "
     "喜茶 买菜 菜钱 午饭钱 饭钱 餐费 请客吃饭 盒饭 便当 包子 煎饼 面条 拉面 米线 酒 "
-    "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费",
+    "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费 "
+    "苹果 香蕉 橙子 橘子 葡萄 西瓜 草莓 梨 桃子 芒果 樱桃 车厘子 柚子 牛肉 羊肉 鸡肉 "
+    "鱼 虾 海鲜 酸奶 豆腐 白菜 土豆 西红柿 鸡翅 鸭脖 奶粉",
     "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
     "车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
     "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
@@ -45,7 +47,7 @@ _EXPENSE_WORDS = {
     "医疗": "药 买药 看病 挂号 医院 体检 牙医 看牙 门诊 药费 医药费 保健品 维生素 吃药 "
     "感冒药 看医生",
     "娱乐": "电影 看电影 游戏 唱歌 KTV ktv 演唱会 门票 旅游 健身 健身房 会员 视频会员 "
-    "游泳 球票 剧本杀 桌游 按摩",
+    "游泳 球票 剧本杀 桌游 按摩 酒店 住宿 民宿 宾馆 景区",
     "教育": "钢琴班 补习班 培训班 兴趣班 钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
@@ -178,6 +180,9 @@ RECORD_LEADS: tuple[str, ...] = (
     "帮我记低",
 )
 RECORD_LEADS += ("记下", "请记", "帮忙记", "记录一下", "记录")
+RECORD_VERB = "记"
+"""The bare verb before a record (`记两杯水`, `记 72.4`), unless a word goes on."""
+NOT_RECORD_VERB = ("得", "住", "性", "忆", "者", "号", "到", "账", "日记", "事", "错", "不")
 TASK_LEADS: tuple[str, ...] = ("记到待办", "加到待办", "放到待办", "放进待办", "记个任务")
 TASK_LEADS += (
     "加个待办",
@@ -188,7 +193,9 @@ TASK_LEADS += (
     "记个待办",
     "待办事项",
 )
-TASK_LEADS += ("加个任务", "添加任务", "加任务", "新任务", "待办", "任务", "todo")
+TASK_LEADS += ("加个任务", "添加任务", "加任务", "新任务", "待办", "任务", "todo", "ddl")
+TASK_EDGE_WORDS = ("todo", "ddl", "待办")
+"""A bare task word said last (`周六 去健身房 todo`): the line is a task."""
 EVENT_LEADS = ("记到日程", "加到日程", "加个日程", "添加日程", "加日程", "安排", "日程")
 REMIND_WORDS: tuple[str, ...] = (
     "提醒我",
@@ -581,6 +588,9 @@ LOOK_WORDS: tuple[str, ...] = (
     "列个",
     "汇总一下",
     "总结一下",
+    "recap",
+    "summary",
+    "show",
 )
 QUESTION_CUES: tuple[str, ...] = (
     "哪些",
@@ -708,6 +718,9 @@ PAGE_WORDS: tuple[str, ...] = (
     "浏览器",
     "网页版地址",
     "地址",
+    "web",
+    "link",
+    "url",
 )
 EXPORT_WORDS: tuple[str, ...] = (
     "导出",
@@ -771,6 +784,10 @@ TURN_OFF_WORDS: dict[str, str] = {
     "别推了": "close",
     "别推": "close",
     "别推送了": "close",
+    "pause": "pause",
+    "stop": "close",
+    "cancel": "delete",
+    "delete": "delete",
 }
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
 TURN_ON_WORDS: dict[str, str] = {
@@ -787,6 +804,8 @@ TURN_ON_WORDS: dict[str, str] = {
     "打开回来": "resume",
     "恢复回来": "resume",
     "开始": "enable",
+    "resume": "resume",
+    "enable": "enable",
 }
 FEATURE_NOUNS: dict[str, str] = {
     "免打扰": "quiet",
@@ -797,6 +816,7 @@ FEATURE_NOUNS: dict[str, str] = {
     "晚报": "digest_evening",
     "晚间回顾": "digest_evening",
     "周报": "review",
+    "weekly review": "review",
     "每周回看": "review",
     "周回顾": "review",
     "喝水提醒": "water",
@@ -1047,6 +1067,12 @@ CHANNEL_TARGETS = {
 CHANNEL_CUES: tuple[str, ...] = (
     "渠道",
     "通道",
+    "提醒走",
+    "消息走",
+    "通知走",
+    "都走",
+    "改走",
+    "还是走",
     "提醒发",
     "提醒都发",
     "消息发",
@@ -1186,6 +1212,11 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "辛苦了",
     "记一笔",
     "帮我记一笔",
+    "plz",
+    "pls",
+    "please",
+    "thx",
+    "thanks",
 )
 """Politeness after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
 IMPORTANT_WORDS: tuple[str, ...] = (
@@ -1253,6 +1284,14 @@ WATER_CHECK_WORDS: tuple[str, ...] = (
     "来一杯水",
 )
 """`喝水打卡`: the keyword 喝水 with one of these is one glass."""
+PRICE_UNITS = (
+    "公斤", "平米", "平方", "斤", "个", "只", "瓶", "盒", "袋", "箱", "件", "条", "根",
+    "张", "份", "克", "两", "度", "升", "平", "晚", "杯", "碗", "串", "把", "双",
+)  # fmt: skip
+"""Units of a price per unit (`五块八一斤`, `一斤12块`, `30元/个`): a remark about a
+price, asked at most, never recorded."""
+PAY_VERBS = ("交", "缴", "付", "充")
+"""One-character verbs that pay a bill: dropped from a note (`交电费` is 电费)."""
 GIFT_VERBS = ("送了", "送给", "随了", "包了", "包个")
 """Giving a thing or money as a gift: 人情, whatever was given (`去亲家那送了两瓶酒`)."""
 REMINDER_LEADS = (
@@ -1341,3 +1380,49 @@ WATER_NOT_NOW = (
     "听说",
 )
 """Glasses in a sentence about a goal, a habit or a hypothesis: no check-in."""
+
+# --- nag clauses (`…，一直提醒到我回复`) ---
+NAG_REPEAT_WORDS = ("一直", "反复", "继续", "不停地", "不停", "持续", "不断", "不断地", "再三")
+NAG_VERBS = ("提醒", "催", "叫", "喊", "通知")
+NAG_REPLY_WORDS = ("回复", "回", "说", "确认", "答应", "点")
+NAG_ANSWER_WORDS = ("完成", "收到", "做完", "搞定", "弄完", "好的", "知道了", "办完", "好了")
+NAG_UNDONE_VERBS = (
+    "回复", "回", "说", "答应", "确认", "弄完", "做完", "搞定", "办完", "完成", "回我",
+    "回复我",
+)  # fmt: skip
+"""The words of a nag clause; `handlers.parse.nag` composes them (`没回复收到就一直提醒`,
+`直到我说完成`, `一直提醒到我回复`)."""
+
+# --- a task named by its thing (`报表那件事不用做了`) ---
+THING_NAMERS = (
+    "那件事儿", "那件事", "那事儿", "那个事", "这件事", "这事儿", "的事儿", "的事情", "的事",
+    "那个待办", "的待办", "的todo", "那个todo", "那个任务", "的任务",
+)  # fmt: skip
+"""Words after a task's thing that name it (`给老王回电话那事儿打完了`): the thing
+before them is the task's title, the words after say what happened to it."""
+
+NOT_REMARK_TAILS = (
+    "磅", "lb", "公斤", "kg", "斤", "千克", "杯", "块", "元", "分钟", "小时", "点", "号",
+    "日", "周", "月", "直到", "每", "提前", "重要", "完成", "收到", "取消", "删", "暂停",
+)  # fmt: skip
+"""Words that make a last word part of the command, not a remark after it
+(`体重 72.4 磅`, `… 直到完成`): such a message is never read without it."""
+
+LOOK_LEADS = (
+    "显示",
+    "查看",
+    "看看",
+    "看下",
+    "看一下",
+    "查一下",
+    "查下",
+    "给我看",
+    "给我看看",
+    "列出",
+)
+"""Look words before a command said alone (`显示管理状态`, `查看待办`)."""
+HELP_TOPIC_FILLERS = (
+    "这个功能", "那个功能", "的功能", "这功能", "功能", "那个", "这个", "这", "应该", "要",
+    "该", "的", "到底", "具体",
+)  # fmt: skip
+"""Words after a help topic before 怎么用 (`喝水的那个怎么用`): not the topic."""

@@ -33,6 +33,8 @@ from handlers.parse.lexicon import (
     MEASURE_WORDS,
     NOT_MONEY_UNITS,
     OTHER_PEOPLE,
+    PAY_VERBS,
+    PRICE_UNITS,
     RECORD_LEADS,
     REMARK_WORDS,
     SPEND_OUT_WORDS,
@@ -55,6 +57,11 @@ _INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
 _LEDGER_WORDS = "|".join(map(re.escape, LEDGER_WORDS))
 _LEDGER_WORD = re.compile(_LEDGER_WORDS)
 _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
+_UNITS = "|".join(PRICE_UNITS)
+_PER_UNIT_AFTER = re.compile(rf"(?:一|\s*每\s*|\s*/\s*)(?:{_UNITS})(?!人)")
+_PER_UNIT_BEFORE = re.compile(rf"(?:一|每)(?:{_UNITS})\s*(?:要|卖|才|就)?\s*$")
+_PAY_LEAD = re.compile(f"^[{''.join(PAY_VERBS)}](?=(?:{_LEDGER_WORDS}))")
+"""A one-character pay verb before a bill (`交电费`, `充话费`, `付房租`)."""
 
 
 def read_money(text: str) -> Command | None:
@@ -75,8 +82,17 @@ def read_money(text: str) -> Command | None:
         return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
     story = bool(_PAST.search(text)) or any(word in text for word in HEDGES)
+    story = story or _per_unit(match)
     story = story or _someone_else(text)
     return _entry(value[0], note, money_said=is_money(match), story=story)
+
+
+def _per_unit(match: re.Match[str]) -> bool:
+    """`鸡蛋五块八一斤`, `一斤12块`, `30元/个`: a price per unit, not money spent."""
+    text = match.string
+    return bool(
+        _PER_UNIT_AFTER.match(text, match.end()) or _PER_UNIT_BEFORE.search(text[: match.start()])
+    )
 
 
 def _someone_else(text: str) -> bool:
@@ -124,8 +140,7 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     income = _first(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, _STRONG_SPEND)
     word, category = category_of(note)
-    known = note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS  # 发红包 keeps its verb
-    clean = note if known else _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
+    clean = clean_note(note)
     coming_in = (
         _find(note, (*INCOME_IN_WORDS, "卖了", "卖掉", "赚了", "挣了")) is not None
     )  # 外孙女给我发了个红包
@@ -152,19 +167,39 @@ def _given(amount: Decimal, note: str) -> Command | None:
     expense, 人情 unless a spending word names another category; money coming in
     from someone (`儿子转来的生活费`) is left to the income rule. Recorded when a gift
     word or a transfer says money moved, else asked."""
-    if _find(note, INCOME_IN_WORDS) or _find(note, SPEND_OUT_WORDS) is None:
-        return None
-    if _find(note, ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")):
+    if not is_given(note):
         return None  # 送外卖赚了 50: earned, not given
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
-    word, category = category_of(note)
-    bought = "买" in note and not gift  # 给女儿买了件羽绒服: shopping for them
-    if bought and word is None:
-        category = "购物"
-    elif gift or word is None or category == "其他":
-        category = "人情"
-    entry = _ledger("expense", amount, category, note)
+    word = category_of(note)[0]
+    entry = _ledger("expense", amount, given_category(note), note)
     return entry if gift or word or "转" in note else Confirm(guess=entry)
+
+
+def clean_note(note: str) -> str:
+    """`note` without the verb that only says money moved: `花了 午饭` is 午饭,
+    `交电费` is 电费 (`交通` and a word of the lexicon such as 发红包 stay whole)."""
+    if note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS:
+        return note  # 发红包 keeps its verb
+    note = _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
+    return _PAY_LEAD.sub("", note)
+
+
+def given_category(note: str) -> str:
+    """The category of money given to someone: 人情, unless a spending word names
+    another (`给女儿交学费` is 教育) or it was bought for them with no such word
+    (`给女儿买了件羽绒服` is 购物)."""
+    gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)
+    word, category = category_of(note)
+    if "买" in note and not gift and word is None:
+        return "购物"
+    return "人情" if gift or word is None or category == "其他" else category
+
+
+def is_given(note: str) -> bool:
+    """Whether `note` says the user's money went to someone (`给婆婆包了红包`)."""
+    if _find(note, INCOME_IN_WORDS) or _find(note, SPEND_OUT_WORDS) is None:
+        return False
+    return _find(note, ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")) is None
 
 
 _LEDGER_LEADS = (*RECORD_LEADS, "记账")

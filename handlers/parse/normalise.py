@@ -12,7 +12,9 @@ Two levels, both pure:
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from typing import Any, TypeVar
 
 from handlers.parse.lexicon import (
     CORRECTION_WORDS,
@@ -255,3 +257,36 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
     while start < end and (text[start].isspace() or is_decoration(text[start])):
         start += 1
     return text[start:end]
+
+
+_C = TypeVar("_C")
+_TITLE_FIELDS = ("title", "title_ref")
+_TITLE_END = "。.!?~,;:、…-—"
+
+
+def clean_title(title: str) -> str:
+    """A title as it is kept: no emoji or symbols (`看演唱会 🎤`), no punctuation at
+    its ends (`起床!!!`), single spaces. A title of nothing but those stays as it was."""
+    kept = "".join(" " if is_decoration(char) else char for char in title)
+    kept = " ".join(kept.split()).strip(_TITLE_END + " ")
+    return kept or title
+
+
+def with_clean_titles(command: _C) -> _C:
+    """`command` with every title in it cleaned (`clean_title`), a question's guess
+    and a task reference included; anything else is returned as it is."""
+    if dataclasses.is_dataclass(command) and not isinstance(command, type):
+        changes: dict[str, Any] = {}
+        for field in dataclasses.fields(command):
+            value = getattr(command, field.name)
+            if field.name in _TITLE_FIELDS and isinstance(value, str):
+                cleaned: Any = clean_title(value)
+            elif field.name in ("guess", "ref"):
+                cleaned = with_clean_titles(value)
+            else:
+                continue
+            if cleaned != value:
+                changes[field.name] = cleaned
+        if changes:
+            return dataclasses.replace(command, **changes)
+    return command

@@ -35,6 +35,9 @@ SPOKEN_DECIMAL = r"[0-9]+点[0-9]+"
 """`70点5`: digits with 点 for the point (weights only: elsewhere 3点30 is a time)."""
 
 _WEIGHT = re.compile(rf"(?P<number>{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?", re.IGNORECASE)
+LIST_N = r"(?:[0-9]{1,4}|[一二两三四五六七八九十]{1,3})"
+"""A number in a list (`提醒3`, `三号任务`, `第二个日程`): digits or a small Chinese numeral."""
+
 _AMOUNT = re.compile(
     r"(?P<sign>[+-]?)\s*(?:¥|rmb)?\s*"
     r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"

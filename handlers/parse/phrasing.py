@@ -30,6 +30,7 @@ from handlers.parse.lexicon import (
     SWITCH_SYNONYMS,
     TASK_LEADS,
 )
+from handlers.parse.nag import clause_span
 from handlers.parse.numbers import CN_INT, small_int
 from handlers.parse.records import water
 from handlers.parse.schedules import parse_custom_reminder
@@ -208,7 +209,16 @@ def read_reminder(text: str, context: Body) -> Command | None:
             if not any(word in text for word in _REMIND_WORDS):  # 帮我设个提醒，下周二上午十点…
                 return parse_custom_reminder(text, now_local=context.now_local)
             break
-    said_at = [(text.find(w), -len(w), w) for w in _REMIND_WORDS if w in text]
+    clause = clause_span(text)
+    said_at = [
+        (at, -len(w), w)
+        for w in _REMIND_WORDS
+        if (at := text.find(w)) >= 0 and (clause is None or not clause[0] <= at < clause[1])
+    ]
+    if not said_at and clause is not None and _has_when(text[: clause[0]]):
+        return parse_custom_reminder(
+            text, now_local=context.now_local
+        )  # 明天寄快递 没寄就一直提醒我
     for at, _, word in sorted(said_at)[:1]:  # the first said, the longest there
         if at >= 0:
             before = text[:at].rstrip().removesuffix("再").removesuffix("记得")
@@ -221,6 +231,15 @@ def read_reminder(text: str, context: Body) -> Command | None:
                     raise
                 return parse_custom_reminder(swapped, now_local=context.now_local)
     return None
+
+
+def _has_when(said: str) -> bool:
+    """Whether `said` starts with a day or a time (`明天寄快递`)."""
+    try:
+        first = match_when(said, dt.date(2000, 1, 1))
+    except ParseError:
+        return False
+    return first.day is not None or first.start is not None
 
 
 def _when_last(said: str) -> str | None:

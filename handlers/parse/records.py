@@ -29,7 +29,7 @@ from handlers.parse.lexicon import (
     SPOKEN_FILLERS,
     WATER_CHECK_WORDS,
 )
-from handlers.parse.money import category_of, stands_alone
+from handlers.parse.money import category_of, clean_note, given_category, is_given, stands_alone
 from handlers.parse.normalise import words
 from handlers.parse.numbers import (
     amount_matches,
@@ -144,11 +144,11 @@ def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[s
     names = EXPENSE_CATEGORIES if direction == "expense" else INCOME_CATEGORIES
     if labels and labels[0] in names:
         return labels[0], " ".join(labels[1:])
-    note = " ".join(labels)
+    note = clean_note(" ".join(labels))
     if direction == "income":
         word = next((w for w in labels if w in INCOME_SYNONYMS), None)
         return (INCOME_SYNONYMS[word] if word else "其他"), note
-    return category_of(note)[1], note
+    return (given_category(note) if is_given(note) else category_of(note)[1]), note
 
 
 def parse_journal(body: Body) -> Command:

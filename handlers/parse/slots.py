@@ -18,6 +18,7 @@ from handlers.parse.lazy import lazy
 from handlers.parse.lexicon import WATER_ADVERBS, WATER_TIMES, WEIGHT_UNITS
 from handlers.parse.numbers import (
     ANY_NUMBER,
+    LIST_N,
     SPOKEN_DECIMAL,
     amount_matches,
     find_amount,
@@ -46,9 +47,9 @@ _WATER_TIMES = re.compile(
     re.IGNORECASE,
 )
 _LIST_NUMBER = re.compile(
-    r"(?:提醒|日程|待办|任务)\s*#?(?P<a>[0-9]{1,4}|[一二两三四五六七八九十]{1,2})(?![0-9:点])"
-    r"|第\s*(?P<b>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项|号)"
-    r"|(?<![0-9])(?P<c>[0-9]{1,4})\s*号(?:提醒|日程)"
+    rf"(?:提醒|日程|待办|任务)\s*#?(?P<a>{LIST_N})(?![0-9:点一下次遍])"
+    rf"|第\s*(?P<b>{LIST_N})\s*(?:个|条|项|号)"
+    rf"|(?<![0-9])(?P<c>{LIST_N})\s*号(?:提醒|日程)"
 )
 _DAY_WORDS = re.compile(
     r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
