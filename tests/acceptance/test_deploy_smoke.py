@@ -12,7 +12,7 @@ KEEPER_DATABASE_PASSWORD_FILE, as compose's secret does. Only the addresses diff
 the test's MariaDB instead of `db`, and loopback with a free port instead of 0.0.0.0.
 
 The systemd path runs the units' ExecStartPre/ExecStart lines with the environment
-the README has the operator write into /etc/keeper/keeper.env: env.example as shipped,
+docs/operations.md has the operator write into /etc/keeper/keeper.env: env.example as shipped,
 with the WeCom values, KEEPER_ADMINS and the database password filled in.
 
 A member then sets a reminder in chat (an encrypted callback to the web process), and
@@ -155,8 +155,8 @@ def _unit_command(unit: str, key: str) -> list[str]:
 
 
 def _systemd(db_url: str, api_base: str, port: int) -> Deployment:
-    """The README's systemd path: the units' commands, /etc/keeper/keeper.env made from
-    env.example as the README says to fill it in (the password in the URL)."""
+    """docs/operations.md's systemd path: the units' commands, /etc/keeper/keeper.env made from
+    env.example as those steps say to fill it in (the password in the URL)."""
     example = dict(
         line.split("=", 1)
         for line in ENV_EXAMPLE.read_text().splitlines()
