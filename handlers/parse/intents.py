@@ -466,11 +466,16 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
         said = "到 " + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
     else:
         return None
+    said = _QUIET_ASKED.sub("", said).strip(" ,")  # 到明天早上七点请开启免打扰
     try:
         command = parse_quiet(context.with_text("免打扰", said))
     except ParseError:
         return None
-    return command if isinstance(command, SetQuiet) else None
+    if not isinstance(command, SetQuiet):
+        return None
+    starts = found_cues.time_in(text[:at]) if at > 0 else None
+    later = starts is not None and starts > context.now_local.time() and "今" in text[:at]
+    return Confirm(guess=command) if later else command  # 今晚十点到明早七点: from now?
 
 
 # --- channels, undo, help, numbered tasks, short answers ---------------------------
@@ -653,6 +658,12 @@ def _snooze_minutes(match: re.Match[str]) -> int | None:
 _LATER_BY = re.compile(
     r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)(?:后|以后)"
 )
+_QUIET_ASKED = re.compile(
+    r"(?:请|帮我|给我)?(?:开启|打开|开|设置|设|进入)?(?:一下)?(?:免打扰|勿扰)(?:模式)?(?:吧)?$"
+)
+_AFTER_WAIT = re.compile(
+    r"(?:过|等)\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
+)
 _WATER_LATER = re.compile(
     r"(?:再)?(?:过)?\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
     r"(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
@@ -667,7 +678,7 @@ def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Comma
     if cues.nag_answer is not None:
         return AnswerNag(word=cues.nag_answer)
     if cues.snooze or (cues.water_noun and cues.snooze_word and not cues.question):
-        later = _LATER_BY.search(text)  # 晚点再提醒我喝水，一小时后吧: 60
+        later = _LATER_BY.search(text) or _AFTER_WAIT.search(text)  # 一小时后吧, 过四十分钟
         if later is not None and (minutes := _snooze_minutes(later)) is not None:
             return SnoozeWater(minutes=minutes)
         return SnoozeWater()  # 晚点再喝, 喝水的过会儿再提醒我

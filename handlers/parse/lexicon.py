@@ -1286,7 +1286,8 @@ WATER_CHECK_WORDS: tuple[str, ...] = (
 """`喝水打卡`: the keyword 喝水 with one of these is one glass."""
 PRICE_UNITS = (
     "公斤", "平米", "平方", "斤", "个", "只", "瓶", "盒", "袋", "箱", "件", "条", "根",
-    "张", "份", "克", "两", "度", "升", "平", "晚", "杯", "碗", "串", "把", "双",
+    "张", "份", "克", "两", "度", "升", "平", "晚", "杯", "碗", "串", "把", "双", "小时",
+    "次", "公里",
 )  # fmt: skip
 """Units of a price per unit (`五块八一斤`, `一斤12块`, `30元/个`): a remark about a
 price, asked at most, never recorded."""
@@ -1426,3 +1427,8 @@ HELP_TOPIC_FILLERS = (
     "该", "的", "到底", "具体",
 )  # fmt: skip
 """Words after a help topic before 怎么用 (`喝水的那个怎么用`): not the topic."""
+VAGUE_PERIODS = (
+    "下周", "下星期", "下礼拜", "这周", "本周", "这几天", "过几天", "改天",
+    "下个月", "这个月", "月初", "最近", "回头",
+)  # fmt: skip
+"""Spans too vague for a due day (`下周要交年终总结`): a task asked about, no day."""

@@ -24,6 +24,8 @@ from handlers.parse.lexicon import (
     CN_MYRIAD,
     CN_UNITS,
     LEDGER_WORDS,
+    MEASURE_WORDS,
+    PRICE_UNITS,
 )
 
 # Decimal numbers as typed: ASCII digits only (`\d` would also accept e.g. Arabic-Indic).
@@ -38,13 +40,15 @@ _WEIGHT = re.compile(rf"(?P<number>{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克
 LIST_N = r"(?:[0-9]{1,4}|[一二两三四五六七八九十]{1,3})"
 """A number in a list (`提醒3`, `三号任务`, `第二个日程`): digits or a small Chinese numeral."""
 
+_UNIT_START = "|".join(sorted({*PRICE_UNITS, *MEASURE_WORDS}, key=len, reverse=True))
+"""`十八块一斤`: a 一 before a unit is a count, not 1 角."""
 _AMOUNT = re.compile(
     r"(?P<sign>[+-]?)\s*(?:¥|rmb)?\s*"
     r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
     r"(?P<mult>[kw百千万](?![A-Za-z]))?"
     rf"|(?P<cn>{CN_NUMBER}))"
     r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny|r(?![A-Za-z]))?"
-    r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]))?"
+    r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]|" + _UNIT_START + "))?"
     r"(?![A-Za-z])",  # "1e5" or "35abc" is not an amount followed by a category
     re.IGNORECASE,
 )

@@ -13,6 +13,7 @@ import datetime as dt
 import re
 
 from handlers.commands import (
+    AddTask,
     Command,
     Confirm,
     ParseError,
@@ -29,6 +30,7 @@ from handlers.parse.lexicon import (
     REMINDER_LEADS,
     SWITCH_SYNONYMS,
     TASK_LEADS,
+    VAGUE_PERIODS,
 )
 from handlers.parse.nag import clause_span
 from handlers.parse.numbers import CN_INT, small_int
@@ -281,6 +283,12 @@ def read_water(text: str, _context: Body) -> Command | None:
     return guess
 
 
+_VAGUE_WHEN = re.compile(
+    "(?:" + "|".join(map(re.escape, VAGUE_PERIODS)) + r")\s*(?:之前|以前|前)?\s*"
+    r"(?:要|得|需要|记得|必须|该)\s*(?P<title>[^\s,0-9]{2,20})"
+)
+
+
 def read_dated(text: str, context: Body) -> Command | None:
     """`周五交材料` / `明天下午3点开会`: a day, maybe a time, and a short title, with no
     verb saying which it is: asked, as a task (no time) or an event (a time)."""
@@ -288,6 +296,8 @@ def read_dated(text: str, context: Body) -> Command | None:
         return None
     booked = text.startswith(("约了", "约好了", "我约了"))  # 约了周五晚上八点跟老同学吃饭
     said = re.sub(r"^(?:我)?约(?:好)?了", "", text) if booked else text
+    if (vague := _VAGUE_WHEN.fullmatch(said)) is not None:
+        return Confirm(guess=AddTask(title=vague["title"].strip()))  # 下周要交年终总结: which day?
     try:
         when = match_when(said, context.today)
     except ParseError:

@@ -152,6 +152,14 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     try:
         return with_clean_titles(_read(text, today=today, now_local=now_local))
     except ParseError as error:
+        said_twice = _REPEATED.fullmatch(tidy(normalise(text)))
+        if said_twice is not None:  # 知道了知道了: read once
+            try:
+                return with_clean_titles(
+                    _read(said_twice["once"], today=today, now_local=now_local)
+                )
+            except ParseError:
+                raise error from None
         head = without_remark_tail(text)
         if head is None:
             raise
@@ -255,6 +263,8 @@ def parse_event_key(key: str, *, today: dt.date) -> Command:
     return parse(key, today=today)
 
 
+_REPEATED = re.compile(r"(?P<once>\S.{0,5}?\S)(?:[\s,]*(?P=once)){1,3}")
+"""A short answer said two to four times (`知道了知道了`): read once."""
 _HOW_HINT = re.compile("|".join(map(re.escape, HOW_WORDS)))
 _LOOK_LEAD = re.compile(
     "^(?:" + "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True)) + r")\s*"
