@@ -72,6 +72,7 @@ _EVENT_CANCEL = re.compile(
     rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*(?:取消|删掉|删除|删了|删|不去了?)"
     r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:,.{0,12})?"
 )
+_STARTS = re.compile(r"(?:开始|开|举行|进行|见面)$")
 _EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")
 _DIGEST_DAILY = re.compile(
     r"(?:每天)?(?P<t>.+?)\s*(?:再)?(?:发|推送|给我发|发我|发一下|来)(?:个|一下)?(?P<d>晨报|早报|晚报)"
@@ -162,6 +163,7 @@ def _event_move(text: str, context: Body) -> Command | None:
     said = match["rest"]
     for same in ("同一时间", "原来的时间", "时间不变", "同一个时间", "老时间"):
         said = said.replace(same, "")  # 挪到周四同一时间: the day moves, the time stays
+    said = _STARTS.sub("", said.strip())  # 改成10:30开始
     try:
         when = match_when(said.strip(), context.today)
     except ParseError:

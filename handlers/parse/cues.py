@@ -18,6 +18,7 @@ from handlers.parse.lexicon import (
     CHANNEL_CUES,
     CHANNEL_TARGETS,
     DISMISS_WORDS,
+    DONE_ENDINGS,
     DONE_PAST_VERBS,
     EVENT_MARKERS,
     EVENT_NOUNS,
@@ -51,6 +52,7 @@ from handlers.parse.lexicon import (
     STRONG_UNDO,
     TASK_MARKERS,
     THING_NAMERS,
+    THING_WEIGHT,
     TURN_OFF_WORDS,
     TURN_ON_WORDS,
     UNDO_CUES,
@@ -59,6 +61,7 @@ from handlers.parse.lexicon import (
     VIEW_NOUNS,
     WATER_NOUNS,
     WEIGHT_CUES,
+    WORK_VERBS,
 )
 from handlers.parse.money import category_of
 from handlers.parse.numbers import LIST_N, small_int
@@ -253,7 +256,8 @@ class Cues:
 
     @lazy
     def remark(self) -> bool:
-        return _any(self.text, REMARK_WORDS)
+        things_weight = THING_WEIGHT in self.text.replace("体" + THING_WEIGHT, "")  # 行李箱重量
+        return _any(self.text, REMARK_WORDS) or things_weight
 
     @lazy
     def other_person(self) -> bool:
@@ -353,11 +357,22 @@ _DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快�
 )
 
 
+_DONE_ANY_VERB = re.compile(
+    r"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{2,8}?)\s*(?:已经|也|都)?"
+    rf"(?P<verb>{'|'.join(sorted(WORK_VERBS, key=len, reverse=True))})(?:{'|'.join(DONE_ENDINGS)})了?"
+)
+
+
 def _done_title(text: str) -> str | None:
     """`快递取了` -> `取快递`: the task's usual title, verb first (the handler also
     tries the thing alone, so `取快递` finds a task called 拿快递)."""
     match = _DONE_PAST.fullmatch(text)
-    if match is None or _any(text, QUESTION_CUES):
+    if _any(text, QUESTION_CUES):
+        return None
+    finished = _DONE_ANY_VERB.fullmatch(text)  # 报价单发过去了, 材料提交上去了
+    if finished is not None and (match is None or finished.start("verb") < match.start("verb")):
+        return finished["thing"]
+    if match is None:
         return None
     verb = _VERB_BASE.get(match["verb"], match["verb"])
     thing = match["thing"].removesuffix("的事").removesuffix("这件事")
@@ -394,7 +409,7 @@ _VIEW_FILLER = sorted(
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
      "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary"},
+     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前", "截至", "为止", "现在", "到"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -558,7 +573,7 @@ def this_month(text: str, today: dt.date) -> bool:
     return only_view_words(text[match.end() :])
 
 
-_YEAR = re.compile(r"(?P<y>20[0-9]{2})年(?:的)?")
+_YEAR = re.compile(r"(?P<y>20[0-9]{2})年(?:度)?(?:的)?")
 
 
 def this_year(text: str, today: dt.date) -> bool:
@@ -634,7 +649,7 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
     name the thing, when the message marks them as a name (那个, 的)."""
     named = _NAMED.search(text) is not None
     said = text.split(",")[0] if "," in text and word in text.split(",")[0] else text
-    said = said.replace(verb, " ") if verb else said
+    said = _without_turn(said, verb) if verb else said
     for turn in _TURN_PHRASES:
         said = said.replace(turn, " ")
     at = said.find(word)
@@ -644,6 +659,23 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
     if after and not before and named:
         return after  # 提醒吃药的那个删掉
     return None
+
+
+_TURN_LONG = sorted((w for w in {*TURN_OFF_WORDS, *TURN_ON_WORDS} if len(w) > 1), key=len)[::-1]
+
+
+def _without_turn(said: str, verb: str) -> str:
+    """`said` without the turn word and any turn word overlapping it (`先停掉…`:
+    先停 and 停掉), so no half of one is left in the title."""
+    at = said.find(verb)
+    if at < 0:
+        return said
+    start, end = at, at + len(verb)
+    for word in _TURN_LONG:
+        found = said.find(word, max(0, start - len(word) + 1))
+        if 0 <= found < end and found + len(word) > start:
+            start, end = min(start, found), max(end, found + len(word))
+    return f"{said[:start]} {said[end:]}"
 
 
 _TITLE_FILLER = ("这周", "这几天", "暂时", "今天", "以后", "一下", "先", "都", "了", "吧", ",")

@@ -217,7 +217,7 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
             return ShowToday()
         return _VIEWS[cues.scope]()
     if cues.look and cues.money_noun and cues.view_noun is None:
-        return ShowMonth()  # 花销明细看看
+        return _VIEWS[cues.scope]() if cues.scope else ShowMonth()  # 花销明细看看, 这周的…花销
     if cues.question and cues.water_noun and not slots.count:
         return ShowToday()  # 喝了几杯水了
     return None

@@ -402,6 +402,13 @@ REMARK_WORDS: tuple[str, ...] = (
     "一平",
     "一斤要",
     "每斤",
+    "自重",
+    "净重",
+    "毛重",
+    "载重",
+    "承重",
+    "额定",
+    "功率",
 )
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
 OTHER_PEOPLE: tuple[str, ...] = (
@@ -903,6 +910,13 @@ PAST_WORDS: tuple[str, ...] = (
     "当时",
     "那时候",
     "那会儿",
+    "时候",
+    "大学时",
+    "高中时",
+    "上学时",
+    "读书时",
+    "结婚前",
+    "生孩子前",
 )
 """A fact of another time (`去年体重80`): told, not recorded as today's."""
 POLITE_LEADS: tuple[str, ...] = (
@@ -1149,6 +1163,13 @@ EVENT_NOUNS: tuple[str, ...] = (
     "预约",
     "饭局",
     "活动",
+    "聚餐",
+    "年会",
+    "婚礼",
+    "演唱会",
+    "讲座",
+    "培训",
+    "家长会",
 )
 """The event a message names (`明天的会取消了`: 会), when no title is said before it."""
 EVENT_TITLE_WORDS = ("会", "日程", "约", "聚", "面试", "课", "复诊", "检查", "体检", "饭局", "活动")
@@ -1321,7 +1342,7 @@ FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
     "行不行",
 )
 """A question about whether a feature exists, said before the request itself."""
-DISMISS_WORDS = ("算了算了", "算了", "不记了", "不用了", "不要了", "别记了")
+DISMISS_WORDS = ("算了算了", "算了", "不记了", "不用了", "不要了", "别记了", "不记", "别记", "不用")
 """`算了算了 不记了`: nothing but these is a no."""
 SPOKEN_FILLERS: tuple[str, ...] = (
     "嗯就是",
@@ -1339,7 +1360,9 @@ SPOKEN_FILLERS: tuple[str, ...] = (
     "行",
 )
 """Spoken fillers before a request (`嗯就是…明天8点提醒我…`, `对了，周四…`): dropped
-when a pause (…, a comma, a space) follows them."""
+when a pause (…, a comma, a space) or another filler follows them, or when they are
+an interjection (`嗯那个给儿子交了…`)."""
+FILLER_SOUNDS = ("嗯嗯", "嗯", "呃", "额")
 QUESTION_PREFIXES: dict[str, str] = {
     "加待办": "加待办",
     "加个待办": "加待办",
@@ -1432,3 +1455,24 @@ VAGUE_PERIODS = (
     "下个月", "这个月", "月初", "最近", "回头",
 )  # fmt: skip
 """Spans too vague for a due day (`下周要交年终总结`): a task asked about, no day."""
+THING_WEIGHT = "重量"
+"""`行李箱重量23kg`: a thing's weight (a remark), unless it is 体重量了一下."""
+NOT_A_NUMBER_AFTER = (
+    "半", "些", "下", "起", "样", "直", "共", "定", "般", "切", "边", "口气", "会儿", "阵",
+    "顿", "趟", "遍",
+)  # fmt: skip
+"""What follows a Chinese numeral that is a word, not an amount (`先发了一半`, `一起`)."""
+MONEY_ENDINGS = ("钱", "费", "款", "金")
+"""A word ending in one of these names money: a Chinese numeral glued after it is the
+amount (`兴趣班的钱一千五`), not part of a name."""
+DONE_ENDINGS = ("过去", "出去", "上去", "完了", "好了", "完", "好", "掉")
+"""What ends any verb that finished a thing (`报价单发过去了`, `巡检记录更新完了`): the
+thing before it names the task."""
+WORK_VERBS = (
+    "发", "更新", "写", "改", "填", "签", "回", "打", "整理", "处理", "准备", "提交", "上传",
+    "打印", "复印", "报", "审", "批", "录", "算", "核对", "预约", "订", "退", "换", "装", "搬",
+    "收拾", "打扫", "清理", "做", "弄", "搞", "办", "修", "洗", "看", "读", "背", "练", "跑",
+    "寄", "交", "还", "取", "拿", "买", "付", "缴", "剪", "充", "续", "问", "联系", "通知",
+    "开",
+)  # fmt: skip
+"""Verbs a task is finished with (`报价单发过去了`, `巡检记录更新完了`)."""

@@ -31,6 +31,8 @@ from handlers.parse.lexicon import (
     INCOME_VERBS,
     LEDGER_WORDS,
     MEASURE_WORDS,
+    MONEY_ENDINGS,
+    NOT_A_NUMBER_AFTER,
     NOT_MONEY_UNITS,
     OTHER_PEOPLE,
     PAY_VERBS,
@@ -247,10 +249,15 @@ def stands_alone(match: re.Match[str]) -> bool:
     before = text[start - 1] if start else " "
     if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
         return False
+    if before == ":" and text[: start - 1].rstrip()[-1:].isdigit():
+        return False  # 9:00: minutes, not money (晚饭:48 is)
+    if match["cn"] and text.startswith(NOT_A_NUMBER_AFTER, match.end()):
+        return False  # 一半, 一些, 一下, 一起: words, not amounts
     glued = match["cn"] and before.isalnum() and not match["cur"]
     said_before = text[:start].rstrip()
     after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, "转了", "借了"))  # 交了六百八
     after_verb = after_verb or any(word in said_before for word in SPEND_OUT_WORDS if len(word) > 1)
+    after_verb = after_verb or said_before.endswith(MONEY_ENDINGS)  # 兴趣班的钱一千五
     if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
     if is_money(match):

@@ -49,7 +49,7 @@ _UNTIL_DONE = re.compile(
     # `没回复收到就一直提醒`, `不回就一直催我`, `我没说收到就继续提醒`
     rf"|{_IF}{_NOT}{_UNDONE}{_ANSWER}?(?:的话)?\s*(?:就)?{_REPEAT}{_NAG}(?:我)?"
     # `要是没回复就每隔半小时再提醒`: the interval that follows says how often
-    rf"|{_IF}{_NOT}{_UNDONE}我?{_ANSWER}?(?:的话)?\s*就(?=\s*每)"
+    rf"|{_IF}{_NOT}{_UNDONE}我?{_ANSWER}?(?:的话)?\s*就?(?=\s*每)"
     # `没寄就一直提醒我`: not done (any verb), then the nag
     rf"|{_IF}{_NOT}\S{{1,3}}?就{_REPEAT}{_NAG}(?:我)?"
 )

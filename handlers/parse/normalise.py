@@ -20,6 +20,7 @@ from handlers.parse.lexicon import (
     CORRECTION_WORDS,
     DIALECT,
     FEATURE_QUESTION_MARKERS,
+    FILLER_SOUNDS,
     POLITE_FRAME_LEADS,
     POLITE_FRAME_TAILS,
     POLITE_PLEASE_KEEPS,
@@ -142,11 +143,19 @@ def without_frame(text: str, normal: str | None = None) -> str:
     prefix = ""
     if asked is not None:
         start, prefix = asked  # 有没有定时提醒的功能？有的话请…: the request after the question
-    for _ in range(3):
+    in_run = False  # a filler right after a dropped one goes too (那个就是明天…)
+    for _ in range(4):
         before = (start, end)
-        for filler in SPOKEN_FILLERS:  # 嗯就是…, 对了，
+        for filler in SPOKEN_FILLERS:  # 嗯就是…, 对了，, 嗯那个就是…
             after = start + len(filler)
-            if normal.startswith(filler, start) and after < end and normal[after] in " ,.…":
+            paused = after < end and (
+                normal[after] in " ,.…"
+                or filler in FILLER_SOUNDS
+                or in_run
+                or normal.startswith(SPOKEN_FILLERS, after)
+            )
+            if normal.startswith(filler, start) and paused:
+                in_run = True
                 start = after
                 while start < end and normal[start] in " ,.…":
                     start += 1

@@ -73,6 +73,7 @@ _INTERVAL = re.compile(
     rf"(?:设置|把)?\s*(?:喝水)?(?:提醒)?(?:的)?(?:间隔|频率)?\s*(?:设成|{_SET})(?:每隔|每|隔)?\s*"
     rf"(?:(?P<n>{_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)?\s*(?P<unit>分钟|分|小时|钟头)"
     r"\s*(?:(?:提醒|喊|叫)我?喝(?:一次|次)?水|喝一次水?|提醒一次喝水|提醒一次|一次)?"
+    r"(?:就行|就好|就可以|就够了)?"
 )
 _GOAL = re.compile(
     rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{_SET}(?:喝)?(?P<n>{_N})\s*杯水?"
@@ -225,6 +226,7 @@ def read_reminder(text: str, context: Body) -> Command | None:
         if at >= 0:
             before = text[:at].rstrip().removesuffix("再").removesuffix("记得")
             before = before.removesuffix("到时候").rstrip()
+            before = _last_when(before)  # 今晚夜班 明天凌晨两点: the time said last
             said = f"{before} {text[at + len(word) :]}".strip()
             try:
                 return parse_custom_reminder(said, now_local=context.now_local)
@@ -233,6 +235,29 @@ def read_reminder(text: str, context: Body) -> Command | None:
                     raise
                 return parse_custom_reminder(swapped, now_local=context.now_local)
     return None
+
+
+_REPEATS = re.compile(r"每|工作日|周末|天天")
+_NAMED_DAY = re.compile(r"今天|明天|后天|大后天|今晚|明早|明晚|[0-9]{1,2}(?:月|号|日)")
+
+
+def _last_when(before: str) -> str:
+    """`今晚夜班 明天凌晨两点` -> `明天凌晨两点`: when the words before a reminder
+    word hold a remark with a time and then the time itself, the time said last."""
+    chunks = before.split()
+    if len(chunks) < 2 or _REPEATS.search(before) or not _NAMED_DAY.match(chunks[-1]):
+        return before  # 每周一 早上8点: one schedule; 下周出差 周三…: which 周三?
+    try:
+        whole, last = (
+            match_when(before, dt.date(2000, 1, 1)),
+            match_when(chunks[-1], dt.date(2000, 1, 1)),
+        )
+    except ParseError:
+        return before
+    said_time = (whole.day or whole.start) is not None  # the remark holds a time too: 今晚夜班
+    if said_time and whole.rest.strip() and not last.rest.strip() and (last.day or last.start):
+        return chunks[-1]
+    return before
 
 
 def _has_when(said: str) -> bool:

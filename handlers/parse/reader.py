@@ -216,6 +216,8 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
     if (channel_command := read_channels(clean)) is not None:
         return channel_command  # 设置 渠道 / 备用, 绑定, 解绑: before the 设置 reader
     loose = tidy(normal, drop_le=True)
+    if (timed := _TIMED_RECORD.match(clean)) is not None:  # 07:10 体重 74.05: when it was taken
+        clean, loose = clean[timed.end() :], tidy(loose[timed.end() :], drop_le=True)
     done_mark = normal.rstrip().endswith(_CHECK_MARKS) and "水" not in loose  # 又一杯水 ✅
     if done_mark and loose and not clean.endswith("了") and not any(w in loose for w in DONE_WORDS):
         loose += " 完成"  # `2 ✅`: the check mark is the word
@@ -265,6 +267,8 @@ def parse_event_key(key: str, *, today: dt.date) -> Command:
 
 _REPEATED = re.compile(r"(?P<once>\S.{0,5}?\S)(?:[\s,]*(?P=once)){1,3}")
 """A short answer said two to four times (`知道了知道了`): read once."""
+_TIMED_RECORD = re.compile(r"(?:早上|上午|中午|下午|晚上)?\s*[0-9]{1,2}:[0-9]{2}\s+(?=体重|喝水)")
+"""A clock time before a weight or water record: when it was measured, not a day."""
 _HOW_HINT = re.compile("|".join(map(re.escape, HOW_WORDS)))
 _LOOK_LEAD = re.compile(
     "^(?:" + "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True)) + r")\s*"
