@@ -395,7 +395,10 @@ class WhoAmI:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Dismiss:
-    """`不` / `不是` / `算了`: no to a question (the guess is already dropped by then)."""
+    """`不` / `不是` / `算了`: no to a question (the guess is already dropped by then);
+    `谢谢` (`thanked`): nothing to do either, answered in kind."""
+
+    thanked: bool = False
 
 
 # --- Pages and export (issue 13) -------------------------------------------------

@@ -100,7 +100,7 @@ async def ask(session: Session, ctx: Context, cmd: Confirm) -> Outcome:
 @router.handles(Dismiss)
 async def dismiss(session: Session, ctx: Context, cmd: Dismiss) -> Outcome:
     """A no: whatever was asked is already dropped (`take_pending`); say so."""
-    return Outcome(reply=texts.DISMISSED)
+    return Outcome(reply=texts.THANKED if cmd.thanked else texts.DISMISSED)
 
 
 async def take_pending(session: Session, ctx: Context, text: str | None) -> Command | None:

@@ -769,6 +769,7 @@ def missed_line(summary: str) -> str:
 # --- questions about a guess (handlers/confirm.py) ---
 CONFIRM_TAIL = "？回「是」记下"
 DISMISSED = "好的，没有记。"
+THANKED = "不客气。"
 
 
 def confirm_question(what: str) -> str:

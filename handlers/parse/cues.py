@@ -371,7 +371,9 @@ def _done_title(text: str) -> str | None:
         return None
     finished = _DONE_ANY_VERB.fullmatch(text)  # 报价单发过去了, 材料提交上去了
     if finished is not None and (match is None or finished.start("verb") < match.start("verb")):
-        return finished["thing"]
+        if finished["verb"] in ("办", "做", "弄", "搞"):
+            return finished["thing"]  # 交材料做完了: the thing is the task
+        return finished["verb"] + finished["thing"]  # 发报价单 (the handler also tries 报价单)
     if match is None:
         return None
     verb = _VERB_BASE.get(match["verb"], match["verb"])
@@ -392,7 +394,7 @@ _VERB_BASE = {
 _VERB_BASE |= {"拿到": "拿", "取到": "取", "收到": "收", "去过": "去", "做过": "做", "办过": "办"}
 
 
-_DONE_PAST_LONGEST = sorted(DONE_PAST_VERBS, key=len, reverse=True)
+_DONE_PAST_LONGEST = sorted({*DONE_PAST_VERBS, *WORK_VERBS}, key=len, reverse=True)
 
 
 def done_thing(title: str) -> str | None:
@@ -409,7 +411,7 @@ _VIEW_FILLER = sorted(
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
      "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前", "截至", "为止", "现在", "到"},
+     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前", "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣"},
     key=len,
     reverse=True,
 )  # fmt: skip

@@ -78,6 +78,7 @@ from handlers.parse.channels import read_channels
 from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
     HELP_TOPIC_FILLERS,
+    ML_PER_GLASS,
     TASK_EDGE_WORDS,
     WATER_NOT_NOW,
     WEEKDAYS,
@@ -383,6 +384,9 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return _glasses(slots.water_times)
     if cues.other_person or cues.past or any(word in text for word in WATER_NOT_NOW):
         return None  # 他喝了三杯水, 昨天喝了5杯水, 如果每天喝8杯水: not glasses to add now
+    if slots.water_ml is not None and not cues.question:
+        glasses = max(1, round(slots.water_ml / ML_PER_GLASS))  # 喝了500ml水: two, asked
+        return Confirm(guess=_glasses(glasses)) if glasses <= 20 else None
     drank = _DRANK.search(text)
     if drank is not None and not cues.question and not slots.amounts_with_currency:
         said = drank["m"] or drank["k"] or drank["n"]
@@ -541,12 +545,14 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
         return None
     renamed = _RENAME.match(compact(text[match.end() :]))
     if renamed is not None and renamed["title"].strip():
-        return EditEvent(number=small_int(match["n"]) or 0, title=renamed["title"].strip())
+        return EditEvent(
+            number=small_int(match["n"] or match["o"]) or 0, title=renamed["title"].strip()
+        )
     rest = _EVENT_VERBS.sub(" ", text[match.end() :]).strip()
     if not rest or not (slots.when_found or "提前" in rest):
         return None
     try:
-        number = small_int(match["n"]) or 0
+        number = small_int(match["n"] or match["o"]) or 0
         return parse_edit_event(context.with_text("改日程", f"{number} {rest}"))
     except ParseError:
         return None
@@ -561,9 +567,12 @@ _DRANK = re.compile(
 _RENAME = re.compile(
     r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|名称改|改个名)[,\s]*(?:成|为|叫)?\s*(?P<title>.+)"
 )
-_EVENT_NUMBER = re.compile(rf"(?:把)?日程\s*#?(?P<n>{LIST_N})(?![0-9:点])\s*(?:的)?")
+_EVENT_NUMBER = re.compile(
+    rf"(?:把)?(?:日程\s*#?(?P<n>{LIST_N})(?![0-9:点])|第\s*(?P<o>{LIST_N})\s*(?:个|条)\s*日程)\s*(?:的)?"
+)
 _EVENT_VERBS = re.compile(
-    r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?|提醒我?$|提醒一下$"
+    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?"
+    r"|提醒我?$|提醒一下$"
 )
 
 

@@ -41,11 +41,11 @@ _EXPENSE_WORDS = {
     "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
     "车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
     "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
-    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货",
+    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
     "通讯": "话费 手机费 流量 充话费 电话费 月租 宽带 网费 宽带费",
     "医疗": "药 买药 看病 挂号 医院 体检 牙医 看牙 门诊 药费 医药费 保健品 维生素 吃药 "
-    "感冒药 看医生",
+    "感冒药 看医生 疫苗 打疫苗 自费 退烧药 住院 检查费 挂号费",
     "娱乐": "电影 看电影 游戏 唱歌 KTV ktv 演唱会 门票 旅游 健身 健身房 会员 视频会员 "
     "游泳 球票 剧本杀 桌游 按摩 酒店 住宿 民宿 宾馆 景区",
     "教育": "钢琴班 补习班 培训班 兴趣班 钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
@@ -98,6 +98,12 @@ INCOME_SYNONYMS: dict[str, str] = {
     "外包": "兼职",
     "定金": "兼职",
     "设计单": "兼职",
+    "尾款": "兼职",
+    "货款": "兼职",
+    "设计费": "兼职",
+    "劳务费": "兼职",
+    "项目款": "兼职",
+    "收款": "兼职",
     "接单": "兼职",
     "私单": "兼职",
     "兼职工资": "兼职",
@@ -114,6 +120,7 @@ INCOME_SYNONYMS: dict[str, str] = {
 
 INCOME_VERBS: tuple[str, ...] = (
     "收到",
+    "收款",
     "收入",
     "到账",
     "进账",
@@ -209,6 +216,8 @@ REMIND_WORDS: tuple[str, ...] = (
     "喊我",
     "叫我一声",
     "提醒一下",
+    "提醒下",
+    "提醒下我",
     "remind me",
     "叫我一下",
     "喊我一下",
@@ -278,7 +287,7 @@ HEDGES = (
     "想", "计划", "准备", "可能", "大概", "应该", "据说", "别人", "他的", "她的", "他们",
     "她们", "他花", "她花", "他买", "她买", "的工资",
     "能买", "好多", "居然", "竟然", "比", "只要", "原价", "便宜", "多少钱", "一共要",
-    "亏", "赔", "损失", "跌", "借",
+    "亏", "赔", "损失", "跌", "借", "都要", "要卖", "卖到", "居然要", "竟然要",
 )  # fmt: skip
 """Words that make an amount a story, not a fact to record: asked, never recorded."""
 
@@ -535,6 +544,9 @@ EVENT_MARKERS: tuple[str, ...] = (
     "放进日程里",
     "放日程",
     "安排一个日程",
+    "记个日程",
+    "记一个日程",
+    "加一下日程",
     "安排个日程",
     "加一个日程",
 )
@@ -685,6 +697,8 @@ SCOPE_WORDS: dict[str, str] = {
 """The span a look or question covers (`这个月的账`, `今年怎么样`)."""
 MONEY_NOUNS: tuple[str, ...] = (
     "账",
+    "赚",
+    "挣",
     "花",
     "支出",
     "开销",
@@ -1133,6 +1147,11 @@ STATE_VERBS: dict[str, str] = {
     "明天再搞": "postpone",
     "改明天": "postpone",
     "先放放": "postpone",
+    "挪明天": "postpone",
+    "不用": "cancel",
+    "不要了": "cancel",
+    "推明天": "postpone",
+    "挪到明天去": "postpone",
     "放放": "postpone",
 }
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
@@ -1420,7 +1439,7 @@ NAG_UNDONE_VERBS = (
 # --- a task named by its thing (`报表那件事不用做了`) ---
 THING_NAMERS = (
     "那件事儿", "那件事", "那事儿", "那个事", "这件事", "这事儿", "的事儿", "的事情", "的事",
-    "那个待办", "的待办", "的todo", "那个todo", "那个任务", "的任务",
+    "那个待办", "的待办", "的todo", "那个todo", "那个任务", "的任务", "的那个",
 )  # fmt: skip
 """Words after a task's thing that name it (`给老王回电话那事儿打完了`): the thing
 before them is the task's title, the words after say what happened to it."""
@@ -1476,3 +1495,12 @@ WORK_VERBS = (
     "开",
 )  # fmt: skip
 """Verbs a task is finished with (`报价单发过去了`, `巡检记录更新完了`)."""
+THANKS_WORDS = (
+    "谢了", "谢谢", "多谢", "谢啦", "感谢", "thanks", "thx", "好的谢谢", "ok谢谢", "谢谢你", "谢谢啦",
+    "好的 谢谢", "好的,谢谢", "辛苦了", "ok 谢谢",
+)  # fmt: skip
+"""Thanks said alone: nothing to do (a question waiting is dropped)."""
+ML_PER_GLASS = 250
+"""A glass of water in millilitres (`喝了500ml水`: two glasses, asked)."""
+WEEKENDS_OFF = ("除了周末", "周末除外", "周末不用", "周末不要", "周末休息", "双休日除外", "除周末")
+"""A daily reminder with these is one on working days (`每天八点…，除了周末`)."""

@@ -260,6 +260,8 @@ def stands_alone(match: re.Match[str]) -> bool:
     after_verb = after_verb or said_before.endswith(MONEY_ENDINGS)  # 兴趣班的钱一千五
     if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
+    if text.startswith(("%", "％", "‰"), end):
+        return False  # 还剩20%: a share, not money
     if is_money(match):
         return True
     while end > match.start() and text[end - 1].isspace():

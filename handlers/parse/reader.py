@@ -35,6 +35,7 @@ from handlers.commands import (
     ChangeRule,
     Command,
     Confirm,
+    Dismiss,
     EndQuiet,
     ParseError,
     SetCards,
@@ -52,7 +53,13 @@ from handlers.parse import intents, natural
 from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
 from handlers.parse.channels import read_channels
-from handlers.parse.lexicon import DONE_WORDS, HOW_WORDS, LOOK_LEADS, NOT_REMARK_TAILS
+from handlers.parse.lexicon import (
+    DONE_WORDS,
+    HOW_WORDS,
+    LOOK_LEADS,
+    NOT_REMARK_TAILS,
+    THANKS_WORDS,
+)
 from handlers.parse.normalise import (
     corrected,
     has_correction_word,
@@ -199,6 +206,8 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
     if len(text) > MAX_LENGTH:
         raise ParseError(texts.TOO_LONG)
     normal = normalise(text)
+    if tidy(normal).casefold() in THANKS_WORDS:
+        return Dismiss(thanked=True)  # 谢了, 👌好的谢谢: nothing to do
     framed = has_frame_word(normal)
     if framed or has_correction_word(normal):  # most messages have neither: normalised once
         text = corrected(without_frame(text, normal) if framed else text)
@@ -235,7 +244,13 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
             return command
     if first_error is None and (rest := natural.strip_record_lead(loose)):
         raw_rest = natural.strip_record_lead(text.strip())  # 帮我记一下日记，…: as typed
-        return _read(raw_rest or rest, today=today, now_local=local)  # `帮我记 晚饭 48`
+        try:
+            return _read(raw_rest or rest, today=today, now_local=local)  # `帮我记 晚饭 48`
+        except ParseError as error:
+            try:
+                return natural.read(loose, context, fallback=None)  # 记一个日程 …: a marker
+            except ParseError:
+                raise error from None
     return natural.read(loose, context, fallback=first_error)
 
 

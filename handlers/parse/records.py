@@ -14,18 +14,21 @@ from handlers import texts
 from handlers.commands import (
     CheckInWater,
     Command,
+    Confirm,
     LedgerDirection,
     ParseError,
     RecordLedger,
     RecordWeight,
     WriteJournal,
 )
+from handlers.parse import slots as found_slots
 from handlers.parse.body import Body
 from handlers.parse.lexicon import (
     EXPENSE_CATEGORIES,
     INCOME_CATEGORIES,
     INCOME_SYNONYMS,
     MEASURE_WORDS,
+    ML_PER_GLASS,
     SPOKEN_FILLERS,
     WATER_CHECK_WORDS,
 )
@@ -79,6 +82,8 @@ def parse_water(body: Body) -> Command:
     """`喝水` (one glass) / `喝水 +2` / `喝水 -1` / `喝水 2杯` / `喝水 两杯`."""
     if not body.text or body.text in WATER_CHECK_WORDS:
         return CheckInWater(glasses=1)  # 喝水打卡
+    if (ml := found_slots.read(body.text).water_ml) is not None:  # 喝水 1L: four glasses, asked
+        return Confirm(guess=water(max(1, round(ml / ML_PER_GLASS))))
     said = _WATER.match(body.text)
     if said is not None and said.end() < len(body.text):
         rest = body.text[said.end() :].strip()

@@ -43,7 +43,7 @@ from handlers import texts
 from handlers.commands import AddReminder, ParseError
 from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
 from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
-from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, RECUR_TAILS
+from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, RECUR_TAILS, WEEKENDS_OFF
 from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_decoration, is_separator, strip_separators
@@ -157,7 +157,7 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
     """
     if now_local.tzinfo is not None:
         raise ValueError("now_local is the user's naive wall-clock time")
-    body, important = _take_important(_recurrence_first(text))
+    body, important = _take_important(_recurrence_first(_weekends_off(text)))
     body, until_done = take_until_done(body)
     if body.startswith(("我", "俺", "咱")):
         body = strip_separators(body[1:])
@@ -166,6 +166,19 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
         raise ParseError(texts.NAG_ONCE_ONLY)  # see `scheduler.nag`
     title = _title(body[end:])
     return AddReminder(title=title, schedule=schedule, important=important, until_done=until_done)
+
+
+_WEEKENDS_OFF = re.compile("[,\\s]*(?:" + "|".join(map(re.escape, WEEKENDS_OFF)) + ")")
+_SAID_DAILY = re.compile(r"^(?:每天|天天|每日)")
+
+
+def _weekends_off(text: str) -> str:
+    """`每天早上八点 喝温水 除了周末` -> `工作日早上八点 喝温水`: a daily reminder
+    with the weekends taken out is one on working days (other schedules keep theirs)."""
+    found = _WEEKENDS_OFF.search(text)
+    if found is None or _SAID_DAILY.match(text) is None:
+        return text
+    return _SAID_DAILY.sub("工作日", text[: found.start()] + text[found.end() :], count=1)
 
 
 _IMPORTANT_LONGEST = sorted(IMPORTANT_WORDS, key=len, reverse=True)

@@ -51,6 +51,7 @@ _LIST_NUMBER = re.compile(
     rf"|第\s*(?P<b>{LIST_N})\s*(?:个|条|项|号)"
     rf"|(?<![0-9])(?P<c>{LIST_N})\s*号(?:提醒|日程)"
 )
+_VOLUME = re.compile(rf"(?P<n>{ANY_NUMBER})\s*(?P<unit>ml|毫升|l|升)(?![a-z])", re.IGNORECASE)
 _DAY_WORDS = re.compile(
     r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
 )
@@ -93,6 +94,18 @@ class Slots:
     def count(self) -> int | None:
         found = _COUNT.search(self.text)
         return small_int(found["n"]) if found else None
+
+    @lazy
+    def water_ml(self) -> int | None:
+        """`500ml`, `一瓶550毫升`, `1.5升`: a volume of water, in millilitres."""
+        found = _VOLUME.search(self.text)
+        if found is None:
+            return None
+        value = number_value(found["n"])
+        if value is None:
+            return None
+        litres = found["unit"].casefold() in ("l", "升")
+        return int(value * (1000 if litres else 1))
 
     @lazy
     def water_times(self) -> int | None:
