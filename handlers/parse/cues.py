@@ -705,8 +705,11 @@ def event_title(text: str, cues: Cues) -> str | None:
     before = text[: text.find(off)] if off in text else text
     for day in ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周"):
         if before.startswith(day):
+            weekday = before[len(day) : len(day) + 1]
+            if day == "周" and (not weekday or weekday not in "一二三四五六日天"):
+                break  # 周会不开了: 周 is part of the title
             before = before[len(day) :]
-            if day in ("下周", "这周", "周") and before[:1] in "一二三四五六日天":
+            if day in ("下周", "这周", "周") and weekday and weekday in "一二三四五六日天":
                 before = before[1:]
             break
     before = before.split(",")[0]  # 年会那个不去了，日程删掉

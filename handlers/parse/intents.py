@@ -301,7 +301,7 @@ def _rule_or_event(text: str, cues: Cues, slots: Slots, verb: str) -> Command | 
         if cues.event_word == "日程" and cues.turn_off and "第" in text:
             return CancelEvent(number=slots.list_number)  # 第3个日程不去了
         return None  # 日程2取消: the event readers take numbers
-    event_off = ("取消", "取消了", "不去", "不去了", "删掉", "删了", "删除")
+    event_off = ("取消", "取消了", "不去", "不去了", "删掉", "删了", "删除", "不开了", "不开")
     if cues.turn_off and cues.event_word and cues.turn_off_word in event_off:
         day = slots.day
         title = found_cues.event_title(text, cues)
@@ -389,7 +389,7 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return Confirm(guess=_glasses(glasses)) if glasses <= 20 else None
     drank = _DRANK.search(text)
     if drank is not None and not cues.question and not slots.amounts_with_currency:
-        said = drank["m"] or drank["k"] or drank["n"]
+        said = drank["m"] or drank["k"] or drank["n"] or drank["j"]
         count = small_int(said) if said else 1  # 上课前喝了杯水
         total = any(word in text[: drank.start()] for word in ("今天", "一共", "总共"))
         if (
@@ -559,6 +559,7 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
 
 
 _DRANK = re.compile(
+    r"(?:补水|喝水|喝了水)\s*(?P<j>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯|"
     r"水(?:我)?(?:又|刚|也)?(?:喝|整|灌)了?\s*(?P<m>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯"
     r"|(?:又)?(?P<k>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯(?:温|热|凉|白)?水下肚"
     r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*(?:第)?"

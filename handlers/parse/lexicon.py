@@ -99,11 +99,9 @@ INCOME_SYNONYMS: dict[str, str] = {
     "定金": "兼职",
     "设计单": "兼职",
     "尾款": "兼职",
-    "货款": "兼职",
     "设计费": "兼职",
     "劳务费": "兼职",
     "项目款": "兼职",
-    "收款": "兼职",
     "接单": "兼职",
     "私单": "兼职",
     "兼职工资": "兼职",
@@ -315,6 +313,7 @@ LEDGER_WORDS: tuple[str, ...] = tuple(
 """Every word that names a ledger item (spending, income, gift), longest first: a
 number before one is an amount (`两千生活费`, `28宵夜`)."""
 INCOME_IN_WORDS: tuple[str, ...] = (
+    "收款",
     "转来",
     "转给我",
     "给我转",
@@ -805,6 +804,9 @@ TURN_OFF_WORDS: dict[str, str] = {
     "别推了": "close",
     "别推": "close",
     "别推送了": "close",
+    "不开了": "close",
+    "不开": "close",
+    "别开": "close",
     "pause": "pause",
     "stop": "close",
     "cancel": "delete",
@@ -948,6 +950,7 @@ POLITE_LEADS: tuple[str, ...] = (
 RECUR_TAILS = ("每天", "每日", "天天", "每晚", "每早", "工作日", "每个工作日", "每周末")
 """A recurrence said after the reminder (`早上八点提醒我吃早饭，每天`)."""
 UNDO_CUES: tuple[str, ...] = (
+    "上一步",
     "刚那条",
     "刚才那条",
     "刚刚那条",
@@ -972,6 +975,8 @@ UNDO_CUES: tuple[str, ...] = (
     "刚那个",
 )
 UNDO_VERBS: tuple[str, ...] = (
+    "回退",
+    "退回",
     "记错",
     "不对",
     "删",
@@ -1241,6 +1246,13 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "记一下",
     "记上",
     "记下来",
+    "这样记对吗",
+    "这样写对吗",
+    "这样对不对",
+    "这样对吗",
+    "是这样吗",
+    "对不对",
+    "对吗",
     "好吗",
     "行吗",
     "可以吗",
@@ -1283,6 +1295,7 @@ AMOUNT_FOLLOWERS: tuple[str, ...] = (
 )
 """A verb right after an amount (`花了三十五吃了顿麻辣烫`) still ends it."""
 STRONG_UNDO: tuple[str, ...] = (
+    "回退",
     "撤销",
     "撤回",
     "记错",
@@ -1504,3 +1517,8 @@ ML_PER_GLASS = 250
 """A glass of water in millilitres (`喝了500ml水`: two glasses, asked)."""
 WEEKENDS_OFF = ("除了周末", "周末除外", "周末不用", "周末不要", "周末休息", "双休日除外", "除周末")
 """A daily reminder with these is one on working days (`每天八点…，除了周末`)."""
+MY_PEOPLE = (
+    "妈", "爸", "老婆", "老公", "媳妇", "儿子", "女儿", "哥", "姐", "弟", "妹", "爷", "奶",
+    "外公", "外婆", "家", "们", "朋友", "同事", "老师", "对象", "男朋友", "女朋友", "闺女",
+)  # fmt: skip
+"""The user's people: `转给我妈` sends money to them (out), unlike `转给我` (in)."""

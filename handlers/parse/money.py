@@ -32,6 +32,7 @@ from handlers.parse.lexicon import (
     LEDGER_WORDS,
     MEASURE_WORDS,
     MONEY_ENDINGS,
+    MY_PEOPLE,
     NOT_A_NUMBER_AFTER,
     NOT_MONEY_UNITS,
     OTHER_PEOPLE,
@@ -89,6 +90,19 @@ def read_money(text: str) -> Command | None:
     return _entry(value[0], note, money_said=is_money(match), story=story)
 
 
+def _came_in(note: str) -> bool:
+    """Whether a word says money came to the user (`妈妈转给我`, `到账`); `转给我妈` is
+    the user's money going to their mother (给我 then one of theirs)."""
+    for word in INCOME_IN_WORDS:
+        at = note.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if not (word.endswith("我") and note.startswith(MY_PEOPLE, end)):
+                return True
+            at = note.find(word, at + 1)
+    return False
+
+
 def _per_unit(match: re.Match[str]) -> bool:
     """`鸡蛋五块八一斤`, `一斤12块`, `30元/个`: a price per unit, not money spent."""
     text = match.string
@@ -144,13 +158,13 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     word, category = category_of(note)
     clean = clean_note(note)
     coming_in = (
-        _find(note, (*INCOME_IN_WORDS, "卖了", "卖掉", "赚了", "挣了")) is not None
+        _came_in(note) or _find(note, ("卖了", "卖掉", "赚了", "挣了")) is not None
     )  # 外孙女给我发了个红包
     if coming_in and not income:
         income = "其他"  # 妈妈给我转了 500: money came in, of no named kind
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
         entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
-        certain = income in INCOME_SYNONYMS or coming_in
+        certain = income in INCOME_SYNONYMS or coming_in or (income in INCOME_VERBS and bool(clean))
     elif word or verb or money_said:
         bought = verb is not None and verb.startswith("买") and word is None
         entry = _ledger("expense", amount, "购物" if bought else category, clean)
@@ -199,7 +213,7 @@ def given_category(note: str) -> str:
 
 def is_given(note: str) -> bool:
     """Whether `note` says the user's money went to someone (`给婆婆包了红包`)."""
-    if _find(note, INCOME_IN_WORDS) or _find(note, SPEND_OUT_WORDS) is None:
+    if _came_in(note) or _find(note, SPEND_OUT_WORDS) is None:
         return False
     return _find(note, ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")) is None
 
