@@ -79,11 +79,13 @@ _DIGEST_DAILY = re.compile(
     r"(?:给我|吧)?"
 )
 _WAKE_SLEEP = re.compile(
-    r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起床?[\s,]*(?P<b>.+?)睡(?:觉)?"
+    r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
 )
 _WAKE_SLEEP_NAMED = re.compile(
     r"起床(?:时间)?(?:是|在)?\s*(?P<a>[^\s,]+?)[\s,]*睡觉(?:时间)?(?:是|在)?\s*(?P<b>.+)"
 )
+_FOR_THIS = re.compile(r"(?=你?(?:就)?(?:按|照)这个)")
+"""`…晚上十点就睡了你按这个时间提醒我喝水`: where what it is for begins."""
 _CLOCK = re.compile(r"[0-9]|[一二两三四五六七八九十]\s*点")
 _WATER_WORDS = re.compile(
     r"(?:以后|今后|再也|先)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水(?:了)?"
@@ -193,9 +195,11 @@ def _digest_daily(text: str, _context: Body) -> Command | None:
 def _wake_sleep(text: str) -> Command | None:
     """`我一般7点起床11点睡`, `起床时间7点 睡觉时间23点`: the day window, evening
     hours read as evening."""
-    first, comma, rest = text.partition(",")
+    first, comma, rest = _FOR_THIS.sub(",", text, count=1).partition(",")
     if comma and _CLOCK.search(rest) is None:
-        text = first  # 早上六点起晚上十点睡，喝水提醒就按这个时间来吧: the clause that says it
+        text = (
+            first.strip()
+        )  # 早上六点起晚上十点睡，喝水提醒就按这个时间来吧: the clause that says it
     if (match := _WAKE_SLEEP.fullmatch(text) or _WAKE_SLEEP_NAMED.fullmatch(text)) is None:
         return None
     wake, sleep = match_time(match["a"].strip()), match_time(match["b"].strip())

@@ -411,7 +411,8 @@ _VIEW_FILLER = sorted(
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
      "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前", "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣"},
+     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前", "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说",
+     "讲讲", "你"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -772,6 +773,10 @@ def named_thing(text: str) -> tuple[str, str] | None:
     if match is None:
         return None
     thing = text[: match.start()].strip(" ,").removeprefix("把").removeprefix("那个").strip()
+    for lead in ("不用", "不要", "不必", "别"):  # 不用去银行了 那个待办取消吧
+        if thing.startswith(lead) and len(thing) > len(lead) + 1:
+            thing = thing[len(lead) :].removesuffix("了").strip()
+            break
     rest = text[match.end() :].strip(" ,").removeprefix("我").removeprefix("已经").strip()
     if not thing or not rest or len(thing) > 16 or _any(thing, QUESTION_CUES):
         return None
@@ -794,3 +799,17 @@ _PAGE_WORDS_RE = re.compile(
 def only_page_words(text: str) -> bool:
     """`网页链接`, `web 链接`: nothing but the names of the pages (asked for)."""
     return not _PAGE_WORDS_RE.sub("", text.casefold()).strip(" ,")
+
+
+_VERBS_ANY = "|".join(sorted({*WORK_VERBS, *DONE_PAST_VERBS}, key=len, reverse=True))
+_NOT_NEEDED = re.compile(
+    rf"(?P<thing>[^\s,0-9我你他她它这那]{{1,10}}?)\s*(?:也|就|都)?(?:不用|不要|不必|用不着)"
+    rf"(?:再)?(?P<verb>{_VERBS_ANY}|去)了?"
+)
+
+
+def not_needed(text: str) -> str | None:
+    """`奶粉不用买了` -> `买奶粉`: a task no longer needed, named verb first (the
+    handler also tries the thing alone)."""
+    match = _NOT_NEEDED.fullmatch(text)
+    return None if match is None else match["verb"] + match["thing"]

@@ -198,8 +198,16 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if found_cues.this_year(cues.text, _context.today):
         return ShowYear()  # 2026年过得怎么样
     said_alone = cues.scope is not None and found_cues.only_view_words(cues.text)
+    given = (  # 来份周报 (给我来个待办 明天买菜 adds one)
+        cues.give and cues.view_noun not in (None, "reminders") and not slots.when_found
+    ) and found_cues.only_view_words(cues.text)
     asking = (
-        cues.question or cues.look or cues.mine or (cues.scope and cues.money_noun) or said_alone
+        cues.question
+        or cues.look
+        or cues.mine
+        or (cues.scope and cues.money_noun)
+        or said_alone
+        or given
     )
     if not asking or slots.amounts or slots.weight_unit is not None or cues.remind:
         return None
@@ -210,7 +218,7 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if cues.view_noun is not None:
         if cues.view_noun == "reminders" and (slots.list_number is not None or slots.when_found):
             return None  # 20分钟后 提醒 看一下烤箱: a reminder to make, not the list
-        plain = cues.question or cues.look or _only_mine(text, cues) or said_alone  # 本周回顾
+        plain = cues.question or cues.look or given or _only_mine(text, cues) or said_alone
         if cues.view_noun == "budgets" or plain:
             return _VIEWS[cues.view_noun]()
     if cues.scope is not None and found_cues.only_view_words(text):
@@ -468,6 +476,8 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
             said = f"到 {period}{said[1:].strip()}"  # 下午别打扰我，到五点: 17:00
     elif before is not None:
         said = "到 " + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
+        if len(said.split()) > 2:
+            said = "到 " + said.split()[-1]  # 今晚夜班 明早八点前…: the time said last
     else:
         return None
     said = _QUIET_ASKED.sub("", said).strip(" ,")  # 到明天早上七点请开启免打扰
@@ -628,6 +638,13 @@ _NAMED_NOTICE = re.compile(
 )
 
 
+def task_not_needed(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`奶粉不用买了`, `银行不用去了`: the task is dropped (`周报不用发了` is a setting)."""
+    if slots.amounts or cues.feature or (title := found_cues.not_needed(text)) is None:
+        return None
+    return CancelTask(ref=TaskRef(title=title))
+
+
 def named_task(text: str, _context: Body, _cues: Cues, _slots: Slots) -> Command | None:
     """`报表那件事不用做了`, `给老王回电话那事儿打完了`, `交作业的todo取消`: a task named
     by its thing, and what happened to it."""
@@ -669,7 +686,8 @@ _LATER_BY = re.compile(
     r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)(?:后|以后)"
 )
 _QUIET_ASKED = re.compile(
-    r"(?:请|帮我|给我)?(?:开启|打开|开|设置|设|进入)?(?:一下)?(?:免打扰|勿扰)(?:模式)?(?:吧)?$"
+    r"(?:这段时间|这期间|期间|这会儿)?(?:都)?(?:请|帮我|给我)?(?:开启|打开|开|设置|设|进入)?(?:一下)?"
+    r"(?:免打扰|勿扰)(?:模式)?(?:吧)?$"
 )
 _AFTER_WAIT = re.compile(
     r"(?:过|等)\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
@@ -726,6 +744,7 @@ _FAMILIES: tuple[Family, ...] = (
     event_edit,
     numbered_task,
     named_task,
+    task_not_needed,
     identity_pages_export,
     budgets,
     goal,

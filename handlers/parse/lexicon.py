@@ -39,7 +39,7 @@ _EXPENSE_WORDS = {
     "苹果 香蕉 橙子 橘子 葡萄 西瓜 草莓 梨 桃子 芒果 樱桃 车厘子 柚子 牛肉 羊肉 鸡肉 "
     "鱼 虾 海鲜 酸奶 豆腐 白菜 土豆 西红柿 鸡翅 鸭脖 奶粉",
     "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
-    "车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
+    "车贷 车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
     "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
     "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
@@ -163,7 +163,8 @@ NOT_MONEY_UNITS = frozenset(
 """A number with one of these after it measures something else: never money."""
 MEASURE_WORDS = (
     "个", "次", "小时", "分钟", "秒", "天", "年", "月", "周", "岁", "步", "公里", "米", "层",
-    "楼", "页", "遍", "杯", "瓶", "碗", "斤", "克", "度", "分", "人", "口",
+    "楼", "页", "遍", "杯", "瓶", "碗", "斤", "克", "度", "分", "人", "口", "张", "件", "双",
+    "份", "盒", "袋", "箱", "本", "支",
 )  # fmt: skip
 """Words right after a number that make it a count or a measure (`2个小时`), not money."""
 
@@ -264,6 +265,10 @@ DURATION_SECONDS |= {"天": 86400}
 SWITCH_SYNONYMS = {"打开": "开启", "关掉": "关闭", "停掉": "关闭", "停止": "关闭", "启用": "开启"}
 SWITCH_SYNONYMS |= {"关了": "关闭", "关": "关闭", "开": "开启"}
 QUIET_WORDS: tuple[str, ...] = (
+    "别给我发消息",
+    "别发消息",
+    "不要发消息",
+    "别给我发",
     "免打扰",
     "勿扰",
     "别打扰我",
@@ -544,6 +549,8 @@ EVENT_MARKERS: tuple[str, ...] = (
     "放日程",
     "安排一个日程",
     "记个日程",
+    "记到日程上",
+    "加到日程上",
     "记一个日程",
     "加一下日程",
     "安排个日程",
@@ -668,6 +675,8 @@ VIEW_NOUNS: dict[str, str] = {
     "没弄完": "tasks",
     "回顾": "review",
     "没做": "tasks",
+    "没干的": "tasks",
+    "没干": "tasks",
 }
 """Things that can be shown; a question or look word with one of them is that view."""
 SCOPE_WORDS: dict[str, str] = {
@@ -936,6 +945,7 @@ PAST_WORDS: tuple[str, ...] = (
 )
 """A fact of another time (`去年体重80`): told, not recorded as today's."""
 POLITE_LEADS: tuple[str, ...] = (
+    "你帮我",
     "麻烦你",
     "麻烦",
     "请你",
@@ -988,6 +998,11 @@ UNDO_VERBS: tuple[str, ...] = (
 )
 """`刚那条记错了 删掉`, `上一笔不对 撤了吧`: the last record, undone."""
 HELP_CUES: tuple[str, ...] = (
+    "会些啥",
+    "都会啥",
+    "会些什么",
+    "都会什么",
+    "会干啥",
     "能干嘛",
     "能干啥",
     "能做啥",
@@ -1101,6 +1116,9 @@ CHANNEL_CUES: tuple[str, ...] = (
     "渠道",
     "通道",
     "提醒走",
+    "主要走",
+    "优先走",
+    "默认走",
     "消息走",
     "通知走",
     "都走",
@@ -1161,6 +1179,9 @@ STATE_VERBS: dict[str, str] = {
 }
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 GIVE_WORDS: tuple[str, ...] = (
+    "来份",
+    "来一份",
+    "来一个",
     "给我",
     "发我",
     "发一下",
@@ -1246,6 +1267,10 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "记一下",
     "记上",
     "记下来",
+    "千万别忘了",
+    "别忘记了",
+    "别忘了",
+    "记得哦",
     "这样记对吗",
     "这样写对吗",
     "这样对不对",
@@ -1522,3 +1547,13 @@ MY_PEOPLE = (
     "外公", "外婆", "家", "们", "朋友", "同事", "老师", "对象", "男朋友", "女朋友", "闺女",
 )  # fmt: skip
 """The user's people: `转给我妈` sends money to them (out), unlike `转给我` (in)."""
+AMOUNT_LEADS = (
+    "一共", "总共", "合计", "共计", "控制在", "不超过", "最多", "扣了", "花掉", "付了", "交了",
+)  # fmt: skip
+"""Words right before an amount in Chinese numerals (`一共一百二十六`, `控制在五百以内`)."""
+LIMIT_ENDS = ("以内", "之内", "以下", "封顶")
+"""Words right after a limit's amount (`控制在五百以内`)."""
+ONE_CHAR_MEASURES = "杯个份瓶张件双盒袋箱本支碗"
+"""A measure word left at the start of a note (`杯奶茶`) counted its thing: dropped."""
+NOTE_TIME_WORDS = ("这个月", "本月", "这月", "今天的", "今天", "今早", "今晚", "刚才", "刚刚")
+"""When a record was made, said among its item words (`房贷这个月扣了…`): not the note."""

@@ -22,6 +22,7 @@ from decimal import Decimal
 
 from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
 from handlers.parse.lexicon import (
+    AMOUNT_LEADS,
     EXPENSE_SYNONYMS,
     GIFT_VERBS,
     GIFT_WORDS,
@@ -30,11 +31,14 @@ from handlers.parse.lexicon import (
     INCOME_SYNONYMS,
     INCOME_VERBS,
     LEDGER_WORDS,
+    LIMIT_ENDS,
     MEASURE_WORDS,
     MONEY_ENDINGS,
     MY_PEOPLE,
     NOT_A_NUMBER_AFTER,
     NOT_MONEY_UNITS,
+    NOTE_TIME_WORDS,
+    ONE_CHAR_MEASURES,
     OTHER_PEOPLE,
     PAY_VERBS,
     PRICE_UNITS,
@@ -47,7 +51,19 @@ from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_m
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
 _QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
 _PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天|上次|上回")
-_STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "买了", "交了", "充了", "用了")
+_STRONG_SPEND = (
+    "花了",
+    "花掉",
+    "付了",
+    "花费",
+    "消费",
+    "支付",
+    "买了",
+    "交了",
+    "充了",
+    "用了",
+    "扣了",
+)
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
 _NOTE_TAIL = re.compile(r"\s+(?:又)?(?:交|付|花|给|收|充|点|买)$")
@@ -63,6 +79,7 @@ _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
 _UNITS = "|".join(PRICE_UNITS)
 _PER_UNIT_AFTER = re.compile(rf"(?:一|\s*每\s*|\s*/\s*)(?:{_UNITS})(?!人)")
 _PER_UNIT_BEFORE = re.compile(rf"(?:一|每)(?:{_UNITS})\s*(?:要|卖|才|就)?\s*$")
+_NOTE_TIME = re.compile("|".join(map(re.escape, NOTE_TIME_WORDS)))
 _PAY_LEAD = re.compile(f"^[{''.join(PAY_VERBS)}](?=(?:{_LEDGER_WORDS}))")
 """A one-character pay verb before a bill (`交电费`, `充话费`, `付房租`)."""
 
@@ -84,7 +101,8 @@ def read_money(text: str) -> Command | None:
     if after and after[0].lower() in NOT_MONEY_UNITS:
         return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
-    story = bool(_PAST.search(text)) or any(word in text for word in HEDGES)
+    hedged = text.replace("刚才", "")  # 才 hedges (才50), 刚才 only says when
+    story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
     story = story or _per_unit(match)
     story = story or _someone_else(text)
     return _entry(value[0], note, money_said=is_money(match), story=story)
@@ -197,7 +215,14 @@ def clean_note(note: str) -> str:
     if note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS:
         return note  # 发红包 keeps its verb
     note = _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
-    return _PAY_LEAD.sub("", note)
+    note = _PAY_LEAD.sub("", note)
+    for lead in AMOUNT_LEADS:  # 组会请大家喝奶茶 一共: the word that led the amount
+        note = note.removesuffix(lead).rstrip()
+    if (timeless := _NOTE_TIME.sub(" ", note).strip()) and timeless != note:
+        note = " ".join(timeless.split())  # 房贷这个月: when is the record's day, not its item
+    if len(note) > 2 and note[0] in ONE_CHAR_MEASURES and _LEDGER_WORD.match(note, 1):
+        note = note[1:]  # 花了28块5买了杯奶茶: 杯 counted the amount's thing
+    return note
 
 
 def given_category(note: str) -> str:
@@ -265,13 +290,13 @@ def stands_alone(match: re.Match[str]) -> bool:
         return False
     if before == ":" and text[: start - 1].rstrip()[-1:].isdigit():
         return False  # 9:00: minutes, not money (晚饭:48 is)
-    if match["cn"] and text.startswith(NOT_A_NUMBER_AFTER, match.end()):
+    if match["cn"] and text.startswith(NOT_A_NUMBER_AFTER, match.end("cn")):
         return False  # 一半, 一些, 一下, 一起: words, not amounts
     glued = match["cn"] and before.isalnum() and not match["cur"]
     said_before = text[:start].rstrip()
     after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, "转了", "借了"))  # 交了六百八
     after_verb = after_verb or any(word in said_before for word in SPEND_OUT_WORDS if len(word) > 1)
-    after_verb = after_verb or said_before.endswith(MONEY_ENDINGS)  # 兴趣班的钱一千五
+    after_verb = after_verb or said_before.endswith((*MONEY_ENDINGS, *AMOUNT_LEADS))  # 的钱一千五
     if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
     if text.startswith(("%", "％", "‰"), end):
@@ -286,8 +311,8 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
         return True  # 花了200买鞋: the verb says it is money
-    if text.startswith(("到账", "入账", "进账", "到了"), end):
-        return True  # 退款129到账
+    if text.startswith(("到账", "入账", "进账", "到了", *LIMIT_ENDS), end):
+        return True  # 退款129到账, 控制在五百以内
     paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, "加了"))
     if paid and text.startswith("的", end) and _LEDGER_WORD.match(text, end + 1) is not None:
         return True  # 包了个五百的红包 (but 单元302的快递 is an address)

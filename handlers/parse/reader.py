@@ -32,12 +32,15 @@ from handlers.commands import (
     AdminHoldAll,
     AdminStatus,
     CancelBudget,
+    CancelTask,
     ChangeRule,
     Command,
+    CompleteTask,
     Confirm,
     Dismiss,
     EndQuiet,
     ParseError,
+    PostponeTask,
     SetCards,
     SetDayWindow,
     SetDigest,
@@ -174,8 +177,8 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
             command = _read(head, today=today, now_local=now_local)
         except ParseError:
             raise error from None
-        if not isinstance(command, SETTINGS):
-            raise error from None  # only a setting is made of a message without its end
+        if not isinstance(command, SETTINGS) or _reads(text[len(head) :], today, now_local):
+            raise error from None  # only a setting, and only with a remark: not two things
     return command
 
 
@@ -183,9 +186,19 @@ SETTINGS = (
     SetQuiet, EndQuiet, SetDigest, SetReview, SwitchWater, SwitchAllReminders, SetCards,
     SetWaterGoal, SetWaterInterval, SetDayWindow, SnoozeWater, ChangeRule, CancelBudget,
     AdminHoldAll, AdminStatus, UnbindReceiver, SetPrimaryChannel, SetFallbackChannel,
+    CompleteTask, CancelTask, PostponeTask,
 )  # fmt: skip
 """What a message said with a remark after it (`免打扰到中午12点 在考试`) may set."""
 _TAIL = re.compile(r"[\s,，。;；!！~]+(?P<tail>[^\s,，。;；0-9]{2,8})[\s,，。!！~]*$")
+
+
+def _reads(tail: str, today: dt.date, now_local: dt.datetime | None) -> bool:
+    """Whether `tail` alone is a command (`快递取了，房租也交了`: two things said)."""
+    try:
+        said = _read(tail.strip(" ,，。"), today=today, now_local=now_local)
+    except ParseError:
+        return False
+    return not isinstance(said, Dismiss)  # 解绑wxpusher 不用了: a no-word is a remark
 
 
 def without_remark_tail(text: str) -> str | None:
