@@ -55,7 +55,7 @@ _RULE = re.compile(
 )
 _CARDS = re.compile(
     rf"(?:(?P<v1>{_ON}|{_OFF})\s*(?:提醒)?卡片|卡片\s*(?P<v2>{_ON}|{_OFF}))(?:模式)?"
-    rf"|(?:把)?(?:提醒)?(?:都)?(?P<v3>用|改用|换成|改成|要|想要)卡片(?:发|的形式|形式|那种)?.*"
+    rf"|(?:把)?(?:提醒|消息|通知)?(?:都)?(?P<v3>用|改用|换成|改成|要|想要)卡片(?:发|的形式|形式|那种)?.*"
     rf"|(?:我)?(?:想要|要)(?P<v4>卡片)(?:那种|形式)?(?:的)?提醒"
 )
 _ALL = re.compile(
@@ -81,6 +81,10 @@ _DIGEST_DAILY = re.compile(
 _WAKE_SLEEP = re.compile(
     r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
 )
+_ROUTINE = re.compile(
+    r"(?:我的?|俺的?)?(?:日常)?作息(?:时间)?(?:一般|大概)?(?:是|为)?\s*(?P<a>[^\s,到至]+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
+)
+"""`我的作息是早上六点到晚上十点`: the day window as a span."""
 _WAKE_SLEEP_NAMED = re.compile(
     r"起床(?:时间)?(?:是|在)?\s*(?P<a>[^\s,]+?)[\s,]*睡觉(?:时间)?(?:是|在)?\s*(?P<b>.+)"
 )
@@ -88,7 +92,8 @@ _FOR_THIS = re.compile(r"(?=你?(?:就)?(?:按|照)这个)")
 """`…晚上十点就睡了你按这个时间提醒我喝水`: where what it is for begins."""
 _CLOCK = re.compile(r"[0-9]|[一二两三四五六七八九十]\s*点")
 _WATER_WORDS = re.compile(
-    r"(?:以后|今后|再也|先)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水(?:了)?"
+    r"(?:以后|今后|再也|先)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?P<again>继续|恢复|重新)?(?:再)?"
+    r"(?:提醒我|叫我)喝水(?:了)?"
 )
 
 
@@ -200,7 +205,8 @@ def _wake_sleep(text: str) -> Command | None:
         text = (
             first.strip()
         )  # 早上六点起晚上十点睡，喝水提醒就按这个时间来吧: the clause that says it
-    if (match := _WAKE_SLEEP.fullmatch(text) or _WAKE_SLEEP_NAMED.fullmatch(text)) is None:
+    match = _WAKE_SLEEP.fullmatch(text) or _WAKE_SLEEP_NAMED.fullmatch(text)
+    if match is None and (match := _ROUTINE.fullmatch(text)) is None:
         return None
     wake, sleep = match_time(match["a"].strip()), match_time(match["b"].strip())
     if wake is None or sleep is None:
@@ -216,6 +222,8 @@ def _water_words(text: str) -> Command | None:
     if (match := _WATER_WORDS.fullmatch(text) or _WATER_WORDS.match(text)) is None:
         return None
     if not match["neg"]:
-        return SwitchWater(action="enable") if match.end() == len(text) else None
+        if match.end() != len(text):
+            return None
+        return SwitchWater(action="resume" if match["again"] else "enable")  # 继续提醒我喝水
     paused = "暂停" in text or text.startswith("先")  # 先别提醒我喝水了，暂停一下
     return SwitchWater(action="pause" if paused else "close")

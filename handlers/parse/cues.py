@@ -473,7 +473,9 @@ def _undo(text: str) -> bool:
 
 
 _NAG_ANSWERS_LONGEST = sorted(NAG_ANSWERS, key=len, reverse=True)
-_INTERJECTIONS_LONGEST = sorted(INTERJECTIONS, key=len, reverse=True)
+_INTERJECTIONS_LONGEST = sorted({*INTERJECTIONS, *NAG_ANSWERS}, key=len, reverse=True)
+"""What may come before a nag's answer word: interjections, or the answer again
+(`知道了知道了 别催了`)."""
 
 
 def _nag_answer(text: str) -> str | None:
@@ -487,8 +489,10 @@ def _nag_answer(text: str) -> str | None:
     for answer in _NAG_ANSWERS_LONGEST:
         if said.endswith(answer):
             lead = said[: -len(answer)].strip(" ,")
-            if not lead or all(part in INTERJECTIONS for part in _split_interjections(lead)):
-                return answer
+            parts = _split_interjections(lead)
+            if not lead or all(part in INTERJECTIONS or part in NAG_ANSWERS for part in parts):
+                said_first = next((part for part in parts if part in NAG_ANSWERS), None)
+                return said_first or answer  # 知道了知道了: the answer as first said
     return None
 
 

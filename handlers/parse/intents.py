@@ -80,7 +80,9 @@ from handlers.parse.lexicon import (
     HELP_TOPIC_FILLERS,
     ML_PER_GLASS,
     TASK_EDGE_WORDS,
+    WATER_MISSED,
     WATER_NOT_NOW,
+    WATER_OVERCOUNTED,
     WEEKDAYS,
 )
 from handlers.parse.normalise import compact, strip_separators
@@ -359,9 +361,10 @@ def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | Non
     """`我现在66.6kg`, `70.2公斤 今早`, `量了下体重，72`: a weight, never money."""
     if _WEIGHT_HINT.search(text) is None:
         return None
-    if slots.weight is None or cues.goal or cues.budget or cues.remark or cues.other_person:
+    if slots.weight is None or cues.goal or cues.budget:
         return None
-    if cues.past:
+    clause = found_cues.read(_clause_with_number(cues.text))  # 女儿两岁了，今天我称了 58.3kg
+    if cues.past or clause.other_person or clause.remark:
         return None
     if cues.question or cues.remind or slots.amounts_with_currency:
         return None
@@ -375,6 +378,12 @@ def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | Non
     except ParseError:
         return None
     return RecordWeight(kg=kg)
+
+
+def _clause_with_number(text: str) -> str:
+    """The last comma-separated part of `text` that holds a digit, else all of it."""
+    parts = [part for part in text.split(",") if any(ch.isdigit() for ch in part)]
+    return parts[-1] if parts else text
 
 
 def weight_with_unit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
@@ -407,9 +416,11 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if (
         cues.water_noun
         and slots.count
-        and any(w in text for w in ("多记了", "减掉", "减去", "记多了"))
+        and any(w in text for w in (*WATER_OVERCOUNTED, "减掉", "减去"))
     ):
         return _glasses(-slots.count)
+    if cues.water_noun and slots.count and any(w in text for w in WATER_MISSED):
+        return _glasses(slots.count)  # 今天的水少记了两杯，补上
     return None
 
 

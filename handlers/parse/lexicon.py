@@ -39,9 +39,9 @@ _EXPENSE_WORDS = {
     "苹果 香蕉 橙子 橘子 葡萄 西瓜 草莓 梨 桃子 芒果 樱桃 车厘子 柚子 牛肉 羊肉 鸡肉 "
     "鱼 虾 海鲜 酸奶 豆腐 白菜 土豆 西红柿 鸡翅 鸭脖 奶粉",
     "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
-    "车贷 车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
+    "车贷 修车 保养 车险 年检 车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
     "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
-    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电",
+    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电 队服 婴儿床 婴儿车 玩具 家具 床 沙发",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
     "通讯": "话费 手机费 流量 充话费 电话费 月租 宽带 网费 宽带费",
     "医疗": "药 买药 看病 挂号 医院 体检 牙医 看牙 门诊 药费 医药费 保健品 维生素 吃药 "
@@ -113,6 +113,8 @@ INCOME_SYNONYMS: dict[str, str] = {
     "发传单": "兼职",
     "跑腿": "兼职",
     "代驾": "兼职",
+    "奖励": "奖金",
+    "冲单奖励": "奖金",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -860,6 +862,8 @@ FEATURE_NOUNS: dict[str, str] = {
     "所有的提醒": "all_reminders",
     "提醒全部": "all_reminders",
     "提醒都": "all_reminders",
+    "提醒统统": "all_reminders",
+    "提醒全都": "all_reminders",
     "全部的提醒": "all_reminders",
     "目标体重": "goal",
     "体重目标": "goal",
@@ -961,6 +965,7 @@ RECUR_TAILS = ("每天", "每日", "天天", "每晚", "每早", "工作日", "�
 """A recurrence said after the reminder (`早上八点提醒我吃早饭，每天`)."""
 UNDO_CUES: tuple[str, ...] = (
     "上一步",
+    "上条",
     "刚那条",
     "刚才那条",
     "刚刚那条",
@@ -1044,6 +1049,9 @@ HELP_CUES: tuple[str, ...] = (
     "能帮我干啥",
 )
 HOW_WORDS: tuple[str, ...] = (
+    "要怎么发",
+    "怎么发",
+    "咋发",
     "咋用",
     "怎么弄",
     "怎么搞",
@@ -1171,6 +1179,8 @@ STATE_VERBS: dict[str, str] = {
     "改明天": "postpone",
     "先放放": "postpone",
     "挪明天": "postpone",
+    "删": "cancel",
+    "删除": "cancel",
     "不用": "cancel",
     "不要了": "cancel",
     "推明天": "postpone",
@@ -1504,7 +1514,7 @@ LOOK_LEADS = (
 """Look words before a command said alone (`显示管理状态`, `查看待办`)."""
 HELP_TOPIC_FILLERS = (
     "这个功能", "那个功能", "的功能", "这功能", "功能", "那个", "这个", "这", "应该", "要",
-    "该", "的", "到底", "具体",
+    "该", "的", "到底", "具体", "的话",
 )  # fmt: skip
 """Words after a help topic before 怎么用 (`喝水的那个怎么用`): not the topic."""
 VAGUE_PERIODS = (
@@ -1555,5 +1565,16 @@ LIMIT_ENDS = ("以内", "之内", "以下", "封顶")
 """Words right after a limit's amount (`控制在五百以内`)."""
 ONE_CHAR_MEASURES = "杯个份瓶张件双盒袋箱本支碗"
 """A measure word left at the start of a note (`杯奶茶`) counted its thing: dropped."""
-NOTE_TIME_WORDS = ("这个月", "本月", "这月", "今天的", "今天", "今早", "今晚", "刚才", "刚刚")
+NOTE_TIME_WORDS = (
+    "这个月", "本月", "这月", "今天的", "今天", "今早", "今晚", "刚才", "刚刚", "中午", "早上",
+    "晚上", "下午", "上午",
+)  # fmt: skip
 """When a record was made, said among its item words (`房贷这个月扣了…`): not the note."""
+WATER_MISSED = ("少记了", "漏记了", "忘记了", "忘了记", "补上", "补记")
+"""Glasses that were not checked in (`少记了两杯，补上`): added now."""
+WATER_OVERCOUNTED = ("多记了", "记多了", "多打了", "多点了")
+"""Glasses checked in by mistake (`喝水多记了一杯，减掉`): taken off."""
+ABOUT_AFTER = ("多", "来块", "来", "左右", "出头", "上下", "几")
+"""After an amount, it was about that much (`花了1200多`): asked, never recorded."""
+SPAN_UNITS = ("个多月", "个月", "多月", "岁", "年", "天", "周", "个星期", "星期", "小时", "分钟")
+"""A Chinese numeral before these counts time or age (`生完宝宝三个月了`), never a weight."""

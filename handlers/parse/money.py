@@ -22,6 +22,7 @@ from decimal import Decimal
 
 from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
 from handlers.parse.lexicon import (
+    ABOUT_AFTER,
     AMOUNT_LEADS,
     EXPENSE_SYNONYMS,
     GIFT_VERBS,
@@ -45,6 +46,7 @@ from handlers.parse.lexicon import (
     RECORD_LEADS,
     REMARK_WORDS,
     SPEND_OUT_WORDS,
+    WEIGHT_CUES,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
 
@@ -97,13 +99,15 @@ def read_money(text: str) -> Command | None:
     value = find_amount(match)
     if value is None:
         return None
+    if not is_money(match) and any(word in text for word in (*WEIGHT_CUES, "体重")):
+        return None  # 我妈体重55, 称了一下 138: a number by a weight word is never money
     after = text[match.end() :].split()
     if after and after[0].lower() in NOT_MONEY_UNITS:
         return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
     hedged = text.replace("刚才", "")  # 才 hedges (才50), 刚才 only says when
     story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
-    story = story or _per_unit(match)
+    story = story or _per_unit(match) or text.startswith(ABOUT_AFTER, match.end())  # 1200多
     story = story or _someone_else(text)
     return _entry(value[0], note, money_said=is_money(match), story=story)
 
@@ -161,7 +165,11 @@ _SOMEONE_SPENT = (
 
 
 def category_of(note: str) -> tuple[str | None, str]:
-    """The longest spending word in `note` and its canonical category (其他 if none)."""
+    """The longest spending word in `note` and its canonical category (其他 if none);
+    what was paid is said before 去 (`打车去医院打疫苗`: 打车, not the errand)."""
+    paid, went, _errand = note.partition("去")
+    if went and (word := _find(paid, _CATEGORY_WORDS)) is not None:
+        return word, EXPENSE_SYNONYMS[word]
     word = _find(note, _CATEGORY_WORDS)
     return word, EXPENSE_SYNONYMS.get(word or "", "其他")
 
@@ -301,6 +309,8 @@ def stands_alone(match: re.Match[str]) -> bool:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
     if text.startswith(("%", "％", "‰"), end):
         return False  # 还剩20%: a share, not money
+    if text.startswith(ABOUT_AFTER, match.end("cn") if match["cn"] else end):
+        return True  # 两千多, 30左右: about that much (asked by the caller)
     if is_money(match):
         return True
     while end > match.start() and text[end - 1].isspace():

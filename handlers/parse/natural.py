@@ -41,7 +41,7 @@ from handlers.parse.numbers import (
     number_value,
     small_int,
 )
-from handlers.parse.tasks import task_ref
+from handlers.parse.tasks import _INTERJECTION, task_ref
 from handlers.parse.views import read_question
 
 _WEIGHT = re.compile(
@@ -176,7 +176,8 @@ def read_task_state(text: str) -> Command | None:
         return CancelEvent(number=small_int(event["n"] or event["m"]) or 0)  # 3号日程不去了
     if match and _is_title(match["what"]):
         what = re.split(r"[,\s]+(?=已经|因为|他|她|反正|自动)", match["what"])[0]
-        what = what.split(",")[0].strip().removesuffix("了")  # 不用交水电费了 已经自动扣款了
+        what = _INTERJECTION.sub("", what.strip())  # 算了 回访客户那个不做了
+        what = re.split(r"了?[,\s]", what)[0].strip().removesuffix("了")  # …了 名额满了
         return CancelTask(ref=task_ref(what or match["what"].strip(), "取消"))  # 不用去接女儿了,…
     return None
 

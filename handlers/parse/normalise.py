@@ -265,7 +265,10 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
     start = 0
     while start < end and (text[start].isspace() or is_decoration(text[start])):
         start += 1
-    return text[start:end]
+    kept = text[start:end]
+    if any(is_decoration(char) for char in kept):  # 3 ✔️ 弄好了: a symbol inside says nothing
+        kept = " ".join("".join(" " if is_decoration(c) else c for c in kept).split())
+    return kept
 
 
 _C = TypeVar("_C")

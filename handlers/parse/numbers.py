@@ -18,6 +18,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from handlers import texts
 from handlers.commands import ParseError
 from handlers.parse.lexicon import (
+    ABOUT_AFTER,
     AMOUNT_FOLLOWERS,
     ASCII_MULTIPLIERS,
     CN_DIGITS,
@@ -200,8 +201,8 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
     after = match.string[end : end + 1]
     if not after or not after.isalnum() or after in AMOUNT_FOLLOWERS:
         return True
-    if match.string.startswith(LIMIT_ENDS, end):
-        return True  # 控制在五百以内
+    if match.string.startswith((*LIMIT_ENDS, *ABOUT_AFTER), end):
+        return True  # 控制在五百以内, 两千多 (about that much: asked)
     if after == "的":  # 六百的红包: an amount, then 的 and its item (周四的会 is no amount)
         return match.string.startswith(LEDGER_WORDS, end + 1)
     return match.string.startswith(LEDGER_WORDS, end)  # 两千生活费: an amount, then its item

@@ -141,7 +141,7 @@ def _recurrence_first(text: str) -> str:
             return f"{said[: day.start()]}每{said[day.start() :]}"
         return text
     body = text[: match.start()].strip().removeprefix("我").strip()  # 提醒我早上八点…,每天
-    words = body.split()
+    words = [word for word in re.split(r"[\s,]+", body) if word]  # 吃钙片,晚上9点半,每天
     if len(words) > 1 and (_PERIOD_WORD.fullmatch(words[-1]) or _time_word(words[-1])):
         body = f"{words[-1]} {' '.join(words[:-1])}"  # 吃鱼油 中午,每天: 中午 said last
     return f"{match['tail'].removesuffix('都').removesuffix('也')} {body}"

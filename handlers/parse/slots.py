@@ -15,7 +15,13 @@ from decimal import Decimal
 
 from handlers.commands import ParseError
 from handlers.parse.lazy import lazy
-from handlers.parse.lexicon import WATER_ADVERBS, WATER_TIMES, WEIGHT_UNITS
+from handlers.parse.lexicon import (
+    NOT_A_NUMBER_AFTER,
+    SPAN_UNITS,
+    WATER_ADVERBS,
+    WATER_TIMES,
+    WEIGHT_UNITS,
+)
 from handlers.parse.numbers import (
     ANY_NUMBER,
     LIST_N,
@@ -158,7 +164,7 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
     when several numbers stand in the message."""
     if (before := _UNIT_FIRST.search(text)) is not None:
         return number_value(before["n"]), before["unit"].lower()  # kg 68.6 早上称的
-    found = [m for m in _WEIGHT.finditer(text) if m["n"]]
+    found = [m for m in _WEIGHT.finditer(text) if m["n"] and not _a_word(m)]
     with_unit = [m for m in found if m["unit"]]
     chosen = with_unit if with_unit else found
     if len(chosen) != 1:
@@ -173,6 +179,15 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
         value += Decimal("0.5")  # 131斤半
     unit = match["unit"].lower() if match["unit"] else None
     return value, unit
+
+
+def _a_word(match: re.Match[str]) -> bool:
+    """`一下`, `三个月`: a Chinese numeral that is part of a word or counts something
+    else, never a weight."""
+    if match["unit"] or any(ch.isdigit() for ch in match["n"]):
+        return False
+    after = match.string[match.end("n") :]
+    return after.startswith((*NOT_A_NUMBER_AFTER, *SPAN_UNITS))
 
 
 def _list_number(text: str) -> int | None:
