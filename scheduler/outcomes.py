@@ -83,11 +83,6 @@ def jittered(
     return float(rng.uniform(ceiling / 2, ceiling))
 
 
-def job_status(job: JobRecord, result: SendResult, now: dt.datetime) -> str:
-    """Only the status of `decide` (for the tick's counts)."""
-    return decide(job, result, now).status
-
-
 def lease_lost(job: JobRecord) -> SendResult:
     """What a job whose worker vanished mid-send counts as: an uncertain send, so
     `decide` applies the policy (`job_state.after_unknown`). Only for a job whose

@@ -21,25 +21,21 @@ is the one way a rule is made, and it takes these from here.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from scheduler.job_state import CATCH_UP_WINDOWS, DeliveryPolicy, Priority
+from scheduler.job_state import DeliveryPolicy, Priority
 from storage.records import RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Terms:
-    """A kind's delivery policy and priority, and the catch-up window that follows."""
+    """A kind's delivery policy and priority (the catch-up window follows from the
+    priority: `job_state.CATCH_UP_WINDOWS`)."""
 
     policy: DeliveryPolicy
     priority: Priority
-
-    @property
-    def catch_up(self) -> dt.timedelta:
-        return CATCH_UP_WINDOWS[self.priority]
 
 
 _ONCE, _SURE = DeliveryPolicy.AT_MOST_ONCE, DeliveryPolicy.AT_LEAST_ONCE

@@ -82,11 +82,6 @@ class Schedule:
         else:
             object.__setattr__(self, "cron", _canonical_cron(self.cron))
 
-    @property
-    def recurring(self) -> bool:
-        """True for a cron schedule, False for a one-off."""
-        return bool(self.cron)
-
     def to_json(self) -> str:
         """Stable JSON: `{"once_at": "2026-11-30T09:00:00"}` or `{"cron": {...}}`."""
         if self.once_at is not None:

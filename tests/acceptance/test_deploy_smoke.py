@@ -30,7 +30,6 @@ import datetime as dt
 import os
 import re
 import shlex
-import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,9 +43,9 @@ from sqlalchemy.engine import make_url
 
 from bot.sandbox.fake_wecom import run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
-from storage.engine import create_engine
 from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env, run_keeper
-from tests.conftest import MYSQL_URL, TEST_SETTINGS, _drop_mysql_database, _fresh_mysql_database
+from tests.conftest import TEST_SETTINGS
+from tests.mariadb_user import database_of_its_own_user
 from tests.ports import free_port
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.timeout(300)]
@@ -68,21 +67,10 @@ def _service(name: str) -> dict[str, Any]:
 async def compose_database(tmp_path: Path) -> AsyncIterator[tuple[str, Path]]:
     """A fresh MariaDB database with a user of its own, as compose's `db` creates:
     the URL without its password, and the secret file holding it."""
-    url = await _fresh_mysql_database()
-    user = f"k_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(MYSQL_URL)
-    async with admin.begin() as conn:
-        await conn.exec_driver_sql(f"CREATE USER '{user}'@'%%' IDENTIFIED BY '{DB_PASSWORD}'")
-        await conn.exec_driver_sql(f"GRANT ALL ON {make_url(url).database}.* TO '{user}'@'%%'")
-    secret = tmp_path / "db_password.txt"
-    secret.write_text(DB_PASSWORD + "\n")
-    try:
-        yield make_url(url).set(username=user).render_as_string(False), secret
-    finally:
-        async with admin.begin() as conn:
-            await conn.exec_driver_sql(f"DROP USER IF EXISTS '{user}'@'%%'")
-        await admin.dispose()
-        await _drop_mysql_database(url)
+    async with database_of_its_own_user(DB_PASSWORD) as url:
+        secret = tmp_path / "db_password.txt"
+        secret.write_text(DB_PASSWORD + "\n")
+        yield url, secret
 
 
 def _env_of(name: str, db_url: str, secret: Path, api_base: str, port: int) -> dict[str, str]:

@@ -341,11 +341,6 @@ def test_a_schedule_has_exactly_one_valid_rule(make: Callable[[], Schedule]) -> 
         make()
 
 
-def test_only_a_cron_schedule_is_recurring() -> None:
-    assert DAILY_2200.recurring
-    assert not Schedule(once_at=D(2026, 11, 30, 9)).recurring
-
-
 @pytest.mark.parametrize(
     ("schedule", "label"),
     [

@@ -6,7 +6,7 @@ import pytest
 
 from bot.settings import SettingsError, load_settings
 from scheduler.retention_policy import Periods
-from tests.unit.test_channel_settings import GOOD
+from tests.settings_env import GOOD
 
 
 def test_unset_periods_are_the_defaults() -> None:
