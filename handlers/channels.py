@@ -16,7 +16,7 @@ WxPusher job carries the UID itself. Card updates and admin alerts never move.
 
 A Server酱 SendKey is sealed (`services.secret_box`) before it is stored and never
 repeated whole: replies carry the masked hint only. Routing and the fallback itself
-are the scheduler's (`scheduler.fallback`, `scheduler.routing`).
+are the scheduler's (`scheduler.core.fallback`, `scheduler.routing`).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from handlers.channel_commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.channels import mask
 from handlers.router import Router
-from scheduler.fallback import NOT_ROUTED, Route, primary_route, route_of
+from scheduler.core.fallback import NOT_ROUTED, Route, primary_route, route_of
 from services.secret_box import Unreadable, open_secret, seal_secret
 from storage.database import Session
 from storage.records import Receiver, RuleKind

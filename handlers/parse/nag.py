@@ -22,7 +22,7 @@ from handlers import texts
 from handlers.commands import ParseError, UntilDone
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import CN_INT, small_int
-from scheduler import nag
+from scheduler.core import nag
 
 _N = rf"(?:[0-9]{{1,4}}|{CN_INT})"
 _UNTIL_DONE = re.compile(

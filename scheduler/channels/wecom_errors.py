@@ -36,8 +36,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Final
 
-from scheduler.channels.base import ErrorClass, Outcome
-from scheduler.user_ids import ID_CHARACTERS
+from scheduler.core.channel import ErrorClass, Outcome
+from scheduler.core.user_ids import ID_CHARACTERS
 
 __all__ = [
     "TABLE",
