@@ -41,9 +41,9 @@ from typing import Any, Protocol
 
 import aiohttp
 
+from scheduler.channels.errors import Verdict
 from scheduler.channels.http_client import SessionHolder
 from scheduler.channels.wecom_errors import (
-    Verdict,
     classify,
     classify_gettoken_reply,
     classify_send_reply,
