@@ -104,7 +104,7 @@ class Settings:
         return hmac.new(self.secret.encode(), WEB_KEY_LABEL, hashlib.sha256).digest()
 
     def channel_key(self) -> bytes:
-        """The AES-256 key sealing the SendKeys users bind (`services.secret_box`).
+        """The AES-256 key sealing the SendKeys users bind (`storage.secret_box`).
 
         HMAC-SHA256 under its own label of KEEPER_WEB_SECRET when set, else of
         WECOM_SECRET: never the cookie key, never a secret itself. Without

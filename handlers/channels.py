@@ -14,7 +14,7 @@ tried yet (a resend after an uncertain try stays on its road, for its duplicate
 check); a replaced receiver (换绑) takes every waiting job on its channel, since a
 WxPusher job carries the UID itself. Card updates and admin alerts never move.
 
-A Server酱 SendKey is sealed (`services.secret_box`) before it is stored and never
+A Server酱 SendKey is sealed (`storage.secret_box`) before it is stored and never
 repeated whole: replies carry the masked hint only. Routing and the fallback itself
 are the scheduler's (`scheduler.core.fallback`, `scheduler.routing`).
 """
@@ -36,10 +36,10 @@ from handlers.context import Context, Outcome
 from handlers.parse.channels import mask
 from handlers.router import Router
 from scheduler.core.fallback import NOT_ROUTED, Route, primary_route, route_of
-from services.secret_box import Unreadable, open_secret, seal_secret
 from storage.database import Session
 from storage.records import Receiver, RuleKind
 from storage.repos import incidents, jobs, user_channels
+from storage.secret_box import Unreadable, open_secret, seal_secret
 
 router = Router("channels")
 

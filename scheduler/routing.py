@@ -36,10 +36,10 @@ from scheduler.core.fallback import (
     route_of,
     user_of_ref,
 )
-from services.secret_box import open_secret
 from storage.database import Database, Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
 from storage.repos import attempts, jobs, user_channels
+from storage.secret_box import open_secret
 
 HELD_NOTE = "channel held after a configuration error; sent through the fallback"
 

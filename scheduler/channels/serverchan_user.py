@@ -29,7 +29,7 @@ from scheduler.channels.serverchan import ServerChanChannel, ServerChanConfig
 from scheduler.channels.webhook import Reply, Timeouts
 from scheduler.core.channel import OutboundMessage, SendResult
 from scheduler.core.redact import mask_user
-from services.secret_box import Unreadable
+from storage.secret_box import Unreadable
 
 __all__ = ["NO_KEY", "UNREADABLE", "UserServerChanChannel"]
 

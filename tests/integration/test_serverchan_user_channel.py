@@ -17,7 +17,7 @@ from bot.sandbox.fake_serverchan import FakeServerChan, run_fake_serverchan
 from scheduler.channels.serverchan_user import NO_KEY, UNREADABLE, UserServerChanChannel
 from scheduler.clock import FakeClock
 from scheduler.core.channel import OutboundMessage, SendResult
-from services.secret_box import Unreadable
+from storage.secret_box import Unreadable
 from tests.conftest import USER_SENDKEY
 
 HI = OutboundMessage(text="⏰ 提醒：吃药")
