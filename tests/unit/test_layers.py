@@ -7,8 +7,10 @@ by the folder it sits in, never by a list of names:
 - `bot`: the process edge and composition root; may import every layer.
 - `handlers`: the conversation; imports handlers, services, the pure scheduler core
   and storage.
-- `services`: the writers that keep several records in step; import services, the
-  pure scheduler core and storage.
+- `services`: the writers that keep several records in step (a handler that changes
+  more than one record calls one, as `handlers/channels.py` calls `services.channels`
+  and `handlers/undo.py` calls `services.undo`); import services, the pure scheduler
+  core and storage.
 - `scheduler engine`: every module of `scheduler/` outside `scheduler/core/` (the
   tick, delivery, routing, the kinds, the channel adapters and their error tables);
   imports scheduler (core and engine), services and storage.
