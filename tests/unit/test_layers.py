@@ -28,9 +28,11 @@ SQLAlchemy or a database driver (`NO_IO`): their I/O goes through storage's
 repositories and the engine's channels.
 
 So a module becomes pure by moving into `scheduler/core/`, and the move is checked:
-a core module that reads the clock, imports the engine (`scheduler.tick`, a channel
-adapter), a service or a repository fails here. The secret box (`storage.secret_box`)
-is storage's and not the core's for that reason: each seal draws a fresh nonce.
+a core module that reads the clock (`time`, a call of `.now()`, `.today()` or
+`.utcnow()`: `now` is passed in), imports the engine (`scheduler.tick`, a channel
+adapter), a service or a repository fails here. The secret box
+(`storage.secret_box`) sits in storage, not in the core, for the same reason: each
+seal draws a fresh nonce from the OS.
 """
 
 from __future__ import annotations
@@ -67,6 +69,7 @@ NOT_PURE = frozenset(
 """Standard-library modules the core may not import (I/O, the clock, the OS's random)."""
 CORE_THIRD_PARTY = frozenset({"apscheduler"})
 NO_IO = frozenset({"aiohttp", "aiomysql", "aiosqlite", "asyncmy", "pymysql", "sqlalchemy"})
+CLOCK_CALLS = frozenset({"now", "today", "utcnow"})
 
 BOT, HANDLERS, SERVICES, ENGINE, CORE_LAYER, STORAGE, RECORDS = (
     "bot",
@@ -161,7 +164,22 @@ def violations(files: list[pathlib.Path], root: pathlib.Path = ROOT) -> list[str
                 found.append(f"{imp.file}:{imp.line}: {source} imports {imp.module} ({why})")
             elif target is not None and target not in ALLOWED[source]:
                 found.append(f"{imp.file}:{imp.line}: {source} imports {imp.module} ({target})")
+        if source == CORE_LAYER:
+            found += clock_reads(path, root)
     return found
+
+
+def clock_reads(path: pathlib.Path, root: pathlib.Path) -> list[str]:
+    """One line per call of `<anything>.now()`, `.today()` or `.utcnow()` in the file."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    file = str(path.relative_to(root))
+    return [
+        f"{file}:{node.lineno}: scheduler core reads the clock (.{node.func.attr}())"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Attribute)
+        and node.func.attr in CLOCK_CALLS
+    ]
 
 
 def _outside_allowed(source: str, module: str) -> bool:
@@ -210,6 +228,9 @@ def test_the_core_is_the_folder_and_the_rest_of_the_scheduler_the_engine() -> No
         ("scheduler/core/x.py", "from . import times\n", True),
         ("scheduler/core/x.py", "import aiohttp\n", False),
         ("scheduler/core/x.py", "import time\n", False),
+        ("scheduler/core/x.py", "import datetime as dt; NOW = dt.datetime.now(dt.UTC)\n", False),
+        ("scheduler/core/x.py", "import datetime as dt; DAY = dt.date.today()\n", False),
+        ("scheduler/x.py", "import datetime as dt; NOW = dt.datetime.now(dt.UTC)\n", True),
         ("scheduler/core/x.py", "from storage.secret_box import seal_secret\n", False),
         ("scheduler/core/x.py", "import datetime as dt\n", True),
         ("scheduler/core/x.py", "from apscheduler.triggers.cron import CronTrigger\n", True),
