@@ -18,7 +18,7 @@ from bot.crypto import WeComCrypto
 from bot.doctor_checks import Check
 from bot.settings import Settings
 from bot.wecom_admin import Json, WeComAdmin, WeComUnreachable
-from scheduler.incidents import outbound_ip
+from scheduler.core.incidents import outbound_ip
 
 APP_PAGE = "应用管理 -> 自建 -> your app"
 TEST_TEXT = "keeper doctor：这是一条测试消息，只发给管理员。"

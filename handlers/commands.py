@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Literal
 
 from handlers.channel_commands import ChannelCommand
-from scheduler.schedule import Schedule
+from scheduler.core.schedule import Schedule
 from storage.records import RuleKind
 
 LedgerDirection = Literal["expense", "income"]
@@ -178,7 +178,7 @@ class ShowReminders:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UntilDone:
     """`直到完成 每10分钟 最多6次`: repeat every `every` minutes, `cap` messages in all
-    (see `scheduler.nag`)."""
+    (see `scheduler.core.nag`)."""
 
     every: int
     cap: int

@@ -9,9 +9,15 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from scheduler.incidents import CHANNEL_WORDS
-from scheduler.messages import MISSED_MAX_LABELS, REPLY_REF_MAX_CHARS, Lost, clip_title, lost_line
-from scheduler.times import WEEKDAYS, day_label, hm, md
+from scheduler.core.incidents import CHANNEL_WORDS
+from scheduler.core.messages import (
+    MISSED_MAX_LABELS,
+    REPLY_REF_MAX_CHARS,
+    Lost,
+    clip_title,
+    lost_line,
+)
+from scheduler.core.times import WEEKDAYS, day_label, hm, md
 from storage.records import RuleKind
 
 # --- parse errors (owned by handlers/parse/) ---

@@ -19,7 +19,7 @@ class RuleKind(StrEnum):
     The vocabulary lives here, at the bottom of the layers, because storage's own
     queries name kinds (which rules run out, which expiries are told); what each
     kind promises (delivery policy, priority, catch-up window) is one table in
-    `scheduler.rule_kinds`.
+    `scheduler.core.rule_kinds`.
     """
 
     WATER = "water"

@@ -29,7 +29,7 @@ from handlers.parse.lexicon import (
 )
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import CN_INT, small_int
-from scheduler import nag
+from scheduler.core import nag
 
 _N = rf"(?:[0-9]{{1,4}}|{CN_INT})"
 

@@ -10,7 +10,7 @@ leading `我` (`提醒我明天9点交材料`) and a leading `提醒我` / `叫�
 dropped. Titles hold at most 100 characters. `直到完成` (with `每N分钟`, `最多N次`)
 makes a one-off reminder nag until the user answers (`handlers.parse.nag`).
 
-Recurring rules (APScheduler cron fields, see `scheduler.schedule`):
+Recurring rules (APScheduler cron fields, see `scheduler.core.schedule`):
 - 每天 / 每日 / 天天; 每早 / 每晚 (also 每个晚上): daily, the latter with 早上 / 晚上.
 - 工作日 / 每个工作日 (Mon-Fri); 周末 / 每周末 (Sat and Sun).
 - 每周X / 每星期X / 每礼拜X / 每个星期X, several days (每周一三五, 每周一、三、五,
@@ -49,7 +49,7 @@ from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_decoration, is_separator, strip_separators
 from handlers.parse.numbers import small_int
 from handlers.parse.when import add_days, make_date, match_day, match_time
-from scheduler.schedule import Schedule
+from scheduler.core.schedule import Schedule
 
 MAX_TITLE = 100
 DEFAULT_TIME = dt.time(9, 0)
@@ -163,7 +163,7 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
         body = strip_separators(body[1:])
     schedule, end = _match_schedule(body, now_local)
     if until_done is not None and schedule.once_at is None:
-        raise ParseError(texts.NAG_ONCE_ONLY)  # see `scheduler.nag`
+        raise ParseError(texts.NAG_ONCE_ONLY)  # see `scheduler.core.nag`
     title = _title(body[end:])
     return AddReminder(title=title, schedule=schedule, important=important, until_done=until_done)
 

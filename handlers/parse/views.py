@@ -36,7 +36,7 @@ from handlers.commands import (
     WhoAmI,
 )
 from handlers.parse.lexicon import UNDO_PHRASES
-from scheduler import cards
+from scheduler.core import cards
 
 WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "今天": ShowToday, "今日": ShowToday,
@@ -168,7 +168,7 @@ def read_help(text: str) -> Help | None:
 
 
 def parse_card_key(key: str) -> Command:
-    """A template card button (`scheduler.cards` keys) -> the command its words mean:
+    """A template card button (`scheduler.core.cards` keys) -> the command its words mean:
     喝了 = 喝水, 稍后 = 稍后, 完成 = 完成 <task>, 明天再说 = 明天再说 <task>,
     a nag's 知道了 = 收到 for that nag."""
     action = cards.parse_key(key)

@@ -7,8 +7,8 @@ import datetime as dt
 import pytest
 
 from bot.scheduling import all_kinds
-from scheduler.job_state import CATCH_UP_WINDOWS, DeliveryPolicy, Priority
-from scheduler.rule_kinds import IMPORTANT, TERMS, terms
+from scheduler.core.job_state import CATCH_UP_WINDOWS, DeliveryPolicy, Priority
+from scheduler.core.rule_kinds import IMPORTANT, TERMS, terms
 from storage.records import RuleKind
 
 

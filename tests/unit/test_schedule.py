@@ -1,4 +1,4 @@
-"""The custom-reminder schedule: occurrences, DST, JSON and labels (scheduler/schedule.py)."""
+"""The custom-reminder schedule: occurrences, DST, JSON and labels (scheduler/core/schedule.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scheduler.schedule import Schedule, _daily, _next_cron, _trigger, describe, next_after
+from scheduler.core.schedule import Schedule, _daily, _next_cron, _trigger, describe, next_after
 
 UTC = ZoneInfo("UTC")
 SHANGHAI = ZoneInfo("Asia/Shanghai")

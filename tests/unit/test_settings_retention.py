@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from bot.settings import SettingsError, load_settings
-from scheduler.retention_policy import Periods
+from scheduler.core.retention_policy import Periods
 from tests.settings_env import GOOD
 
 

@@ -10,8 +10,8 @@
 | custom | at_most_once | normal | 15 min | the user's own words, plain |
 | custom, marked 重要 | at_least_once | high | 30 min | the user said it must arrive (quiet time lets it through too) |
 | card_update | at_most_once | high | 30 min | greys out a clicked card: soon or never |
-| admin_alert | at_least_once | high | 30 min | an admin must hear that a road broke (`scheduler.incidents`); resent with the duplicate check |
-| nag (直到完成) | at_most_once | normal | 15 min | repetition is the point: a lost repeat is covered by the next (`scheduler.nag`) |
+| admin_alert | at_least_once | high | 30 min | an admin must hear that a road broke (`scheduler.core.incidents`); resent with the duplicate check |
+| nag (直到完成) | at_most_once | normal | 15 min | repetition is the point: a lost repeat is covered by the next (`scheduler.core.nag`) |
 | nag, marked 重要 | at_most_once | high | 30 min | passes quiet time like every important reminder, yet each repeat still at most once |
 
 The catch-up window follows from the priority (`job_state.CATCH_UP_WINDOWS`): the
@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from scheduler.job_state import DeliveryPolicy, Priority
+from scheduler.core.job_state import DeliveryPolicy, Priority
 from storage.records import RuleKind
 
 

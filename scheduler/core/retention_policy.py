@@ -46,7 +46,7 @@ import datetime as dt
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scheduler.job_state import TERMINAL, JobStatus
+from scheduler.core.job_state import TERMINAL, JobStatus
 
 
 class Family(StrEnum):

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from scheduler.channels.base import SendResult
-from scheduler.job_state import DeliveryPolicy, JobStatus, after_unknown
-from scheduler.redact import ERROR_MAX_CHARS, redact
+from scheduler.core.channel import SendResult
+from scheduler.core.job_state import DeliveryPolicy, JobStatus, after_unknown
+from scheduler.core.redact import ERROR_MAX_CHARS, redact
 from storage.records import AttemptRecord, JobRecord
 
 MAX_ATTEMPTS = 5
@@ -116,7 +116,7 @@ def attempt(
 ) -> AttemptRecord:
     """The attempt row of one send. Its error text is redacted again here, the last
     step before storage: secrets, the job's recipient and every known UserID
-    (`scheduler.redact`), whatever the channel already did."""
+    (`scheduler.core.redact`), whatever the channel already did."""
     return AttemptRecord(
         job_id=job.id,
         attempt_no=job.attempts,

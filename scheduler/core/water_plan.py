@@ -262,7 +262,7 @@ def apply(plan: Plan, event: Event) -> Applied | Refused:
 
 
 JobEnd = Literal["accepted", "failed", "unknown", "expired", "cancelled", "suppressed"]
-"""Every terminal status a water job can end in (`scheduler.job_state.TERMINAL`)."""
+"""Every terminal status a water job can end in (`scheduler.core.job_state.TERMINAL`)."""
 
 _SENT_ENDS: dict[str, Event] = {"accepted": ACCEPTED, "failed": FAILED, "unknown": UNKNOWN}
 
