@@ -54,7 +54,7 @@ from handlers.parse.tasks import (
     task_from,
 )
 from handlers.parse.when import match_time, match_when
-from scheduler.schedule import Schedule
+from scheduler.core.schedule import Schedule
 from storage.records import RuleKind
 
 _N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
