@@ -23,9 +23,10 @@ from handlers.context import Context, Outcome
 from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.parse.key_mask import redact_sendkeys
 from handlers.router import Dispatcher
-from scheduler.core import cards, messages, times
-from scheduler.core.failure_words import failure_words
+from scheduler.core import cards
 from scheduler.core.reminder_rules import DEFAULTS_VERSION, DIGESTS
+from scheduler.core.texts import messages, times
+from scheduler.core.texts.failure_words import failure_words
 from storage.database import CommitWatch, Database, Session
 from storage.records import NewInbound, UserRecord
 from storage.repos import inbound, jobs, rules, users

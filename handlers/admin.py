@@ -16,9 +16,9 @@ from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus, Command
 from handlers.context import Context, Outcome
 from handlers.retention_status import retention_lines
 from handlers.router import Router
-from scheduler.core import times
-from scheduler.core.failure_words import failure_words
 from scheduler.core.redact import mask_user
+from scheduler.core.texts import times
+from scheduler.core.texts.failure_words import failure_words
 from storage.database import Session
 from storage.records import ChannelStats, FailureCause
 from storage.repos import admin, flags, incidents, rules, users

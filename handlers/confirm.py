@@ -41,7 +41,7 @@ from handlers.commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.normalise import normalise, tidy
 from handlers.router import Router
-from scheduler.core import times
+from scheduler.core.texts import times
 from storage.database import Session
 from storage.repos import users
 

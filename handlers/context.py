@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
-from scheduler.core import times
+from scheduler.core.texts import times
 from storage.records import Effect, UserRecord
 
 

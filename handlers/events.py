@@ -12,7 +12,7 @@ from handlers import texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler.core import times
+from scheduler.core.texts import times
 from storage.database import Session
 from storage.records import Effect, EventRecord, RuleKind
 from storage.repos import events, records

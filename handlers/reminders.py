@@ -31,12 +31,14 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler.core import messages, nag, quiet
+from scheduler.core import nag, quiet
 from scheduler.core import water_plan as wp
-from scheduler.core.failure_words import failure_words
 from scheduler.core.job_state import DeliveryPolicy
 from scheduler.core.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time, review_time
-from scheduler.core.schedule import Schedule, describe, next_after
+from scheduler.core.schedule import Schedule, next_after
+from scheduler.core.texts import messages
+from scheduler.core.texts.failure_words import failure_words
+from scheduler.core.texts.schedule import describe
 from storage.database import Session
 from storage.records import RuleKind, RuleRecord
 from storage.repos import jobs, rules, tasks, users, water

@@ -29,8 +29,9 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler.core import review, review_text, times
+from scheduler.core import review
 from scheduler.core.reminder_rules import REVIEW_DEFAULT, review_time
+from scheduler.core.texts import review_text, times
 from storage.database import Session
 from storage.records import RuleKind
 from storage.repos import budgets, reads, rules, tasks

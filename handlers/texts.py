@@ -9,15 +9,15 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from scheduler.core.incidents import CHANNEL_WORDS
-from scheduler.core.messages import (
+from scheduler.core.texts.channels import CHANNEL_WORDS
+from scheduler.core.texts.messages import (
     MISSED_MAX_LABELS,
     REPLY_REF_MAX_CHARS,
     Lost,
     clip_title,
     lost_line,
 )
-from scheduler.core.times import WEEKDAYS, day_label, hm, md
+from scheduler.core.texts.times import WEEKDAYS, day_label, hm, md
 from storage.records import RuleKind
 
 # --- parse errors (owned by handlers/parse/) ---

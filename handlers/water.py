@@ -19,8 +19,8 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler.core import times
 from scheduler.core import water_plan as wp
+from scheduler.core.texts import times
 from storage.database import Session
 from storage.repos import water
 

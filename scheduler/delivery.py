@@ -23,9 +23,10 @@ from dataclasses import dataclass, field
 
 from scheduler import enterprise, incident_watch, routing, stats
 from scheduler.channels.budget import HOUR, Defer, budget_decision
-from scheduler.core import messages, outcomes, quiet
+from scheduler.core import outcomes, quiet
 from scheduler.core.channel import OutboundMessage, SendResult
 from scheduler.core.job_state import DeliveryPolicy
+from scheduler.core.texts import messages
 from scheduler.core.user_ids import KNOWN
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler

@@ -17,6 +17,7 @@ import datetime as dt
 
 from scheduler.core import cards, nag
 from scheduler.core.channel import SendResult
+from scheduler.core.texts import nag as nag_words
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
@@ -53,11 +54,11 @@ class NagKind:
         decision = nag.verdict(spec, job.slot, now, answered=rule.status == "done")
         if isinstance(decision, nag.Drop):
             return Skip(status="suppressed", reason=decision.reason)
-        words = nag.text(rule.label, decision, task=rule.ref_id is not None)
+        words = nag_words.text(rule.label, decision, task=rule.ref_id is not None)
         card_id = cards.card_task_id("nag", job.id, job.attempts)
         if rule.ref_id is not None:  # a task's nag: its card completes or moves the task
             return Send(text=words, card=cards.task_card(words, card_id, rule.ref_id))
-        return Send(text=words, card=cards.nag_card(nag.CARD_TITLE, words, card_id, rule.id))
+        return Send(text=words, card=cards.nag_card(nag_words.CARD_TITLE, words, card_id, rule.id))
 
     async def settle(
         self, session: Session, job: JobRecord, result: SendResult, status: str, now: dt.datetime

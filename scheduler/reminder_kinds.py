@@ -3,7 +3,7 @@
 Each kind re-reads the business state at send time (`prepare`): a cancelled or moved
 event, a task done meanwhile, a digest with nothing to say, a deleted rule: nothing is
 sent and the job ends `cancelled` or `suppressed` with the reason. The words come
-from `scheduler.core.messages` and `scheduler.core.digests` (pure).
+from `scheduler.core.texts.messages` and `scheduler.core.digests` (pure).
 """
 
 from __future__ import annotations
@@ -13,11 +13,12 @@ import functools
 from zoneinfo import ZoneInfo
 
 import services.review
-from scheduler.core import cards, digests, messages, review_text
+from scheduler.core import cards, digests
 from scheduler.core import reminder_rules as store
 from scheduler.core.channel import SendResult
 from scheduler.core.job_state import DeliveryPolicy
 from scheduler.core.schedule import Schedule, next_after
+from scheduler.core.texts import messages, review_text
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleKind, RuleRecord

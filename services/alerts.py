@@ -26,6 +26,7 @@ import services.rules
 from scheduler.core import incidents as pure
 from scheduler.core import rule_kinds
 from scheduler.core.incidents import Action, AlertRoute, Event, IncidentKind
+from scheduler.core.texts import incidents as words
 from storage.database import Session
 from storage.records import NewJob, RuleKind
 from storage.repos import incidents, jobs, rules, users
@@ -60,7 +61,7 @@ async def failure_seen(
     if not await incidents.mark_alerted(session, found.id, now=now):
         return False  # another worker queued it
     tz = ZoneInfo(route.timezone)
-    text = pure.alert_text(kind, subject, code=code, detail=detail, since=found.opened_at, tz=tz)
+    text = words.alert_text(kind, subject, code=code, detail=detail, since=found.opened_at, tz=tz)
     await _queue(session, route, text, now)
     return True
 
@@ -93,7 +94,7 @@ async def healed(
         await _queue(
             session,
             route,
-            pure.recovery_text(kind, subject, since=found.opened_at, healed=now, tz=tz),
+            words.recovery_text(kind, subject, since=found.opened_at, healed=now, tz=tz),
             now,
         )
     return tell

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from scheduler.core import review, review_text
+from scheduler.core import review
+from scheduler.core.texts import review_text
 from storage.database import Session
 from storage.records import LedgerRow
 from storage.repos import budgets, events, reads, tasks, water

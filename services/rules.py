@@ -41,6 +41,7 @@ from scheduler.core.reminder_rules import (
 )
 from scheduler.core.rule_state import can_transition
 from scheduler.core.schedule import Schedule, next_after
+from scheduler.core.texts.rules import RULE_KIND_NAMES
 from storage.database import Session
 from storage.records import EventRecord, RuleKind, RuleRecord, TaskRecord
 from storage.repos import events, jobs, rules, tasks, users
@@ -93,7 +94,7 @@ async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.
                 now=now,
                 next_fire_at=next_after(digest_schedule(at), now, tz),
                 spec=at.strftime("%H:%M"),
-                label="晨报" if kind == RuleKind.DIGEST_MORNING else "晚报",
+                label=RULE_KIND_NAMES[kind],
             )
     if RuleKind.WEEKLY_REVIEW not in have:
         weekday, at = REVIEW_DEFAULT
@@ -104,7 +105,7 @@ async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.
             now=now,
             next_fire_at=next_after(review_schedule(weekday, at), now, tz),
             spec=review_spec(weekday, at),
-            label="周报",
+            label=RULE_KIND_NAMES[RuleKind.WEEKLY_REVIEW],
         )
     await users.update_user(session, user_id, defaults_version=DEFAULTS_VERSION)
 

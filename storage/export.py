@@ -60,7 +60,7 @@ FILES: tuple[tuple[str, Table, tuple[tuple[str, str], ...]], ...] = (
         ("id", "entry id"), ("text", "the entry, verbatim"), ("occurred_at", "written (UTC)"),
     )),
     ("reminders", RULES, (
-        ("id", "rule id"), ("number", "short number in 提醒"), ("kind", "kind of reminder"),
+        ("id", "rule id"), ("number", "short number in the reminder list"), ("kind", "kind of reminder"),
         ("status", "active, paused, disabled or error"), ("label", "what it says"),
         ("spec", "its schedule, as keeper stores it"), ("next_fire_at", "next time (UTC)"),
         ("created_at", "created (UTC)"),

@@ -14,8 +14,8 @@ from typing import Any
 
 from handlers import texts
 from handlers.backup_status import backup_lines
-from scheduler.core.failure_words import failure_words
 from scheduler.core.redact import mask_user, redact
+from scheduler.core.texts.failure_words import failure_words
 from scheduler.core.user_ids import KNOWN
 from scheduler.runtime import CONFIG_HOLD
 from storage.database import Session

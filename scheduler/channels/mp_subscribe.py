@@ -31,6 +31,7 @@ from scheduler.channels.webhook import Reply, Request, Timeouts, WebhookChannel
 from scheduler.channels.wecom_app import TokenUnavailable, transport_signal
 from scheduler.channels.wecom_token import FetchedToken, MemoryTokenStore, TokenCache, TokenStore
 from scheduler.core.channel import OutboundMessage
+from scheduler.core.texts.channels import MP_EMPTY_THING
 
 __all__ = ["THING_MAX_CHARS", "MpSubscribeChannel", "MpSubscribeConfig", "subscribe_payload"]
 
@@ -57,7 +58,7 @@ class MpSubscribeConfig:
 
 def thing(text: str) -> str:
     """A `thing` value: the first non-empty line, no control characters, <= 20 chars."""
-    line = next((part.strip() for part in text.splitlines() if part.strip()), "") or "提醒"
+    line = next((part.strip() for part in text.splitlines() if part.strip()), "") or MP_EMPTY_THING
     clean = "".join(ch for ch in line if unicodedata.category(ch)[0] != "C")
     return clean[:THING_MAX_CHARS]
 

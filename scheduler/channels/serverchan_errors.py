@@ -30,6 +30,7 @@ from typing import Any, Final
 
 from scheduler.channels import errors
 from scheduler.channels.errors import Rule, Verdict, lookup
+from scheduler.core.texts.channels import SERVERCHAN
 
 __all__ = ["QUOTA_CODE", "TABLE", "classify_reply"]
 
@@ -37,13 +38,13 @@ QUOTA_CODE = 40001
 
 TABLE: Final[Mapping[int | str, Rule]] = MappingProxyType(
     {
-        0: errors.accepted("queued by Server酱 (not a delivery)"),
-        QUOTA_CODE: errors.config("Server酱 refused: daily send quota used up ([AUTH])"),
-        "http_429": errors.config("HTTP 429: this IP is over Server酱's 24 h call limit"),
+        0: errors.accepted(f"queued by {SERVERCHAN} (not a delivery)"),
+        QUOTA_CODE: errors.config(f"{SERVERCHAN} refused: daily send quota used up ([AUTH])"),
+        "http_429": errors.config(f"HTTP 429: this IP is over {SERVERCHAN}'s 24 h call limit"),
         "no_code": errors.config("answer without a code: the SendKey was not accepted"),
         "no_pushid": errors.uncertain("code 0 without a pushid"),
-        "unknown_code": errors.permanent("Server酱 refused the message"),
-        "too_long": errors.permanent("over Server酱's size limit; not sent"),
+        "unknown_code": errors.permanent(f"{SERVERCHAN} refused the message"),
+        "too_long": errors.permanent(f"over {SERVERCHAN}'s size limit; not sent"),
         "empty": errors.permanent("nothing to send"),
         **{k: v for k, v in errors.TRANSPORT.items() if k != "http_429"},
     }

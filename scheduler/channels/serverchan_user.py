@@ -29,13 +29,14 @@ from scheduler.channels.serverchan import ServerChanChannel, ServerChanConfig
 from scheduler.channels.webhook import Reply, Timeouts
 from scheduler.core.channel import OutboundMessage, SendResult
 from scheduler.core.redact import mask_user
+from scheduler.core.texts.channels import SERVERCHAN
 from storage.secret_box import Unreadable
 
 __all__ = ["NO_KEY", "UNREADABLE", "UserServerChanChannel"]
 
 log = logging.getLogger(__name__)
 
-NO_KEY = "no Server酱 SendKey bound for this user"
+NO_KEY = f"no {SERVERCHAN} SendKey bound for this user"
 UNREADABLE = "the bound SendKey cannot be opened (secret rotated?): bind it again"
 
 

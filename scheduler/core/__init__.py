@@ -6,16 +6,18 @@ services or storage beyond `storage.records`; `tests/unit/test_layers.py` fails 
 an import that would change that. What lives here:
 
 - next-time rules and schedules: `schedule` (cron-like specs; APScheduler's trigger
-  only as a calculator), `reminder_rules`, `water_rule`, `backup_schedule`,
-  `times` (every named time and date format);
-- state machines: `job_state`, `rule_state`, `water_plan`, `incidents` (which also
-  composes the admins' alert text), `nag` (a nag's repeat slots and verdicts);
+  only as a calculator), `reminder_rules`, `water_rule`, `backup_schedule`;
+- state machines: `job_state`, `rule_state`, `water_plan`, `incidents`, `nag` (a
+  nag's repeat slots and verdicts);
 - per-kind policy: `rule_kinds` (one row of terms per rule kind), `quiet` (quiet
   time), `fallback` (where a reminder goes and its one fallback),
   `retention_policy` (which rows the daily run may delete), `liveness` (whether a
   scheduler ticks, from a heartbeat's age);
-- composition: `messages`, `cards`, `digests`, `review` and `review_text`,
-  `failure_words` (why a send failed, in the user's words);
+- composition: `cards` (a card's payload), `digests` (what a digest lists), `review`
+  (the weekly review's findings and suggestion);
+- the words all of these say: `texts/` (one module per feature: the reminders'
+  `messages`, `times` for every named time and date, `failure_words`, the digests',
+  the review's, the nag's, the cards', the alerts'; its `__init__` lists them);
 - classification and the one retry policy: `outcomes` (what a send's result means
   for its job, and the backoff), over `channel`'s interface types (`SendResult`);
 - text hygiene: `redact` (string masking; its one piece of state is the mask key set

@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from scheduler.core.texts import cards as words
+
 __all__ = [
     "CARD_TASK_ID",
     "CardAction",
@@ -57,24 +59,7 @@ TASK_ACTIONS: Final[tuple[TaskAction, ...]] = ("done", "tomorrow")
 NAG_ACTIONS: Final[tuple[NagAction, ...]] = ("ack",)
 _TASK_ROW_ID = re.compile(r"[1-9][0-9]{0,17}", re.ASCII)  # canonical, fits a BIGINT
 
-# What the person reads: titles, buttons, and the greyed-out label after a click.
-WATER_TITLE: Final = "💧 喝水提醒"
-TASK_TITLE: Final = "📌 任务提醒"
 SOURCE: Final = {"desc": "keeper"}
-_BUTTONS: Final[dict[tuple[Kind, str], tuple[str, int]]] = {
-    ("water", "done"): ("喝了", 1),
-    ("water", "later"): ("稍后", 2),
-    ("task", "done"): ("完成", 1),
-    ("task", "tomorrow"): ("明天再说", 2),
-    ("nag", "ack"): ("知道了", 1),
-}
-_AFTER_CLICK: Final[dict[tuple[Kind, str], str]] = {
-    ("water", "done"): "已喝 💧",
-    ("water", "later"): "稍后提醒",
-    ("task", "done"): "已完成",
-    ("task", "tomorrow"): "明天再说",
-    ("nag", "ack"): "已收到",
-}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -138,7 +123,7 @@ def nag_key(action: NagAction, rule_id: int) -> str:
 def replace_name(action: CardAction) -> str:
     """The greyed-out button label after a click (update_template_card's
     `button.replace_name`); a short neutral label for an action we do not know."""
-    return _AFTER_CLICK.get((action.kind, action.action), "已处理")
+    return words.AFTER_CLICK.get((action.kind, action.action), words.AFTER_CLICK_OTHER)
 
 
 def card_task_id(kind: str, job_id: int, attempt: int = 1) -> str:
@@ -158,7 +143,7 @@ def water_card(text: str, task_id: str) -> dict[str, Any]:
         ValueError: `task_id` breaks WeCom's rule (see the module docstring).
     """
     buttons = [_button("water", a, water_key(a)) for a in WATER_ACTIONS]
-    return _card(WATER_TITLE, text, task_id, buttons)
+    return _card(words.WATER_TITLE, text, task_id, buttons)
 
 
 def task_card(text: str, task_id: str, db_task_id: int) -> dict[str, Any]:
@@ -170,7 +155,7 @@ def task_card(text: str, task_id: str, db_task_id: int) -> dict[str, Any]:
         ValueError: `task_id` breaks WeCom's rule, or `db_task_id` is not positive.
     """
     buttons = [_button("task", a, task_key(a, db_task_id)) for a in TASK_ACTIONS]
-    return _card(TASK_TITLE, text, task_id, buttons)
+    return _card(words.TASK_TITLE, text, task_id, buttons)
 
 
 def nag_card(title: str, text: str, task_id: str, rule_id: int) -> dict[str, Any]:
@@ -184,7 +169,7 @@ def nag_card(title: str, text: str, task_id: str, rule_id: int) -> dict[str, Any
 
 
 def _button(kind: Kind, action: str, key: str) -> dict[str, Any]:
-    text, style = _BUTTONS[(kind, action)]
+    text, style = words.BUTTONS[(kind, action)]
     return {"text": text, "style": style, "key": key}
 
 

@@ -28,19 +28,14 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scheduler.core.messages import clip_title, fit_bytes
-from scheduler.core.times import hm
+from scheduler.core.texts import digests as words
+from scheduler.core.texts.messages import clip_title, fit_bytes
 
 MAX_ITEMS = 8
 """Items per list; a digest is a glance, the full list is one 「任务」 away."""
 
 TITLE_MAX_CHARS = 20
 """Long enough to recognise a task; 8 + 8 clipped lines stay near 1.6 KB at worst."""
-
-MORNING_HEAD = "早上好，今天的安排："
-EVENING_TASKS_HEAD = "今天还没完成的："
-EVENING_EVENTS_HEAD = "今晚还有："
-WEIGHT_NUDGE = "今天还没记体重，称好了发「体重 72.4」。"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -79,14 +74,14 @@ def morning(facts: DayFacts) -> str | None:
     tasks = _due_tasks(facts)
     if not events and not tasks:
         return None
-    lines = [MORNING_HEAD]
+    lines = [words.MORNING_HEAD]
     if events:
-        lines += ["日程：", *_capped([_event_line(e) for e in events])]
+        lines += [words.EVENTS_HEAD, *_capped([_event_line(e) for e in events])]
     if tasks:
-        lines += ["待办：", *_capped([_task_line(t, facts.today) for t in tasks])]
+        lines += [words.TASKS_HEAD, *_capped([_task_line(t, facts.today) for t in tasks])]
     undated = sum(1 for t in facts.open_tasks if t.due_date is None)
     if undated:
-        lines.append(f"另有 {undated} 项没定日期的待办，发「任务」查看。")
+        lines.append(words.undated(undated))
     lines += _done_hint(tasks)
     return fit_bytes("\n".join(lines))
 
@@ -101,12 +96,12 @@ def evening(facts: DayFacts, now_local: dt.time) -> str | None:
     )
     lines: list[str] = []
     if tasks:
-        lines += [EVENING_TASKS_HEAD, *_capped([_task_line(t, facts.today) for t in tasks])]
+        lines += [words.EVENING_TASKS_HEAD, *_capped([_task_line(t, facts.today) for t in tasks])]
         lines += _done_hint(tasks)
     if later:
-        lines += [EVENING_EVENTS_HEAD, *_capped([_event_line(e) for e in later])]
+        lines += [words.EVENING_EVENTS_HEAD, *_capped([_event_line(e) for e in later])]
     if facts.tracks_weight and not facts.weight_today:
-        lines.append(WEIGHT_NUDGE)
+        lines.append(words.WEIGHT_NUDGE)
     return fit_bytes("\n".join(lines)) if lines else None
 
 
@@ -127,29 +122,23 @@ def _sorted_events(events: Iterable[DigestEvent]) -> list[DigestEvent]:
 
 
 def _task_line(task: DigestTask, today: dt.date) -> str:
-    number = f"{task.number} " if task.number is not None else ""
-    title = clip_title(task.title, TITLE_MAX_CHARS)
     due = task.due_date or today  # only due tasks are listed; `or` keeps mypy content
-    if due < today:
-        note = f"（已过期 {(today - due).days} 天）"
-    else:
-        note = f"（{hm(task.due_time)}）" if task.due_time else ""
-    return f"  {number}{title}{note}"
+    title = clip_title(task.title, TITLE_MAX_CHARS)
+    return words.task_line(task.number, title, overdue_days=(today - due).days, at=task.due_time)
 
 
 def _event_line(event: DigestEvent) -> str:
-    start = hm(event.start) if event.start is not None else "全天"
-    return f"  {start} {clip_title(event.title, TITLE_MAX_CHARS)}"
+    return words.event_line(event.start, clip_title(event.title, TITLE_MAX_CHARS))
 
 
 def _capped(lines: list[str]) -> list[str]:
     """At most `MAX_ITEMS` lines, then one saying how many more there are."""
     if len(lines) <= MAX_ITEMS:
         return lines
-    return [*lines[:MAX_ITEMS], f"  还有 {len(lines) - MAX_ITEMS} 项"]
+    return [*lines[:MAX_ITEMS], words.more(len(lines) - MAX_ITEMS)]
 
 
 def _done_hint(tasks: list[DigestTask]) -> list[str]:
     """How to answer, with a real number from the list as the example."""
     numbers = [t.number for t in tasks[:MAX_ITEMS] if t.number is not None]
-    return [f"做完回复「完成 编号」，比如「完成 {numbers[0]}」。"] if numbers else []
+    return [words.done_hint(numbers[0])] if numbers else []

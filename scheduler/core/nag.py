@@ -1,4 +1,5 @@
-"""Nag until done (`提醒 明天 9:00 交材料 直到完成`): the repeats and their words (pure).
+"""Nag until done (`提醒 明天 9:00 交材料 直到完成`): the repeats (pure; their words are
+`scheduler.core.texts.nag`).
 
 A nag is a one-off reminder that repeats every `every` minutes until the user answers
 (`收到`, a bare `完成`, or the card's 知道了 button) or `cap` messages have gone out.
@@ -37,8 +38,6 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 
-from scheduler.core.messages import REMINDER_TITLE_MAX_CHARS, clip_title
-
 DEFAULT_EVERY = 10
 """Minutes between repeats when the user says none."""
 EVERY_RANGE = (5, 120)
@@ -47,15 +46,6 @@ DEFAULT_CAP = 6
 """Messages in all (the first included) when the user says none."""
 CAP_RANGE = (2, 20)
 """The caps a user may choose with `最多N次` (inclusive)."""
-
-# --- what the user reads ---
-_FIRST = "⏰ 提醒：{title}（{hint}）"
-_AGAIN = "⏰ 再次提醒：{title}（{hint}）"
-_HINT = "回复「收到」就不再提醒"
-_TASK_HINT = "做完回复「完成」"
-_LAST = "⏰ 最后一次提醒：{title}，之后不再提醒"
-CARD_TITLE = "⏰ 提醒"
-# --- end of user-facing text ---
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -158,14 +148,3 @@ def verdict(spec: NagSpec, slot: dt.datetime, now: dt.datetime, *, answered: boo
     if not last and now >= slot_at(spec, index + 1):
         return Drop(reason="superseded by the next repeat")
     return Repeat(index=index, last=last)
-
-
-def text(title: str, repeat: Repeat, *, task: bool = False) -> str:
-    """The words of one message of the nag (`task`: a task's, answered by 完成)."""
-    title = clip_title(title, REMINDER_TITLE_MAX_CHARS)
-    hint = _TASK_HINT if task else _HINT
-    if repeat.last and repeat.index > 0:
-        return _LAST.format(title=title)
-    if repeat.index == 0:
-        return _FIRST.format(title=title, hint=hint)
-    return _AGAIN.format(title=title, hint=hint)

@@ -1,7 +1,7 @@
 """The weekly review's maths (issue 14): what changed this week, as plain findings.
 
 Pure: the caller reads the user's records into `WeekFacts` (local dates, amounts as
-`Decimal`) and gets a `Review` back; `scheduler.core.review_text` words it. Nothing here
+`Decimal`) and gets a `Review` back; `scheduler.core.texts.review_text` words it. Nothing here
 counts consecutive days: the review looks at what was recorded, never at what was not.
 
 Decisions, each a table row in tests/unit/test_review.py:
@@ -42,6 +42,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import ROUND_CEILING, ROUND_HALF_UP, Decimal
 from typing import Literal
+
+from scheduler.core.texts import suggestions
 
 WEEK = dt.timedelta(days=7)
 TREND_WEEKS = 4
@@ -371,15 +373,14 @@ def suggest(
         return MoveOverdue(task_ids=tuple(t.id for t in tasks.long_overdue), to=monday)
     near = [b for b in budgets if b.state == "near"]
     if near:
-        # No amount in the title: a task's title is shown in the pushed digests.
-        return SuggestTask(title=f"看看{near[0].category}支出和本月预算", due=monday)
+        return SuggestTask(title=suggestions.look_at_budget(near[0].category), due=monday)
     rose = spending.rose_most if spending is not None else None
     if rose is not None and rose.high and rose.usual > 0 and rose.category not in budget_of:
         monthly = rose.usual * WEEKS_PER_MONTH / BUDGET_STEP
         amount = monthly.to_integral_value(ROUND_CEILING) * BUDGET_STEP
         return SuggestBudget(category=rose.category, amount=amount)
     if weight is not None and weight.against_goal:
-        return SuggestTask(title="安排 3 次运动", due=monday)
+        return SuggestTask(title=suggestions.EXERCISE, due=monday)
     return None
 
 

@@ -16,7 +16,8 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 
 from bot.sandbox.fake_wecom import ReceivedMessage
-from scheduler.core import cards, digests, messages
+from scheduler.core import cards
+from scheduler.core.texts import digests, messages
 from scheduler.tick import TickReport
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import TASKS

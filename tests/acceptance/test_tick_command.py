@@ -11,7 +11,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from scheduler.clock import FakeClock
-from scheduler.core import messages
+from scheduler.core.texts import messages
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import keeper_env, run_keeper

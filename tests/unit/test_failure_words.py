@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from scheduler.channels.wecom_errors import TABLE
-from scheduler.core.failure_words import BY_CLASS, BY_CODE, failure_words
+from scheduler.core.texts.failure_words import BY_CLASS, BY_CODE, failure_words
 
 
 @pytest.mark.parametrize(

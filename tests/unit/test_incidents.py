@@ -15,11 +15,10 @@ from scheduler.core.incidents import (
     IncidentKind,
     State,
     Step,
-    alert_text,
-    recovery_text,
     state_of,
     step,
 )
+from scheduler.core.texts.incidents import alert_text, recovery_text
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 T0 = dt.datetime(2026, 11, 25, 2, 30, tzinfo=dt.UTC)  # 10:30 in Shanghai

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scheduler.core.messages import (
+from scheduler.core.texts.messages import (
     LATE_AFTER_MINUTES,
     TEXT_MAX_BYTES,
     WATER_REMINDER,

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from scheduler.core import cards, nag, quiet
 from scheduler.core.job_state import Priority
+from scheduler.core.texts import nag as nag_words
 from storage.records import RuleKind
 
 START = dt.datetime(2026, 11, 25, 6, 30, tzinfo=dt.UTC)  # 14:30 in Shanghai
@@ -82,7 +83,7 @@ def test_a_claimed_slot_goes_out_only_when_unanswered_current_and_within_the_cap
 def test_no_message_counts_slots_and_the_last_says_it_stops(
     repeat: nag.Repeat, expected: str
 ) -> None:
-    assert nag.text("吃药", repeat) == expected
+    assert nag_words.text("吃药", repeat) == expected
 
 
 @pytest.mark.parametrize(
@@ -116,7 +117,7 @@ def test_quiet_time_drops_a_plain_nags_repeat_and_lets_an_important_one_through(
 
 
 def test_a_nag_card_has_one_button_whose_key_names_the_rule() -> None:
-    card = cards.nag_card(nag.CARD_TITLE, "⏰ 提醒：吃药", cards.card_task_id("nag", 3), 42)
+    card = cards.nag_card(nag_words.CARD_TITLE, "⏰ 提醒：吃药", cards.card_task_id("nag", 3), 42)
     [button] = card["button_list"]
     assert button["text"] == "知道了"
     assert cards.parse_key(button["key"]) == cards.CardAction(kind="nag", action="ack", rule_id=42)
@@ -188,6 +189,6 @@ def test_a_nag_ticked_every_minute_and_never_answered_sends_exactly_its_cap(
 
 
 def test_a_tasks_nag_says_to_answer_done() -> None:
-    assert nag.text("交材料", nag.Repeat(index=1, last=False), task=True) == (
+    assert nag_words.text("交材料", nag.Repeat(index=1, last=False), task=True) == (
         "⏰ 再次提醒：交材料（做完回复「完成」）"
     )

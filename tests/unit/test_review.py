@@ -1,4 +1,4 @@
-"""The weekly review's maths and words (scheduler.core.review, scheduler.core.review_text)."""
+"""The weekly review's maths and words (scheduler.core.review, scheduler.core.texts.review_text)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scheduler.core import review as rv
-from scheduler.core import review_text as words
+from scheduler.core.texts import review_text as words
 
 SUNDAY = dt.date(2026, 11, 29)
 D = Decimal

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scheduler.core.schedule import Schedule, _daily, _next_cron, _trigger, describe, next_after
+from scheduler.core.schedule import Schedule, _daily, _next_cron, _trigger, next_after
+from scheduler.core.texts.schedule import describe
 
 UTC = ZoneInfo("UTC")
 SHANGHAI = ZoneInfo("Asia/Shanghai")

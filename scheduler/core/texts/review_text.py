@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from scheduler.core.messages import clip_title, fit_bytes
 from scheduler.core.review import (
     FLAT_KG_PER_WEEK,
     MoveOverdue,
@@ -21,6 +20,7 @@ from scheduler.core.review import (
     WeightFindings,
     plain,
 )
+from scheduler.core.texts.messages import clip_title, fit_bytes
 
 PUSH_HEAD = "本周回看好了"
 PUSH_TAIL = "回「周报」看详情"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from scheduler.core.times import hm
+from scheduler.core.texts.times import hm
 
 WATER_REMINDER = "该喝水了 💧\n喝完回复「喝水」；想晚点再提醒，回复「稍后」。"
 ADMIN_TEST = "keeper 测试消息：消息通道正常。"
@@ -157,7 +157,7 @@ def missed_summary(labels: list[str]) -> str:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Lost:
     """A reminder that did not reach the user: how (`expired`, `failed`, `unknown`),
-    and for a failure, why in plain words (`scheduler.core.failure_words`)."""
+    and for a failure, why in plain words (`scheduler.core.texts.failure_words`)."""
 
     label: str
     how: str
