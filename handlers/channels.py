@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 
 import services.channels
-from handlers import channel_texts as t
 from handlers.channel_commands import (
     BindReceiver,
     SetFallbackChannel,
@@ -24,6 +23,7 @@ from handlers.channel_commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.channels import mask
 from handlers.router import Router
+from handlers.texts import channels as t
 from scheduler.core.fallback import SERVERCHAN_USER, WECOM_APP, WXPUSHER
 from services.channels import primary_of, role_of
 from storage.database import Session
@@ -68,7 +68,7 @@ async def show_channels(session: Session, ctx: Context, command: ShowChannels) -
 
 
 def health(*, configured: bool, held: bool, unreadable: bool, recent: list[str]) -> str:
-    """One channel's health word (`channel_texts.HEALTH_WORDS`): what stops it first
+    """One channel's health word (`texts.channels.HEALTH_WORDS`): what stops it first
     (not configured, unreadable key, on hold), else its latest attempt's outcome."""
     if not configured:
         return "off"

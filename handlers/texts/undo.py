@@ -1,0 +1,14 @@
+"""撤销: what was undone (`handlers/undo.py`)."""
+
+from __future__ import annotations
+
+NOTHING_TO_UNDO = "没有可以撤销的记录。"
+
+
+def undone(kind: str, content: str) -> str:
+    what = content if kind == "text" and content else ""
+    return f"已撤销：{what or '上一条记录'}。" if what else "已撤销上一条记录。"
+
+
+def task_reopened(number: int | None, title: str) -> str:
+    return f"已撤销，待办 {number} {title} 重新打开。"
