@@ -28,6 +28,7 @@ from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
 from bot.scheduling import scheduler_for
 from bot.settings import Settings
+from handlers import texts
 from scheduler.clock import FakeClock, SystemClock
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
@@ -41,13 +42,6 @@ DEMO_TZ = ZoneInfo("Asia/Shanghai")
 CLOCK_TIME = re.compile(r"(?P<h>[01]?[0-9]|2[0-3]):(?P<m>[0-5][0-9])")
 STEP = re.compile(r"^\+?(\d{1,4})\s*([mhd])$")
 UNITS = {"m": "minutes", "h": "hours", "d": "days"}
-CHAT_HELP = """演示命令：
-  /time +2h   时间往后拨（m 分钟、h 小时、d 天）
-  /time 14:10   拨到下一个 14:10（今天或明天）
-  /time 2026-12-01T08:00   跳到某个时刻（本地时间）
-  /now        现在几点
-  /quit       退出（或 Ctrl-D）
-其余输入都会当作企业微信消息发给 keeper。"""
 
 
 def demo_settings(db_path: str, public_url: str = "") -> Settings:
@@ -126,8 +120,8 @@ def _with_api(settings: Settings, api_base: str) -> Settings:
 
 def _banner(out: TextIO, db_path: str, clock: FakeClock) -> None:
     now = clock.now().astimezone(DEMO_TZ)
-    print(f"keeper 演示 · 数据存在 {db_path} · 企业微信是本机模拟的", file=out)
-    print(f"现在是 {now:%Y-%m-%d %H:%M}（{DEMO_TZ.key}）。/help 看演示命令。", file=out)
+    print(texts.demo_banner(db_path), file=out)
+    print(texts.demo_now(f"{now:%Y-%m-%d %H:%M}", DEMO_TZ.key), file=out)
 
 
 class _Reminders:
@@ -187,13 +181,13 @@ class _Session:
             if not line.strip():
                 continue
             if not interactive:
-                print(f"\n你> {line}", file=self.out)
+                print(f"\n{texts.DEMO_PROMPT}{line}", file=self.out)
             await self.handle(line.strip())
 
     async def _read(self, stdin: TextIO, interactive: bool) -> str | None:
         if interactive:
             try:
-                return await asyncio.to_thread(input, "你> ")
+                return await asyncio.to_thread(input, texts.DEMO_PROMPT)
             except EOFError:
                 return None
         line = await asyncio.to_thread(stdin.readline)
@@ -206,20 +200,20 @@ class _Session:
         self.next_msg_id += 1
         reply = await self.wecom.send_text(self.user, line, msg_id=self.next_msg_id)
         if reply.status != 200:
-            self._say(f"（服务器回答了 HTTP {reply.status}）")
+            self._say(texts.demo_http_status(reply.status))
         elif reply.text:
             self._say(reply.text)
         else:
-            self._say("（没有回复）")
+            self._say(texts.DEMO_NO_REPLY)
 
     async def _command(self, line: str) -> None:
         name, _, arg = line.partition(" ")
         if name == "/time" and arg.strip():
             await self._move_clock(arg.strip())
         elif name == "/now":
-            self._say(f"现在是 {self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}")
+            self._say(texts.demo_clock(f"{self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}"))
         else:
-            self._say(CHAT_HELP)
+            self._say(texts.DEMO_HELP)
 
     async def _move_clock(self, arg: str) -> None:
         step = STEP.match(arg)
@@ -231,15 +225,15 @@ class _Session:
             try:
                 when = dt.datetime.fromisoformat(arg)
             except ValueError:
-                self._say("看不懂这个时间。例：/time +2h 或 /time 2026-12-01T08:00")
+                self._say(texts.DEMO_BAD_TIME)
                 return
             target = when if when.tzinfo else when.replace(tzinfo=DEMO_TZ)
         if target < self.clock.now():
-            self._say("时间只能往后拨。")
+            self._say(texts.DEMO_NOT_BACKWARDS)
             return
         for at, text in await self.reminders.run_until(self.clock, target):
             self._notify(at, text)
-        self._say(f"时间拨到 {self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}")
+        self._say(texts.demo_clock_moved(f"{self.clock.now().astimezone(DEMO_TZ):%Y-%m-%d %H:%M}"))
 
     def _next_local(self, hour: int, minute: int) -> dt.datetime:
         """`/time 14:10`: the next time the local clock shows 14:10 (today or tomorrow)."""
@@ -249,7 +243,7 @@ class _Session:
 
     def _notify(self, at: dt.datetime, text: str) -> None:
         indented = text.replace("\n", "\n        ")
-        print(f"📨 {at.astimezone(DEMO_TZ):%H:%M} 提醒> {indented}", file=self.out)
+        print(texts.demo_reminder(f"{at.astimezone(DEMO_TZ):%H:%M}", indented), file=self.out)
 
     def _say(self, text: str) -> None:
         indented = text.replace("\n", "\n        ")

@@ -14,10 +14,9 @@ import aiohttp
 from bot.doctor_checks import Check
 from bot.scheduling import alert_route
 from bot.settings import Settings
+from handlers import texts
 from scheduler.channels.factory import from_settings
 from scheduler.core.channel import OutboundMessage
-
-TEST_ALERT = "keeper doctor：告警通道测试。收到这条，说明出问题时你会在这里收到通知。"
 
 NO_ROUTE_NOTE = (
     "through the WeCom app only: if WeCom refuses keeper (60020, a rotated secret) nobody "
@@ -38,7 +37,7 @@ async def check_alerts(
     if not send_test:
         return Check(ok=True, name="alerts", detail=f"{road} (--send-test tries it)")
     channel = from_settings(settings, session)[route.channel]
-    result = await channel.send(route.recipients[0], OutboundMessage(text=TEST_ALERT))
+    result = await channel.send(route.recipients[0], OutboundMessage(text=texts.DOCTOR_TEST_ALERT))
     code = "" if result.provider_code is None else f" (code {result.provider_code})"
     if result.outcome == "accepted":
         return Check(ok=True, name="alerts", detail=f"test alert accepted {road}{code}")

@@ -15,6 +15,7 @@ from sqlalchemy.exc import DBAPIError
 
 from bot.maintenance import database_failure, real_tick_since
 from bot.settings import Settings, SettingsError, load_database_url, load_settings
+from handlers import texts
 from scheduler.core.backup_schedule import backup_overdue
 from storage.records import BackupRunRecord
 
@@ -52,8 +53,8 @@ def check_admins(settings: Settings) -> Check:
     return Check(
         ok=False,
         name="admins",
-        detail="KEEPER_ADMINS is empty: nobody gets admin alerts or may use 管理",
-        fix="KEEPER_ADMINS=<your UserID> (通讯录 -> your entry -> 账号); " + ENV_FILE_HINT,
+        detail=f"KEEPER_ADMINS is empty: nobody gets admin alerts or may use {texts.ADMIN_COMMAND}",
+        fix=f"KEEPER_ADMINS=<your UserID> ({texts.CONSOLE_OWN_ACCOUNT}); " + ENV_FILE_HINT,
     )
 
 

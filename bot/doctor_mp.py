@@ -12,17 +12,9 @@ import aiohttp
 
 from bot.doctor_checks import Check
 from bot.settings import Settings
+from handlers import texts
 from scheduler.channels.mp_subscribe import MpSubscribeChannel, MpSubscribeConfig
 from scheduler.channels.wecom_app import TokenUnavailable
-
-NAME = "小程序"
-FIXES = {
-    40001: "KEEPER_MP_SECRET 不对：小程序后台 → 开发管理 → 开发设置 → AppSecret，重置后更新。",
-    40125: "KEEPER_MP_SECRET 不对：小程序后台 → 开发管理 → 开发设置 → AppSecret，重置后更新。",
-    40013: "KEEPER_MP_APPID 不对：小程序后台 → 开发管理 → 开发设置 → AppID。",
-    40164: "把服务器的出口 IP 加到 小程序后台 → 开发管理 → 开发设置 → IP 白名单。",
-}
-OTHER_FIX = "检查 KEEPER_WECHAT_API_BASE 和服务器到 api.weixin.qq.com 的网络，稍后再试。"
 
 
 async def check_miniprogram(settings: Settings) -> list[Check]:
@@ -43,6 +35,13 @@ async def check_miniprogram(settings: Settings) -> list[Check]:
             verdict = exc.verdict
             code = verdict.provider_code
             detail = f"stable_token: {verdict.rule.note}" + (f" ({code})" if code else "")
-            return [Check(ok=False, name=NAME, detail=detail, fix=FIXES.get(code or 0, OTHER_FIX))]
+            return [
+                Check(
+                    ok=False,
+                    name=texts.DOCTOR_MP_NAME,
+                    detail=detail,
+                    fix=texts.DOCTOR_MP_FIXES.get(code or 0, texts.DOCTOR_MP_OTHER_FIX),
+                )
+            ]
     detail = f"AppID {settings.mp_appid}: access token ok, template {settings.mp_template_id}"
-    return [Check(ok=True, name=NAME, detail=detail)]
+    return [Check(ok=True, name=texts.DOCTOR_MP_NAME, detail=detail)]

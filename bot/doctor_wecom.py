@@ -18,10 +18,8 @@ from bot.crypto import WeComCrypto
 from bot.doctor_checks import Check
 from bot.settings import Settings
 from bot.wecom_admin import Json, WeComAdmin, WeComUnreachable
+from handlers import texts
 from scheduler.core.incidents import outbound_ip
-
-APP_PAGE = "应用管理 -> 自建 -> your app"
-TEST_TEXT = "keeper doctor：这是一条测试消息，只发给管理员。"
 
 
 def wecom_error(name: str, answer: Json) -> Check:
@@ -30,16 +28,19 @@ def wecom_error(name: str, answer: Json) -> Check:
     detail = f"errcode {code}: {errmsg.split(',')[0]}"
     if code == 60020:
         ip = outbound_ip(errmsg) or "(the address in WeCom's errmsg)"
-        detail = f"errcode 60020: WeCom refuses calls from {ip}, not in 企业可信 IP"
-        fix = f"add {ip} to 企业可信 IP: {APP_PAGE} -> 开发者接口 -> 企业可信IP -> 配置"
+        detail = f"errcode 60020: WeCom refuses calls from {ip}, not in {texts.CONSOLE_TRUSTED_IP}"
+        fix = f"add {ip} to {texts.CONSOLE_TRUSTED_IP}: {texts.CONSOLE_TRUSTED_IP_PAGE}"
     elif code == 40013:
-        fix = "WECOM_CORP_ID is wrong: 我的企业 -> 企业信息 -> 企业ID"
+        fix = f"WECOM_CORP_ID is wrong: {texts.CONSOLE_CORP_ID_PAGE}"
     elif code == 40001:
-        fix = f"WECOM_SECRET is wrong or was reset: {APP_PAGE} -> Secret -> 查看"
+        fix = f"WECOM_SECRET is wrong or was reset: {texts.CONSOLE_SECRET_PAGE}"
     elif code == 81013:
-        fix = "KEEPER_ADMINS must be UserIDs of members (通讯录 -> member -> 账号) inside 可见范围"
+        fix = (
+            f"KEEPER_ADMINS must be UserIDs of members ({texts.CONSOLE_MEMBER_ACCOUNT}) "
+            f"inside {texts.CONSOLE_VISIBLE}"
+        )
     elif code in (40056, 301002):
-        fix = f"WECOM_AGENT_ID is not this Secret's app: {APP_PAGE} -> AgentId"
+        fix = f"WECOM_AGENT_ID is not this Secret's app: {texts.CONSOLE_APP} -> AgentId"
     else:
         fix = f"look the code up: https://open.work.weixin.qq.com/devtool/query?e={code}"
     return Check(ok=False, name=name, detail=detail, fix=fix)
@@ -75,8 +76,9 @@ async def check_app(admin: WeComAdmin, token: str, admins: Iterable[str]) -> lis
 def _enabled(agent: Json) -> Check:
     name = f"app {agent.get('name', '')} ({agent.get('agentid')})"
     if agent.get("close") == 1:
-        fix = f"enable it: {APP_PAGE} -> 启用"
-        return Check(ok=False, name="app enabled", detail=f"{name} is disabled (停用)", fix=fix)
+        fix = f"enable it: {texts.CONSOLE_ENABLE_PAGE}"
+        detail = f"{name} is disabled ({texts.CONSOLE_DISABLED})"
+        return Check(ok=False, name="app enabled", detail=detail, fix=fix)
     return Check(ok=True, name="app enabled", detail=name)
 
 
@@ -91,28 +93,29 @@ def _visible(agent: Json, admins: Iterable[str]) -> Check:
     )
     outside = sorted(a for a in admins if a.lower() not in listed)
     if not outside:
-        return Check(ok=True, name="可见范围", detail="every admin is listed by name")
+        return Check(ok=True, name=texts.CONSOLE_VISIBLE, detail="every admin is listed by name")
     if groups:
         detail = (
             f"{', '.join(outside)} not listed by name; visible if in an allowed department or tag"
         )
-        return Check(ok=True, name="可见范围", detail=detail)
+        return Check(ok=True, name=texts.CONSOLE_VISIBLE, detail=detail)
     return Check(
         ok=False,
-        name="可见范围",
+        name=texts.CONSOLE_VISIBLE,
         detail=f"{', '.join(outside)} outside the app's visible range: they get nothing",
-        fix=f"add them: {APP_PAGE} -> 可见范围 -> 添加",
+        fix=f"add them: {texts.CONSOLE_VISIBLE_ADD}",
     )
 
 
 def _enter_events(agent: Json) -> Check:
     if agent.get("isreportenter") == 1:
-        return Check(ok=True, name="进入应用事件", detail="reported (opening the app shows 今天)")
+        detail = f"reported (opening the app shows {texts.APP_OPENS_ON})"
+        return Check(ok=True, name=texts.CONSOLE_ENTER_EVENTS, detail=detail)
     return Check(
         ok=False,
-        name="进入应用事件",
+        name=texts.CONSOLE_ENTER_EVENTS,
         detail="not reported: opening the app does nothing",
-        fix=f"{APP_PAGE} -> 接收消息 -> 设置API接收 -> 上报进入应用事件 (on)",
+        fix=f"{texts.CONSOLE_ENTER_EVENTS_PAGE} (on)",
     )
 
 
@@ -144,7 +147,7 @@ async def check_public_url(
 async def check_send(admin: WeComAdmin, token: str, admins: list[str]) -> Check:
     """One short text to the admins only: accepted, failed or unknown."""
     try:
-        answer = await admin.send_text(token, admins, TEST_TEXT)
+        answer = await admin.send_text(token, admins, texts.DOCTOR_TEST_MESSAGE)
     except WeComUnreachable as exc:
         outcome = "unknown (it may have arrived)" if exc.maybe_sent else "failed"
         return Check(ok=False, name="test message", detail=f"{outcome}: {exc}", fix="run again")
@@ -156,7 +159,7 @@ async def check_send(admin: WeComAdmin, token: str, admins: list[str]) -> Check:
     ]
     if refused:
         detail = f"failed for {', '.join(refused)} (not members, or no licence)"
-        fix = "check KEEPER_ADMINS against 通讯录 (UserIDs) and the members' licences"
+        fix = f"check KEEPER_ADMINS against {texts.CONSOLE_CONTACTS} (UserIDs) and the members' licences"
         return Check(ok=False, name="test message", detail=detail, fix=fix)
     detail = f"accepted by WeCom for {', '.join(admins)} (msgid {answer.get('msgid', '?')})"
     return Check(ok=True, name="test message", detail=detail)

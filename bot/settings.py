@@ -26,6 +26,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from bot.forwarded import LOOPBACK, Network
+from handlers.texts import CONSOLE_CORP_ID, UNDO_COMMAND
 from scheduler.core.retention_policy import (
     DEFAULT_DAYS,
     MAXIMUM_DAYS,
@@ -33,6 +34,7 @@ from scheduler.core.retention_policy import (
     Family,
     Periods,
 )
+from scheduler.core.texts.channels import SERVERCHAN
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
@@ -189,7 +191,10 @@ def load_settings(
         host=env.get("KEEPER_HOST", "127.0.0.1").strip() or "127.0.0.1",
         port=_int(env, "KEEPER_PORT", 8080, 0, 65535),
         corp_id=_required(
-            env, "WECOM_CORP_ID", r"[A-Za-z0-9_-]{1,64}", "the 企业ID, e.g. ww0123456789abcdef"
+            env,
+            "WECOM_CORP_ID",
+            r"[A-Za-z0-9_-]{1,64}",
+            f"the {CONSOLE_CORP_ID}, e.g. ww0123456789abcdef",
         ),
         agent_id=_int(env, "WECOM_AGENT_ID", None, 1, 2**31 - 1),
         secret=_required(
@@ -422,7 +427,7 @@ def _channel_settings(env: Mapping[str, str]) -> dict[str, str]:
             env,
             "KEEPER_SERVERCHAN_SENDKEY",
             r"SCT[A-Za-z0-9]{4,128}",
-            "the Server酱 Turbo SendKey, SCT followed by letters and digits",
+            f"the {SERVERCHAN} Turbo SendKey, SCT followed by letters and digits",
         ),
         "serverchan_api_base": _base_url(
             env, "KEEPER_SERVERCHAN_API_BASE", DEFAULT_SERVERCHAN_API_BASE
@@ -597,7 +602,7 @@ RETAIN_VARIABLES = {
     Family.LINKS: "KEEPER_RETAIN_LINKS_DAYS",
 }
 RETAIN_WHY = {
-    Family.MESSAGES: "撤销 and retried callbacks read stored messages",
+    Family.MESSAGES: f"{UNDO_COMMAND} and retried callbacks read stored messages",
     Family.JOBS: "reminders, channel health and the admin page read a week of sends",
     Family.LINKS: "a link lives ten minutes",
 }

@@ -72,9 +72,12 @@ async def _overview(session: Session, ctx: Context) -> str:
     """Users, rules by kind (active of all), the next due job, whether sends are held."""
     rule_counts = await rules.count_by_kind(session)
     kinds = sorted({kind for kind, _ in rule_counts})
-    summary = "，".join(
-        f"{texts.RULE_KIND_NAMES.get(k, k)} "
-        f"{rule_counts.get((k, 'active'), 0)}/{sum(n for (kk, _), n in rule_counts.items() if kk == k)}"
+    summary = texts.admin_rule_counts(
+        (
+            texts.RULE_KIND_NAMES.get(k, k),
+            rule_counts.get((k, "active"), 0),
+            sum(n for (kk, _), n in rule_counts.items() if kk == k),
+        )
         for k in kinds
     )
     upcoming = await admin.next_pending(session)
@@ -96,8 +99,8 @@ async def _incident_lines(session: Session, ctx: Context) -> list[str]:
 
 
 def _counts(by_kind: dict[tuple[str, str], int]) -> str:
-    return "；".join(
-        f"{texts.RULE_KIND_NAMES.get(kind, kind)} {texts.JOB_STATUS_NAMES.get(status, status)} {n}"
+    return texts.admin_job_counts(
+        (texts.RULE_KIND_NAMES.get(kind, kind), texts.JOB_STATUS_NAMES.get(status, status), n)
         for (kind, status), n in sorted(by_kind.items())
     )
 
@@ -125,8 +128,8 @@ def _channel_lines(
 
 def _cause_words(cause: FailureCause) -> str:
     """The cause in words an admin acts on; the code stays visible for searching."""
-    words = failure_words(f"{cause.error_class}: {cause.provider_code}") or "原因不明"
-    return f"{words}（{cause.provider_code}）" if cause.provider_code is not None else words
+    words = failure_words(f"{cause.error_class}: {cause.provider_code}")
+    return texts.admin_cause(words, cause.provider_code)
 
 
 @router.handles(AdminHoldAll)
@@ -155,11 +158,10 @@ async def settle(session: Session, ctx: Context, cmd: AdminSettle) -> Outcome:
 
 
 def _when(at: dt.datetime | None, ctx: Context) -> str:
-    return "无" if at is None else times.stamp(at, ctx.tz)
+    return texts.ADMIN_NEVER if at is None else times.stamp(at, ctx.tz)
 
 
 def _age(since: dt.datetime | None, now: dt.datetime) -> str:
     if since is None:
-        return "0 分钟"
-    minutes = max(0, int((now - since).total_seconds() // 60))
-    return f"{minutes} 分钟"
+        return texts.admin_age(0)
+    return texts.admin_age(max(0, int((now - since).total_seconds() // 60)))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Literal
 
+from handlers import texts
 from handlers.channel_commands import ChannelCommand
 from scheduler.core.schedule import Schedule
 from storage.records import RuleKind
@@ -201,7 +202,7 @@ class AnswerNag:
     (`rule_id`): stop nagging. `word` is what was typed, for the answer when no nag
     is nagging (the word's old meaning)."""
 
-    word: str = "收到"
+    word: str = texts.NAG_ACK
     rule_id: int | None = None
 
 

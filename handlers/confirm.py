@@ -49,29 +49,6 @@ router = Router("confirm")
 
 PENDING_FOR = dt.timedelta(minutes=10)
 SUGGESTION_FOR = dt.timedelta(hours=24)
-YES_WORDS = frozenset(
-    [
-        "是",
-        "是的",
-        "对",
-        "对的",
-        "嗯",
-        "嗯嗯",
-        "好",
-        "好的",
-        "ok",
-        "okay",
-        "行",
-        "可以",
-        "确认",
-        "记吧",
-        "记下",
-        "记上",
-        "yes",
-        "y",
-        "没错",
-    ]
-)
 _GUESSABLE: dict[str, type[Any]] = {
     cls.__name__: cls
     for cls in (
@@ -136,7 +113,7 @@ def is_suggestion(stored: str) -> bool:
 
 def is_yes(text: str) -> bool:
     """`是` / `对` / `嗯` / `ok` / `好的！`: a yes to the question just asked."""
-    return tidy(normalise(text)).strip().casefold() in YES_WORDS
+    return tidy(normalise(text)).strip().casefold() in texts.YES_WORDS
 
 
 def describe(guess: Command, today: dt.date) -> str:

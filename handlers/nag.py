@@ -28,10 +28,6 @@ from storage.repos import tasks
 
 router = Router("nag")
 
-DONE_WORDS = ("完成", "做完", "搞定", "弄完")
-"""Answers that say the thing is done: on a task's nag they complete the task; the
-others (`收到`, `知道了`, `好的收到`) only stop the nagging."""
-
 
 async def add_nag(session: Session, ctx: Context, cmd: AddReminder) -> Outcome:
     """`提醒 明天 9:00 交材料 直到完成`: the first message at the reminder's time, then
@@ -63,13 +59,13 @@ async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
     else:
         saw = await services.nag.last_sent(session, ctx.user.id, ctx.now)
     nagging = [rule for rule in saw if rule.status == "active"]
-    if cmd.word.startswith(DONE_WORDS):
+    if cmd.word.startswith(texts.NAG_DONE_WORDS):
         # A task's nag (even one that ran out or was stopped by 收到): a bare 完成
         # completes the task it names while that task is open.
         tasks_seen = [rule.ref_id for rule in saw if rule.ref_id is not None]
         open_tasks = [task_id for task_id in tasks_seen if await _open(session, task_id)]
         if len(open_tasks) > 1:  # one message about two tasks: which is done?
-            return Outcome(reply=texts.task_ref_missing("完成"))
+            return Outcome(reply=texts.task_ref_missing(texts.COMPLETE))
         if open_tasks:  # a plain nag in the same message stops with it
             for rule in nagging:
                 if rule.ref_id is None:
@@ -82,7 +78,7 @@ async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
     stopped = [rule.label for rule in nagging if await services.nag.answer(session, rule, ctx.now)]
     if not stopped:
         return Outcome(reply=_without_nag(cmd))
-    return Outcome(reply=texts.nag_answered("、".join(stopped)))
+    return Outcome(reply=texts.nag_answered(stopped))
 
 
 async def _open(session: Session, task_id: int) -> bool:
@@ -94,6 +90,6 @@ def _without_nag(cmd: AnswerNag) -> str:
     """What the word says when no nag is nagging: what it said before nags existed."""
     if cmd.rule_id is not None:
         return texts.NAG_ALREADY_OVER
-    if cmd.word.startswith("完成"):
-        return texts.task_ref_missing("完成")
+    if cmd.word.startswith(texts.COMPLETE):
+        return texts.task_ref_missing(texts.COMPLETE)
     return texts.miss(cmd.word)

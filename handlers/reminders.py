@@ -54,11 +54,11 @@ async def show_reminders(session: Session, ctx: Context, cmd: ShowReminders) -> 
         if await _still_relevant(session, rule)
     ]
     if ctx.user.quiet_until and ctx.user.quiet_until > ctx.now:
-        lines.append(f"免打扰到 {ctx.when(ctx.user.quiet_until)}（取消免打扰）")
+        lines.append(texts.quiet_line(ctx.when(ctx.user.quiet_until)))
     lines += await _failures(session, ctx)
     if not lines:
         return Outcome(reply=texts.NO_RULES)
-    return Outcome(reply="你的提醒：\n" + "\n".join(lines) + "\n" + texts.RULES_FOOTER)
+    return Outcome(reply=texts.rules_list(lines))
 
 
 FAILURES_SHOWN_FOR = dt.timedelta(days=7)
@@ -109,7 +109,7 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
         label = texts.review_when(*review_time(rule.spec))
     elif rule.kind == RuleKind.CUSTOM:
         label = f"{describe(Schedule.from_json(rule.spec))} {rule.label}"
-        label += "（重要）" if rule.policy == DeliveryPolicy.AT_LEAST_ONCE else ""
+        label += texts.IMPORTANT_MARK if rule.policy == DeliveryPolicy.AT_LEAST_ONCE else ""
     elif rule.kind == RuleKind.NAG:
         spec = services.nag.spec_of(rule)  # a malformed one is set aside, not a crash
         every = nag.DEFAULT_EVERY if spec is None else spec.every
@@ -200,10 +200,10 @@ async def _rule_named(session: Session, ctx: Context, title: str) -> int | str:
 
 
 def _label_with_next(rule: RuleRecord, ctx: Context) -> str:
-    """`吃药（明天 08:00）`: two rules of the same words told apart by their next time."""
+    """The label, with the next time when there is one (`texts.label_with_next`)."""
     if rule.next_fire_at is None:
         return rule.label
-    return f"{rule.label}（{ctx.when(rule.next_fire_at)}）"
+    return texts.label_with_next(rule.label, ctx.when(rule.next_fire_at))
 
 
 def _deletable(rule: RuleRecord) -> bool:

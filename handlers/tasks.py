@@ -125,7 +125,7 @@ async def _resolve(session: Session, user_id: int, ref: TaskRef) -> TaskRecord |
     matches = await tasks.find_open_by_title(session, user_id, title)
     if not matches and (thing := done_thing(title)) is not None:
         matches = await tasks.find_open_by_title(session, user_id, thing)  # 取快递 finds 拿快递
-    if not matches and title.startswith("去") and len(title) > 2:
+    if not matches and title.startswith(texts.GO_PREFIX) and len(title) > 2:
         matches = await tasks.find_open_by_title(session, user_id, title[1:])  # 去银行 finds 银行
     if len(matches) == 1:
         return matches[0]

@@ -102,5 +102,5 @@ async def show_month(session: Session, ctx: Context, cmd: ShowMonth) -> Outcome:
         income=summaries.total(rows, "income"),
     )
     if lines := await review.budget_lines(session, ctx):
-        reply = "\n".join([reply, "预算：", *lines])
+        reply = "\n".join([reply, texts.BUDGETS_HEAD, *lines])
     return Outcome(reply=reply)

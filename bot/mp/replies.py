@@ -12,7 +12,7 @@ from aiohttp import web
 from bot import keys, metrics
 from bot.mp import validate
 from bot.mp.limits import Refused
-from bot.mp.texts import MESSAGES
+from handlers import texts
 
 log = logging.getLogger(__name__)
 Route = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -36,14 +36,18 @@ STATUS: dict[str, int] = {
 
 def error(code: str, message: str = "") -> web.Response:
     """The contract's error: its status, `{"error": code, "message": sentence}`."""
-    body = {"error": code, "message": message or MESSAGES[code]}
+    body = {"error": code, "message": message or texts.MP_MESSAGES[code]}
     return web.json_response(body, status=STATUS[code], dumps=dumps)
 
 
 def conflict(answer: str) -> web.Response:
     """409 `conflict`: the same id came back with another body; `answer` (JSON text) is
     what the first one was answered, under the key "answer"."""
-    body = {"error": "conflict", "message": MESSAGES["conflict"], "answer": json.loads(answer)}
+    body = {
+        "error": "conflict",
+        "message": texts.MP_MESSAGES["conflict"],
+        "answer": json.loads(answer),
+    }
     return web.json_response(body, status=STATUS["conflict"], dumps=dumps)
 
 

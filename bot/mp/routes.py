@@ -4,7 +4,7 @@ The contract, as implemented (shared with the client in `miniprogram/`):
 
 Base path `/api/mp/v1`, on the `keeper serve` app. JSON in, JSON out, UTF-8. Every
 error: HTTP 4xx/5xx with `{"error": "<snake_case_code>", "message": "<短句>"}`
-(sentences in `bot.mp.texts`). A body is read only as `Content-Type:
+(sentences in `handlers.texts.miniprogram`). A body is read only as `Content-Type:
 application/json` (any other type: 415 `unsupported_media_type`, before it is read);
 JSON that is not UTF-8, not JSON, nested past what the parser takes, or over 64 KiB
 is 400 `bad_request`.

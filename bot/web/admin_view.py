@@ -38,8 +38,8 @@ async def _hold(session: Session, channel: str, now: dt.datetime) -> str:
     if found is None or found[0] + CONFIG_HOLD <= now:
         return ""
     at, code = found
-    why = failure_words(f"config: {code}") or "配置错误"
-    return f"暂停到 {(at + CONFIG_HOLD):%H:%M} UTC：{why}" + (f"（{code}）" if code else "")
+    why = failure_words(f"config: {code}") or texts.WEB_CONFIG_ERROR
+    return texts.web_hold(f"{(at + CONFIG_HOLD):%H:%M}", why, code)
 
 
 def _table(counts: dict[tuple[str, str], int]) -> list[tuple[str, str, int]]:

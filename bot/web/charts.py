@@ -16,6 +16,7 @@ from html import escape
 
 from markupsafe import Markup
 
+from handlers import texts
 from handlers.texts import kg
 
 W, H = 360, 180
@@ -49,10 +50,12 @@ def weight_chart(
     last: dt.date,
 ) -> Markup:
     """A dot per weight recorded (class `pt`) and the moving average as a line."""
-    title = f"体重 {first:%m-%d} 到 {last:%m-%d}，{len(points)} 次"
+    title = texts.chart_weight_title(first, last, len(points))
     if not points:
         return _frame(
-            title, "这段时间没有体重记录", [_axis_label(W / 2, H / 2, "没有记录", "middle")]
+            title,
+            texts.CHART_NO_WEIGHTS,
+            [_axis_label(W / 2, H / 2, texts.CHART_EMPTY, "middle")],
         )
     values = [float(v) for _, v in points]
     lo, hi = min(values) - 0.5, max(values) + 0.5
@@ -70,14 +73,16 @@ def weight_chart(
         _axis_label(W - PAD_R, H - 4, f"{last:%m-%d}"),
     ]
     line = " ".join("{:.1f},{:.1f}".format(*xy(d, v)) for d, v in average)
-    body.append(f'<polyline class="avg" points="{line}"><title>7 天平均</title></polyline>')
+    body.append(
+        f'<polyline class="avg" points="{line}"><title>{texts.CHART_AVERAGE}</title></polyline>'
+    )
     for day, value in points:
         x, y = xy(day, value)
         body.append(
             f'<circle class="pt" cx="{x:.1f}" cy="{y:.1f}" r="2.5">'
             f"<title>{day:%Y-%m-%d} {kg(value)} kg</title></circle>"
         )
-    desc = f"最低 {min(values):.1f} kg，最高 {max(values):.1f} kg；线是 7 天平均"
+    desc = texts.chart_weight_range(min(values), max(values))
     return _frame(title, desc, body)
 
 
@@ -104,6 +109,6 @@ def bar_chart(
         gy = ky * goal + by
         body.append(
             f'<line class="goal" x1="{PAD_L}" y1="{gy:.1f}" x2="{W - PAD_R}" y2="{gy:.1f}">'
-            f"<title>目标 {goal:g}</title></line>"
+            f"<title>{texts.chart_goal(goal)}</title></line>"
         )
-    return _frame(title, f"{len(bars)} 项", body)
+    return _frame(title, texts.chart_bars(len(bars)), body)

@@ -14,15 +14,13 @@ from zoneinfo import ZoneInfo
 
 import services.review
 from bot.web import charts
-from handlers import year
-from handlers.texts import kg
-from scheduler.core.texts import review_text
+from handlers import texts, year
+from scheduler.core.texts import review_text, times
 from storage.database import Session
 from storage.repos import events, reads, tasks, water
 from storage.repos.year import facts_between
 
 SPANS = (30, 90, 365)
-WEEKDAYS = "一二三四五六日"
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -39,21 +37,16 @@ def _midnight(day: dt.date, tz: ZoneInfo) -> dt.datetime:
 
 def _label(day: dt.date, d: year.Day | None) -> str:
     if d is None:
-        return f"{day.month}月{day.day}日：没有记录"
-    parts = [f"{day.month}月{day.day}日"]
-    if d.weight is not None:
-        parts.append(f"体重 {kg(d.weight)}")
-    if d.water:
-        parts.append(f"喝水 {d.water} 杯")
-    if d.spent:
-        parts.append(f"支出 {d.spent}")
-    if d.tasks_done:
-        parts.append(f"完成 {d.tasks_done} 项")
-    if d.events:
-        parts.append(f"日程 {len(d.events)} 个")
-    if d.journal:
-        parts.append("有日记")
-    return "，".join(parts)
+        return texts.calendar_empty_day(day)
+    return texts.calendar_day(
+        day,
+        weight=d.weight,
+        water=d.water,
+        spent=d.spent,
+        tasks_done=d.tasks_done,
+        events=len(d.events),
+        journal=d.journal,
+    )
 
 
 def months(days: dict[dt.date, year.Day], the_year: int, today: dt.date) -> list[dict[str, Any]]:
@@ -68,7 +61,7 @@ def months(days: dict[dt.date, year.Day], the_year: int, today: dt.date) -> list
             cells.append(
                 Cell(day=day, level=d.level if d else 0, future=day > today, label=_label(day, d))
             )
-        shown.append({"name": f"{month}月", "cells": cells})
+        shown.append({"name": texts.month_name(month), "cells": cells})
     return shown
 
 
@@ -99,7 +92,7 @@ async def gather(
     return {
         "today": today,
         "year": today.year,
-        "weekdays": WEEKDAYS,
+        "weekdays": times.WEEKDAYS,
         "months": months(days, today.year, today),
         "selected": selected,
         "detail": days.get(selected) if selected else None,
@@ -113,10 +106,14 @@ async def gather(
         "money": month_rows,
         "money_chart": charts.bar_chart(
             [
-                (f"{m.first.month}", float(m.spent), f"{m.first.month}月 支出 {m.spent}")
+                (
+                    f"{m.first.month}",
+                    float(m.spent),
+                    texts.chart_month_spent(m.first.month, m.spent),
+                )
                 for m in month_rows
             ],
-            title=f"{today.year}年每月支出",
+            title=texts.chart_spending_title(today.year),
         ),
         "open_tasks": await tasks.open_tasks(session, user_id),
         "upcoming": (await events.upcoming(session, user_id, today))[:10],
@@ -130,5 +127,5 @@ def _water_chart(days: dict[dt.date, year.Day], today: dt.date, goal: int) -> An
     for back in range(29, -1, -1):
         day = today - dt.timedelta(days=back)
         glasses = days[day].water if day in days else 0
-        bars.append((f"{day.day}", float(glasses), f"{day:%m-%d} {glasses} 杯"))
-    return charts.bar_chart(bars, title=f"最近 30 天喝水（目标 {goal} 杯）", goal=float(goal))
+        bars.append((f"{day.day}", float(glasses), texts.chart_water_day(day, glasses)))
+    return charts.bar_chart(bars, title=texts.chart_water_title(goal), goal=float(goal))

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from bot import keys
 from bot.web import admin_view, auth, personal
+from handlers import texts
 from scheduler.core.redact import mask_user
 from storage.export import export_user
 from storage.repos import links
@@ -30,24 +31,12 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 LINK_WORDS = {
-    "unknown": (
-        404,
-        "链接无效",
-        "这个链接不对（可能被改动过或不完整）。在企业微信里再发一次「网页」或「导出」。",
-    ),
-    "used": (
-        410,
-        "链接已用过",
-        "这个链接只能用一次，已经用过了。要新链接，在企业微信里再发一次「网页」或「导出」。",
-    ),
-    "expired": (
-        410,
-        "链接已过期",
-        "链接 10 分钟内有效，已经过期了。要新链接，在企业微信里再发一次「网页」或「导出」。",
-    ),
+    "unknown": (404, *texts.WEB_LINK_UNKNOWN),
+    "used": (410, *texts.WEB_LINK_USED),
+    "expired": (410, *texts.WEB_LINK_EXPIRED),
 }
-NO_SESSION = (401, "请先登录", "在企业微信里给 keeper 发「网页」，点回复里的链接打开。")
-NOT_ADMIN = (403, "没有权限", "这一页只给管理员看。管理员在企业微信里发「管理 网页」。")
+NO_SESSION = (401, *texts.WEB_NO_SESSION)
+NOT_ADMIN = (403, *texts.WEB_NOT_ADMIN)
 
 
 def page(request: web.Request, status: int, title: str, text: str) -> web.Response:
@@ -150,7 +139,7 @@ async def me(request: web.Request) -> web.StreamResponse:
     now = _now(request)
     query = _query(request, now.astimezone(tz).year)
     if isinstance(query, str):
-        return page(request, 400, "参数不对", query)
+        return page(request, 400, texts.WEB_BAD_QUERY, query)
     day, span = query
     async with request.app[keys.DATABASE].transaction() as db:
         context = await personal.gather(db, session.user_id, tz, now, selected=day, span=span)
@@ -168,9 +157,9 @@ def _query(request: web.Request, the_year: int) -> tuple[dt.date | None, int] | 
         except ValueError:
             day = None
         if day is None or day.year != the_year:
-            return f"day 要写成 {the_year}-MM-DD（今年的日期）。"
+            return texts.web_bad_day(the_year)
     if raw_span not in {str(s) for s in personal.SPANS}:
-        return "span 只能是 30、90 或 365。"
+        return texts.WEB_BAD_SPAN
     return day, int(raw_span)
 
 

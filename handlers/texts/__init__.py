@@ -2,13 +2,15 @@
 
 Reviewers read this package to know the bot's voice: short, plain Chinese, only what
 the next action needs. Functions take plain values and return text; they do no I/O.
+The few words keeper reads outside the parser sit next to the question they answer
+(`YES_WORDS` in `confirm`, `NAG_DONE_WORDS` in `nag`).
 What keeper sends on its own (reminders, digests, the weekly review, admin alerts)
 is the scheduler's, in `scheduler/core/texts/`: the scheduler may not import
-handlers.
+handlers. `tests/unit/test_voice.py` fails on a Chinese literal outside the two.
 
 Callers write `from handlers import texts` and `texts.weight_recorded(...)`: every
 module's names are re-exported here, so a sentence is named the same wherever it is
-used; no two modules define the same name. The modules:
+used, and `test_voice` fails when two modules define the same name. The modules:
 
 - the conversation's features: `records` (weight, water check-ins, money, journal),
   `tasks`, `events`, `reminders` (提醒), `nag` (直到完成), `water` (the water
@@ -19,6 +21,9 @@ used; no two modules define the same name. The modules:
 - the views' layouts: `views` (今天, 本周, 本月, 今年);
 - help and what went wrong: `help` (帮助), `misses` (not understood), `errors`
   (storage down or slow), `welcome`;
+- the bot's edges: `web` (the pages), `demo` (`keeper chat`), `doctor` (`keeper
+  doctor`, with the WeCom console's page names), `menu` (the app menu keeper
+  installs); the mini-program API's sentences are in `miniprogram`;
 - `units`: numbers as replies write them (kg, yuan).
 """
 
@@ -27,10 +32,13 @@ from handlers.texts.backups import *
 from handlers.texts.budgets import *
 from handlers.texts.channels import *
 from handlers.texts.confirm import *
+from handlers.texts.demo import *
 from handlers.texts.digests import *
+from handlers.texts.doctor import *
 from handlers.texts.errors import *
 from handlers.texts.events import *
 from handlers.texts.help import *
+from handlers.texts.menu import *
 from handlers.texts.miniprogram import *
 from handlers.texts.misses import *
 from handlers.texts.nag import *
@@ -46,4 +54,5 @@ from handlers.texts.undo import *
 from handlers.texts.units import *
 from handlers.texts.views import *
 from handlers.texts.water import *
+from handlers.texts.web import *
 from handlers.texts.welcome import *

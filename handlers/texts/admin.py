@@ -4,9 +4,13 @@ as the admin reads them."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from scheduler.core.texts.channels import CHANNEL_WORDS
 from scheduler.core.texts.messages import Lost, lost_line
 
+ADMIN_COMMAND = "管理"
+"""The admin commands' word, as the operator is told it."""
 ADMIN_HINT = (
     "管理命令：管理 状态 / 管理 对账 <任务号> 已收到|未收到 / 管理 暂停 全部 / 管理 恢复 全部"
     " / 管理 网页"
@@ -111,6 +115,30 @@ def admin_overview(users: int, rules: str, next_job: str | None, held: bool) -> 
 def admin_broken_rules(count: int, latest: list[tuple[int, str, str]]) -> str:
     shown = "；".join(f"#{rule_id} {kind}：{reason}" for rule_id, kind, reason in latest)
     return f"⚠ 出错停用的规则 {count} 条（算不出下次时间）：{shown}"
+
+
+ADMIN_NEVER = "无"
+"""An instant that has not happened (no success yet, nothing waiting)."""
+
+
+def admin_rule_counts(counts: Iterable[tuple[str, int, int]]) -> str:
+    """Rules per kind as (name, active, all): `喝水 1/1，提醒 2/3`."""
+    return "，".join(f"{name} {active}/{total}" for name, active, total in counts)
+
+
+def admin_job_counts(counts: Iterable[tuple[str, str, int]]) -> str:
+    """Sends per kind and status as (kind, status, count): `喝水 已发出 3；晨报 过期 1`."""
+    return "；".join(f"{kind} {status} {n}" for kind, status, n in counts)
+
+
+def admin_cause(words: str, code: int | None) -> str:
+    """A failure's cause in words an admin acts on; the code stays visible for searching."""
+    words = words or "原因不明"
+    return f"{words}（{code}）" if code is not None else words
+
+
+def admin_age(minutes: int) -> str:
+    return f"{minutes} 分钟"
 
 
 def admin_jobs(counts: str) -> str:

@@ -9,6 +9,31 @@ from handlers.texts.records import ledger_entry
 from handlers.texts.units import kg
 
 CONFIRM_TAIL = "？回「是」记下"
+YES_WORDS = frozenset(
+    [
+        "是",
+        "是的",
+        "对",
+        "对的",
+        "嗯",
+        "嗯嗯",
+        "好",
+        "好的",
+        "ok",
+        "okay",
+        "行",
+        "可以",
+        "确认",
+        "记吧",
+        "记下",
+        "记上",
+        "yes",
+        "y",
+        "没错",
+    ]
+)
+"""The answers that say yes to the question (`handlers.confirm.is_yes`), compared
+after normalising and case-folding."""
 DISMISSED = "好的，没有记。"
 THANKED = "不客气。"
 

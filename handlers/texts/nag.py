@@ -3,6 +3,11 @@ The nag's own messages are the scheduler's: `scheduler/core/texts/nag.py`."""
 
 from __future__ import annotations
 
+NAG_DONE_WORDS = ("完成", "做完", "搞定", "弄完")
+"""Answers that say the thing is done (`handlers.nag`): on a task's nag they complete the
+task; the others (`收到`, `知道了`, `好的收到`) only stop the nagging."""
+NAG_ACK = "收到"
+"""The answer that stops a nag (`AnswerNag.word` when the card's button is pressed)."""
 NAG_EVERY_RANGE = "重复间隔要在 5 到 120 分钟之间，比如：直到完成 每10分钟。没有保存。"
 NAG_CAP_RANGE = "最多提醒次数要在 2 到 20 次之间，比如：直到完成 最多6次。没有保存。"
 NAG_ONCE_ONLY = "「直到完成」只用于一次性的提醒，比如：提醒 明天 9:00 交材料 直到完成。没有保存。"
@@ -30,8 +35,8 @@ def task_nag_added(number: int, title: str, first_at: str, every: int, cap: int)
     )
 
 
-def nag_answered(title: str) -> str:
-    return f"好的，不再提醒：{title}"
+def nag_answered(titles: list[str]) -> str:
+    return f"好的，不再提醒：{'、'.join(titles)}"
 
 
 def nag_rule_label(title: str, every: int) -> str:

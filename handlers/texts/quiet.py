@@ -17,3 +17,8 @@ def quiet_set(until: str) -> str:
 
 QUIET_ENDED = "免打扰已取消。"
 QUIET_NOT_SET = "现在没有免打扰。"
+
+
+def quiet_line(until: str) -> str:
+    """Quiet time, as a line of the 提醒 list."""
+    return f"免打扰到 {until}（取消免打扰）"

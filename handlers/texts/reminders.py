@@ -28,6 +28,17 @@ LATER_OUT_OF_RANGE = "「多久以后」要在 1 分钟到 365 天之间，比�
 RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"
 RULES_FOOTER = "删除 提醒 N / 暂停 提醒 N / 恢复 提醒 N；关闭 提醒 全部关掉"
+IMPORTANT_MARK = "（重要）"
+
+
+def rules_list(lines: list[str]) -> str:
+    """The 提醒 list: one line a rule (quiet time and recent failures after them)."""
+    return "你的提醒：\n" + "\n".join(lines) + "\n" + RULES_FOOTER
+
+
+def label_with_next(label: str, next_at: str) -> str:
+    """`吃药（明天 08:00）`: two rules of the same words told apart by their next time."""
+    return f"{label}（{next_at}）"
 
 
 def rule_line(number: int, kind: str, label: str, state: str, next_at: str | None) -> str:

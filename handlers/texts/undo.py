@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+UNDO_COMMAND = "撤销"
+"""The command's word, as an operator's line names it."""
 NOTHING_TO_UNDO = "没有可以撤销的记录。"
 
 

@@ -9,6 +9,9 @@ from decimal import Decimal
 from handlers.texts.units import kg, signed, yuan
 from scheduler.core.texts.times import WEEKDAYS, day_label, md
 
+BUDGETS_HEAD = "预算："
+"""Above the budgets' lines under 本月."""
+
 
 def today_view(
     *,

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from bot.menu import MENU
 from bot.sandbox.fake_agent import menu_error
+from handlers.texts.menu import MENU
 from scheduler.core.incidents import outbound_ip
 
 
