@@ -65,6 +65,7 @@ _STRONG_SPEND = (
     "充了",
     "用了",
     "扣了",
+    "掏了",
 )
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
