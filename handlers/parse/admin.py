@@ -38,7 +38,8 @@ def parse_admin(body: Body) -> Command:
     text = text.removeprefix("系统").strip()  # 管理 看一下系统状态
     if text.startswith(("网页", "页面")):
         return OpenPages(admin=True)  # 管理 网页链接发我一个
-    hold = _HOLD.fullmatch(text.removesuffix("吧").removesuffix("一下").strip())
+    said = text.removesuffix("吧").removesuffix("一下").strip()
+    hold = _HOLD.fullmatch(said) or _HOLD.match(said)  # 管理 暂停 全部 先别发了
     if hold is not None:
         return AdminHoldAll(hold=(hold["a"] or hold["b"]) == "暂停")
     if match := _SETTLE.fullmatch(text):

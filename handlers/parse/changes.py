@@ -62,7 +62,7 @@ _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
 )
 _EVENT_EDIT = re.compile(
-    rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+    rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
 )
 _EVENT_MOVE = re.compile(
     r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在|改成)\s*(?P<rest>.+)"
@@ -156,7 +156,7 @@ def _event_change(text: str, context: Body) -> Command | None:
     if match := _EVENT_CANCEL.fullmatch(text):
         return CancelEvent(number=small_int(match["a"] or match["b"] or match["c"]) or 0)
     if match := _EVENT_EDIT.fullmatch(text):
-        number = small_int(match["n"] or match["o"])
+        number = small_int(match["n"] or match["o"] or match["p"])
         return parse_edit_event(context.with_text("改日程", f"{number} {match['rest']}"))
     return _event_move(text, context)
 

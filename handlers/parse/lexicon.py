@@ -42,7 +42,7 @@ _EXPENSE_WORDS = {
     "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
     "车贷 修车 保养 车险 年检 车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
     "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
-    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电 队服 婴儿床 婴儿车 玩具 家具 床 沙发",
+    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电 婚纱 队服 婴儿床 婴儿车 玩具 家具 床 沙发",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
     "通讯": "话费 手机费 流量 充话费 电话费 月租 宽带 网费 宽带费",
     "医疗": "药 买药 看病 挂号 医院 体检 牙医 看牙 门诊 药费 医药费 保健品 维生素 吃药 "
@@ -117,6 +117,10 @@ INCOME_SYNONYMS: dict[str, str] = {
     "奖励": "奖金",
     "冲单奖励": "奖金",
     "工钱": "工资",
+    "季度奖": "奖金",
+    "绩效奖": "奖金",
+    "月度奖": "奖金",
+    "半年奖": "奖金",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -323,6 +327,7 @@ LEDGER_WORDS: tuple[str, ...] = tuple(
 number before one is an amount (`两千生活费`, `28宵夜`)."""
 INCOME_IN_WORDS: tuple[str, ...] = (
     "收款",
+    "给了我",
     "转来",
     "转给我",
     "给我转",
@@ -1594,3 +1599,12 @@ VIEW_FILLER_WORDS = (
 question, look and noun words, nothing else may be said for the message to be that view."""
 GOAL_WORD = "目标"
 """A goal said with a volume (`喝水目标 2000ml`): the daily glasses, not a check-in."""
+RECEIVED_VERBS = ("收了", "收到", "到账", "进账", "入账", "一共收了", "共收了")
+"""Said right before an amount, the money came in, whatever item is named (`份子钱
+点完了 一共收了32600`)."""
+MEAL_SUFFIX = "餐"
+"""A word with 餐 names a meal (`值班餐`, `病号餐`): 餐饮 when no other word says more."""
+TRADE_VERBS = ("卖", "买", "进了", "进货", "收购", "运", "拉了", "摘了", "批了", "订了")
+"""Before a weight with its goods after it (`卖了三百斤白菜`), the weight is goods."""
+TWO_WAY_MONEY = ("定金", "订金", "押金", "尾款")
+"""Money that goes either way: with an item bought named (`婚纱定金 2000`), asked."""
