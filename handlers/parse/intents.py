@@ -114,6 +114,7 @@ _CHANNEL_HINT = re.compile(
     "绑|渠道|通道|备用|备选|后备|小程序|微信|企微|wxpusher|server|方糖|sct|uid_|spt|发到|推送|提醒发|消息发",
     re.IGNORECASE,
 )
+_NOT_NEEDED_HINT = re.compile("不用|不要|不必|用不着")
 _DISMISS_HINT = re.compile("算了|不记|不用了|不要了|别记")
 
 
@@ -653,6 +654,8 @@ _NAMED_NOTICE = re.compile(
 
 def task_not_needed(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`奶粉不用买了`, `银行不用去了`: the task is dropped (`周报不用发了` is a setting)."""
+    if not _NOT_NEEDED_HINT.search(text):
+        return None
     if slots.amounts or cues.feature or (title := found_cues.not_needed(text)) is None:
         return None
     return CancelTask(ref=TaskRef(title=title))
