@@ -773,6 +773,9 @@ _DONE_REST = re.compile(r"\S{0,2}(?:完|好|掉)了?|(?:已经)?\S?过了")
 _CANCEL_REST = re.compile(r"不\S{1,2}了|算了")
 
 
+_LEAD_SIGH = re.compile(r"^(?:算了|嗯+|哎呀|哦)[\s,]*")
+
+
 def named_thing(text: str) -> tuple[str, str] | None:
     """(thing, state) of `报表那件事不用做了` (`报表`, `cancel`); None when no namer
     stands between a thing and words that say it was done, dropped or put off."""
@@ -780,6 +783,7 @@ def named_thing(text: str) -> tuple[str, str] | None:
     if match is None:
         return None
     thing = text[: match.start()].strip(" ,").removeprefix("把").removeprefix("那个").strip()
+    thing = _LEAD_SIGH.sub("", thing)  # 算了 回访客户那个不做了
     for lead in ("不用", "不要", "不必", "别"):  # 不用去银行了 那个待办取消吧
         if thing.startswith(lead) and len(thing) > len(lead) + 1:
             thing = thing[len(lead) :].removesuffix("了").strip()

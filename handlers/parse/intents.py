@@ -661,12 +661,12 @@ def task_not_needed(text: str, _context: Body, cues: Cues, slots: Slots) -> Comm
     return CancelTask(ref=TaskRef(title=title))
 
 
-def named_task(text: str, _context: Body, _cues: Cues, _slots: Slots) -> Command | None:
+def named_task(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`报表那件事不用做了`, `给老王回电话那事儿打完了`, `交作业的todo取消`: a task named
     by its thing, and what happened to it."""
     found = found_cues.named_thing(text)
-    if found is None:
-        return None
+    if found is None or cues.event_word is not None:
+        return None  # 年会那个不去了，日程删掉: an event's, read by the switches
     thing, state = found
     ref = TaskRef(title=thing)
     if state == "done":

@@ -41,6 +41,7 @@ from handlers.parse.lexicon import (
     NOT_MONEY_UNITS,
     NOTE_TIME_WORDS,
     ONE_CHAR_MEASURES,
+    ORGANIZATIONS,
     OTHER_PEOPLE,
     PAY_VERBS,
     PRICE_UNITS,
@@ -189,6 +190,8 @@ def category_of(note: str) -> tuple[str | None, str]:
     if went and (word := _find(paid, _CATEGORY_WORDS)) is not None:
         return word, EXPENSE_SYNONYMS[word]
     word = _find(note, _CATEGORY_WORDS)
+    if word is not None and EXPENSE_SYNONYMS[word] == "人情" and _find(note, ORGANIZATIONS):
+        return word, "其他"  # 份子钱交给公司了: a fee to a company, no gift
     if word is None and MEAL_SUFFIX in note:
         return MEAL_SUFFIX, "餐饮"  # 值班餐, 病号餐: a meal of any name
     return word, EXPENSE_SYNONYMS.get(word or "", "其他")
@@ -261,6 +264,8 @@ def given_category(note: str) -> str:
     (`给女儿买了件羽绒服` is 购物)."""
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)
     word, category = category_of(note)
+    if _find(note, ORGANIZATIONS) is not None:
+        return category  # 份子钱交给公司了: a fee to a company, no gift
     if "买" in note and not gift and word is None:
         return "购物"
     return "人情" if gift or word is None or category == "其他" else category

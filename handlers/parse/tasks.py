@@ -114,8 +114,8 @@ def task_ref(text: str, verb: str) -> TaskRef:
         raise ParseError(texts.task_ref_missing(verb))
     if _SEVERAL_NUMBERS.fullmatch(text):
         raise ParseError(texts.task_one_at_a_time(verb))
-    match = _TASK_NUMBER.fullmatch(text)
-    if match is None:
+    match = _TASK_NUMBER.fullmatch(text) or _TASK_NUMBER.fullmatch(_INTERJECTION.sub("", text))
+    if match is None:  # 把1推到明天: 把 names no title
         text = _INTERJECTION.sub("", text).strip() or text  # 算了 回访客户那个
         title = _NAMING.sub("", strip_separators(text)).strip() or text  # 交报告那个: 交报告
         return TaskRef(title=" ".join(title.split()))
