@@ -38,8 +38,9 @@ from handlers.router import Router
 from scheduler.fallback import NOT_ROUTED, Route, primary_route, route_of
 from services.secret_box import Unreadable, open_secret, seal_secret
 from storage.database import Session
-from storage.records import Receiver, RuleKind
+from storage.records import Receiver
 from storage.repos import incidents, jobs, user_channels
+from storage.vocabulary import RuleKind
 
 router = Router("channels")
 

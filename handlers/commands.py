@@ -16,7 +16,7 @@ from typing import Literal
 
 from handlers.channel_commands import ChannelCommand
 from scheduler.schedule import Schedule
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 LedgerDirection = Literal["expense", "income"]
 

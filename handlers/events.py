@@ -14,8 +14,9 @@ from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler import times
 from storage.database import Session
-from storage.records import Effect, EventRecord, RuleKind
+from storage.records import Effect, EventRecord
 from storage.repos import events, records
+from storage.vocabulary import RuleKind
 
 router = Router("events")
 

@@ -34,12 +34,12 @@ from handlers.router import Router
 from scheduler import messages, nag, quiet
 from scheduler import water_plan as wp
 from scheduler.failure_words import failure_words
-from scheduler.job_state import DeliveryPolicy
 from scheduler.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time, review_time
 from scheduler.schedule import Schedule, describe, next_after
 from storage.database import Session
-from storage.records import RuleKind, RuleRecord
+from storage.records import RuleRecord
 from storage.repos import jobs, rules, tasks, users, water
+from storage.vocabulary import DeliveryPolicy, RuleKind
 
 router = Router("reminders")
 

@@ -32,8 +32,8 @@ from handlers.router import Router
 from scheduler import review, review_text, times
 from scheduler.reminder_rules import REVIEW_DEFAULT, review_time
 from storage.database import Session
-from storage.records import RuleKind
 from storage.repos import budgets, reads, rules, tasks
+from storage.vocabulary import RuleKind
 
 router = Router("review")
 

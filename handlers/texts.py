@@ -12,7 +12,7 @@ from decimal import Decimal
 from scheduler.incidents import CHANNEL_WORDS
 from scheduler.messages import MISSED_MAX_LABELS, REPLY_REF_MAX_CHARS, Lost, clip_title, lost_line
 from scheduler.times import WEEKDAYS, day_label, hm, md
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 # --- parse errors (owned by handlers/parse/) ---
 HELP_TEXT = "\n".join(

@@ -9,8 +9,8 @@ from handlers.commands import Undo
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from storage.database import Session
-from storage.records import RuleKind
 from storage.repos import inbound, records, tasks
+from storage.vocabulary import RuleKind
 
 router = Router("undo")
 

@@ -12,7 +12,8 @@ import datetime as dt
 from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip
 from storage.database import Session
-from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
+from storage.records import Addressee, JobRecord, RuleRecord
+from storage.vocabulary import RuleKind
 
 
 class AdminAlertKind:

@@ -24,7 +24,6 @@ from dataclasses import dataclass, field
 from scheduler import enterprise, incident_watch, messages, outcomes, quiet, routing, stats
 from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.budget import HOUR, Defer, budget_decision
-from scheduler.job_state import DeliveryPolicy
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from scheduler.send_window import SendWindow
@@ -33,6 +32,7 @@ from storage.database import Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob
 from storage.repos import attempts, jobs, known_ids, rules, users
 from storage.retry import retrying
+from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass
 
 log = logging.getLogger(__name__)
 
@@ -227,7 +227,9 @@ async def _recall(
     moved, stuck = await routing.recall(session, group, addressees, s.channels, now)
     if moved:
         _count(counts, "recalled", moved)
-    result = SendResult(outcome="failed", error_class="config", error="channel not configured")
+    result = SendResult(
+        outcome=AttemptOutcome.FAILED, error_class=ErrorClass.CONFIG, error="channel not configured"
+    )
     for job in stuck:  # an admin alert's incident counts as told: this line is its trace
         log.error(
             "job failed: its channel is not configured here and it cannot move",
@@ -467,7 +469,7 @@ async def _settle(
     settled: list[JobRecord] = []
     statuses: list[str] = []
     for item, result in sent:
-        if result.error_class == "config":
+        if result.error_class == ErrorClass.CONFIG:
             _hold(s, item.channel)
         for job in item.jobs:
             records.append(outcomes.attempt(job, result, now, s.secrets))
@@ -505,7 +507,11 @@ async def _settle(
 async def _send(s: Scheduler, item: _Ready) -> SendResult:
     """The channel call, outside any transaction; never raises."""
     if (channel := s.channels.get(item.channel)) is None:  # nothing left: no `unknown`
-        return SendResult(outcome="failed", error_class="config", error="channel not configured")
+        return SendResult(
+            outcome=AttemptOutcome.FAILED,
+            error_class=ErrorClass.CONFIG,
+            error="channel not configured",
+        )
     try:
         if item.update is None:
             return await channel.send(item.recipient, item.message)

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 WECOM_APP = "wecom_app"
 WXPUSHER = "wxpusher"

@@ -17,12 +17,12 @@ from collections.abc import Iterable
 from sqlalchemy.exc import DBAPIError
 
 from scheduler.channels.base import SendResult
-from scheduler.incidents import IncidentKind
 from scheduler.runtime import INCIDENTS_REREAD, Scheduler
 from services import alerts
 from storage.database import Session
 from storage.repos import incidents
 from storage.retry import is_retryable
+from storage.vocabulary import IncidentKind
 
 log = logging.getLogger(__name__)
 

@@ -19,8 +19,9 @@ from scheduler import cards, nag
 from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
-from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
+from storage.records import Addressee, JobRecord, RuleRecord
 from storage.repos import jobs, rules, tasks, users
+from storage.vocabulary import RuleKind
 
 
 async def _task_open(session: Session, task_id: int) -> bool:

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from scheduler.channels.base import SendResult
-from scheduler.job_state import DeliveryPolicy, JobStatus, after_unknown
+from scheduler.job_state import after_unknown
 from scheduler.redact import ERROR_MAX_CHARS, redact
 from storage.records import AttemptRecord, JobRecord
+from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus
 
 MAX_ATTEMPTS = 5
 BACKOFF_BASE_S = 30.0
@@ -33,11 +34,11 @@ class Decision:
 
 def decide(job: JobRecord, result: SendResult, now: dt.datetime) -> Decision:
     """The job's next state after `result` (its `attempts` already counts this try)."""
-    if result.outcome == "accepted":
+    if result.outcome == AttemptOutcome.ACCEPTED:
         return Decision(status="accepted")
-    if result.outcome == "failed":
+    if result.outcome == AttemptOutcome.FAILED:
         return Decision(status="failed", note=f"{result.error_class}: {result.provider_code}")
-    if result.outcome == "unknown":
+    if result.outcome == AttemptOutcome.UNKNOWN:
         resend = after_unknown(DeliveryPolicy(job.policy)) is JobStatus.RETRY_WAIT
         if resend and job.attempts < MAX_ATTEMPTS:
             return _retry(job, now, result, "uncertain; resend with duplicate check")
@@ -93,8 +94,8 @@ def lease_lost(job: JobRecord) -> SendResult:
     `decide` applies the policy (`job_state.after_unknown`). Only for a job whose
     send had started; one that never started is released (`jobs.release`)."""
     return SendResult(
-        outcome="unknown",
-        error_class="uncertain",
+        outcome=AttemptOutcome.UNKNOWN,
+        error_class=ErrorClass.UNCERTAIN,
         provider_code=None,
         provider_message_id=None,
         error="lease expired before the worker finished",
@@ -106,8 +107,8 @@ def lease_lost(job: JobRecord) -> SendResult:
 def crashed(exception_name: str) -> SendResult:
     """The channel raised instead of returning: we cannot know whether it sent."""
     return SendResult(
-        outcome="unknown",
-        error_class="uncertain",
+        outcome=AttemptOutcome.UNKNOWN,
+        error_class=ErrorClass.UNCERTAIN,
         provider_code=None,
         provider_message_id=None,
         error=f"channel raised {exception_name}",
@@ -146,7 +147,7 @@ def not_sent(job: JobRecord, status: str, reason: str, now: dt.datetime) -> Atte
         started_at=now,
         duration_ms=0,
         outcome=status,
-        error_class="none",
+        error_class=ErrorClass.NONE,
         provider_code=None,
         provider_message_id=None,
         error=reason[:500],

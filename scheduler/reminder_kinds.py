@@ -16,12 +16,12 @@ import services.review
 from scheduler import cards, digests, messages, review_text
 from scheduler import reminder_rules as store
 from scheduler.channels.base import SendResult
-from scheduler.job_state import DeliveryPolicy
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
-from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
+from storage.records import Addressee, JobRecord, RuleRecord
 from storage.repos import events, reads, rules, tasks
+from storage.vocabulary import DeliveryPolicy, RuleKind
 
 STARTED_GRACE = dt.timedelta(minutes=5)
 """An event reminder still goes out this long after the start (提前0分钟, a slow tick)."""

@@ -46,7 +46,8 @@ import datetime as dt
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scheduler.job_state import TERMINAL, JobStatus
+from scheduler.job_state import TERMINAL
+from storage.vocabulary import JobStatus
 
 
 class Family(StrEnum):

@@ -26,8 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from scheduler.job_state import CATCH_UP_WINDOWS, DeliveryPolicy, Priority
-from storage.records import RuleKind
+from scheduler.job_state import CATCH_UP_WINDOWS
+from storage.vocabulary import DeliveryPolicy, Priority, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

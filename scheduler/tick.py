@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from scheduler import outcomes, routing, watchdog
 from scheduler.delivery import deliver, finish, tell_later
-from scheduler.job_state import Priority, expiry_cutoff
+from scheduler.job_state import expiry_cutoff
 from scheduler.runtime import (
     BATCH,
     CATCH_UP_SLOTS,
@@ -34,6 +34,7 @@ from storage.database import Session
 from storage.records import Addressee, JobRecord, NewJob, RuleRecord
 from storage.repos import attempts, flags, jobs, rules, ticks, users
 from storage.retry import retrying
+from storage.vocabulary import Priority
 
 __all__ = [
     "BATCH",

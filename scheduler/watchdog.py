@@ -16,14 +16,14 @@ import datetime as dt
 
 from scheduler.backup_schedule import backup_overdue
 from scheduler.delivery import deliver
-from scheduler.incidents import IncidentKind
 from scheduler.liveness import SCHEDULER_STALE, scheduler_health, tick_age
 from scheduler.runtime import Scheduler
 from services import alerts
 from storage.database import Session
-from storage.records import JobRecord, RuleKind
+from storage.records import JobRecord
 from storage.repos import backups, jobs, rules, ticks
 from storage.retry import retrying
+from storage.vocabulary import IncidentKind, RuleKind
 
 STOPPED = IncidentKind.SCHEDULER_STOPPED
 SUBJECT = "scheduler"

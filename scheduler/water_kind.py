@@ -16,8 +16,9 @@ from scheduler import water_plan as wp
 from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
-from storage.records import Addressee, JobRecord, NewJob, RuleKind, RuleRecord
+from storage.records import Addressee, JobRecord, NewJob, RuleRecord
 from storage.repos import mp, water
+from storage.vocabulary import PlanState, RuleKind
 
 _SENT_ENDS = ("accepted", "failed", "unknown", "retry_wait")
 """Statuses after a channel call: they book no time (no next_time read needed)."""
@@ -39,9 +40,7 @@ class WaterKind:
         loaded = await self._load(session, job)
         if loaded is None:
             return Skip(status="cancelled", reason="no water plan")
-        if loaded.plan.state is wp.PlanState.SENDING and await self._is_retry_of(
-            session, loaded, job
-        ):
+        if loaded.plan.state is PlanState.SENDING and await self._is_retry_of(session, loaded, job):
             return _reminder(job)
         result = await services.water.act(session, loaded, wp.CLAIM, now, job_id=job.id)
         if isinstance(result, wp.Refused):
@@ -63,7 +62,7 @@ class WaterKind:
         loaded = await self._load(session, job)
         if loaded is None:
             return
-        holds = loaded.plan.state is wp.PlanState.SENDING and await self._is_retry_of(
+        holds = loaded.plan.state is PlanState.SENDING and await self._is_retry_of(
             session, loaded, job
         )
         if status in _SENT_ENDS:
@@ -84,7 +83,7 @@ class WaterKind:
         return await water.reserved_for_job(session, loaded.record.id, job.id)
 
 
-_OFF = (wp.PlanState.DISABLED, wp.PlanState.PAUSED)
+_OFF = (PlanState.DISABLED, PlanState.PAUSED)
 MP_CHANNEL = "mp_subscribe"
 
 

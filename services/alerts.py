@@ -25,10 +25,11 @@ from zoneinfo import ZoneInfo
 import services.rules
 from scheduler import incidents as pure
 from scheduler import rule_kinds
-from scheduler.incidents import Action, AlertRoute, Event, IncidentKind
+from scheduler.incidents import Action, AlertRoute, Event
 from storage.database import Session
-from storage.records import NewJob, RuleKind
+from storage.records import NewJob
 from storage.repos import incidents, jobs, rules, users
+from storage.vocabulary import IncidentKind, RuleKind
 
 ALERTS_PER_HOUR = 10
 _SLOT_TRIES = 5

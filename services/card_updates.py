@@ -12,8 +12,9 @@ import services.rules
 from scheduler import rule_kinds
 from scheduler.reminder_rules import CHANNEL
 from storage.database import Session
-from storage.records import NewJob, RuleKind
+from storage.records import NewJob
 from storage.repos import jobs, rules
+from storage.vocabulary import RuleKind
 
 
 async def queue_card_update(

@@ -28,8 +28,9 @@ import services.rules
 from scheduler import nag
 from scheduler.reminder_rules import task_due_at
 from storage.database import Session
-from storage.records import RuleKind, RuleRecord, TaskRecord
+from storage.records import RuleRecord, TaskRecord
 from storage.repos import jobs, rules, tasks
+from storage.vocabulary import RuleKind
 
 
 async def add(

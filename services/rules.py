@@ -42,8 +42,9 @@ from scheduler.reminder_rules import (
 from scheduler.rule_state import can_transition
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
-from storage.records import EventRecord, RuleKind, RuleRecord, TaskRecord
+from storage.records import EventRecord, RuleRecord, TaskRecord
 from storage.repos import events, jobs, rules, tasks, users
+from storage.vocabulary import RuleKind
 
 
 async def create(

@@ -16,8 +16,9 @@ import services.rules
 from scheduler import water_plan as wp
 from scheduler.water_rule import next_reminder
 from storage.database import Session
-from storage.records import Habit, PlanRecord, RuleKind
+from storage.records import Habit, PlanRecord
 from storage.repos import jobs, reads, rules, water
+from storage.vocabulary import JobStatus, PlanState, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -40,7 +41,7 @@ async def ensure(session: Session, user_id: int, now: dt.datetime) -> PlanRecord
 
 
 async def load(session: Session, record: PlanRecord) -> Loaded:
-    state = wp.PlanState(record.state)
+    state = PlanState(record.state)
     live = wp.LIVE_GRANT[state]
     grant = None
     if live is not None and await water.grant_in(session, record.id, live.value) is not None:
@@ -53,8 +54,8 @@ async def load(session: Session, record: PlanRecord) -> Loaded:
             next_at=record.parked_next_at,
         )
     notice: wp.PauseCause | None = None
-    if record.pause_notice in ("failed", "unknown"):
-        notice = "failed" if record.pause_notice == "failed" else "unknown"
+    if record.pause_notice in (JobStatus.FAILED, JobStatus.UNKNOWN):
+        notice = JobStatus.FAILED if record.pause_notice == JobStatus.FAILED else JobStatus.UNKNOWN
     plan = wp.Plan(state=state, grant=grant, parked=parked, pause_notice_pending=notice)
     return Loaded(record=record, plan=plan)
 

@@ -62,7 +62,7 @@ from handlers.parse.lexicon import (
 from handlers.parse.money import category_of
 from handlers.parse.numbers import small_int
 from handlers.parse.when import match_time
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 BUDGET_ONE_AMOUNT = texts.BUDGET_HINT
 BUDGET_WHICH = texts.BUDGET_CATEGORY_UNKNOWN

@@ -8,6 +8,6 @@ and `errors` (the transport rows): the group robot (`robot`), WxPusher
 with its `*_errors` table; `factory.from_settings` builds those that are configured.
 """
 
-from scheduler.channels.base import Channel, ErrorClass, OutboundMessage, Outcome, SendResult
+from scheduler.channels.base import Channel, OutboundMessage, SendResult
 
-__all__ = ["Channel", "ErrorClass", "OutboundMessage", "Outcome", "SendResult"]
+__all__ = ["Channel", "OutboundMessage", "SendResult"]

@@ -36,8 +36,8 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Any, Final
 
-from scheduler.channels.base import ErrorClass, Outcome
 from scheduler.user_ids import ID_CHARACTERS
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = [
     "TABLE",
@@ -57,7 +57,7 @@ Json = dict[str, Any]
 class Rule:
     """What one signal means. `retry_after` is a minimum wait hint in seconds."""
 
-    outcome: Outcome
+    outcome: AttemptOutcome
     error_class: ErrorClass
     note: str
     refresh_token: bool = False
@@ -65,27 +65,27 @@ class Rule:
 
 
 def _accepted(note: str) -> Rule:
-    return Rule("accepted", "none", note)
+    return Rule(AttemptOutcome.ACCEPTED, ErrorClass.NONE, note)
 
 
 def _transient(note: str, retry_after: float | None = None) -> Rule:
-    return Rule("retry", "transient", note, retry_after=retry_after)
+    return Rule(AttemptOutcome.RETRY, ErrorClass.TRANSIENT, note, retry_after=retry_after)
 
 
 def _token(note: str) -> Rule:
-    return Rule("retry", "transient", note, refresh_token=True)
+    return Rule(AttemptOutcome.RETRY, ErrorClass.TRANSIENT, note, refresh_token=True)
 
 
 def _config(note: str) -> Rule:
-    return Rule("failed", "config", note)
+    return Rule(AttemptOutcome.FAILED, ErrorClass.CONFIG, note)
 
 
 def _permanent(note: str) -> Rule:
-    return Rule("failed", "permanent", note)
+    return Rule(AttemptOutcome.FAILED, ErrorClass.PERMANENT, note)
 
 
 def _uncertain(note: str) -> Rule:
-    return Rule("unknown", "uncertain", note)
+    return Rule(AttemptOutcome.UNKNOWN, ErrorClass.UNCERTAIN, note)
 
 
 TABLE: Final[Mapping[int | str, Rule]] = MappingProxyType(
@@ -236,7 +236,7 @@ def classify_send_reply(
         verdict = classify("recipient_rejected", detail=f"errcode 0: {errmsg}")
         return replace(verdict, provider_code=0)
     verdict = classify(code, detail=f"errcode {code}: {errmsg}")
-    msgid = data.get("msgid") if verdict.rule.outcome == "accepted" else None
+    msgid = data.get("msgid") if verdict.rule.outcome == AttemptOutcome.ACCEPTED else None
     return replace(verdict, message_id=str(msgid) if msgid else None)
 
 
@@ -255,8 +255,8 @@ def classify_gettoken_reply(status: int, body: bytes, *, retry_after: str | None
 
 _GETTOKEN_RULES: Final[Mapping[ErrorClass, Rule]] = MappingProxyType(
     {
-        "uncertain": _transient("gettoken failed; nothing was sent"),
-        "permanent": _config("gettoken refused; no message can be sent"),
+        ErrorClass.UNCERTAIN: _transient("gettoken failed; nothing was sent"),
+        ErrorClass.PERMANENT: _config("gettoken refused; no message can be sent"),
     }
 )
 

@@ -12,8 +12,9 @@ from sqlalchemy import func, select
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.dialect import insert_into
-from storage.records import AttemptRecord, RuleKind
+from storage.records import AttemptRecord
 from storage.repos import day_counts
+from storage.vocabulary import RuleKind
 
 
 async def record_attempt(session: Session, attempt: AttemptRecord) -> None:

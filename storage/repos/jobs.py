@@ -35,7 +35,8 @@ from sqlalchemy.sql.dml import Insert
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_unless_exists
-from storage.records import JobEnd, JobRecord, Missed, NewJob, RuleKind
+from storage.records import JobEnd, JobRecord, Missed, NewJob
+from storage.vocabulary import RuleKind
 
 CLAIMABLE = ("pending", "retry_wait")
 UNTOLD = (

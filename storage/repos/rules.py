@@ -21,8 +21,9 @@ from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_returning_id
 from storage.models import UTCDateTime
-from storage.records import Broken, RuleKind, RuleRecord
+from storage.records import Broken, RuleRecord
 from storage.repos.numbers import smallest_free
+from storage.vocabulary import RuleKind
 
 LISTED = ("active", "paused", "off")
 """Statuses of the rules the user switches and edits (their numbers are theirs)."""

@@ -10,8 +10,8 @@ module's own import-time work cannot hide or fake anything) and sorted into a la
   pure scheduler core and storage.
 - `scheduler shell`: the tick's steps and what they drive; import scheduler (core and
   shells), services and storage.
-- `scheduler core`: pure; imports only the core and `storage.records` (plain values:
-  the record types and the rule-kind vocabulary).
+- `scheduler core`: pure; imports only the core, `storage.records` and
+  `storage.vocabulary` (plain values: the record types and every status and kind).
 - `storage`: imports only storage.
 
 Nothing but `bot` imports `bot` (settings are built there and handed down).
@@ -158,7 +158,7 @@ def layer_of(module: str) -> str | None:
             return CORE_LAYER
         return SHELL
     if top == "storage":
-        return RECORDS if _within(module, {"storage.records"}) else STORAGE
+        return RECORDS if _within(module, {"storage.records", "storage.vocabulary"}) else STORAGE
     return {"bot": BOT, "handlers": HANDLERS, "services": SERVICES}[top]
 
 

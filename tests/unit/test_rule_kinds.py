@@ -7,9 +7,8 @@ import datetime as dt
 import pytest
 
 from bot.scheduling import all_kinds
-from scheduler.job_state import DeliveryPolicy, Priority
 from scheduler.rule_kinds import IMPORTANT, TERMS, terms
-from storage.records import RuleKind
+from storage.vocabulary import DeliveryPolicy, Priority, RuleKind
 
 
 def test_every_kind_has_terms_and_a_kind_the_tick_runs() -> None:
