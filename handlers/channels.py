@@ -39,7 +39,7 @@ from scheduler.fallback import NOT_ROUTED, Route, primary_route, route_of
 from services.secret_box import Unreadable, open_secret, seal_secret
 from storage.database import Session
 from storage.records import Receiver
-from storage.repos import incidents, jobs, user_channels
+from storage.repos import incidents, job_claims, user_channels
 from storage.vocabulary import RuleKind
 
 router = Router("channels")
@@ -128,7 +128,7 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
     )
     if not new:  # 换绑: a WxPusher job carries the UID itself; all follow the new one
         route = route_of(ctx.user.id, command.channel, stored)
-        await jobs.move_waiting(
+        await job_claims.move_waiting(
             session,
             ctx.user.id,
             from_channel=command.channel,
@@ -181,7 +181,7 @@ async def _move_waiting(
     )
     if route.channel == from_channel:
         return
-    await jobs.move_waiting(
+    await job_claims.move_waiting(
         session,
         ctx.user.id,
         from_channel=from_channel,

@@ -38,7 +38,7 @@ from scheduler.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time,
 from scheduler.schedule import Schedule, describe, next_after
 from storage.database import Session
 from storage.records import RuleRecord
-from storage.repos import jobs, rules, tasks, users, water
+from storage.repos import job_claims, rules, sent_or_missed, tasks, users, water
 from storage.vocabulary import DeliveryPolicy, RuleKind
 
 router = Router("reminders")
@@ -66,7 +66,9 @@ async def _failures(session: Session, ctx: Context) -> list[str]:
     """Reminders that did not reach the user stay listed, with why, until the rule is
     sent successfully, paused or deleted, or for a week (a one-off has nothing else
     to wait for)."""
-    failed = await jobs.unresolved_failures(session, ctx.user.id, ctx.now - FAILURES_SHOWN_FOR)
+    failed = await sent_or_missed.unresolved_failures(
+        session, ctx.user.id, ctx.now - FAILURES_SHOWN_FOR
+    )
     return [
         texts.failed_reminder_line(
             messages.Lost(
@@ -114,7 +116,7 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
         label = texts.nag_rule_label(rule.label, every)
     next_at = rule.next_fire_at
     if rule.status == "active" and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
-        next_at = await jobs.waiting_slot(session, rule.id)  # made early, not yet sent
+        next_at = await job_claims.waiting_slot(session, rule.id)  # made early, not yet sent
     shown = _when_or_none(next_at, ctx) if rule.status == "active" else None
     return texts.rule_line(rule.number, rule.kind, label, state, shown)
 

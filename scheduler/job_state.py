@@ -8,7 +8,7 @@ Two additions to DESIGN's list, which its own prose requires:
   re-reads the business state ("before sending"), so a job found to have nothing left
   to say is already `processing` when it is suppressed; nothing has been sent then.
 - `processing -> pending` (and `-> retry_wait`): a claim given back because its send
-  never started (its worker died before the request, `jobs.release`). At-most-once
+  never started (its worker died before the request, `job_claims.release`). At-most-once
   means never sending twice, not giving up on what was never tried.
 
 `accepted` means the channel took the message, not that a phone showed it.

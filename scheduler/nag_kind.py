@@ -20,7 +20,7 @@ from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleRecord
-from storage.repos import jobs, rules, tasks, users
+from storage.repos import job_claims, rules, sent_or_missed, tasks, users
 from storage.vocabulary import RuleKind
 
 
@@ -68,7 +68,7 @@ class NagKind:
     async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
         """A repeat not sent is covered by the next one; but an expired one may be the
         whole nag lost to an outage, so the user's next message looks
-        (`jobs.missed_since` tells it only when none of the nag's messages went out),
+        (`sent_or_missed.missed_since` tells it only when none of the nag's messages went out),
         and one quiet time dropped may be the whole nag unseen (`_quiet_time`)."""
         if status == "expired":
             await users.mark_missed(session, {job.user_id}, since=now)
@@ -94,8 +94,10 @@ async def _quiet_time(session: Session, job: JobRecord, now: dt.datetime) -> Non
         spec = nag.NagSpec.from_json(rule.spec)
     except (ValueError, KeyError, TypeError):
         return
-    if await jobs.any_sent(session, rule.id, since=spec.start):
+    if await sent_or_missed.any_sent(session, rule.id, since=spec.start):
         return
     spec = dataclasses.replace(spec, start=quiet_until)
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="quiet time: starts over")
+    await job_claims.cancel_pending_for_rule(
+        session, rule.id, now=now, note="quiet time: starts over"
+    )
     await rules.change(session, rule.id, now=now, spec=spec.to_json(), next_fire_at=quiet_until)

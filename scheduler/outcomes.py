@@ -92,7 +92,7 @@ def job_status(job: JobRecord, result: SendResult, now: dt.datetime) -> str:
 def lease_lost(job: JobRecord) -> SendResult:
     """What a job whose worker vanished mid-send counts as: an uncertain send, so
     `decide` applies the policy (`job_state.after_unknown`). Only for a job whose
-    send had started; one that never started is released (`jobs.release`)."""
+    send had started; one that never started is released (`job_claims.release`)."""
     return SendResult(
         outcome=AttemptOutcome.UNKNOWN,
         error_class=ErrorClass.UNCERTAIN,

@@ -54,7 +54,7 @@ class _NoSettle:
 
     async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
         """Nothing to update; an expired reminder is told to the user on their next
-        message (see `jobs.missed_since`)."""
+        message (see `sent_or_missed.missed_since`)."""
 
 
 class RecurringKind(_NoSettle):

@@ -12,7 +12,7 @@ fallback records that its channel could not be used, this attempt `failed`/`conf
 and goes to the fallback). Either way the job is pointed at the fallback and put
 back to `retry_wait`, due at once: the next claim sends it there as its next
 attempt, with the same text (stored on the job at its first try). Every move is a
-conditional UPDATE naming this worker's claim (`jobs.reroute`, `jobs.divert`), in
+conditional UPDATE naming this worker's claim (`job_claims.reroute`, `job_claims.divert`), in
 the caller's transaction: a claim lost meanwhile moves nothing.
 
 `recall` takes back claimed jobs routed to a channel this process does not have,
@@ -39,7 +39,7 @@ from scheduler.fallback import (
 from services.secret_box import open_secret
 from storage.database import Database, Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
-from storage.repos import attempts, jobs, user_channels
+from storage.repos import attempts, job_claims, user_channels
 
 HELD_NOTE = "channel held after a configuration error; sent through the fallback"
 
@@ -127,7 +127,7 @@ async def divert_failed(
     chosen = await _fallbacks(session, candidates, configured)
     moved: set[int] = set()
     for end in finals:
-        if (route := chosen.get(end.job.id)) is not None and await jobs.reroute(
+        if (route := chosen.get(end.job.id)) is not None and await job_claims.reroute(
             session, end.job, channel=route.channel, recipient=route.recipient
         ):
             moved.add(end.job.id)
@@ -151,7 +151,7 @@ async def divert_held(
     waiting for their held channel (see the module note): how many moved, and the
     jobs left to wait.
 
-    Each move is one UPDATE under this worker's claim (`jobs.divert`); only when it
+    Each move is one UPDATE under this worker's claim (`job_claims.divert`); only when it
     wins is the held attempt recorded and the move counted, so a claim lost meanwhile
     (swept, claimed again elsewhere) changes nothing of the other worker's, writes no
     attempt and counts nothing. The jobs left are exactly those not owed a fallback
@@ -167,7 +167,7 @@ async def divert_held(
     for job in group:
         if (route := chosen.get(job.id)) is None:
             continue
-        won = await jobs.divert(
+        won = await job_claims.divert(
             session, job, channel=route.channel, recipient=route.recipient, now=now, note=HELD_NOTE
         )
         if won:
@@ -198,7 +198,7 @@ async def recall(
         if job.payload_kind in NOT_ROUTED or WECOM_APP not in configured or uncertain:
             stuck.append(job)
             continue
-        moved += await jobs.divert(
+        moved += await job_claims.divert(
             session,
             job,
             channel=WECOM_APP,

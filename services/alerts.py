@@ -28,7 +28,7 @@ from scheduler import rule_kinds
 from scheduler.incidents import Action, AlertRoute, Event
 from storage.database import Session
 from storage.records import NewJob
-from storage.repos import incidents, jobs, rules, users
+from storage.repos import incidents, job_claims, rules, users
 from storage.vocabulary import IncidentKind, RuleKind
 
 ALERTS_PER_HOUR = 10
@@ -135,8 +135,8 @@ async def _materialise_distinct(session: Session, job: NewJob, now: dt.datetime)
     alerts queued at one instant (several incidents, several recipients) must all be
     kept. A companion worker may take the same slot meanwhile: read again and retry."""
     for _ in range(_SLOT_TRIES):
-        latest = await jobs.last_slot(session, job.rule_id)
+        latest = await job_claims.last_slot(session, job.rule_id)
         slot = now if latest is None or latest < now else latest + dt.timedelta(microseconds=1)
-        if await jobs.materialise(session, dataclasses.replace(job, slot=slot), now=now):
+        if await job_claims.materialise(session, dataclasses.replace(job, slot=slot), now=now):
             return
     raise RuntimeError("no free slot for an admin alert")

@@ -13,7 +13,7 @@ from scheduler import rule_kinds
 from scheduler.reminder_rules import CHANNEL
 from storage.database import Session
 from storage.records import NewJob
-from storage.repos import jobs, rules
+from storage.repos import job_claims, rules
 from storage.vocabulary import RuleKind
 
 
@@ -51,4 +51,4 @@ async def queue_card_update(
         payload_kind=RuleKind.CARD_UPDATE,
         payload=f"{response_code}\n{button_text}",
     )
-    await jobs.materialise(session, job, now=now)
+    await job_claims.materialise(session, job, now=now)

@@ -29,7 +29,7 @@ from scheduler import nag
 from scheduler.reminder_rules import task_due_at
 from storage.database import Session
 from storage.records import RuleRecord, TaskRecord
-from storage.repos import jobs, rules, tasks
+from storage.repos import rules, sent_or_missed, tasks
 from storage.vocabulary import RuleKind
 
 
@@ -72,7 +72,7 @@ async def last_sent(session: Session, user_id: int, now: dt.datetime) -> list[Ru
     together as one; empty when no nag has sent within `ANSWER_WINDOW`."""
     found = [
         await rules.get(session, rule_id)
-        for rule_id in await jobs.last_sent_nags(session, user_id, now - ANSWER_WINDOW)
+        for rule_id in await sent_or_missed.last_sent_nags(session, user_id, now - ANSWER_WINDOW)
     ]
     return [rule for rule in found if rule is not None]
 

@@ -43,7 +43,7 @@ from scheduler.rule_state import can_transition
 from scheduler.schedule import Schedule, next_after
 from storage.database import Session
 from storage.records import EventRecord, RuleRecord, TaskRecord
-from storage.repos import events, jobs, rules, tasks, users
+from storage.repos import events, job_claims, rules, sent_or_missed, tasks, users
 from storage.vocabulary import RuleKind
 
 
@@ -123,7 +123,7 @@ async def set_digest(
     found = next(r for r in await rules.of_user(session, user_id, kind) if r.status != "deleted")
     rule = await _locked(session, found)
     assert rule is not None  # digests are never retired or deleted
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="digest changed")
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="digest changed")
     if at is None:
         await _move(session, rule, "paused", now, next_fire_at=None)
     else:
@@ -156,7 +156,7 @@ async def set_review(
     )
     rule = await _locked(session, found)
     assert rule is not None  # the review is never retired or deleted
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="review changed")
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="review changed")
     if when is None:
         await _move(session, rule, "paused", now, next_fire_at=None)
     else:
@@ -220,8 +220,8 @@ async def _one_off(
     if rule is not None:
         rule = await _locked(session, rule)
     if rule is not None:
-        await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="moved")
-    if at <= now and await jobs.sent_for_ref(session, kind, ref_id):
+        await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="moved")
+    if at <= now and await sent_or_missed.sent_for_ref(session, kind, ref_id):
         if rule is not None:
             await _move(session, rule, "done", now)
         return None
@@ -249,7 +249,7 @@ async def cancel_for(session: Session, kind: RuleKind, ref_id: int, now: dt.date
     found = await rules.of_ref(session, kind, ref_id)
     rule = None if found is None else await _locked(session, found)
     if rule is not None:
-        await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="cancelled")
+        await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="cancelled")
         await _move(session, rule, "deleted", now)
 
 
@@ -334,7 +334,7 @@ async def replan(
     rule = await _locked(session, found)
     if rule is None:
         return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=note)
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note=note)
     at = next_fire_at if rule.status == "active" else None
     await rules.change(session, rule.id, now=now, spec=spec, next_fire_at=at)
     return True
@@ -348,7 +348,7 @@ async def pause(
     rule = await _locked(session, found)
     if rule is None:
         return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=f"rule {to}")
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note=f"rule {to}")
     await _move(session, rule, to, now, next_fire_at=None)
     return True
 
@@ -373,7 +373,7 @@ async def delete(session: Session, found: RuleRecord, now: dt.datetime) -> bool:
     rule = await _locked(session, found)
     if rule is None:
         return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
     await _move(session, rule, "deleted", now)
     return True
 
@@ -384,7 +384,7 @@ async def finish(session: Session, found: RuleRecord, now: dt.datetime, *, note:
     rule = await _locked(session, found)
     if rule is None:
         return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=note)
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note=note)
     await _move(session, rule, "done", now)
     return True
 

@@ -17,7 +17,7 @@ from scheduler import water_plan as wp
 from scheduler.water_rule import next_reminder
 from storage.database import Session
 from storage.records import Habit, PlanRecord
-from storage.repos import jobs, reads, rules, water
+from storage.repos import job_claims, reads, rules, water
 from storage.vocabulary import JobStatus, PlanState, RuleKind
 
 
@@ -105,7 +105,9 @@ async def _carry_out(
     elif isinstance(effect, wp.InvalidateGrants):
         await water.invalidate_open_grants(session, record.id, now=now)
     elif isinstance(effect, wp.CancelPendingJobs):
-        await jobs.cancel_pending_for_rule(session, record.rule_id, now=now, note="plan changed")
+        await job_claims.cancel_pending_for_rule(
+            session, record.rule_id, now=now, note="plan changed"
+        )
     elif isinstance(effect, wp.ScheduleReminder):
         await rules.set_next_fire(session, record.rule_id, effect.at, now=now)
     else:

@@ -11,7 +11,7 @@ from sqlalchemy import func, select, update
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.records import ChannelStats, FailureCause, JobRecord
-from storage.repos import attempts, day_counts, jobs
+from storage.repos import attempts, day_counts, job_claims
 
 WAITING = ("pending", "retry_wait")
 FAILURES = ("failed", "unknown", "retry")
@@ -114,7 +114,7 @@ async def next_pending(session: Session) -> JobRecord | None:
         .limit(1)
     )
     job_id = (await session.execute(stmt)).scalar_one_or_none()
-    return None if job_id is None else await jobs.get(session, job_id)
+    return None if job_id is None else await job_claims.get(session, job_id)
 
 
 async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
