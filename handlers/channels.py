@@ -40,7 +40,7 @@ from services.secret_box import Unreadable, open_secret, seal_secret
 from storage.database import Session
 from storage.records import Receiver
 from storage.repos import incidents, job_claims, user_channels
-from storage.vocabulary import RuleKind
+from storage.vocabulary import AttemptOutcome, ChannelRole, IncidentKind, RuleKind
 
 router = Router("channels")
 
@@ -57,21 +57,27 @@ def _role_of(found: list[Receiver], role: str) -> str | None:
 
 
 def _primary(found: list[Receiver]) -> str:
-    return _role_of(found, "primary") or WECOM
+    return _role_of(found, ChannelRole.PRIMARY) or WECOM
 
 
 @router.handles(ShowChannels)
 async def show_channels(session: Session, ctx: Context, command: ShowChannels) -> Outcome:
     found = await user_channels.receivers(session, ctx.user.id)
     recent = await user_channels.recent_outcomes(session, ctx.user.id, ctx.now - HEALTH_WINDOW)
-    holds = [i for i in await incidents.open_all(session) if i.kind == "channel_hold"]
+    holds = [i for i in await incidents.open_all(session) if i.kind == IncidentKind.CHANNEL_HOLD]
     held = {i.subject for i in holds}
     told = {i.subject for i in holds if i.alerted_at is not None}
-    primary, fallback = _primary(found), _role_of(found, "fallback")
+    primary, fallback = _primary(found), _role_of(found, ChannelRole.FALLBACK)
     lines = [t.SHOW_HEAD]
     bound = {r.channel: r for r in found if r.channel != WECOM}
     for channel in (WECOM, *sorted(bound)):
-        role = "primary" if channel == primary else "fallback" if channel == fallback else "none"
+        role = (
+            ChannelRole.PRIMARY
+            if channel == primary
+            else ChannelRole.FALLBACK
+            if channel == fallback
+            else ChannelRole.NONE
+        )
         hint = bound[channel].hint if channel in bound else ""
         state = health(
             configured=channel in ctx.channels_on,
@@ -100,7 +106,7 @@ def health(*, configured: bool, held: bool, unreadable: bool, recent: list[str])
     if not recent:
         return "idle"
     latest = recent[0]
-    if latest == "accepted":
+    if latest == AttemptOutcome.ACCEPTED:
         return "ok"
     return "failed" if latest.startswith("failed") else latest
 
@@ -139,9 +145,13 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
             now=ctx.now,
         )
     found = await user_channels.receivers(session, ctx.user.id)
-    takes_fallback = _role_of(found, "fallback") is None and _primary(found) != command.channel
+    takes_fallback = (
+        _role_of(found, ChannelRole.FALLBACK) is None and _primary(found) != command.channel
+    )
     if takes_fallback:
-        await user_channels.set_role(session, ctx.user.id, command.channel, "fallback", now=ctx.now)
+        await user_channels.set_role(
+            session, ctx.user.id, command.channel, ChannelRole.FALLBACK, now=ctx.now
+        )
     reply = t.bound(
         _name(command.channel),
         hint,
@@ -157,10 +167,12 @@ async def unbind_receiver(session: Session, ctx: Context, command: UnbindReceive
     gone = await user_channels.unbind(session, ctx.user.id, command.channel)
     if gone is None:
         return Outcome(reply=t.NOTHING_TO_UNBIND.format(name=_name(command.channel)))
-    if gone.role == "primary":  # back to the WeCom app, which cannot also be the fallback
+    if gone.role == ChannelRole.PRIMARY:  # back to the WeCom app, which cannot also be the fallback
         found = await user_channels.receivers(session, ctx.user.id)
-        if _role_of(found, "fallback") == WECOM:
-            await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
+        if _role_of(found, ChannelRole.FALLBACK) == WECOM:
+            await user_channels.set_role(
+                session, ctx.user.id, None, ChannelRole.FALLBACK, now=ctx.now
+            )
     await _move_waiting(session, ctx, command.channel, untried_only=False)
     return Outcome(reply=t.unbound(_name(command.channel), gone.role))
 
@@ -172,7 +184,7 @@ async def _move_waiting(
     by the rule that routes new jobs (`fallback.primary_route`: a primary keeper
     cannot use here means the WeCom app; see the module note)."""
     found = await user_channels.receivers(session, ctx.user.id)
-    chosen = next((r for r in found if r.role == "primary" and r.channel != WECOM), None)
+    chosen = next((r for r in found if r.role == ChannelRole.PRIMARY and r.channel != WECOM), None)
     route = primary_route(
         kind=RuleKind.CUSTOM,  # any reminder that follows the user (the rest are kept)
         made=Route(channel=WECOM, recipient=ctx.user.wecom_user_id),
@@ -218,16 +230,20 @@ async def set_primary(session: Session, ctx: Context, command: SetPrimaryChannel
     channel = _pick(ctx, command.target, found)
     if isinstance(channel, Outcome):
         return channel
-    old, fallback = _primary(found), _role_of(found, "fallback")
+    old, fallback = _primary(found), _role_of(found, ChannelRole.FALLBACK)
     if channel == old:
         return Outcome(reply=t.ALREADY_PRIMARY.format(name=_name(channel)))
     if fallback is None or fallback == channel:  # the old road becomes the fallback
         fallback = old
-    await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
+    await user_channels.set_role(session, ctx.user.id, None, ChannelRole.FALLBACK, now=ctx.now)
     await user_channels.set_role(
-        session, ctx.user.id, None if channel == WECOM else channel, "primary", now=ctx.now
+        session,
+        ctx.user.id,
+        None if channel == WECOM else channel,
+        ChannelRole.PRIMARY,
+        now=ctx.now,
     )
-    await user_channels.set_role(session, ctx.user.id, fallback, "fallback", now=ctx.now)
+    await user_channels.set_role(session, ctx.user.id, fallback, ChannelRole.FALLBACK, now=ctx.now)
     await _move_waiting(session, ctx, old, untried_only=True)
     return Outcome(reply=t.primary_set(_name(channel), _name(fallback)))
 
@@ -235,7 +251,7 @@ async def set_primary(session: Session, ctx: Context, command: SetPrimaryChannel
 @router.handles(SetFallbackChannel)
 async def set_fallback(session: Session, ctx: Context, command: SetFallbackChannel) -> Outcome:
     if command.target is None:
-        await user_channels.set_role(session, ctx.user.id, None, "fallback", now=ctx.now)
+        await user_channels.set_role(session, ctx.user.id, None, ChannelRole.FALLBACK, now=ctx.now)
         return Outcome(reply=t.fallback_set(None))
     found = await user_channels.receivers(session, ctx.user.id)
     channel = _pick(ctx, command.target, found)
@@ -243,5 +259,5 @@ async def set_fallback(session: Session, ctx: Context, command: SetFallbackChann
         return channel
     if channel == _primary(found):
         return Outcome(reply=t.SAME_AS_PRIMARY.format(name=_name(channel)))
-    await user_channels.set_role(session, ctx.user.id, channel, "fallback", now=ctx.now)
+    await user_channels.set_role(session, ctx.user.id, channel, ChannelRole.FALLBACK, now=ctx.now)
     return Outcome(reply=t.fallback_set(_name(channel)))

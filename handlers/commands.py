@@ -16,9 +16,7 @@ from typing import Literal
 
 from handlers.channel_commands import ChannelCommand
 from scheduler.schedule import Schedule
-from storage.vocabulary import RuleKind
-
-LedgerDirection = Literal["expense", "income"]
+from storage.vocabulary import LedgerDirection, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

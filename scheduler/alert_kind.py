@@ -13,7 +13,7 @@ from scheduler.channels.base import SendResult
 from scheduler.kinds import Occurrence, Send, Skip
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleRecord
-from storage.vocabulary import RuleKind
+from storage.vocabulary import JobStatus, RuleKind
 
 
 class AdminAlertKind:
@@ -30,7 +30,7 @@ class AdminAlertKind:
         self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
     ) -> Send | Skip:
         if not job.payload:
-            return Skip(status="cancelled", reason="empty alert")
+            return Skip(status=JobStatus.CANCELLED, reason="empty alert")
         return Send(text=job.payload, dedup=True)
 
     async def settle(

@@ -32,7 +32,7 @@ from storage.database import Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob
 from storage.repos import attempts, job_claims, known_ids, rules, sent_or_missed, users
 from storage.retry import retrying
-from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass
+from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus
 
 log = logging.getLogger(__name__)
 
@@ -361,7 +361,7 @@ async def _defer(
         await job_claims.finalise(
             session,
             job,
-            status="retry_wait",
+            status=JobStatus.RETRY_WAIT,
             now=now,
             next_attempt_at=until,
             note=note,
@@ -433,10 +433,12 @@ async def _quiet_or_prepare(
     quiet_until = to.prefs.quiet_until
     decision = quiet.during_quiet(job.payload_kind, job.priority, quiet_until, max(now, job.slot))
     if decision == "suppress":
-        return Skip(status="suppressed", reason="quiet time")
+        return Skip(status=JobStatus.SUPPRESSED, reason="quiet time")
     if isinstance(decision, quiet.Move):
         await job_claims.materialise(session, _moved(job, decision.until), now=now)
-        return Skip(status="suppressed", reason=f"quiet time: moved to {decision.until:%H:%M}Z")
+        return Skip(
+            status=JobStatus.SUPPRESSED, reason=f"quiet time: moved to {decision.until:%H:%M}Z"
+        )
     return await s.kinds[job.payload_kind].prepare(session, job, to, now)
 
 
@@ -555,7 +557,7 @@ async def tell_later(
     told = {
         job.user_id
         for job, status in ended
-        if status in ("failed", "unknown")
+        if status in (JobStatus.FAILED, JobStatus.UNKNOWN)
         and job.payload_kind not in sent_or_missed.UNTOLD_FAILURES
     }
     await users.mark_missed(session, told, since=now)

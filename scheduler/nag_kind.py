@@ -21,12 +21,12 @@ from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleRecord
 from storage.repos import job_claims, rules, sent_or_missed, tasks, users
-from storage.vocabulary import RuleKind
+from storage.vocabulary import CardKind, JobStatus, RuleKind, RuleStatus, TaskStatus
 
 
 async def _task_open(session: Session, task_id: int) -> bool:
     task = await tasks.get(session, task_id)
-    return task is not None and task.status == tasks.OPEN
+    return task is not None and task.status == TaskStatus.OPEN
 
 
 class NagKind:
@@ -46,16 +46,16 @@ class NagKind:
         self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
     ) -> Send | Skip:
         rule = await rules.get(session, job.rule_id)
-        if rule is None or rule.status in ("paused", "off", "deleted"):
-            return Skip(status="cancelled", reason="rule switched off")
+        if rule is None or rule.status in (RuleStatus.PAUSED, RuleStatus.OFF, RuleStatus.DELETED):
+            return Skip(status=JobStatus.CANCELLED, reason="rule switched off")
         if rule.ref_id is not None and not await _task_open(session, rule.ref_id):
-            return Skip(status="suppressed", reason="task no longer open")
+            return Skip(status=JobStatus.SUPPRESSED, reason="task no longer open")
         spec = nag.NagSpec.from_json(rule.spec)
-        decision = nag.verdict(spec, job.slot, now, answered=rule.status == "done")
+        decision = nag.verdict(spec, job.slot, now, answered=rule.status == RuleStatus.DONE)
         if isinstance(decision, nag.Drop):
-            return Skip(status="suppressed", reason=decision.reason)
+            return Skip(status=JobStatus.SUPPRESSED, reason=decision.reason)
         words = nag.text(rule.label, decision, task=rule.ref_id is not None)
-        card_id = cards.card_task_id("nag", job.id, job.attempts)
+        card_id = cards.card_task_id(CardKind.NAG, job.id, job.attempts)
         if rule.ref_id is not None:  # a task's nag: its card completes or moves the task
             return Send(text=words, card=cards.task_card(words, card_id, rule.ref_id))
         return Send(text=words, card=cards.nag_card(nag.CARD_TITLE, words, card_id, rule.id))
@@ -70,9 +70,9 @@ class NagKind:
         whole nag lost to an outage, so the user's next message looks
         (`sent_or_missed.missed_since` tells it only when none of the nag's messages went out),
         and one quiet time dropped may be the whole nag unseen (`_quiet_time`)."""
-        if status == "expired":
+        if status == JobStatus.EXPIRED:
             await users.mark_missed(session, {job.user_id}, since=now)
-        elif status == "suppressed":
+        elif status == JobStatus.SUPPRESSED:
             await _quiet_time(session, job, now)
 
 
@@ -88,7 +88,7 @@ async def _quiet_time(session: Session, job: JobRecord, now: dt.datetime) -> Non
     if quiet_until is None or max(now, job.slot) >= quiet_until:
         return  # suppressed for another reason (superseded, the task closed)
     rule = await rules.get(session, job.rule_id, lock=True)
-    if rule is None or rule.status != "active":
+    if rule is None or rule.status != RuleStatus.ACTIVE:
         return
     try:
         spec = nag.NagSpec.from_json(rule.spec)

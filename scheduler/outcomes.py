@@ -35,23 +35,25 @@ class Decision:
 def decide(job: JobRecord, result: SendResult, now: dt.datetime) -> Decision:
     """The job's next state after `result` (its `attempts` already counts this try)."""
     if result.outcome == AttemptOutcome.ACCEPTED:
-        return Decision(status="accepted")
+        return Decision(status=JobStatus.ACCEPTED)
     if result.outcome == AttemptOutcome.FAILED:
-        return Decision(status="failed", note=f"{result.error_class}: {result.provider_code}")
+        return Decision(
+            status=JobStatus.FAILED, note=f"{result.error_class}: {result.provider_code}"
+        )
     if result.outcome == AttemptOutcome.UNKNOWN:
         resend = after_unknown(DeliveryPolicy(job.policy)) is JobStatus.RETRY_WAIT
         if resend and job.attempts < MAX_ATTEMPTS:
             return _retry(job, now, result, "uncertain; resend with duplicate check")
-        return Decision(status="unknown", note="uncertain result; not resent")
+        return Decision(status=JobStatus.UNKNOWN, note="uncertain result; not resent")
     if job.attempts >= MAX_ATTEMPTS:
-        return Decision(status="failed", note="transient errors; attempts exhausted")
+        return Decision(status=JobStatus.FAILED, note="transient errors; attempts exhausted")
     return _retry(job, now, result, "transient")
 
 
 def _retry(job: JobRecord, now: dt.datetime, result: SendResult, note: str) -> Decision:
     delay = result.retry_after if result.retry_after is not None else backoff(job.id, job.attempts)
     return Decision(
-        status="retry_wait", next_attempt_at=now + dt.timedelta(seconds=delay), note=note
+        status=JobStatus.RETRY_WAIT, next_attempt_at=now + dt.timedelta(seconds=delay), note=note
     )
 
 

@@ -40,6 +40,7 @@ from services.secret_box import open_secret
 from storage.database import Database, Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
 from storage.repos import attempts, job_claims, user_channels
+from storage.vocabulary import AttemptOutcome, ChannelRole, DeliveryPolicy, ErrorClass, JobStatus
 
 HELD_NOTE = "channel held after a configuration error; sent through the fallback"
 
@@ -53,7 +54,7 @@ async def route_new(
 ) -> list[NewJob]:
     """The planned jobs, each on its user's primary route (`fallback.primary_route`)."""
     users = {job.user_id for job in planned}
-    primaries = _routes(await user_channels.with_role(session, users, "primary"))
+    primaries = _routes(await user_channels.with_role(session, users, ChannelRole.PRIMARY))
     if not primaries:
         return planned
     routed: list[NewJob] = []
@@ -83,7 +84,7 @@ async def _fallbacks(
     if not wanted:
         return {}
     users = {job.user_id for job, *_ in wanted}
-    fallbacks = _routes(await user_channels.with_role(session, users, "fallback"))
+    fallbacks = _routes(await user_channels.with_role(session, users, ChannelRole.FALLBACK))
     history = await attempts.routes_and_outcomes(session, {job.id for job, *_ in wanted})
     chosen: dict[int, Route] = {}
     for job, outcome, error_class, ends in wanted:
@@ -105,7 +106,7 @@ async def _fallbacks(
     return chosen
 
 
-UNCERTAIN = frozenset({"unknown", "accepted"})
+UNCERTAIN = frozenset({AttemptOutcome.UNKNOWN, AttemptOutcome.ACCEPTED})
 """Attempt outcomes after which a job may have reached the user: no fallback then."""
 
 
@@ -122,7 +123,7 @@ async def divert_failed(
     candidates = (
         (end.job, results[end.job.id].outcome, results[end.job.id].error_class, end.status)
         for end in finals
-        if end.status == "failed" and end.job.policy == "at_least_once"
+        if end.status == JobStatus.FAILED and end.job.policy == DeliveryPolicy.AT_LEAST_ONCE
     )
     chosen = await _fallbacks(session, candidates, configured)
     moved: set[int] = set()
@@ -134,7 +135,7 @@ async def divert_failed(
     return [
         JobEnd(
             job=end.job,
-            status="retry_wait",
+            status=JobStatus.RETRY_WAIT,
             next_attempt_at=now,
             note=f"{end.note}; fallback through {chosen[end.job.id].channel}",
         )
@@ -158,7 +159,9 @@ async def divert_held(
     (their claims unchecked here, as for any deferred job): one owed a fallback whose
     claim was lost is not ours to defer, so it is not returned either."""
     candidates = (
-        (job, "failed", "config", "failed") for job in group if job.policy == "at_least_once"
+        (job, AttemptOutcome.FAILED, ErrorClass.CONFIG, JobStatus.FAILED)
+        for job in group
+        if job.policy == DeliveryPolicy.AT_LEAST_ONCE
     )
     chosen = await _fallbacks(session, candidates, configured)
     if not chosen:
@@ -217,8 +220,8 @@ def _held_attempt(job: JobRecord, now: dt.datetime) -> AttemptRecord:
         channel=job.channel,
         started_at=now,
         duration_ms=0,
-        outcome="failed",
-        error_class="config",
+        outcome=AttemptOutcome.FAILED,
+        error_class=ErrorClass.CONFIG,
         provider_code=None,
         provider_message_id=None,
         error="channel held after a configuration error; not called",

@@ -34,7 +34,7 @@ from storage.database import Session
 from storage.records import Addressee, JobRecord, NewJob, RuleRecord
 from storage.repos import attempts, flags, job_claims, rules, sent_or_missed, ticks, users
 from storage.retry import retrying
-from storage.vocabulary import Priority
+from storage.vocabulary import JobStatus, Priority
 
 __all__ = [
     "BATCH",
@@ -182,9 +182,10 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
                     session, priority=priority.value, cutoff=cutoff, now=now
                 )
                 for job in gone:
-                    await s.kinds[job.payload_kind].unsent(session, job, "expired", now)
+                    await s.kinds[job.payload_kind].unsent(session, job, JobStatus.EXPIRED, now)
                     await attempts.record_attempt(
-                        session, outcomes.not_sent(job, "expired", "catch-up window passed", now)
+                        session,
+                        outcomes.not_sent(job, JobStatus.EXPIRED, "catch-up window passed", now),
                     )
                 told = {
                     job.user_id for job in gone if job.payload_kind not in sent_or_missed.UNTOLD

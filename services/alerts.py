@@ -29,7 +29,7 @@ from scheduler.incidents import Action, AlertRoute, Event
 from storage.database import Session
 from storage.records import NewJob
 from storage.repos import incidents, job_claims, rules, users
-from storage.vocabulary import IncidentKind, RuleKind
+from storage.vocabulary import IncidentKind, RuleKind, RuleStatus
 
 ALERTS_PER_HOUR = 10
 _SLOT_TRIES = 5
@@ -111,7 +111,7 @@ async def _queue(session: Session, route: AlertRoute, text: str, now: dt.datetim
             user_id=owner.id,
             kind=RuleKind.ADMIN_ALERT,
             now=now,
-            status="internal",
+            status=RuleStatus.INTERNAL,
             listed=False,
         )
     terms = rule_kinds.TERMS[RuleKind.ADMIN_ALERT]

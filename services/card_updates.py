@@ -14,7 +14,7 @@ from scheduler.reminder_rules import CHANNEL
 from storage.database import Session
 from storage.records import NewJob
 from storage.repos import job_claims, rules
-from storage.vocabulary import RuleKind
+from storage.vocabulary import RuleKind, RuleStatus
 
 
 async def queue_card_update(
@@ -36,7 +36,7 @@ async def queue_card_update(
             user_id=user_id,
             kind=RuleKind.CARD_UPDATE,
             now=now,
-            status="internal",
+            status=RuleStatus.INTERNAL,
             listed=False,
         )
     terms = rule_kinds.TERMS[RuleKind.CARD_UPDATE]

@@ -47,7 +47,7 @@ from scheduler import water_plan as wp
 from storage.database import Session
 from storage.repos import mp, reads, records, rules, water
 from storage.repos.users import ensure_and_lock_user
-from storage.vocabulary import PlanState
+from storage.vocabulary import GrantResult, PlanState
 
 MP_PREFIX = "mp:"
 _RUNNING = (PlanState.SCHEDULED, PlanState.SENDING, PlanState.AWAITING_CHECKIN)
@@ -149,11 +149,11 @@ async def answer(
 async def _take(session: Session, user_id: int, key: str, result: str, now: dt.datetime) -> None:
     loaded = await loaded_plan(session, user_id, now)
     state = loaded.plan.state
-    if result == "accept" and state in _NEEDS:
+    if result == GrantResult.ACCEPT and state in _NEEDS:
         next_at = await services.water.next_time(session, user_id, now, now)
         event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=key, next_at=next_at)
         await services.water.act(session, loaded, event, now)
-    elif result in ("reject", "ban") and state in _RUNNING:
+    elif result in (GrantResult.REJECT, GrantResult.BAN) and state in _RUNNING:
         if not await mp.last_grant_from_mp(session, user_id):
             return  # a linked member's chat-granted plan: WeChat's no is not about it
         await services.water.act(session, loaded, wp.PAUSE, now)

@@ -29,8 +29,8 @@ from scheduler import nag
 from scheduler.reminder_rules import task_due_at
 from storage.database import Session
 from storage.records import RuleRecord, TaskRecord
-from storage.repos import rules, sent_or_missed, tasks
-from storage.vocabulary import RuleKind
+from storage.repos import rules, sent_or_missed
+from storage.vocabulary import RuleKind, RuleStatus, TaskStatus
 
 
 async def add(
@@ -82,7 +82,7 @@ async def of_card(session: Session, user_id: int, rule_id: int) -> RuleRecord | 
     deleted, or not theirs)."""
     rule = await rules.get(session, rule_id)
     mine = rule is not None and rule.user_id == user_id and rule.kind == RuleKind.NAG
-    return rule if mine and rule is not None and rule.status == "active" else None
+    return rule if mine and rule is not None and rule.status == RuleStatus.ACTIVE else None
 
 
 async def answer(session: Session, rule: RuleRecord, now: dt.datetime) -> bool:
@@ -117,7 +117,7 @@ async def reschedule_task(
         return
     await services.rules.cancel_for(session, RuleKind.TASK_DUE, task.id, now)
     start = task_due_at(task.due_date, task.due_time, tz)
-    if task.status != tasks.OPEN or start is None or start <= now:
+    if task.status != TaskStatus.OPEN or start is None or start <= now:
         return
     old = spec_of(found)
     spec = nag.NagSpec(start=start) if old is None else dataclasses.replace(old, start=start)

@@ -18,7 +18,7 @@ from scheduler.water_rule import next_reminder
 from storage.database import Session
 from storage.records import Habit, PlanRecord
 from storage.repos import job_claims, reads, rules, water
-from storage.vocabulary import JobStatus, PlanState, RuleKind
+from storage.vocabulary import GrantStatus, JobStatus, PlanState, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -96,12 +96,12 @@ async def _carry_out(
     if isinstance(effect, wp.CreateGrant):
         await water.add_grant(session, plan_id=record.id, request_key=effect.request_id, now=now)
     elif isinstance(effect, wp.ReserveGrant):
-        await _move(session, record, "available", "reserved", now, job_id)
+        await _move(session, record, GrantStatus.AVAILABLE, GrantStatus.RESERVED, now, job_id)
     elif isinstance(effect, wp.ReleaseGrant):
         if not await water.release_grant(session, record.id, now=now):
             raise RuntimeError(f"water plan {record.id}: no reserved grant to release")
     elif isinstance(effect, wp.ConsumeGrant):
-        await _move(session, record, "reserved", "consumed", now, None)
+        await _move(session, record, GrantStatus.RESERVED, GrantStatus.CONSUMED, now, None)
     elif isinstance(effect, wp.InvalidateGrants):
         await water.invalidate_open_grants(session, record.id, now=now)
     elif isinstance(effect, wp.CancelPendingJobs):

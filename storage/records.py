@@ -11,6 +11,8 @@ import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
 
+from storage.vocabulary import JobStatus
+
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UserRecord:
@@ -207,7 +209,7 @@ class Missed:
     kind: str
     slot: dt.datetime
     label: str
-    status: str = "expired"
+    status: str = JobStatus.EXPIRED
     note: str = ""  # for failed / unknown: the job's outcome note ("config: 60020")
 
 

@@ -194,13 +194,22 @@ class GrantStatus(StrEnum):
     INVALID = "invalid"
 
 
-class GrantAnswer(StrEnum):
+class GrantResult(StrEnum):
     """A mini-program subscribe answer (`mp_grant_answers.result`), as WeChat gives it."""
 
     ACCEPT = "accept"
     REJECT = "reject"
     BAN = "ban"
     FILTER = "filter"
+
+
+class CardKind(StrEnum):
+    """What a template card is about: the word after `keeper:` in its button keys
+    (`keeper:water:done`), read back when a button is clicked (`scheduler.cards`)."""
+
+    WATER = "water"
+    TASK = "task"
+    NAG = "nag"
 
 
 class IncidentKind(StrEnum):

@@ -605,7 +605,7 @@ def without_polite(text: str) -> str:
 
 def digest_kind(feature: str) -> DigestKind:
     """The digest a feature key names."""
-    if feature == "digest_morning":
+    if feature == RuleKind.DIGEST_MORNING:
         return RuleKind.DIGEST_MORNING
     return RuleKind.DIGEST_EVENING
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal
 
-from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
+from handlers.commands import Command, Confirm, RecordLedger
 from handlers.parse.lexicon import (
     EXPENSE_SYNONYMS,
     GIFT_VERBS,
@@ -38,6 +38,7 @@ from handlers.parse.lexicon import (
     SPEND_OUT_WORDS,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
+from storage.vocabulary import LedgerDirection
 
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
 _QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
@@ -132,14 +133,14 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if coming_in and not income:
         income = "其他"  # 妈妈给我转了 500: money came in, of no named kind
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
-        entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
+        entry = _ledger(LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, "其他"), clean)
         certain = income in INCOME_SYNONYMS or coming_in
     elif word or verb or money_said:
         bought = verb is not None and verb.startswith("买") and word is None
-        entry = _ledger("expense", amount, "购物" if bought else category, clean)
+        entry = _ledger(LedgerDirection.EXPENSE, amount, "购物" if bought else category, clean)
         certain = word is not None or (verb is not None and not bought and not clean)
     elif note:
-        return Confirm(guess=_ledger("expense", amount, "其他", clean))
+        return Confirm(guess=_ledger(LedgerDirection.EXPENSE, amount, "其他", clean))
     else:
         return None
     if story or len(note) > MAX_NOTE or not certain:
@@ -163,7 +164,7 @@ def _given(amount: Decimal, note: str) -> Command | None:
         category = "购物"
     elif gift or word is None or category == "其他":
         category = "人情"
-    entry = _ledger("expense", amount, category, note)
+    entry = _ledger(LedgerDirection.EXPENSE, amount, category, note)
     return entry if gift or word or "转" in note else Confirm(guess=entry)
 
 
@@ -181,7 +182,7 @@ def guess_expense(value: Decimal) -> RecordLedger | None:
     """The expense a lone number would be, if it can be one (positive, cents, capped)."""
     if value <= 0 or value > MAX_AMOUNT or value != value.quantize(Decimal("0.01")):
         return None
-    return _ledger("expense", value.quantize(Decimal("0.01")), "其他", "")
+    return _ledger(LedgerDirection.EXPENSE, value.quantize(Decimal("0.01")), "其他", "")
 
 
 def _ledger(direction: LedgerDirection, amount: Decimal, category: str, note: str) -> RecordLedger:
