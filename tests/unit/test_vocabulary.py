@@ -6,8 +6,9 @@ Every module of the five packages is parsed with `ast` (nothing is imported), ex
 keeps the words as they were when it was written). A string literal is a violation
 when its value is a value of a vocabulary enum and it stands where that enum is meant:
 
-1. Compared: an operand of `==`, `!=`, `in` or `not in` (itself, or an element of a
-   tuple, list or set literal there) when another operand of the comparison names a
+1. Compared: an operand of `==`, `!=`, `in` or `not in` (itself, an element of a
+   tuple, list or set literal there, or a branch of a conditional expression; the
+   same holds for the places below) when another operand of the comparison names a
    *subject* of that enum (`job.status == "expired"`, `kind in ("water", "nag")`).
 2. In SQL: an argument (or an element of one) of `.in_()` or `.not_in()` called on a
    subject (`JOBS.c.status.in_(("pending", "retry_wait"))`).
@@ -28,8 +29,9 @@ is one of the enum's subjects in `SUBJECTS`, or ends in `_` followed by one
 (`payload_kind`, `final_status`). Each enum has its own subjects, so a common word in
 another sense is left alone: `"done"` is a rule status only next to a `status`, and a
 card's `action == "done"` or a water event's `EventKind.ACCEPTED = "accepted"` are not
-statuses. What this cannot see (a literal returned, or passed by position) mypy sees:
-the signatures carrying these words take the enums.
+statuses. What this cannot see (a literal returned, or passed by position) is left
+to review, and to mypy where a signature takes the enum (`SendResult`, `Rule`,
+`CardAction`, the water plan's `PauseCause`).
 
 `test_the_check_catches_a_planted_status` shows each kind of violation caught, and
 each kind of look-alike let through.
