@@ -64,8 +64,8 @@ from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom  # noqa: E402
 from bot.scheduling import scheduler_for  # noqa: E402
 from bot.settings import Settings  # noqa: E402
 from scheduler.clock import FakeClock  # noqa: E402
+from scheduler.core.schedule import Schedule  # noqa: E402
 from scheduler.runtime import MATERIALISE_BATCH  # noqa: E402
-from scheduler.schedule import Schedule  # noqa: E402
 from scheduler.tick import (  # noqa: E402
     Scheduler,
     claim_batch,

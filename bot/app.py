@@ -41,7 +41,7 @@ from handlers import (
 )
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
-from scheduler.liveness import SCHEDULER_STALE, scheduler_health, tick_age
+from scheduler.core.liveness import SCHEDULER_STALE, scheduler_health, tick_age
 from storage.database import Database
 from storage.engine import create_engine
 from storage.repos import job_claims, rules, ticks

@@ -31,7 +31,7 @@ from bot.crypto import (
 from bot.incoming import Incoming, MalformedMessage, loggable_key, read_message
 from bot.passive_reply import fit_reply, reply_xml
 from handlers import texts
-from scheduler.redact import mask_user
+from scheduler.core.redact import mask_user
 from storage.database import CommitWatch
 
 log = logging.getLogger(__name__)

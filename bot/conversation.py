@@ -23,9 +23,9 @@ from handlers.context import Context, Outcome
 from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.parse.key_mask import redact_sendkeys
 from handlers.router import Dispatcher
-from scheduler import cards, messages, times
-from scheduler.failure_words import failure_words
-from scheduler.reminder_rules import DEFAULTS_VERSION, DIGESTS
+from scheduler.core import cards, messages, times
+from scheduler.core.failure_words import failure_words
+from scheduler.core.reminder_rules import DEFAULTS_VERSION, DIGESTS
 from storage.database import CommitWatch, Database, Session
 from storage.records import NewInbound, UserRecord
 from storage.repos import inbound, rules, sent_or_missed, users
@@ -142,7 +142,7 @@ class Conversation:
 
 
 CARD_EVENTS = frozenset({"template_card_event", "template_card_menu_event"})
-"""A button (or a card's menu item) was clicked: its key is one of `scheduler.cards`."""
+"""A button (or a card's menu item) was clicked: its key is one of `scheduler.core.cards`."""
 
 
 async def _grey_out_card(session: Session, ctx: Context, msg: Incoming) -> None:

@@ -14,8 +14,8 @@ import aiohttp
 from bot.doctor_checks import Check
 from bot.scheduling import alert_route
 from bot.settings import Settings
-from scheduler.channels.base import OutboundMessage
 from scheduler.channels.factory import from_settings
+from scheduler.core.channel import OutboundMessage
 from storage.vocabulary import AttemptOutcome
 
 TEST_ALERT = "keeper doctor：告警通道测试。收到这条，说明出问题时你会在这里收到通知。"

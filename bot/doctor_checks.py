@@ -15,7 +15,7 @@ from sqlalchemy.exc import DBAPIError
 
 from bot.maintenance import database_failure, real_tick_since
 from bot.settings import Settings, SettingsError, load_database_url, load_settings
-from scheduler.backup_schedule import backup_overdue
+from scheduler.core.backup_schedule import backup_overdue
 from storage.records import BackupRunRecord
 
 SCHEDULER_FRESH = dt.timedelta(minutes=2)

@@ -13,7 +13,7 @@ import datetime as dt
 
 from bot.doctor_checks import Check
 from bot.settings import Settings
-from scheduler.retention_policy import RUN_AT, overdue
+from scheduler.core.retention_policy import RUN_AT, overdue
 from storage.repos.retention_runs import RunRow, TableFigures
 
 

@@ -18,7 +18,7 @@ from bot.crypto import WeComCrypto
 from bot.doctor_checks import Check
 from bot.settings import Settings
 from bot.wecom_admin import Json, WeComAdmin, WeComUnreachable
-from scheduler.incidents import outbound_ip
+from scheduler.core.incidents import outbound_ip
 from storage.vocabulary import AttemptOutcome
 
 APP_PAGE = "应用管理 -> 自建 -> your app"

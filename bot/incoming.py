@@ -28,7 +28,7 @@ from xml.etree.ElementTree import ParseError
 import defusedxml.ElementTree as SafeET
 from defusedxml import DefusedXmlException
 
-from scheduler.redact import mask_user
+from scheduler.core.redact import mask_user
 
 KEY_LIMIT = 191  # the dedup_key column's length
 CARD_EVENTS = frozenset({"template_card_event", "template_card_menu_event"})

@@ -1,13 +1,13 @@
 """Logging: one line per event with its context as key=value (or JSON), secrets redacted.
 
-UserIDs never appear: code logs `scheduler.redact.mask_user(...)` tags instead, and
+UserIDs never appear: code logs `scheduler.core.redact.mask_user(...)` tags instead, and
 the filter tags any UserID keeper knows that a provider's text carried in
-(`scheduler.user_ids`).
+(`scheduler.core.user_ids`).
 
 `RedactingFilter` scrubs every configured secret value, and any `access_token=`,
 `corpsecret=` or `key=` value in a URL, from the message, its arguments and the
 formatted exception text, so neither a log line nor a traceback can carry one.
-The rules themselves live in `scheduler.redact`, shared with the delivery
+The rules themselves live in `scheduler.core.redact`, shared with the delivery
 attempts' stored error texts.
 """
 
@@ -20,8 +20,8 @@ import re
 import sys
 from collections.abc import Iterable
 
-from scheduler.redact import REDACTED, redact, secret_values, set_user_mask_key
-from scheduler.user_ids import KNOWN
+from scheduler.core.redact import REDACTED, redact, secret_values, set_user_mask_key
+from scheduler.core.user_ids import KNOWN
 
 __all__ = ["REDACTED", "JsonFormatter", "KeyValueFormatter", "RedactingFilter", "configure_logging"]
 
@@ -122,10 +122,10 @@ def configure_logging(
 ) -> logging.Handler:
     """Log to stderr through the redacting filter, as text or JSON; returns the handler.
 
-    Also keys the UserID tags (`scheduler.redact.mask_user`) with the deployment's
+    Also keys the UserID tags (`scheduler.core.redact.mask_user`) with the deployment's
     secrets, so one member has one tag in every process's log, and makes `user_ids`
     (the ones the settings name) known to the redaction for good
-    (`scheduler.user_ids.KNOWN`; the scheduler adds the database's).
+    (`scheduler.core.user_ids.KNOWN`; the scheduler adds the database's).
     """
     secrets = tuple(secrets)
     set_user_mask_key("".join(sorted(secrets)))

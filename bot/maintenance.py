@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from sqlalchemy.exc import DBAPIError
 
 from bot.settings import mask_database_url
-from scheduler.redact import redact
+from scheduler.core.redact import redact
 
 TEST_TICK_PREFIX = "tick-at:"
 """`keeper tick --at` names its heartbeat with this, so it is never taken for a real one."""
@@ -66,7 +66,7 @@ def database_failure(exc: BaseException, url: str, secrets: tuple[str, ...] = ()
     The URL's password is masked, and any secret found in the driver's text is cut out.
     """
     orig = exc.orig if isinstance(exc, DBAPIError) and exc.orig is not None else exc
-    # Redact before cutting (scheduler.redact): a cut first could leave half a secret.
+    # Redact before cutting (scheduler.core.redact): a cut first could leave half a secret.
     first_line = (str(orig).splitlines() or [""])[0]
     reason = redact(first_line, secrets, max_length=REASON_MAX_CHARS)
     return (

@@ -37,15 +37,6 @@ MENU: Json = {
 """The menu keeper installs."""
 
 
-def menu_keys(menu: Json = MENU) -> set[str]:
-    """Every click key in `menu`."""
-    keys = set()
-    for button in menu["button"]:
-        for item in button.get("sub_button", [button]):
-            keys.add(item["key"])
-    return keys
-
-
 async def install(settings: Settings) -> tuple[int, str]:
     """Install `MENU` on the configured app: (exit status, one line for the operator)."""
     async with aiohttp.ClientSession() as session:

@@ -30,7 +30,7 @@ from scheduler.channels.serverchan_user import UserServerChanChannel
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
-from scheduler.incidents import AlertRoute
+from scheduler.core.incidents import AlertRoute
 from scheduler.kinds import Kind
 from scheduler.nag_kind import NagKind
 from scheduler.reminder_kinds import CardUpdateKind, OneOffKind, RecurringKind
@@ -149,7 +149,7 @@ def retention_duty(settings: Settings) -> RetentionDuty:
 
 
 def alert_route(settings: Settings) -> AlertRoute | None:
-    """How the admins are told of incidents (`scheduler.incidents`).
+    """How the admins are told of incidents (`scheduler.core.incidents`).
 
     With KEEPER_ALERT_CHANNEL: through that channel, to KEEPER_ALERT_TO or else the
     first admin (alphabetically: KEEPER_ADMINS is a set). Without it: through the

@@ -26,7 +26,13 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError
 
 from bot.forwarded import LOOPBACK, Network
-from scheduler.retention_policy import DEFAULT_DAYS, MAXIMUM_DAYS, MINIMUM_DAYS, Family, Periods
+from scheduler.core.retention_policy import (
+    DEFAULT_DAYS,
+    MAXIMUM_DAYS,
+    MINIMUM_DAYS,
+    Family,
+    Periods,
+)
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
@@ -98,7 +104,7 @@ class Settings:
         return hmac.new(self.secret.encode(), WEB_KEY_LABEL, hashlib.sha256).digest()
 
     def channel_key(self) -> bytes:
-        """The AES-256 key sealing the SendKeys users bind (`services.secret_box`).
+        """The AES-256 key sealing the SendKeys users bind (`storage.secret_box`).
 
         HMAC-SHA256 under its own label of KEEPER_WEB_SECRET when set, else of
         WECOM_SECRET: never the cookie key, never a secret itself. Without
@@ -599,7 +605,7 @@ RETAIN_WHY = {
 
 def _retention(env: Mapping[str, str]) -> Periods:
     """KEEPER_RETAIN_MESSAGES_DAYS, KEEPER_RETAIN_JOBS_DAYS, KEEPER_RETAIN_LINKS_DAYS:
-    whole days, each at least its minimum (`scheduler.retention_policy` says why)."""
+    whole days, each at least its minimum (`scheduler.core.retention_policy` says why)."""
     days = {family: _retain_days(env, family) for family in Family}
     return Periods(messages=days[Family.MESSAGES], jobs=days[Family.JOBS], links=days[Family.LINKS])
 

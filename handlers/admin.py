@@ -16,9 +16,9 @@ from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus, Command
 from handlers.context import Context, Outcome
 from handlers.retention_status import retention_lines
 from handlers.router import Router
-from scheduler import times
-from scheduler.failure_words import failure_words
-from scheduler.redact import mask_user
+from scheduler.core import times
+from scheduler.core.failure_words import failure_words
+from scheduler.core.redact import mask_user
 from storage.database import Session
 from storage.records import ChannelStats, FailureCause
 from storage.repos import admin, flags, incidents, rules, users
@@ -88,7 +88,7 @@ async def _overview(session: Session, ctx: Context) -> str:
 
 
 async def _incident_lines(session: Session, ctx: Context) -> list[str]:
-    """Where alerts go, and every open incident (`scheduler.incidents`)."""
+    """Where alerts go, and every open incident (`scheduler.core.incidents`)."""
     found = await incidents.open_all(session)
     return [texts.admin_alert_road(ctx.alert_channel)] + [
         texts.admin_incident(i.kind, i.subject, _when(i.opened_at, ctx), i.alerted_at is not None)

@@ -9,8 +9,8 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from handlers import texts
-from scheduler import times
-from scheduler.backup_schedule import backup_overdue
+from scheduler.core import times
+from scheduler.core.backup_schedule import backup_overdue
 from storage.database import Session
 from storage.records import BackupRunRecord
 from storage.repos import backups

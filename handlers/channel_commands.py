@@ -2,7 +2,7 @@
 
 Kept apart from `handlers.commands` (which lists them in its `Command` union) so the
 channel grammar's values sit with nothing else. Channel names are the scheduler's
-(`scheduler.fallback`: `wxpusher`, `serverchan_user`, `wecom_app`); a target of
+(`scheduler.core.fallback`: `wxpusher`, `serverchan_user`, `wecom_app`); a target of
 `wechat` means "my personal WeChat": the bound WxPusher, else the bound Server酱.
 """
 

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Literal
 
 from handlers.channel_commands import ChannelCommand
-from scheduler.schedule import Schedule
+from scheduler.core.schedule import Schedule
 from storage.vocabulary import LedgerDirection, RuleKind
 
 
@@ -176,7 +176,7 @@ class ShowReminders:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class UntilDone:
     """`直到完成 每10分钟 最多6次`: repeat every `every` minutes, `cap` messages in all
-    (see `scheduler.nag`)."""
+    (see `scheduler.core.nag`)."""
 
     every: int
     cap: int
@@ -393,7 +393,10 @@ class WhoAmI:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Dismiss:
-    """`不` / `不是` / `算了`: no to a question (the guess is already dropped by then)."""
+    """`不` / `不是` / `算了`: no to a question (the guess is already dropped by then);
+    `谢谢` (`thanked`): nothing to do either, answered in kind."""
+
+    thanked: bool = False
 
 
 # --- Pages and export (issue 13) -------------------------------------------------
@@ -486,3 +489,7 @@ class ParseError(Exception):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+
+RECORDS = (RecordWeight, RecordLedger, CheckInWater, WriteJournal, AddTask, AddEvent, AddReminder)
+"""The commands that write a fact: never made from a message read only in part."""

@@ -41,7 +41,7 @@ from handlers.commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.normalise import normalise, tidy
 from handlers.router import Router
-from scheduler import times
+from scheduler.core import times
 from storage.database import Session
 from storage.repos import users
 
@@ -100,7 +100,7 @@ async def ask(session: Session, ctx: Context, cmd: Confirm) -> Outcome:
 @router.handles(Dismiss)
 async def dismiss(session: Session, ctx: Context, cmd: Dismiss) -> Outcome:
     """A no: whatever was asked is already dropped (`take_pending`); say so."""
-    return Outcome(reply=texts.DISMISSED)
+    return Outcome(reply=texts.THANKED if cmd.thanked else texts.DISMISSED)
 
 
 async def take_pending(session: Session, ctx: Context, text: str | None) -> Command | None:

@@ -6,7 +6,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
-from scheduler import times
+from scheduler.core import times
 from storage.records import Effect, UserRecord
 
 
@@ -32,7 +32,7 @@ class Context:
     alert_channel: str = ""
     """KEEPER_ALERT_CHANNEL as the scheduler names it; empty: the WeCom app stands in."""
     channel_key: bytes = field(repr=False)
-    """The key sealing users' SendKeys (`Settings.channel_key`; `services.secret_box`).
+    """The key sealing users' SendKeys (`Settings.channel_key`; `storage.secret_box`).
     Required: an empty default would only fail inside AES at the first 绑定."""
     channels_on: frozenset[str]
     """The channels keeper can send a user's reminders on (`bot.app.user_channels_on`,

@@ -12,7 +12,7 @@ from handlers import texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import times
+from scheduler.core import times
 from storage.database import Session
 from storage.records import Effect, EventRecord
 from storage.repos import events, records

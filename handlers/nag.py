@@ -1,6 +1,6 @@
 """Handlers for nags (`提醒 ... 直到完成`): making one, and the user's answer.
 
-Nags change only through `services.nag`; the pure rules are `scheduler.nag`.
+Nags change only through `services.nag`; the pure rules are `scheduler.core.nag`.
 
 Decisions: a typed `收到` (or a bare `完成`) answers the nag whose message the user
 saw last (`services.nag.last_sent`): both, when two left as one message (a bare
@@ -21,8 +21,8 @@ from handlers import texts
 from handlers.commands import AddReminder, AnswerNag, CompleteTask, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import nag
-from scheduler.schedule import next_after
+from scheduler.core import nag
+from scheduler.core.schedule import next_after
 from storage.database import Session
 from storage.repos import tasks
 from storage.vocabulary import RuleStatus, TaskStatus

@@ -16,7 +16,7 @@ from handlers import texts, year
 from handlers.commands import ExportData, OpenPages, ShowYear
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler.redact import mask_user
+from scheduler.core.redact import mask_user
 from storage.database import Session
 from storage.repos import links, water
 from storage.repos.year import facts_between

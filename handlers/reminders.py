@@ -31,11 +31,11 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import messages, nag, quiet
-from scheduler import water_plan as wp
-from scheduler.failure_words import failure_words
-from scheduler.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time, review_time
-from scheduler.schedule import Schedule, describe, next_after
+from scheduler.core import messages, nag, quiet
+from scheduler.core import water_plan as wp
+from scheduler.core.failure_words import failure_words
+from scheduler.core.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time, review_time
+from scheduler.core.schedule import Schedule, describe, next_after
 from storage.database import Session
 from storage.records import RuleRecord
 from storage.repos import job_claims, rules, sent_or_missed, tasks, users, water

@@ -13,7 +13,7 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from handlers import texts
-from scheduler import times
+from scheduler.core import times
 from storage.database import Session
 from storage.repos.retention_runs import RunRow, TableFigures, figures
 

@@ -29,8 +29,8 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import review, review_text, times
-from scheduler.reminder_rules import REVIEW_DEFAULT, review_time
+from scheduler.core import review, review_text, times
+from scheduler.core.reminder_rules import REVIEW_DEFAULT, review_time
 from storage.database import Session
 from storage.repos import budgets, reads, rules, tasks
 from storage.vocabulary import LedgerDirection, RuleKind, TaskStatus

@@ -22,8 +22,8 @@ from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, S
 from handlers.context import Context, Outcome
 from handlers.parse.cues import done_thing
 from handlers.router import Router
-from scheduler import nag
-from scheduler.reminder_rules import task_due_at
+from scheduler.core import nag
+from scheduler.core.reminder_rules import task_due_at
 from storage.database import Session
 from storage.records import Effect, TaskRecord
 from storage.repos import tasks

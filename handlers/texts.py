@@ -9,9 +9,15 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 
-from scheduler.incidents import CHANNEL_WORDS
-from scheduler.messages import MISSED_MAX_LABELS, REPLY_REF_MAX_CHARS, Lost, clip_title, lost_line
-from scheduler.times import WEEKDAYS, day_label, hm, md
+from scheduler.core.incidents import CHANNEL_WORDS
+from scheduler.core.messages import (
+    MISSED_MAX_LABELS,
+    REPLY_REF_MAX_CHARS,
+    Lost,
+    clip_title,
+    lost_line,
+)
+from scheduler.core.times import WEEKDAYS, day_label, hm, md
 from storage.vocabulary import (
     IncidentKind,
     JobStatus,
@@ -780,6 +786,7 @@ def missed_line(summary: str) -> str:
 # --- questions about a guess (handlers/confirm.py) ---
 CONFIRM_TAIL = "？回「是」记下"
 DISMISSED = "好的，没有记。"
+THANKED = "不客气。"
 
 
 def confirm_question(what: str) -> str:

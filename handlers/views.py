@@ -9,7 +9,7 @@ from handlers import review, summaries, texts
 from handlers.commands import ShowMonth, ShowToday, ShowWeek
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import times
+from scheduler.core import times
 from storage.database import Session
 from storage.repos import budgets, reads, tasks
 from storage.vocabulary import LedgerDirection

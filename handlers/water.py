@@ -19,8 +19,8 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler import times
-from scheduler import water_plan as wp
+from scheduler.core import times
+from scheduler.core import water_plan as wp
 from storage.database import Session
 from storage.repos import water
 from storage.vocabulary import PlanState

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scheduler.channels.base import SendResult
+from scheduler.core.channel import SendResult
 from scheduler.kinds import Occurrence, Send, Skip
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleRecord
@@ -17,7 +17,7 @@ from storage.vocabulary import JobStatus, RuleKind
 
 
 class AdminAlertKind:
-    """`admin_alert`: at least once, high priority (`scheduler.rule_kinds`)."""
+    """`admin_alert`: at least once, high priority (`scheduler.core.rule_kinds`)."""
 
     name = RuleKind.ADMIN_ALERT.value
 

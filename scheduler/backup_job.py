@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from scheduler.backup_schedule import latest_slot, run_day
 from scheduler.clock import Clock
+from scheduler.core.backup_schedule import latest_slot, run_day
 from storage.backup import BackupOutcome, make_and_verify
 from storage.backup.prune import prune
 from storage.database import Database

@@ -11,7 +11,7 @@ sweeper), and a hung send delays no one else's finalisation. A flush costs a han
 of statements whatever it carries: one lock of the claims, one multi-row INSERT of
 attempts, one UPDATE per distinct outcome. Every state change is conditional on the
 claim (locked by `job_claims.lock_claims`), so a late worker and the lease sweeper can never
-both win. Which state follows which outcome is `scheduler.outcomes`; the enterprise
+both win. Which state follows which outcome is `scheduler.core.outcomes`; the enterprise
 budget shared by all workers is `scheduler.enterprise`.
 """
 
@@ -21,13 +21,14 @@ import datetime as dt
 import logging
 from dataclasses import dataclass, field
 
-from scheduler import enterprise, incident_watch, messages, outcomes, quiet, routing, stats
-from scheduler.channels.base import OutboundMessage, SendResult
+from scheduler import enterprise, incident_watch, routing, stats
 from scheduler.channels.budget import HOUR, Defer, budget_decision
+from scheduler.core import messages, outcomes, quiet
+from scheduler.core.channel import OutboundMessage, SendResult
+from scheduler.core.user_ids import KNOWN
 from scheduler.kinds import Send, Skip
 from scheduler.runtime import CONFIG_HOLD, Scheduler
 from scheduler.send_window import SendWindow
-from scheduler.user_ids import KNOWN
 from storage.database import Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob
 from storage.repos import attempts, job_claims, known_ids, rules, sent_or_missed, users
@@ -208,7 +209,7 @@ async def _prepare_batch(
 
 
 async def _know_user_ids(session: Session, now: dt.datetime) -> None:
-    """Read the UserIDs error texts are masked for (`scheduler.user_ids`) when this
+    """Read the UserIDs error texts are masked for (`scheduler.core.user_ids`) when this
     process's copy is older than `KNOWN_IDS_REREAD`: before the sends, so that each
     channel's error text and log line is masked at its source. One statement a
     minute, not one per send."""
@@ -425,7 +426,7 @@ async def _quiet_or_prepare(
     to: Addressee,
     now: dt.datetime,
 ) -> Send | Skip:
-    """Quiet time first (`scheduler.quiet`): suppressed, or moved to its end as a new
+    """Quiet time first (`scheduler.core.quiet`): suppressed, or moved to its end as a new
     job of the same rule (this one ends `suppressed`, saying where it went). High
     priority jobs (events, tasks, 重要, card updates) always pass."""
     # Judged at the job's own time: a companion claimed early (the merge window) may

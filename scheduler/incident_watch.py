@@ -16,7 +16,7 @@ from collections.abc import Iterable
 
 from sqlalchemy.exc import DBAPIError
 
-from scheduler.channels.base import SendResult
+from scheduler.core.channel import SendResult
 from scheduler.runtime import INCIDENTS_REREAD, Scheduler
 from services import alerts
 from storage.database import Session

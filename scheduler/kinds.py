@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scheduler.channels.base import SendResult
+from scheduler.core.channel import SendResult
 from storage.database import Session
 from storage.records import Addressee, JobRecord, NewJob, RuleRecord
 

@@ -1,4 +1,4 @@
-"""The nag rule kind (直到完成) for the tick: a shell around the pure `scheduler.nag`.
+"""The nag rule kind (直到完成) for the tick: a shell around the pure `scheduler.core.nag`.
 
 `materialise` makes the job of the rule's current slot and moves the rule to the next
 slot (None past the cap, after which `rules.retire_spent` retires it once its last
@@ -15,8 +15,8 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
-from scheduler import cards, nag
-from scheduler.channels.base import SendResult
+from scheduler.core import cards, nag
+from scheduler.core.channel import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleRecord
@@ -77,7 +77,7 @@ class NagKind:
 
 
 async def _quiet_time(session: Session, job: JobRecord, now: dt.datetime) -> None:
-    """A job suppressed while the user's quiet time covers it (`scheduler.quiet`; the
+    """A job suppressed while the user's quiet time covers it (`scheduler.core.quiet`; the
     job has ended, so a lost claim changes nothing). For a nag none of whose messages
     has gone out yet in this run, that would drop the whole nag unseen (a one-hour nag
     inside two hours of quiet): it starts over when quiet time ends, with its full cap,

@@ -3,7 +3,7 @@
 Each kind re-reads the business state at send time (`prepare`): a cancelled or moved
 event, a task done meanwhile, a digest with nothing to say, a deleted rule: nothing is
 sent and the job ends `cancelled` or `suppressed` with the reason. The words come
-from `scheduler.messages` and `scheduler.digests` (pure).
+from `scheduler.core.messages` and `scheduler.core.digests` (pure).
 """
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import functools
 from zoneinfo import ZoneInfo
 
 import services.review
-from scheduler import cards, digests, messages, review_text
-from scheduler import reminder_rules as store
-from scheduler.channels.base import SendResult
+from scheduler.core import cards, digests, messages, review_text
+from scheduler.core import reminder_rules as store
+from scheduler.core.channel import SendResult
+from scheduler.core.schedule import Schedule, next_after
 from scheduler.kinds import Occurrence, Send, Skip, job_for
-from scheduler.schedule import Schedule, next_after
 from storage.database import Session
 from storage.records import Addressee, JobRecord, RuleRecord
 from storage.repos import events, reads, rules, tasks

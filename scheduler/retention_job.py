@@ -1,5 +1,5 @@
 """The daily retention run: the scheduler prunes what only serves a while, in bounded
-batches, a few per tick. What may go is `scheduler.retention_policy`.
+batches, a few per tick. What may go is `scheduler.core.retention_policy`.
 
 A tick calls `RetentionDuty.step`. When the day's slot (`RUN_AT`, local) has passed,
 the scheduler opens the day's run (`retention_runs`: one row per table, made once
@@ -32,9 +32,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
-from scheduler.backup_schedule import latest_slot, run_day
 from scheduler.clock import Clock
-from scheduler.retention_policy import (
+from scheduler.core.backup_schedule import latest_slot, run_day
+from scheduler.core.retention_policy import (
     PRUNABLE_STATUSES,
     RUN_AT,
     Family,

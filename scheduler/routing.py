@@ -1,4 +1,4 @@
-"""The shells around `scheduler.fallback`: route new jobs, divert failed ones.
+"""The shells around `scheduler.core.fallback`: route new jobs, divert failed ones.
 
 Routing is decided at materialisation (`route_new`), so a job's `channel` and
 `recipient` say where it goes before it is claimed, the attempts table and 管理 状态
@@ -25,8 +25,8 @@ import dataclasses
 import datetime as dt
 from collections.abc import Awaitable, Callable, Collection, Iterable, Mapping
 
-from scheduler.channels.base import SendResult
-from scheduler.fallback import (
+from scheduler.core.channel import SendResult
+from scheduler.core.fallback import (
     NOT_ROUTED,
     SERVERCHAN_USER,
     WECOM_APP,
@@ -36,10 +36,10 @@ from scheduler.fallback import (
     route_of,
     user_of_ref,
 )
-from services.secret_box import open_secret
 from storage.database import Database, Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
 from storage.repos import attempts, job_claims, user_channels
+from storage.secret_box import open_secret
 from storage.vocabulary import AttemptOutcome, ChannelRole, DeliveryPolicy, ErrorClass, JobStatus
 
 HELD_NOTE = "channel held after a configuration error; sent through the fallback"

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from scheduler.backup_job import BackupDuty
-from scheduler.channels.base import Channel
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.clock import Clock
-from scheduler.incidents import AlertRoute
+from scheduler.core.channel import Channel
+from scheduler.core.incidents import AlertRoute
 from scheduler.kinds import Kind
 from scheduler.retention_job import RetentionDuty
 from storage.database import Database

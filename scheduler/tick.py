@@ -7,7 +7,7 @@ Each step is a small function that does one unit of work in its own short
 transaction and reports how much it did. The channel call happens outside any
 transaction; a finaliser always runs after it, and every state change is a
 conditional UPDATE on the claim, so a late worker and the lease sweeper can never
-overwrite each other. Which state follows which outcome is `scheduler.outcomes`.
+overwrite each other. Which state follows which outcome is `scheduler.core.outcomes`.
 """
 
 from __future__ import annotations
@@ -18,9 +18,10 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from scheduler import outcomes, routing, watchdog
+from scheduler import routing, watchdog
+from scheduler.core import outcomes
+from scheduler.core.job_state import expiry_cutoff
 from scheduler.delivery import deliver, finish, tell_later
-from scheduler.job_state import expiry_cutoff
 from scheduler.runtime import (
     BATCH,
     CATCH_UP_SLOTS,

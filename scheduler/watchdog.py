@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import datetime as dt
 
-from scheduler.backup_schedule import backup_overdue
+from scheduler.core.backup_schedule import backup_overdue
+from scheduler.core.liveness import SCHEDULER_STALE, scheduler_health, tick_age
 from scheduler.delivery import deliver
-from scheduler.liveness import SCHEDULER_STALE, scheduler_health, tick_age
 from scheduler.runtime import Scheduler
 from services import alerts
 from storage.database import Session

@@ -11,9 +11,9 @@ import datetime as dt
 from dataclasses import replace
 
 import services.water
-from scheduler import cards, messages
-from scheduler import water_plan as wp
-from scheduler.channels.base import SendResult
+from scheduler.core import cards, messages
+from scheduler.core import water_plan as wp
+from scheduler.core.channel import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
 from storage.records import Addressee, JobRecord, NewJob, RuleRecord

@@ -2,7 +2,7 @@
 that tells about it, in the caller's transaction, so they are made together or not
 at all.
 
-Decisions (see `scheduler.incidents` for the state table):
+Decisions (see `scheduler.core.incidents` for the state table):
 - An alert is a notification job like any other: kind `admin_alert` (at least once,
   high priority), of an unlisted internal rule of the admin's, on the alert route's
   channel (`job.channel`), to the route's recipients; its text is fixed on the job
@@ -23,9 +23,9 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 import services.rules
-from scheduler import incidents as pure
-from scheduler import rule_kinds
-from scheduler.incidents import Action, AlertRoute, Event
+from scheduler.core import incidents as pure
+from scheduler.core import rule_kinds
+from scheduler.core.incidents import Action, AlertRoute, Event
 from storage.database import Session
 from storage.records import NewJob
 from storage.repos import incidents, job_claims, rules, users

@@ -9,8 +9,8 @@ from __future__ import annotations
 import datetime as dt
 
 import services.rules
-from scheduler import rule_kinds
-from scheduler.reminder_rules import CHANNEL
+from scheduler.core import rule_kinds
+from scheduler.core.reminder_rules import CHANNEL
 from storage.database import Session
 from storage.records import NewJob
 from storage.repos import job_claims, rules

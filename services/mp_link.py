@@ -15,7 +15,7 @@ import secrets
 from collections.abc import Callable
 
 import services.water
-from scheduler import water_plan as wp
+from scheduler.core import water_plan as wp
 from services.mp_water import loaded_plan
 from storage.database import Session
 from storage.repos import mp

@@ -43,7 +43,7 @@ from typing import Protocol
 from zoneinfo import ZoneInfo
 
 import services.water
-from scheduler import water_plan as wp
+from scheduler.core import water_plan as wp
 from storage.database import Session
 from storage.repos import mp, reads, records, rules, water
 from storage.repos.users import ensure_and_lock_user

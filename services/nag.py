@@ -1,6 +1,6 @@
 """The writer of nags (直到完成): made by the conversation, ended by the user's answer.
 
-A nag is a rule of kind `nag` whose spec is a `scheduler.nag.NagSpec`; the tick plans
+A nag is a rule of kind `nag` whose spec is a `scheduler.core.nag.NagSpec`; the tick plans
 its repeats (`scheduler.nag_kind`). The user's answer (`收到`, a bare `完成`, the
 card's 知道了) is the receipt: it withdraws the repeats not yet sent and retires the
 rule in one transaction, so the tick plans no more and a repeat claimed meanwhile is
@@ -25,8 +25,8 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 import services.rules
-from scheduler import nag
-from scheduler.reminder_rules import task_due_at
+from scheduler.core import nag
+from scheduler.core.reminder_rules import task_due_at
 from storage.database import Session
 from storage.records import RuleRecord, TaskRecord
 from storage.repos import rules, sent_or_missed

@@ -1,7 +1,7 @@
-"""The weekly review's reads: one user's records gathered into `scheduler.review.WeekFacts`.
+"""The weekly review's reads: one user's records gathered into `scheduler.core.review.WeekFacts`.
 
 Used by 「周报」 in chat (handlers) and by the Sunday push (the tick's kind), so both
-read the same week the same way. Read-only; the maths is `scheduler.review` (pure).
+read the same week the same way. Read-only; the maths is `scheduler.core.review` (pure).
 
 The week ends on `week_end` (a local date, inclusive); the reads reach back 5 weeks
 for the moving averages and the usual spending, and the month to date for budgets.
@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from scheduler import review, review_text
+from scheduler.core import review, review_text
 from storage.database import Session
 from storage.records import LedgerRow
 from storage.repos import budgets, events, reads, tasks, water
@@ -37,7 +37,7 @@ async def build(session: Session, user_id: int, week_end: dt.date, tz: ZoneInfo)
 async def week_facts(
     session: Session, user_id: int, week_end: dt.date, tz: ZoneInfo
 ) -> review.WeekFacts:
-    """Everything `scheduler.review.review` looks at, read from storage."""
+    """Everything `scheduler.core.review.review` looks at, read from storage."""
 
     def at(day: dt.date) -> dt.datetime:
         return _midnight(day, tz)

@@ -2,12 +2,12 @@
 
 Handlers (and the conversation) turn the user's words into these calls; the tick's
 kinds (`scheduler.reminder_kinds`) read what they wrote. A rule's `next_fire_at` is
-always computed here, from the pure `scheduler.reminder_rules` and
-`scheduler.schedule`, never by the caller. Water's rule is the plan's
+always computed here, from the pure `scheduler.core.reminder_rules` and
+`scheduler.core.schedule`, never by the caller. Water's rule is the plan's
 (`services.water`); card updates are queued by `services.card_updates`.
 
 Every rule is made by `create`, which takes its delivery policy and priority from
-the kind's row in `scheduler.rule_kinds` (the reasons are written there).
+the kind's row in `scheduler.core.rule_kinds` (the reasons are written there).
 
 Decisions:
 - Digests are on by default for every user (08:00 and 21:30 local), and so is the
@@ -23,8 +23,8 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from scheduler import nag, rule_kinds
-from scheduler.reminder_rules import (
+from scheduler.core import nag, rule_kinds
+from scheduler.core.reminder_rules import (
     CHANNEL,
     DEFAULT_DIGEST_TIMES,
     DEFAULTS_VERSION,
@@ -39,8 +39,8 @@ from scheduler.reminder_rules import (
     review_time,
     task_reminder_at,
 )
-from scheduler.rule_state import can_transition
-from scheduler.schedule import Schedule, next_after
+from scheduler.core.rule_state import can_transition
+from scheduler.core.schedule import Schedule, next_after
 from storage.database import Session
 from storage.records import EventRecord, RuleRecord, TaskRecord
 from storage.repos import events, job_claims, rules, sent_or_missed, tasks, users
@@ -407,7 +407,7 @@ async def _locked(session: Session, rule: RuleRecord) -> RuleRecord | None:
 async def _move(
     session: Session, rule: RuleRecord, to: str, now: dt.datetime, **values: object
 ) -> None:
-    """Change a rule's status as `scheduler.rule_state` allows (staying is allowed)."""
+    """Change a rule's status as `scheduler.core.rule_state` allows (staying is allowed)."""
     if rule.status != to and not can_transition(rule.status, to):
         raise RuntimeError(f"rule {rule.id}: {rule.status} -> {to} is not a rule transition")
     if to in (RuleStatus.DONE, RuleStatus.DELETED):

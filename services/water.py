@@ -1,6 +1,6 @@
 """The water plan's one writer: load the plan, run the pure machine, store the result.
 
-`scheduler.water_plan` decides; this module loads the plan (its row and its live
+`scheduler.core.water_plan` decides; this module loads the plan (its row and its live
 grant), applies one event, and carries out the effects in the caller's transaction.
 Both the conversation (the user's 开启/喝水/暂停/恢复/关闭) and the tick (claim,
 send result, expiry) come through `act`, so the plan has exactly one writer.
@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 import services.rules
-from scheduler import water_plan as wp
-from scheduler.water_rule import next_reminder
+from scheduler.core import water_plan as wp
+from scheduler.core.water_rule import next_reminder
 from storage.database import Session
 from storage.records import Habit, PlanRecord
 from storage.repos import job_claims, reads, rules, water

@@ -2,7 +2,7 @@
 
 Same conventions as `storage.models`. One row per (user, channel): the WxPusher UID
 in plain text (an address, not a credential), a Server酱 SendKey only as AES-GCM
-ciphertext (`services.secret_box`), and in both cases a masked `hint` for display.
+ciphertext (`storage.secret_box`), and in both cases a masked `hint` for display.
 The WeCom app needs no row; one appears only when the user makes the WeCom app their
 fallback (`receiver` empty: the address is the user's WeCom UserID).
 """

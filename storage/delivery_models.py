@@ -54,7 +54,7 @@ class ReminderRule(Base):
 
 
 class WaterPlan(Base):
-    """One user's water reminders: the state machine of `scheduler.water_plan`."""
+    """One user's water reminders: the state machine of `scheduler.core.water_plan`."""
 
     __tablename__ = "water_plans"
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -214,7 +214,7 @@ class SystemFlag(Base):
 
 
 class Incident(Base):
-    """Something broken that the admins are told about once (`scheduler.incidents`):
+    """Something broken that the admins are told about once (`scheduler.core.incidents`):
     a channel on hold, the scheduler stopped, a backup overdue.
 
     `open_key` ("kind:subject") is set while the incident is unresolved and cleared

@@ -45,7 +45,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
-from scheduler.user_ids import KNOWN
+from scheduler.core.user_ids import KNOWN
 from storage.engine import create_engine
 from storage.migrate import upgrade
 
@@ -103,7 +103,7 @@ def no_secret_in_any_log_line() -> Iterator[None]:
 
 @pytest.fixture(autouse=True)
 def known_user_ids_forgotten() -> Iterator[None]:
-    """The process's known UserIDs (`scheduler.user_ids.KNOWN`) start empty in every
+    """The process's known UserIDs (`scheduler.core.user_ids.KNOWN`) start empty in every
     test: one test's members are not masked in the next one's texts."""
     KNOWN.clear()
     yield

@@ -14,10 +14,10 @@ from typing import Any
 
 from handlers import texts
 from handlers.backup_status import backup_lines
-from scheduler.failure_words import failure_words
-from scheduler.redact import mask_user, redact
+from scheduler.core.failure_words import failure_words
+from scheduler.core.redact import mask_user, redact
+from scheduler.core.user_ids import KNOWN
 from scheduler.runtime import CONFIG_HOLD
-from scheduler.user_ids import KNOWN
 from storage.database import Session
 from storage.repos import admin, admin_page, flags, known_ids
 

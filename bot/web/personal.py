@@ -16,7 +16,7 @@ import services.review
 from bot.web import charts
 from handlers import year
 from handlers.texts import kg
-from scheduler import review_text
+from scheduler.core import review_text
 from storage.database import Session
 from storage.repos import events, reads, tasks, water
 from storage.repos.year import facts_between

@@ -20,7 +20,7 @@ from aiohttp import web
 
 from bot import keys
 from bot.web import admin_view, auth, personal
-from scheduler.redact import mask_user
+from scheduler.core.redact import mask_user
 from storage.export import export_user
 from storage.repos import links
 from storage.vocabulary import LinkPurpose, LinkRefusal

@@ -29,7 +29,7 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 from handlers.parse.lexicon import END_WORDS, EVENT_TITLE_WORDS, QUIET_WORDS
-from handlers.parse.numbers import small_int
+from handlers.parse.numbers import LIST_N, small_int
 from handlers.parse.settings import (
     DIGESTS,
     MAX_QUIET_MINUTES,
@@ -41,7 +41,7 @@ from handlers.parse.tasks import SAID_PERIOD as _SAID_PERIOD
 from handlers.parse.tasks import parse_edit_event
 from handlers.parse.when import match_time, match_when
 
-_N = r"[0-9]{1,4}|[一二两三四五六七八九十]{1,3}"
+_N = LIST_N
 _ON = r"打开|开启|开|恢复|启用"
 _OFF = r"关掉|关闭|关|停掉|停用"
 _RULE_WORDS: dict[str, RuleVerb] = {"删掉": "delete", "删除": "delete", "删了": "delete"}
@@ -55,36 +55,45 @@ _RULE = re.compile(
 )
 _CARDS = re.compile(
     rf"(?:(?P<v1>{_ON}|{_OFF})\s*(?:提醒)?卡片|卡片\s*(?P<v2>{_ON}|{_OFF}))(?:模式)?"
-    rf"|(?:把)?(?:提醒)?(?:都)?(?P<v3>用|改用|换成|改成|要|想要)卡片(?:发|的形式|形式|那种)?.*"
+    rf"|(?:把)?(?:提醒|消息|通知)?(?:都)?(?P<v3>用|改用|换成|改成|要|想要)卡片(?:发|的形式|形式|那种)?.*"
     rf"|(?:我)?(?:想要|要)(?P<v4>卡片)(?:那种|形式)?(?:的)?提醒"
 )
 _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
 )
 _EVENT_EDIT = re.compile(
-    r"(?:把)?(?:日程\s*(?P<n>[0-9]{1,4})|第\s*(?P<o>[0-9]{1,4})\s*个\s*日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+    rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
 )
 _EVENT_MOVE = re.compile(
     r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在|改成)\s*(?P<rest>.+)"
 )
 _EVENT_CANCEL = re.compile(
-    r"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>[0-9]{1,4})"
-    r"|(?:把)?日程\s*(?P<b>[0-9]{1,4})\s*(?:取消|删掉|删除|删了|删|不去了?)"
+    rf"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>{LIST_N})"
+    rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*(?:取消|删掉|删除|删了|删|不去了?)"
     r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:,.{0,12})?"
 )
+_STARTS = re.compile(r"(?:开始|开|举行|进行|见面)$")
 _EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")
 _DIGEST_DAILY = re.compile(
     r"(?:每天)?(?P<t>.+?)\s*(?:再)?(?:发|推送|给我发|发我|发一下|来)(?:个|一下)?(?P<d>晨报|早报|晚报)"
     r"(?:给我|吧)?"
 )
 _WAKE_SLEEP = re.compile(
-    r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起床?[\s,]*(?P<b>.+?)睡(?:觉)?"
+    r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
 )
+_ROUTINE = re.compile(
+    r"(?:我的?|俺的?)?(?:日常)?作息(?:时间)?(?:一般|大概)?(?:是|为)?\s*(?P<a>[^\s,到至]+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
+)
+"""`我的作息是早上六点到晚上十点`: the day window as a span."""
 _WAKE_SLEEP_NAMED = re.compile(
     r"起床(?:时间)?(?:是|在)?\s*(?P<a>[^\s,]+?)[\s,]*睡觉(?:时间)?(?:是|在)?\s*(?P<b>.+)"
 )
+_FOR_THIS = re.compile(r"(?=你?(?:就)?(?:按|照)这个)")
+"""`…晚上十点就睡了你按这个时间提醒我喝水`: where what it is for begins."""
+_CLOCK = re.compile(r"[0-9]|[一二两三四五六七八九十]\s*点")
 _WATER_WORDS = re.compile(
-    r"(?:以后|今后|再也|先)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?:再)?(?:提醒我|叫我)喝水(?:了)?"
+    r"(?:以后|今后|再也|先)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?P<again>继续|恢复|重新)?(?:再)?"
+    r"(?:提醒我|叫我)喝水(?:了)?"
 )
 
 
@@ -139,9 +148,9 @@ def _rule(text: str, _context: Body) -> Command | None:
 def _event_change(text: str, context: Body) -> Command | None:
     """`把日程2改到周五下午三点` / `日程2取消` / `删除日程 2`."""
     if match := _EVENT_CANCEL.fullmatch(text):
-        return CancelEvent(number=int(match["a"] or match["b"]))
+        return CancelEvent(number=small_int(match["a"] or match["b"] or match["c"]) or 0)
     if match := _EVENT_EDIT.fullmatch(text):
-        number = match["n"] or match["o"]
+        number = small_int(match["n"] or match["o"])
         return parse_edit_event(context.with_text("改日程", f"{number} {match['rest']}"))
     return _event_move(text, context)
 
@@ -161,6 +170,7 @@ def _event_move(text: str, context: Body) -> Command | None:
     said = match["rest"]
     for same in ("同一时间", "原来的时间", "时间不变", "同一个时间", "老时间"):
         said = said.replace(same, "")  # 挪到周四同一时间: the day moves, the time stays
+    said = _STARTS.sub("", said.strip())  # 改成10:30开始
     try:
         when = match_when(said.strip(), context.today)
     except ParseError:
@@ -190,7 +200,13 @@ def _digest_daily(text: str, _context: Body) -> Command | None:
 def _wake_sleep(text: str) -> Command | None:
     """`我一般7点起床11点睡`, `起床时间7点 睡觉时间23点`: the day window, evening
     hours read as evening."""
-    if (match := _WAKE_SLEEP.fullmatch(text) or _WAKE_SLEEP_NAMED.fullmatch(text)) is None:
+    first, comma, rest = _FOR_THIS.sub(",", text, count=1).partition(",")
+    if comma and _CLOCK.search(rest) is None:
+        text = (
+            first.strip()
+        )  # 早上六点起晚上十点睡，喝水提醒就按这个时间来吧: the clause that says it
+    match = _WAKE_SLEEP.fullmatch(text) or _WAKE_SLEEP_NAMED.fullmatch(text)
+    if match is None and (match := _ROUTINE.fullmatch(text)) is None:
         return None
     wake, sleep = match_time(match["a"].strip()), match_time(match["b"].strip())
     if wake is None or sleep is None:
@@ -206,6 +222,8 @@ def _water_words(text: str) -> Command | None:
     if (match := _WATER_WORDS.fullmatch(text) or _WATER_WORDS.match(text)) is None:
         return None
     if not match["neg"]:
-        return SwitchWater(action="enable") if match.end() == len(text) else None
+        if match.end() != len(text):
+            return None
+        return SwitchWater(action="resume" if match["again"] else "enable")  # 继续提醒我喝水
     paused = "暂停" in text or text.startswith("先")  # 先别提醒我喝水了，暂停一下
     return SwitchWater(action="pause" if paused else "close")

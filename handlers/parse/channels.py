@@ -112,7 +112,20 @@ def _bind(rest: str) -> BindReceiver:
     raise ParseError(t.BIND_HOW)
 
 
+_KEY_WORDS = re.compile(r"sendkey|key|uid|密钥|是|为|的|我|[\s,，。.:：!！]", re.IGNORECASE)
+
+
+def _key_in(pattern: re.Pattern[str], value: str) -> str:
+    """The one key in `value` said with words around it (`key是SCT…。`), or `value`
+    as it was when there is not exactly one, or other words are left."""
+    found = pattern.findall(value)
+    if len(found) != 1 or _KEY_WORDS.sub("", value.replace(found[0], "")):
+        return value
+    return str(found[0])
+
+
 def _checked(channel: BindableChannel, value: str) -> str:
+    value = _key_in(UID if channel == "wxpusher" else SENDKEY, value)
     if channel == "wxpusher":
         if not UID.fullmatch(value):
             raise ParseError(t.BAD_UID)

@@ -18,6 +18,7 @@ from handlers.parse.lexicon import (
     CHANNEL_CUES,
     CHANNEL_TARGETS,
     DISMISS_WORDS,
+    DONE_ENDINGS,
     DONE_PAST_VERBS,
     EVENT_MARKERS,
     EVENT_NOUNS,
@@ -50,6 +51,8 @@ from handlers.parse.lexicon import (
     STATE_VERBS,
     STRONG_UNDO,
     TASK_MARKERS,
+    THING_NAMERS,
+    THING_WEIGHT,
     TURN_OFF_WORDS,
     TURN_ON_WORDS,
     UNDO_CUES,
@@ -58,9 +61,10 @@ from handlers.parse.lexicon import (
     VIEW_NOUNS,
     WATER_NOUNS,
     WEIGHT_CUES,
+    WORK_VERBS,
 )
 from handlers.parse.money import category_of
-from handlers.parse.numbers import small_int
+from handlers.parse.numbers import LIST_N, small_int
 from handlers.parse.when import match_time
 from storage.vocabulary import RuleKind
 
@@ -252,7 +256,8 @@ class Cues:
 
     @lazy
     def remark(self) -> bool:
-        return _any(self.text, REMARK_WORDS)
+        things_weight = THING_WEIGHT in self.text.replace("体" + THING_WEIGHT, "")  # 行李箱重量
+        return _any(self.text, REMARK_WORDS) or things_weight
 
     @lazy
     def other_person(self) -> bool:
@@ -348,7 +353,13 @@ def read(text: str) -> Cues:
 
 _DONE_VERBS = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
 _DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快递 and 拿快递
-    rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?了?"
+    rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?<!待)(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?了?"
+)
+
+
+_DONE_ANY_VERB = re.compile(
+    r"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{2,8}?)\s*(?:已经|也|都)?"
+    rf"(?P<verb>{'|'.join(sorted(WORK_VERBS, key=len, reverse=True))})(?:{'|'.join(DONE_ENDINGS)})了?"
 )
 
 
@@ -356,7 +367,14 @@ def _done_title(text: str) -> str | None:
     """`快递取了` -> `取快递`: the task's usual title, verb first (the handler also
     tries the thing alone, so `取快递` finds a task called 拿快递)."""
     match = _DONE_PAST.fullmatch(text)
-    if match is None or _any(text, QUESTION_CUES):
+    if _any(text, QUESTION_CUES):
+        return None
+    finished = _DONE_ANY_VERB.fullmatch(text)  # 报价单发过去了, 材料提交上去了
+    if finished is not None and (match is None or finished.start("verb") < match.start("verb")):
+        if finished["verb"] in ("办", "做", "弄", "搞"):
+            return finished["thing"]  # 交材料做完了: the thing is the task
+        return finished["verb"] + finished["thing"]  # 发报价单 (the handler also tries 报价单)
+    if match is None:
         return None
     verb = _VERB_BASE.get(match["verb"], match["verb"])
     thing = match["thing"].removesuffix("的事").removesuffix("这件事")
@@ -376,7 +394,7 @@ _VERB_BASE = {
 _VERB_BASE |= {"拿到": "拿", "取到": "取", "收到": "收", "去过": "去", "做过": "做", "办过": "办"}
 
 
-_DONE_PAST_LONGEST = sorted(DONE_PAST_VERBS, key=len, reverse=True)
+_DONE_PAST_LONGEST = sorted({*DONE_PAST_VERBS, *WORK_VERBS}, key=len, reverse=True)
 
 
 def done_thing(title: str) -> str | None:
@@ -393,7 +411,8 @@ _VIEW_FILLER = sorted(
      "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
      "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
      "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛", "数据", "一整年", "整年"},
+     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前", "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说",
+     "讲讲", "你"},
     key=len,
     reverse=True,
 )  # fmt: skip
@@ -454,7 +473,9 @@ def _undo(text: str) -> bool:
 
 
 _NAG_ANSWERS_LONGEST = sorted(NAG_ANSWERS, key=len, reverse=True)
-_INTERJECTIONS_LONGEST = sorted(INTERJECTIONS, key=len, reverse=True)
+_INTERJECTIONS_LONGEST = sorted({*INTERJECTIONS, *NAG_ANSWERS}, key=len, reverse=True)
+"""What may come before a nag's answer word: interjections, or the answer again
+(`知道了知道了 别催了`)."""
 
 
 def _nag_answer(text: str) -> str | None:
@@ -468,8 +489,10 @@ def _nag_answer(text: str) -> str | None:
     for answer in _NAG_ANSWERS_LONGEST:
         if said.endswith(answer):
             lead = said[: -len(answer)].strip(" ,")
-            if not lead or all(part in INTERJECTIONS for part in _split_interjections(lead)):
-                return answer
+            parts = _split_interjections(lead)
+            if not lead or all(part in INTERJECTIONS or part in NAG_ANSWERS for part in parts):
+                said_first = next((part for part in parts if part in NAG_ANSWERS), None)
+                return said_first or answer  # 知道了知道了: the answer as first said
     return None
 
 
@@ -520,8 +543,8 @@ def _off_first(text: str) -> bool:
 
 
 _TASK_NUMBER = re.compile(
-    r"(?:待办|任务|todo)\s*#?(?P<a>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})(?![0-9:点号])"
-    r"|(?P<b>[0-9]{1,4})\s*号(?:任务|待办|todo)"
+    rf"(?:待办|任务|todo)\s*#?(?P<a>{LIST_N})(?![0-9:点号])"
+    rf"|(?P<b>{LIST_N})\s*号(?:的)?(?:任务|待办|todo|事情|事儿|事)"
     r"|第\s*(?P<c>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项)\s*(?:任务|待办|todo)?",
     re.IGNORECASE,
 )
@@ -557,7 +580,7 @@ def this_month(text: str, today: dt.date) -> bool:
     return only_view_words(text[match.end() :])
 
 
-_YEAR = re.compile(r"(?P<y>20[0-9]{2})年(?:的)?")
+_YEAR = re.compile(r"(?P<y>20[0-9]{2})年(?:度)?(?:的)?")
 
 
 def this_year(text: str, today: dt.date) -> bool:
@@ -633,7 +656,7 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
     name the thing, when the message marks them as a name (那个, 的)."""
     named = _NAMED.search(text) is not None
     said = text.split(",")[0] if "," in text and word in text.split(",")[0] else text
-    said = said.replace(verb, " ") if verb else said
+    said = _without_turn(said, verb) if verb else said
     for turn in _TURN_PHRASES:
         said = said.replace(turn, " ")
     at = said.find(word)
@@ -643,6 +666,23 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
     if after and not before and named:
         return after  # 提醒吃药的那个删掉
     return None
+
+
+_TURN_LONG = sorted((w for w in {*TURN_OFF_WORDS, *TURN_ON_WORDS} if len(w) > 1), key=len)[::-1]
+
+
+def _without_turn(said: str, verb: str) -> str:
+    """`said` without the turn word and any turn word overlapping it (`先停掉…`:
+    先停 and 停掉), so no half of one is left in the title."""
+    at = said.find(verb)
+    if at < 0:
+        return said
+    start, end = at, at + len(verb)
+    for word in _TURN_LONG:
+        found = said.find(word, max(0, start - len(word) + 1))
+        if 0 <= found < end and found + len(word) > start:
+            start, end = min(start, found), max(end, found + len(word))
+    return f"{said[:start]} {said[end:]}"
 
 
 _TITLE_FILLER = ("这周", "这几天", "暂时", "今天", "以后", "一下", "先", "都", "了", "吧", ",")
@@ -670,8 +710,11 @@ def event_title(text: str, cues: Cues) -> str | None:
     before = text[: text.find(off)] if off in text else text
     for day in ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周"):
         if before.startswith(day):
+            weekday = before[len(day) : len(day) + 1]
+            if day == "周" and (not weekday or weekday not in "一二三四五六日天"):
+                break  # 周会不开了: 周 is part of the title
             before = before[len(day) :]
-            if day in ("下周", "这周", "周") and before[:1] in "一二三四五六日天":
+            if day in ("下周", "这周", "周") and weekday and weekday in "一二三四五六日天":
                 before = before[1:]
             break
     before = before.split(",")[0]  # 年会那个不去了，日程删掉
@@ -719,3 +762,58 @@ def weekday_time(text: str) -> tuple[str, dt.time] | None:
 
 
 __all__ = ["Cues", "read"]
+
+
+_NAMER = re.compile("|".join(map(re.escape, sorted(THING_NAMERS, key=len, reverse=True))))
+_STATE_WORDS = sorted(STATE_VERBS, key=len, reverse=True)
+_DONE_REST = re.compile(r"\S{0,2}(?:完|好|掉)了?|(?:已经)?\S?过了")
+_CANCEL_REST = re.compile(r"不\S{1,2}了|算了")
+
+
+def named_thing(text: str) -> tuple[str, str] | None:
+    """(thing, state) of `报表那件事不用做了` (`报表`, `cancel`); None when no namer
+    stands between a thing and words that say it was done, dropped or put off."""
+    match = _NAMER.search(text)
+    if match is None:
+        return None
+    thing = text[: match.start()].strip(" ,").removeprefix("把").removeprefix("那个").strip()
+    for lead in ("不用", "不要", "不必", "别"):  # 不用去银行了 那个待办取消吧
+        if thing.startswith(lead) and len(thing) > len(lead) + 1:
+            thing = thing[len(lead) :].removesuffix("了").strip()
+            break
+    rest = text[match.end() :].strip(" ,").removeprefix("我").removeprefix("已经").strip()
+    if not thing or not rest or len(thing) > 16 or _any(thing, QUESTION_CUES):
+        return None
+    first = rest.split(",")[0].split()[0] if rest.split(",")[0].split() else rest
+    state = next((STATE_VERBS[w] for w in _STATE_WORDS if first.startswith(w)), None)
+    if state is None and _CANCEL_REST.fullmatch(first):
+        state = "cancel"
+    if state is None and _DONE_REST.fullmatch(first):
+        state = "done"
+    return (thing, state) if state is not None else None
+
+
+_PAGE_WORDS_RE = re.compile(
+    "|".join(
+        map(re.escape, sorted({*PAGE_WORDS, "个人", "我的", "的", "个", "一下"}, key=len)[::-1])
+    )
+)
+
+
+def only_page_words(text: str) -> bool:
+    """`网页链接`, `web 链接`: nothing but the names of the pages (asked for)."""
+    return not _PAGE_WORDS_RE.sub("", text.casefold()).strip(" ,")
+
+
+_VERBS_ANY = "|".join(sorted({*WORK_VERBS, *DONE_PAST_VERBS}, key=len, reverse=True))
+_NOT_NEEDED = re.compile(
+    rf"(?P<thing>[^\s,0-9我你他她它这那]{{1,10}}?)\s*(?:也|就|都)?(?:不用|不要|不必|用不着)"
+    rf"(?:再)?(?P<verb>{_VERBS_ANY}|去)了?"
+)
+
+
+def not_needed(text: str) -> str | None:
+    """`奶粉不用买了` -> `买奶粉`: a task no longer needed, named verb first (the
+    handler also tries the thing alone)."""
+    match = _NOT_NEEDED.fullmatch(text)
+    return None if match is None else match["verb"] + match["thing"]

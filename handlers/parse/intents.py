@@ -28,9 +28,11 @@ from decimal import Decimal
 from handlers.channel_commands import ShowChannels
 from handlers.commands import (
     AddEvent,
+    AddTask,
     AnswerNag,
     CancelBudget,
     CancelEvent,
+    CancelTask,
     ChangeRule,
     Command,
     CompleteTask,
@@ -43,6 +45,7 @@ from handlers.commands import (
     LinkMiniProgram,
     OpenPages,
     ParseError,
+    PostponeTask,
     RecordWeight,
     SetBudget,
     SetCards,
@@ -74,11 +77,16 @@ from handlers.parse.changes import read_change
 from handlers.parse.channels import read_channels
 from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
+    HELP_TOPIC_FILLERS,
+    ML_PER_GLASS,
+    TASK_EDGE_WORDS,
+    WATER_MISSED,
     WATER_NOT_NOW,
+    WATER_OVERCOUNTED,
     WEEKDAYS,
 )
 from handlers.parse.normalise import compact, strip_separators
-from handlers.parse.numbers import check_weight, small_int
+from handlers.parse.numbers import LIST_N, check_weight, small_int
 from handlers.parse.records import water as check_in
 from handlers.parse.review import BUDGET_MAX
 from handlers.parse.settings import parse_quiet
@@ -91,16 +99,16 @@ from handlers.parse.tasks import (
     parse_event,
     parse_task,
 )
-from handlers.parse.views import read_help
+from handlers.parse.views import HELP_TOPICS, read_help
 from storage.vocabulary import RuleKind
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]
 
 # Cheap first looks: a family whose words cannot be in the message stops at once (one
 # search), before it asks for the cues and slots that cost more.
-_REVIEW_HINT = re.compile("周报|回顾|回看|周总结")
+_REVIEW_HINT = re.compile("周报|回顾|回看|周总结|review", re.IGNORECASE)
 _DIGEST_HINT = re.compile("晨报|早报|晚报|总结|计划|安排")
-_MARKER_HINT = re.compile("日程|待办|任务|todo|记个事", re.IGNORECASE)
+_MARKER_HINT = re.compile("日程|待办|任务|todo|ddl|记个事", re.IGNORECASE)
 _WEIGHT_HINT = re.compile("体重|称|秤|kg|公斤|千克|斤", re.IGNORECASE)
 _WATER_HINT = re.compile("水|杯|water", re.IGNORECASE)
 _CHANNEL_HINT = re.compile(
@@ -145,6 +153,16 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     if cues.task_marker is not None:
         rest = _without(text, cues.task_marker)
         return parse_task(context.with_text("待办", rest)) if rest else None
+    edge = next((w for w in TASK_EDGE_WORDS if text.casefold().endswith(w)), None)
+    if edge and not (asking or cues.task_state or cues.turn_off or cues.remind):
+        rest = strip_separators(text[: -len(edge)].rstrip(" ,的"))
+        try:
+            task = parse_task(context.with_text("待办", rest)) if rest else None
+        except ParseError:
+            return None  # 今天的todo: no task to add, maybe a view
+        if not isinstance(task, AddTask) or found_slots.read(task.title, None).when_found:
+            return None  # 明天 后天 待办: a day left in the title is no title
+        return None if task.title in HELP_TOPICS or task.title == "帮助" else task
     return None
 
 
@@ -183,8 +201,16 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if found_cues.this_year(cues.text, _context.today):
         return ShowYear()  # 2026年过得怎么样
     said_alone = cues.scope is not None and found_cues.only_view_words(cues.text)
+    given = (  # 来份周报 (给我来个待办 明天买菜 adds one)
+        cues.give and cues.view_noun not in (None, "reminders") and not slots.when_found
+    ) and found_cues.only_view_words(cues.text)
     asking = (
-        cues.question or cues.look or cues.mine or (cues.scope and cues.money_noun) or said_alone
+        cues.question
+        or cues.look
+        or cues.mine
+        or (cues.scope and cues.money_noun)
+        or said_alone
+        or given
     )
     if not asking or slots.amounts or slots.weight_unit is not None or cues.remind:
         return None
@@ -195,7 +221,7 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if cues.view_noun is not None:
         if cues.view_noun == "reminders" and (slots.list_number is not None or slots.when_found):
             return None  # 20分钟后 提醒 看一下烤箱: a reminder to make, not the list
-        plain = cues.question or cues.look or _only_mine(text, cues) or said_alone  # 本周回顾
+        plain = cues.question or cues.look or given or _only_mine(text, cues) or said_alone
         if cues.view_noun == "budgets" or plain:
             return _VIEWS[cues.view_noun]()
     if cues.scope is not None and found_cues.only_view_words(text):
@@ -203,7 +229,7 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
             return ShowToday()
         return _VIEWS[cues.scope]()
     if cues.look and cues.money_noun and cues.view_noun is None:
-        return ShowMonth()  # 花销明细看看
+        return _VIEWS[cues.scope]() if cues.scope else ShowMonth()  # 花销明细看看, 这周的…花销
     if cues.question and cues.water_noun and not slots.count:
         return ShowToday()  # 喝了几杯水了
     return None
@@ -225,7 +251,8 @@ def identity_pages_export(text: str, _c: Body, cues: Cues, slots: Slots) -> Comm
         return WhoAmI()
     if cues.export and not cues.turn_off:
         return ExportData()
-    if cues.page and (cues.give or cues.look or cues.question or cues.mine) and not cues.turn_off:
+    asked = cues.give or cues.look or cues.question or cues.mine or found_cues.only_page_words(text)
+    if cues.page and asked and not cues.turn_off:
         return OpenPages(admin="管理" in text)  # 打开管理后台网页
     return None
 
@@ -285,7 +312,7 @@ def _rule_or_event(text: str, cues: Cues, slots: Slots, verb: str) -> Command | 
         if cues.event_word == "日程" and cues.turn_off and "第" in text:
             return CancelEvent(number=slots.list_number)  # 第3个日程不去了
         return None  # 日程2取消: the event readers take numbers
-    event_off = ("取消", "取消了", "不去", "不去了", "删掉", "删了", "删除")
+    event_off = ("取消", "取消了", "不去", "不去了", "删掉", "删了", "删除", "不开了", "不开")
     if cues.turn_off and cues.event_word and cues.turn_off_word in event_off:
         day = slots.day
         title = found_cues.event_title(text, cues)
@@ -335,9 +362,10 @@ def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | Non
     """`我现在66.6kg`, `70.2公斤 今早`, `量了下体重，72`: a weight, never money."""
     if _WEIGHT_HINT.search(text) is None:
         return None
-    if slots.weight is None or cues.goal or cues.budget or cues.remark or cues.other_person:
+    if slots.weight is None or cues.goal or cues.budget:
         return None
-    if cues.past:
+    clause = found_cues.read(_clause_with_number(cues.text))  # 女儿两岁了，今天我称了 58.3kg
+    if cues.past or clause.other_person or clause.remark:
         return None
     if cues.question or cues.remind or slots.amounts_with_currency:
         return None
@@ -351,6 +379,12 @@ def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | Non
     except ParseError:
         return None
     return RecordWeight(kg=kg)
+
+
+def _clause_with_number(text: str) -> str:
+    """The last comma-separated part of `text` that holds a digit, else all of it."""
+    parts = [part for part in text.split(",") if any(ch.isdigit() for ch in part)]
+    return parts[-1] if parts else text
 
 
 def weight_with_unit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
@@ -368,9 +402,12 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return _glasses(slots.water_times)
     if cues.other_person or cues.past or any(word in text for word in WATER_NOT_NOW):
         return None  # 他喝了三杯水, 昨天喝了5杯水, 如果每天喝8杯水: not glasses to add now
+    if slots.water_ml is not None and not cues.question:
+        glasses = max(1, round(slots.water_ml / ML_PER_GLASS))  # 喝了500ml水: two, asked
+        return Confirm(guess=_glasses(glasses)) if glasses <= 20 else None
     drank = _DRANK.search(text)
     if drank is not None and not cues.question and not slots.amounts_with_currency:
-        said = drank["m"] or drank["k"] or drank["n"]
+        said = drank["m"] or drank["k"] or drank["n"] or drank["j"]
         count = small_int(said) if said else 1  # 上课前喝了杯水
         total = any(word in text[: drank.start()] for word in ("今天", "一共", "总共"))
         if (
@@ -380,9 +417,11 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if (
         cues.water_noun
         and slots.count
-        and any(w in text for w in ("多记了", "减掉", "减去", "记多了"))
+        and any(w in text for w in (*WATER_OVERCOUNTED, "减掉", "减去"))
     ):
         return _glasses(-slots.count)
+    if cues.water_noun and slots.count and any(w in text for w in WATER_MISSED):
+        return _glasses(slots.count)  # 今天的水少记了两杯，补上
     return None
 
 
@@ -399,6 +438,8 @@ def done_past(text: str, context: Body, cues: Cues, slots: Slots) -> Command | N
         return None
     if not context.text.rstrip(" .。!~").endswith("了"):
         return None  # the 了 says it happened (帮助待办 is no 办 done)
+    if cues.task_number is not None:
+        return CompleteTask(ref=TaskRef(number=cues.task_number))  # 三号任务办完了
     return CompleteTask(ref=TaskRef(title=cues.done_title))
 
 
@@ -447,13 +488,20 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
             said = f"到 {period}{said[1:].strip()}"  # 下午别打扰我，到五点: 17:00
     elif before is not None:
         said = "到 " + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
+        if len(said.split()) > 2:
+            said = "到 " + said.split()[-1]  # 今晚夜班 明早八点前…: the time said last
     else:
         return None
+    said = _QUIET_ASKED.sub("", said).strip(" ,")  # 到明天早上七点请开启免打扰
     try:
         command = parse_quiet(context.with_text("免打扰", said))
     except ParseError:
         return None
-    return command if isinstance(command, SetQuiet) else None
+    if not isinstance(command, SetQuiet):
+        return None
+    starts = found_cues.time_in(text[:at]) if at > 0 else None
+    later = starts is not None and starts > context.now_local.time() and "今" in text[:at]
+    return Confirm(guess=command) if later else command  # 今晚十点到明早七点: from now?
 
 
 # --- channels, undo, help, numbered tasks, short answers ---------------------------
@@ -493,15 +541,18 @@ def undo(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None
     return Undo() if cues.undo else None
 
 
-def help_asked(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
+def help_asked(
+    text: str, _context: Body, cues: Cues | None = None, _slots: Slots | None = None
+) -> Help | None:
     """`你能干嘛`, `有哪些指令`, `记账咋用`, `提醒怎么弄成每天的`."""
+    cues = cues or found_cues.read(compact(text))
     if cues.help:
         return Help()
     if cues.how is not None:
         at = text.find(cues.how)
         topic = text[:at].strip() or text[at + len(cues.how) :].strip()  # 怎么设提醒
-        for filler in ("这个功能", "这功能", "那个", "这个", "这", "应该", "要", "该"):
-            topic = topic.removesuffix(filler)
+        while topic.endswith(HELP_TOPIC_FILLERS):
+            topic = next(topic.removesuffix(f) for f in HELP_TOPIC_FILLERS if topic.endswith(f))
         found = read_help(f"帮助 {topic}") if topic else None
         if found is not None and found.topic:
             return found
@@ -516,17 +567,21 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
         return None
     renamed = _RENAME.match(compact(text[match.end() :]))
     if renamed is not None and renamed["title"].strip():
-        return EditEvent(number=int(match["n"]), title=renamed["title"].strip())
+        return EditEvent(
+            number=small_int(match["n"] or match["o"]) or 0, title=renamed["title"].strip()
+        )
     rest = _EVENT_VERBS.sub(" ", text[match.end() :]).strip()
     if not rest or not (slots.when_found or "提前" in rest):
         return None
     try:
-        return parse_edit_event(context.with_text("改日程", f"{match['n']} {rest}"))
+        number = small_int(match["n"] or match["o"]) or 0
+        return parse_edit_event(context.with_text("改日程", f"{number} {rest}"))
     except ParseError:
         return None
 
 
 _DRANK = re.compile(
+    r"(?:补水|喝水|喝了水)\s*(?P<j>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯|"
     r"水(?:我)?(?:又|刚|也)?(?:喝|整|灌)了?\s*(?P<m>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯"
     r"|(?:又)?(?P<k>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯(?:温|热|凉|白)?水下肚"
     r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*(?:第)?"
@@ -535,9 +590,12 @@ _DRANK = re.compile(
 _RENAME = re.compile(
     r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|名称改|改个名)[,\s]*(?:成|为|叫)?\s*(?P<title>.+)"
 )
-_EVENT_NUMBER = re.compile(r"(?:把)?日程\s*#?(?P<n>[0-9]{1,4})(?![0-9:点])\s*(?:的)?")
+_EVENT_NUMBER = re.compile(
+    rf"(?:把)?(?:日程\s*#?(?P<n>{LIST_N})(?![0-9:点])|第\s*(?P<o>{LIST_N})\s*(?:个|条)\s*日程)\s*(?:的)?"
+)
 _EVENT_VERBS = re.compile(
-    r"^(?:时间|的时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?|提醒我?$|提醒一下$"
+    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?"
+    r"|提醒我?$|提醒一下$"
 )
 
 
@@ -592,6 +650,26 @@ _NAMED_NOTICE = re.compile(
 )
 
 
+def task_not_needed(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
+    """`奶粉不用买了`, `银行不用去了`: the task is dropped (`周报不用发了` is a setting)."""
+    if slots.amounts or cues.feature or (title := found_cues.not_needed(text)) is None:
+        return None
+    return CancelTask(ref=TaskRef(title=title))
+
+
+def named_task(text: str, _context: Body, _cues: Cues, _slots: Slots) -> Command | None:
+    """`报表那件事不用做了`, `给老王回电话那事儿打完了`, `交作业的todo取消`: a task named
+    by its thing, and what happened to it."""
+    found = found_cues.named_thing(text)
+    if found is None:
+        return None
+    thing, state = found
+    ref = TaskRef(title=thing)
+    if state == "done":
+        return CompleteTask(ref=ref)
+    return CancelTask(ref=ref) if state == "cancel" else PostponeTask(ref=ref)
+
+
 def numbered_task(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`待办2明天再弄`, `2号任务取消掉`, `第3个待办搞定`: a task by its number."""
     if cues.task_state is None or cues.task_number is None:
@@ -619,6 +697,13 @@ def _snooze_minutes(match: re.Match[str]) -> int | None:
 _LATER_BY = re.compile(
     r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)(?:后|以后)"
 )
+_QUIET_ASKED = re.compile(
+    r"(?:这段时间|这期间|期间|这会儿)?(?:都)?(?:请|帮我|给我)?(?:开启|打开|开|设置|设|进入)?(?:一下)?"
+    r"(?:免打扰|勿扰)(?:模式)?(?:吧)?$"
+)
+_AFTER_WAIT = re.compile(
+    r"(?:过|等)\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
+)
 _WATER_LATER = re.compile(
     r"(?:再)?(?:过)?\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
     r"(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
@@ -633,7 +718,7 @@ def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Comma
     if cues.nag_answer is not None:
         return AnswerNag(word=cues.nag_answer)
     if cues.snooze or (cues.water_noun and cues.snooze_word and not cues.question):
-        later = _LATER_BY.search(text)  # 晚点再提醒我喝水，一小时后吧: 60
+        later = _LATER_BY.search(text) or _AFTER_WAIT.search(text)  # 一小时后吧, 过四十分钟
         if later is not None and (minutes := _snooze_minutes(later)) is not None:
             return SnoozeWater(minutes=minutes)
         return SnoozeWater()  # 晚点再喝, 喝水的过会儿再提醒我
@@ -670,6 +755,8 @@ _FAMILIES: tuple[Family, ...] = (
     channels,
     event_edit,
     numbered_task,
+    named_task,
+    task_not_needed,
     identity_pages_export,
     budgets,
     goal,

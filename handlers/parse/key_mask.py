@@ -4,7 +4,7 @@
 `sctp<n>t…`) or a WxPusher SPT (`SPT_…`, a push token: whoever has it can write to
 its owner), of any case, followed by at least eight more letters or digits. A
 WxPusher UID is an address and is kept. A bound key lives only sealed
-(`handlers/channels.py`); a refused near-miss must not live in clear either.
+(`services/channels.py`); a refused near-miss must not live in clear either.
 
 How hard it looks depends on the message:
 

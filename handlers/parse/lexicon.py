@@ -35,17 +35,19 @@ _EXPENSE_WORDS = {
     "餐饮": "麻辣烫 伙食费 伙食 大米 排骨 猪肉 鸡蛋 青菜 蔬菜 买肉 早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
     "烧烤 零食 水果 早点 面包 快餐 食堂 饮料 小吃 甜品 蛋糕 麦当劳 肯德基 星巴克 瑞幸 "
     "喜茶 买菜 菜钱 午饭钱 饭钱 餐费 请客吃饭 盒饭 便当 包子 煎饼 面条 拉面 米线 酒 "
-    "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费",
+    "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费 "
+    "苹果 香蕉 橙子 橘子 葡萄 西瓜 草莓 梨 桃子 芒果 樱桃 车厘子 柚子 牛肉 羊肉 鸡肉 "
+    "鱼 虾 海鲜 酸奶 豆腐 白菜 土豆 西红柿 鸡翅 鸭脖 奶粉",
     "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
-    "车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
+    "车贷 修车 保养 车险 年检 车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
     "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
-    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货",
+    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电 队服 婴儿床 婴儿车 玩具 家具 床 沙发",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
     "通讯": "话费 手机费 流量 充话费 电话费 月租 宽带 网费 宽带费",
     "医疗": "药 买药 看病 挂号 医院 体检 牙医 看牙 门诊 药费 医药费 保健品 维生素 吃药 "
-    "感冒药 看医生",
+    "感冒药 看医生 疫苗 打疫苗 自费 退烧药 住院 检查费 挂号费",
     "娱乐": "电影 看电影 游戏 唱歌 KTV ktv 演唱会 门票 旅游 健身 健身房 会员 视频会员 "
-    "游泳 球票 剧本杀 桌游 按摩",
+    "游泳 球票 剧本杀 桌游 按摩 酒店 住宿 民宿 宾馆 景区",
     "教育": "钢琴班 补习班 培训班 兴趣班 钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
@@ -96,6 +98,10 @@ INCOME_SYNONYMS: dict[str, str] = {
     "外包": "兼职",
     "定金": "兼职",
     "设计单": "兼职",
+    "尾款": "兼职",
+    "设计费": "兼职",
+    "劳务费": "兼职",
+    "项目款": "兼职",
     "接单": "兼职",
     "私单": "兼职",
     "兼职工资": "兼职",
@@ -107,11 +113,14 @@ INCOME_SYNONYMS: dict[str, str] = {
     "发传单": "兼职",
     "跑腿": "兼职",
     "代驾": "兼职",
+    "奖励": "奖金",
+    "冲单奖励": "奖金",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
 INCOME_VERBS: tuple[str, ...] = (
     "收到",
+    "收款",
     "收入",
     "到账",
     "进账",
@@ -156,7 +165,8 @@ NOT_MONEY_UNITS = frozenset(
 """A number with one of these after it measures something else: never money."""
 MEASURE_WORDS = (
     "个", "次", "小时", "分钟", "秒", "天", "年", "月", "周", "岁", "步", "公里", "米", "层",
-    "楼", "页", "遍", "杯", "瓶", "碗", "斤", "克", "度", "分", "人", "口",
+    "楼", "页", "遍", "杯", "瓶", "碗", "斤", "克", "度", "分", "人", "口", "张", "件", "双",
+    "份", "盒", "袋", "箱", "本", "支",
 )  # fmt: skip
 """Words right after a number that make it a count or a measure (`2个小时`), not money."""
 
@@ -178,6 +188,9 @@ RECORD_LEADS: tuple[str, ...] = (
     "帮我记低",
 )
 RECORD_LEADS += ("记下", "请记", "帮忙记", "记录一下", "记录")
+RECORD_VERB = "记"
+"""The bare verb before a record (`记两杯水`, `记 72.4`), unless a word goes on."""
+NOT_RECORD_VERB = ("得", "住", "性", "忆", "者", "号", "到", "账", "日记", "事", "错", "不")
 TASK_LEADS: tuple[str, ...] = ("记到待办", "加到待办", "放到待办", "放进待办", "记个任务")
 TASK_LEADS += (
     "加个待办",
@@ -188,7 +201,9 @@ TASK_LEADS += (
     "记个待办",
     "待办事项",
 )
-TASK_LEADS += ("加个任务", "添加任务", "加任务", "新任务", "待办", "任务", "todo")
+TASK_LEADS += ("加个任务", "添加任务", "加任务", "新任务", "待办", "任务", "todo", "ddl")
+TASK_EDGE_WORDS = ("todo", "ddl", "待办")
+"""A bare task word said last (`周六 去健身房 todo`): the line is a task."""
 EVENT_LEADS = ("记到日程", "加到日程", "加个日程", "添加日程", "加日程", "安排", "日程")
 REMIND_WORDS: tuple[str, ...] = (
     "提醒我",
@@ -202,6 +217,8 @@ REMIND_WORDS: tuple[str, ...] = (
     "喊我",
     "叫我一声",
     "提醒一下",
+    "提醒下",
+    "提醒下我",
     "remind me",
     "叫我一下",
     "喊我一下",
@@ -250,6 +267,10 @@ DURATION_SECONDS |= {"天": 86400}
 SWITCH_SYNONYMS = {"打开": "开启", "关掉": "关闭", "停掉": "关闭", "停止": "关闭", "启用": "开启"}
 SWITCH_SYNONYMS |= {"关了": "关闭", "关": "关闭", "开": "开启"}
 QUIET_WORDS: tuple[str, ...] = (
+    "别给我发消息",
+    "别发消息",
+    "不要发消息",
+    "别给我发",
     "免打扰",
     "勿扰",
     "别打扰我",
@@ -271,7 +292,7 @@ HEDGES = (
     "想", "计划", "准备", "可能", "大概", "应该", "据说", "别人", "他的", "她的", "他们",
     "她们", "他花", "她花", "他买", "她买", "的工资",
     "能买", "好多", "居然", "竟然", "比", "只要", "原价", "便宜", "多少钱", "一共要",
-    "亏", "赔", "损失", "跌", "借",
+    "亏", "赔", "损失", "跌", "借", "都要", "要卖", "卖到", "居然要", "竟然要",
 )  # fmt: skip
 """Words that make an amount a story, not a fact to record: asked, never recorded."""
 
@@ -299,6 +320,7 @@ LEDGER_WORDS: tuple[str, ...] = tuple(
 """Every word that names a ledger item (spending, income, gift), longest first: a
 number before one is an amount (`两千生活费`, `28宵夜`)."""
 INCOME_IN_WORDS: tuple[str, ...] = (
+    "收款",
     "转来",
     "转给我",
     "给我转",
@@ -395,6 +417,13 @@ REMARK_WORDS: tuple[str, ...] = (
     "一平",
     "一斤要",
     "每斤",
+    "自重",
+    "净重",
+    "毛重",
+    "载重",
+    "承重",
+    "额定",
+    "功率",
 )
 """A remark with a number in it (`楼下新开的火锅店人均120`): never a record."""
 OTHER_PEOPLE: tuple[str, ...] = (
@@ -521,6 +550,11 @@ EVENT_MARKERS: tuple[str, ...] = (
     "放进日程里",
     "放日程",
     "安排一个日程",
+    "记个日程",
+    "记到日程上",
+    "加到日程上",
+    "记一个日程",
+    "加一下日程",
     "安排个日程",
     "加一个日程",
 )
@@ -581,6 +615,9 @@ LOOK_WORDS: tuple[str, ...] = (
     "列个",
     "汇总一下",
     "总结一下",
+    "recap",
+    "summary",
+    "show",
 )
 QUESTION_CUES: tuple[str, ...] = (
     "哪些",
@@ -640,6 +677,8 @@ VIEW_NOUNS: dict[str, str] = {
     "没弄完": "tasks",
     "回顾": "review",
     "没做": "tasks",
+    "没干的": "tasks",
+    "没干": "tasks",
 }
 """Things that can be shown; a question or look word with one of them is that view."""
 SCOPE_WORDS: dict[str, str] = {
@@ -668,6 +707,8 @@ SCOPE_WORDS: dict[str, str] = {
 """The span a look or question covers (`这个月的账`, `今年怎么样`)."""
 MONEY_NOUNS: tuple[str, ...] = (
     "账",
+    "赚",
+    "挣",
     "花",
     "支出",
     "开销",
@@ -708,6 +749,9 @@ PAGE_WORDS: tuple[str, ...] = (
     "浏览器",
     "网页版地址",
     "地址",
+    "web",
+    "link",
+    "url",
 )
 EXPORT_WORDS: tuple[str, ...] = (
     "导出",
@@ -771,6 +815,13 @@ TURN_OFF_WORDS: dict[str, str] = {
     "别推了": "close",
     "别推": "close",
     "别推送了": "close",
+    "不开了": "close",
+    "不开": "close",
+    "别开": "close",
+    "pause": "pause",
+    "stop": "close",
+    "cancel": "delete",
+    "delete": "delete",
 }
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
 TURN_ON_WORDS: dict[str, str] = {
@@ -787,6 +838,8 @@ TURN_ON_WORDS: dict[str, str] = {
     "打开回来": "resume",
     "恢复回来": "resume",
     "开始": "enable",
+    "resume": "resume",
+    "enable": "enable",
 }
 FEATURE_NOUNS: dict[str, str] = {
     "免打扰": "quiet",
@@ -797,6 +850,7 @@ FEATURE_NOUNS: dict[str, str] = {
     "晚报": "digest_evening",
     "晚间回顾": "digest_evening",
     "周报": "review",
+    "weekly review": "review",
     "每周回看": "review",
     "周回顾": "review",
     "喝水提醒": "water",
@@ -808,6 +862,8 @@ FEATURE_NOUNS: dict[str, str] = {
     "所有的提醒": "all_reminders",
     "提醒全部": "all_reminders",
     "提醒都": "all_reminders",
+    "提醒统统": "all_reminders",
+    "提醒全都": "all_reminders",
     "全部的提醒": "all_reminders",
     "目标体重": "goal",
     "体重目标": "goal",
@@ -883,9 +939,17 @@ PAST_WORDS: tuple[str, ...] = (
     "当时",
     "那时候",
     "那会儿",
+    "时候",
+    "大学时",
+    "高中时",
+    "上学时",
+    "读书时",
+    "结婚前",
+    "生孩子前",
 )
 """A fact of another time (`去年体重80`): told, not recorded as today's."""
 POLITE_LEADS: tuple[str, ...] = (
+    "你帮我",
     "麻烦你",
     "麻烦",
     "请你",
@@ -900,6 +964,8 @@ POLITE_LEADS: tuple[str, ...] = (
 RECUR_TAILS = ("每天", "每日", "天天", "每晚", "每早", "工作日", "每个工作日", "每周末")
 """A recurrence said after the reminder (`早上八点提醒我吃早饭，每天`)."""
 UNDO_CUES: tuple[str, ...] = (
+    "上一步",
+    "上条",
     "刚那条",
     "刚才那条",
     "刚刚那条",
@@ -924,6 +990,8 @@ UNDO_CUES: tuple[str, ...] = (
     "刚那个",
 )
 UNDO_VERBS: tuple[str, ...] = (
+    "回退",
+    "退回",
     "记错",
     "不对",
     "删",
@@ -935,6 +1003,11 @@ UNDO_VERBS: tuple[str, ...] = (
 )
 """`刚那条记错了 删掉`, `上一笔不对 撤了吧`: the last record, undone."""
 HELP_CUES: tuple[str, ...] = (
+    "会些啥",
+    "都会啥",
+    "会些什么",
+    "都会什么",
+    "会干啥",
     "能干嘛",
     "能干啥",
     "能做啥",
@@ -976,6 +1049,9 @@ HELP_CUES: tuple[str, ...] = (
     "能帮我干啥",
 )
 HOW_WORDS: tuple[str, ...] = (
+    "要怎么发",
+    "怎么发",
+    "咋发",
     "咋用",
     "怎么弄",
     "怎么搞",
@@ -1047,6 +1123,15 @@ CHANNEL_TARGETS = {
 CHANNEL_CUES: tuple[str, ...] = (
     "渠道",
     "通道",
+    "提醒走",
+    "主要走",
+    "优先走",
+    "默认走",
+    "消息走",
+    "通知走",
+    "都走",
+    "改走",
+    "还是走",
     "提醒发",
     "提醒都发",
     "消息发",
@@ -1093,10 +1178,20 @@ STATE_VERBS: dict[str, str] = {
     "明天再搞": "postpone",
     "改明天": "postpone",
     "先放放": "postpone",
+    "挪明天": "postpone",
+    "删": "cancel",
+    "删除": "cancel",
+    "不用": "cancel",
+    "不要了": "cancel",
+    "推明天": "postpone",
+    "挪到明天去": "postpone",
     "放放": "postpone",
 }
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 GIVE_WORDS: tuple[str, ...] = (
+    "来份",
+    "来一份",
+    "来一个",
     "给我",
     "发我",
     "发一下",
@@ -1123,6 +1218,13 @@ EVENT_NOUNS: tuple[str, ...] = (
     "预约",
     "饭局",
     "活动",
+    "聚餐",
+    "年会",
+    "婚礼",
+    "演唱会",
+    "讲座",
+    "培训",
+    "家长会",
 )
 """The event a message names (`明天的会取消了`: 会), when no title is said before it."""
 EVENT_TITLE_WORDS = ("会", "日程", "约", "聚", "面试", "课", "复诊", "检查", "体检", "饭局", "活动")
@@ -1175,6 +1277,17 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "记一下",
     "记上",
     "记下来",
+    "千万别忘了",
+    "别忘记了",
+    "别忘了",
+    "记得哦",
+    "这样记对吗",
+    "这样写对吗",
+    "这样对不对",
+    "这样对吗",
+    "是这样吗",
+    "对不对",
+    "对吗",
     "好吗",
     "行吗",
     "可以吗",
@@ -1186,6 +1299,11 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "辛苦了",
     "记一笔",
     "帮我记一笔",
+    "plz",
+    "pls",
+    "please",
+    "thx",
+    "thanks",
 )
 """Politeness after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
 IMPORTANT_WORDS: tuple[str, ...] = (
@@ -1212,6 +1330,7 @@ AMOUNT_FOLLOWERS: tuple[str, ...] = (
 )
 """A verb right after an amount (`花了三十五吃了顿麻辣烫`) still ends it."""
 STRONG_UNDO: tuple[str, ...] = (
+    "回退",
     "撤销",
     "撤回",
     "记错",
@@ -1253,6 +1372,15 @@ WATER_CHECK_WORDS: tuple[str, ...] = (
     "来一杯水",
 )
 """`喝水打卡`: the keyword 喝水 with one of these is one glass."""
+PRICE_UNITS = (
+    "公斤", "平米", "平方", "斤", "个", "只", "瓶", "盒", "袋", "箱", "件", "条", "根",
+    "张", "份", "克", "两", "度", "升", "平", "晚", "杯", "碗", "串", "把", "双", "小时",
+    "次", "公里",
+)  # fmt: skip
+"""Units of a price per unit (`五块八一斤`, `一斤12块`, `30元/个`): a remark about a
+price, asked at most, never recorded."""
+PAY_VERBS = ("交", "缴", "付", "充")
+"""One-character verbs that pay a bill: dropped from a note (`交电费` is 电费)."""
 GIFT_VERBS = ("送了", "送给", "随了", "包了", "包个")
 """Giving a thing or money as a gift: 人情, whatever was given (`去亲家那送了两瓶酒`)."""
 REMINDER_LEADS = (
@@ -1281,7 +1409,7 @@ FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
     "行不行",
 )
 """A question about whether a feature exists, said before the request itself."""
-DISMISS_WORDS = ("算了算了", "算了", "不记了", "不用了", "不要了", "别记了")
+DISMISS_WORDS = ("算了算了", "算了", "不记了", "不用了", "不要了", "别记了", "不记", "别记", "不用")
 """`算了算了 不记了`: nothing but these is a no."""
 SPOKEN_FILLERS: tuple[str, ...] = (
     "嗯就是",
@@ -1299,7 +1427,9 @@ SPOKEN_FILLERS: tuple[str, ...] = (
     "行",
 )
 """Spoken fillers before a request (`嗯就是…明天8点提醒我…`, `对了，周四…`): dropped
-when a pause (…, a comma, a space) follows them."""
+when a pause (…, a comma, a space) or another filler follows them, or when they are
+an interjection (`嗯那个给儿子交了…`)."""
+FILLER_SOUNDS = ("嗯嗯", "嗯", "呃", "额")
 QUESTION_PREFIXES: dict[str, str] = {
     "加待办": "加待办",
     "加个待办": "加待办",
@@ -1341,3 +1471,110 @@ WATER_NOT_NOW = (
     "听说",
 )
 """Glasses in a sentence about a goal, a habit or a hypothesis: no check-in."""
+
+# --- nag clauses (`…，一直提醒到我回复`) ---
+NAG_REPEAT_WORDS = ("一直", "反复", "继续", "不停地", "不停", "持续", "不断", "不断地", "再三")
+NAG_VERBS = ("提醒", "催", "叫", "喊", "通知")
+NAG_REPLY_WORDS = ("回复", "回", "说", "确认", "答应", "点")
+NAG_ANSWER_WORDS = ("完成", "收到", "做完", "搞定", "弄完", "好的", "知道了", "办完", "好了")
+NAG_UNDONE_VERBS = (
+    "回复", "回", "说", "答应", "确认", "弄完", "做完", "搞定", "办完", "完成", "回我",
+    "回复我",
+)  # fmt: skip
+"""The words of a nag clause; `handlers.parse.nag` composes them (`没回复收到就一直提醒`,
+`直到我说完成`, `一直提醒到我回复`)."""
+
+# --- a task named by its thing (`报表那件事不用做了`) ---
+THING_NAMERS = (
+    "那件事儿", "那件事", "那事儿", "那个事", "这件事", "这事儿", "的事儿", "的事情", "的事",
+    "那个待办", "的待办", "的todo", "那个todo", "那个任务", "的任务", "的那个",
+)  # fmt: skip
+"""Words after a task's thing that name it (`给老王回电话那事儿打完了`): the thing
+before them is the task's title, the words after say what happened to it."""
+
+NOT_REMARK_TAILS = (
+    "磅", "lb", "公斤", "kg", "斤", "千克", "杯", "块", "元", "分钟", "小时", "点", "号",
+    "日", "周", "月", "直到", "每", "提前", "重要", "完成", "收到", "取消", "删", "暂停",
+)  # fmt: skip
+"""Words that make a last word part of the command, not a remark after it
+(`体重 72.4 磅`, `… 直到完成`): such a message is never read without it."""
+
+LOOK_LEADS = (
+    "显示",
+    "查看",
+    "看看",
+    "看下",
+    "看一下",
+    "查一下",
+    "查下",
+    "给我看",
+    "给我看看",
+    "列出",
+)
+"""Look words before a command said alone (`显示管理状态`, `查看待办`)."""
+HELP_TOPIC_FILLERS = (
+    "这个功能", "那个功能", "的功能", "这功能", "功能", "那个", "这个", "这", "应该", "要",
+    "该", "的", "到底", "具体", "的话",
+)  # fmt: skip
+"""Words after a help topic before 怎么用 (`喝水的那个怎么用`): not the topic."""
+VAGUE_PERIODS = (
+    "下周", "下星期", "下礼拜", "这周", "本周", "这几天", "过几天", "改天",
+    "下个月", "这个月", "月初", "最近", "回头",
+)  # fmt: skip
+"""Spans too vague for a due day (`下周要交年终总结`): a task asked about, no day."""
+THING_WEIGHT = "重量"
+"""`行李箱重量23kg`: a thing's weight (a remark), unless it is 体重量了一下."""
+NOT_A_NUMBER_AFTER = (
+    "半", "些", "下", "起", "样", "直", "共", "定", "般", "切", "边", "口气", "会儿", "阵",
+    "顿", "趟", "遍",
+)  # fmt: skip
+"""What follows a Chinese numeral that is a word, not an amount (`先发了一半`, `一起`)."""
+MONEY_ENDINGS = ("钱", "费", "款", "金")
+"""A word ending in one of these names money: a Chinese numeral glued after it is the
+amount (`兴趣班的钱一千五`), not part of a name."""
+DONE_ENDINGS = ("过去", "出去", "上去", "完了", "好了", "完", "好", "掉")
+"""What ends any verb that finished a thing (`报价单发过去了`, `巡检记录更新完了`): the
+thing before it names the task."""
+WORK_VERBS = (
+    "发", "更新", "写", "改", "填", "签", "回", "打", "整理", "处理", "准备", "提交", "上传",
+    "打印", "复印", "报", "审", "批", "录", "算", "核对", "预约", "订", "退", "换", "装", "搬",
+    "收拾", "打扫", "清理", "做", "弄", "搞", "办", "修", "洗", "看", "读", "背", "练", "跑",
+    "寄", "交", "还", "取", "拿", "买", "付", "缴", "剪", "充", "续", "问", "联系", "通知",
+    "开",
+)  # fmt: skip
+"""Verbs a task is finished with (`报价单发过去了`, `巡检记录更新完了`)."""
+THANKS_WORDS = (
+    "谢了", "谢谢", "多谢", "谢啦", "感谢", "thanks", "thx", "好的谢谢", "ok谢谢", "谢谢你", "谢谢啦",
+    "好的 谢谢", "好的,谢谢", "辛苦了", "ok 谢谢",
+)  # fmt: skip
+"""Thanks said alone: nothing to do (a question waiting is dropped)."""
+ML_PER_GLASS = 250
+"""A glass of water in millilitres (`喝了500ml水`: two glasses, asked)."""
+WEEKENDS_OFF = ("除了周末", "周末除外", "周末不用", "周末不要", "周末休息", "双休日除外", "除周末")
+"""A daily reminder with these is one on working days (`每天八点…，除了周末`)."""
+MY_PEOPLE = (
+    "妈", "爸", "老婆", "老公", "媳妇", "儿子", "女儿", "哥", "姐", "弟", "妹", "爷", "奶",
+    "外公", "外婆", "家", "们", "朋友", "同事", "老师", "对象", "男朋友", "女朋友", "闺女",
+)  # fmt: skip
+"""The user's people: `转给我妈` sends money to them (out), unlike `转给我` (in)."""
+AMOUNT_LEADS = (
+    "一共", "总共", "合计", "共计", "控制在", "不超过", "最多", "扣了", "花掉", "付了", "交了",
+)  # fmt: skip
+"""Words right before an amount in Chinese numerals (`一共一百二十六`, `控制在五百以内`)."""
+LIMIT_ENDS = ("以内", "之内", "以下", "封顶")
+"""Words right after a limit's amount (`控制在五百以内`)."""
+ONE_CHAR_MEASURES = "杯个份瓶张件双盒袋箱本支碗"
+"""A measure word left at the start of a note (`杯奶茶`) counted its thing: dropped."""
+NOTE_TIME_WORDS = (
+    "这个月", "本月", "这月", "今天的", "今天", "今早", "今晚", "刚才", "刚刚", "中午", "早上",
+    "晚上", "下午", "上午",
+)  # fmt: skip
+"""When a record was made, said among its item words (`房贷这个月扣了…`): not the note."""
+WATER_MISSED = ("少记了", "漏记了", "忘记了", "忘了记", "补上", "补记")
+"""Glasses that were not checked in (`少记了两杯，补上`): added now."""
+WATER_OVERCOUNTED = ("多记了", "记多了", "多打了", "多点了")
+"""Glasses checked in by mistake (`喝水多记了一杯，减掉`): taken off."""
+ABOUT_AFTER = ("多", "来块", "来", "左右", "出头", "上下", "几")
+"""After an amount, it was about that much (`花了1200多`): asked, never recorded."""
+SPAN_UNITS = ("个多月", "个月", "多月", "岁", "年", "天", "周", "个星期", "星期", "小时", "分钟")
+"""A Chinese numeral before these counts time or age (`生完宝宝三个月了`), never a weight."""

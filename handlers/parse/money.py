@@ -22,6 +22,8 @@ from decimal import Decimal
 
 from handlers.commands import Command, Confirm, RecordLedger
 from handlers.parse.lexicon import (
+    ABOUT_AFTER,
+    AMOUNT_LEADS,
     EXPENSE_SYNONYMS,
     GIFT_VERBS,
     GIFT_WORDS,
@@ -30,12 +32,21 @@ from handlers.parse.lexicon import (
     INCOME_SYNONYMS,
     INCOME_VERBS,
     LEDGER_WORDS,
+    LIMIT_ENDS,
     MEASURE_WORDS,
+    MONEY_ENDINGS,
+    MY_PEOPLE,
+    NOT_A_NUMBER_AFTER,
     NOT_MONEY_UNITS,
+    NOTE_TIME_WORDS,
+    ONE_CHAR_MEASURES,
     OTHER_PEOPLE,
+    PAY_VERBS,
+    PRICE_UNITS,
     RECORD_LEADS,
     REMARK_WORDS,
     SPEND_OUT_WORDS,
+    WEIGHT_CUES,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
 from storage.vocabulary import LedgerDirection
@@ -43,7 +54,19 @@ from storage.vocabulary import LedgerDirection
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
 _QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
 _PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天|上次|上回")
-_STRONG_SPEND = ("花了", "花掉", "付了", "花费", "消费", "支付", "买了", "交了", "充了", "用了")
+_STRONG_SPEND = (
+    "花了",
+    "花掉",
+    "付了",
+    "花费",
+    "消费",
+    "支付",
+    "买了",
+    "交了",
+    "充了",
+    "用了",
+    "扣了",
+)
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
 _NOTE_TAIL = re.compile(r"\s+(?:又)?(?:交|付|花|给|收|充|点|买)$")
@@ -56,6 +79,12 @@ _INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
 _LEDGER_WORDS = "|".join(map(re.escape, LEDGER_WORDS))
 _LEDGER_WORD = re.compile(_LEDGER_WORDS)
 _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
+_UNITS = "|".join(PRICE_UNITS)
+_PER_UNIT_AFTER = re.compile(rf"(?:一|\s*每\s*|\s*/\s*)(?:{_UNITS})(?!人)")
+_PER_UNIT_BEFORE = re.compile(rf"(?:一|每)(?:{_UNITS})\s*(?:要|卖|才|就)?\s*$")
+_NOTE_TIME = re.compile("|".join(map(re.escape, NOTE_TIME_WORDS)))
+_PAY_LEAD = re.compile(f"^[{''.join(PAY_VERBS)}](?=(?:{_LEDGER_WORDS}))")
+"""A one-character pay verb before a bill (`交电费`, `充话费`, `付房租`)."""
 
 
 def read_money(text: str) -> Command | None:
@@ -71,13 +100,38 @@ def read_money(text: str) -> Command | None:
     value = find_amount(match)
     if value is None:
         return None
+    if not is_money(match) and any(word in text for word in (*WEIGHT_CUES, "体重")):
+        return None  # 我妈体重55, 称了一下 138: a number by a weight word is never money
     after = text[match.end() :].split()
     if after and after[0].lower() in NOT_MONEY_UNITS:
         return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
-    story = bool(_PAST.search(text)) or any(word in text for word in HEDGES)
+    hedged = text.replace("刚才", "")  # 才 hedges (才50), 刚才 only says when
+    story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
+    story = story or _per_unit(match) or text.startswith(ABOUT_AFTER, match.end())  # 1200多
     story = story or _someone_else(text)
     return _entry(value[0], note, money_said=is_money(match), story=story)
+
+
+def _came_in(note: str) -> bool:
+    """Whether a word says money came to the user (`妈妈转给我`, `到账`); `转给我妈` is
+    the user's money going to their mother (给我 then one of theirs)."""
+    for word in INCOME_IN_WORDS:
+        at = note.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if not (word.endswith("我") and note.startswith(MY_PEOPLE, end)):
+                return True
+            at = note.find(word, at + 1)
+    return False
+
+
+def _per_unit(match: re.Match[str]) -> bool:
+    """`鸡蛋五块八一斤`, `一斤12块`, `30元/个`: a price per unit, not money spent."""
+    text = match.string
+    return bool(
+        _PER_UNIT_AFTER.match(text, match.end()) or _PER_UNIT_BEFORE.search(text[: match.start()])
+    )
 
 
 def _someone_else(text: str) -> bool:
@@ -112,7 +166,11 @@ _SOMEONE_SPENT = (
 
 
 def category_of(note: str) -> tuple[str | None, str]:
-    """The longest spending word in `note` and its canonical category (其他 if none)."""
+    """The longest spending word in `note` and its canonical category (其他 if none);
+    what was paid is said before 去 (`打车去医院打疫苗`: 打车, not the errand)."""
+    paid, went, _errand = note.partition("去")
+    if went and (word := _find(paid, _CATEGORY_WORDS)) is not None:
+        return word, EXPENSE_SYNONYMS[word]
     word = _find(note, _CATEGORY_WORDS)
     return word, EXPENSE_SYNONYMS.get(word or "", "其他")
 
@@ -125,16 +183,15 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     income = _first(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, _STRONG_SPEND)
     word, category = category_of(note)
-    known = note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS  # 发红包 keeps its verb
-    clean = note if known else _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
+    clean = clean_note(note)
     coming_in = (
-        _find(note, (*INCOME_IN_WORDS, "卖了", "卖掉", "赚了", "挣了")) is not None
+        _came_in(note) or _find(note, ("卖了", "卖掉", "赚了", "挣了")) is not None
     )  # 外孙女给我发了个红包
     if coming_in and not income:
         income = "其他"  # 妈妈给我转了 500: money came in, of no named kind
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
         entry = _ledger(LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, "其他"), clean)
-        certain = income in INCOME_SYNONYMS or coming_in
+        certain = income in INCOME_SYNONYMS or coming_in or (income in INCOME_VERBS and bool(clean))
     elif word or verb or money_said:
         bought = verb is not None and verb.startswith("买") and word is None
         entry = _ledger(LedgerDirection.EXPENSE, amount, "购物" if bought else category, clean)
@@ -153,19 +210,46 @@ def _given(amount: Decimal, note: str) -> Command | None:
     expense, 人情 unless a spending word names another category; money coming in
     from someone (`儿子转来的生活费`) is left to the income rule. Recorded when a gift
     word or a transfer says money moved, else asked."""
-    if _find(note, INCOME_IN_WORDS) or _find(note, SPEND_OUT_WORDS) is None:
-        return None
-    if _find(note, ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")):
+    if not is_given(note):
         return None  # 送外卖赚了 50: earned, not given
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
-    word, category = category_of(note)
-    bought = "买" in note and not gift  # 给女儿买了件羽绒服: shopping for them
-    if bought and word is None:
-        category = "购物"
-    elif gift or word is None or category == "其他":
-        category = "人情"
-    entry = _ledger(LedgerDirection.EXPENSE, amount, category, note)
+    word = category_of(note)[0]
+    entry = _ledger(LedgerDirection.EXPENSE, amount, given_category(note), note)
     return entry if gift or word or "转" in note else Confirm(guess=entry)
+
+
+def clean_note(note: str) -> str:
+    """`note` without the verb that only says money moved: `花了 午饭` is 午饭,
+    `交电费` is 电费 (`交通` and a word of the lexicon such as 发红包 stay whole)."""
+    if note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS:
+        return note  # 发红包 keeps its verb
+    note = _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
+    note = _PAY_LEAD.sub("", note)
+    for lead in AMOUNT_LEADS:  # 组会请大家喝奶茶 一共: the word that led the amount
+        note = note.removesuffix(lead).rstrip()
+    if (timeless := _NOTE_TIME.sub(" ", note).strip()) and timeless != note:
+        note = " ".join(timeless.split())  # 房贷这个月: when is the record's day, not its item
+    if len(note) > 2 and note[0] in ONE_CHAR_MEASURES and _LEDGER_WORD.match(note, 1):
+        note = note[1:]  # 花了28块5买了杯奶茶: 杯 counted the amount's thing
+    return note
+
+
+def given_category(note: str) -> str:
+    """The category of money given to someone: 人情, unless a spending word names
+    another (`给女儿交学费` is 教育) or it was bought for them with no such word
+    (`给女儿买了件羽绒服` is 购物)."""
+    gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)
+    word, category = category_of(note)
+    if "买" in note and not gift and word is None:
+        return "购物"
+    return "人情" if gift or word is None or category == "其他" else category
+
+
+def is_given(note: str) -> bool:
+    """Whether `note` says the user's money went to someone (`给婆婆包了红包`)."""
+    if _came_in(note) or _find(note, SPEND_OUT_WORDS) is None:
+        return False
+    return _find(note, ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")) is None
 
 
 _LEDGER_LEADS = (*RECORD_LEADS, "记账")
@@ -213,12 +297,21 @@ def stands_alone(match: re.Match[str]) -> bool:
     before = text[start - 1] if start else " "
     if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
         return False
+    if before == ":" and text[: start - 1].rstrip()[-1:].isdigit():
+        return False  # 9:00: minutes, not money (晚饭:48 is)
+    if match["cn"] and text.startswith(NOT_A_NUMBER_AFTER, match.end("cn")):
+        return False  # 一半, 一些, 一下, 一起: words, not amounts
     glued = match["cn"] and before.isalnum() and not match["cur"]
     said_before = text[:start].rstrip()
     after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, "转了", "借了"))  # 交了六百八
     after_verb = after_verb or any(word in said_before for word in SPEND_OUT_WORDS if len(word) > 1)
+    after_verb = after_verb or said_before.endswith((*MONEY_ENDINGS, *AMOUNT_LEADS))  # 的钱一千五
     if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
+    if text.startswith(("%", "％", "‰"), end):
+        return False  # 还剩20%: a share, not money
+    if text.startswith(ABOUT_AFTER, match.end("cn") if match["cn"] else end):
+        return True  # 两千多, 30左右: about that much (asked by the caller)
     if is_money(match):
         return True
     while end > match.start() and text[end - 1].isspace():
@@ -229,8 +322,8 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
         return True  # 花了200买鞋: the verb says it is money
-    if text.startswith(("到账", "入账", "进账", "到了"), end):
-        return True  # 退款129到账
+    if text.startswith(("到账", "入账", "进账", "到了", *LIMIT_ENDS), end):
+        return True  # 退款129到账, 控制在五百以内
     paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, "加了"))
     if paid and text.startswith("的", end) and _LEDGER_WORD.match(text, end + 1) is not None:
         return True  # 包了个五百的红包 (but 单元302的快递 is an address)

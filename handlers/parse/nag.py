@@ -20,27 +20,38 @@ import re
 
 from handlers import texts
 from handlers.commands import ParseError, UntilDone
+from handlers.parse.lexicon import (
+    NAG_ANSWER_WORDS,
+    NAG_REPEAT_WORDS,
+    NAG_REPLY_WORDS,
+    NAG_UNDONE_VERBS,
+    NAG_VERBS,
+)
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import CN_INT, small_int
-from scheduler import nag
+from scheduler.core import nag
 
 _N = rf"(?:[0-9]{{1,4}}|{CN_INT})"
+
+
+def _any(words: tuple[str, ...]) -> str:
+    return "(?:" + "|".join(sorted(words, key=len, reverse=True)) + ")"
+
+
+_REPEAT, _NAG, _REPLY = _any(NAG_REPEAT_WORDS), _any(NAG_VERBS), _any(NAG_REPLY_WORDS)
+_ANSWER, _UNDONE = _any(NAG_ANSWER_WORDS), _any(NAG_UNDONE_VERBS)
+_IF, _NOT = r"(?:如果|要是)?(?:我)?", r"(?:没有|没|不)"
 _UNTIL_DONE = re.compile(
-    r"(?:(?:一直|反复)(?:提醒|催)?(?:我)?)?直到\s*(?:我)?\s*(?:说|回复|回)?\s*"
-    r"(?:完成|收到|做完|搞定|弄完)了?(?:为止)?"
-    r"|(?:(?:一直|反复)(?:提醒|催)?(?:我)?)?直到\s*(?:我)?\s*(?:回复|回)(?:为止)?"
+    # `直到完成`, `一直提醒我直到我回复收到为止`, `直到我回复`
+    rf"(?:{_REPEAT}?{_NAG}?(?:我)?)?直到\s*(?:我)?\s*(?:{_REPLY}\s*{_ANSWER}?|{_ANSWER})了?(?:为止)?"
+    # `一直提醒到我回复`, `提醒到我说完成为止`, `一直催到我回收到`
+    rf"|{_REPEAT}?{_NAG}(?:我)?到\s*(?:我)?{_REPLY}\s*{_ANSWER}?了?(?:为止)?"
     # `没回复收到就一直提醒`, `不回就一直催我`, `我没说收到就继续提醒`
-    r"|(?:如果|要是)?(?:我)?(?:没|不|没有)(?:回复?|回|说|答应|弄完|做完|搞定|办完|完成)(?:收到|完成|好的)?"
-    r"(?:的话)?\s*"
-    r"(?:就)?(?:一直|反复|继续|不停(?:地)?)(?:提醒|催|叫)(?:我)?"
+    rf"|{_IF}{_NOT}{_UNDONE}{_ANSWER}?(?:的话)?\s*(?:就)?{_REPEAT}{_NAG}(?:我)?"
     # `要是没回复就每隔半小时再提醒`: the interval that follows says how often
-    r"|(?:如果|要是)?(?:我)?(?:没|不|没有)(?:回复?我?|回我?|说|弄完|做完|搞定|办完)(?:收到|完成)?"
-    r"(?:的话)?\s*就(?=\s*每)"
+    rf"|{_IF}{_NOT}{_UNDONE}我?{_ANSWER}?(?:的话)?\s*就?(?=\s*每)"
     # `没寄就一直提醒我`: not done (any verb), then the nag
-    r"|(?:如果|要是)?(?:我)?没\S{1,3}?就(?:一直|反复|继续|不停(?:地)?)(?:提醒|催|叫)(?:我)?"
-    # `一直提醒到我回复收到`, `一直催到我说完成为止`
-    r"|(?:一直|反复|不停(?:地)?)(?:提醒|催)(?:我)?(?:到|直到)\s*(?:我)?(?:说|回复|回)\s*"
-    r"(?:完成|收到|做完|搞定|弄完|好的)了?(?:为止)?"
+    rf"|{_IF}{_NOT}\S{{1,3}}?就{_REPEAT}{_NAG}(?:我)?"
 )
 _EVERY = re.compile(
     rf"每隔?\s*(?:(?P<n>{_N})\s*个?\s*(?P<half>半)?\s*(?P<unit>分钟|分|小时|钟头)"
@@ -60,6 +71,13 @@ do not read): refused rather than left in the title while the nag runs every 10.
 _CAP_LEFT = re.compile(rf"最多\s*(?:提醒|催)?\s*{_NUMBERISH}(?:次|遍)")
 _DIGITS_LEFT = re.compile(r"(?:每隔?|最多\s*(?:提醒|催)?)\s*[0-9]+\s*(?:分钟|分|小时|钟头|次|遍)")
 """A leftover that is a plain number (`每99999分钟`): out of range, not unreadable."""
+
+
+def clause_span(text: str) -> tuple[int, int] | None:
+    """Where the nag clause of `text` is (`没寄就一直提醒我`), or None: a reminder word
+    inside it is the nag's, not the one that says what to remind."""
+    found = _UNTIL_DONE.search(text)
+    return None if found is None else found.span()
 
 
 def take_until_done(text: str) -> tuple[str, UntilDone | None]:

@@ -30,16 +30,18 @@ from handlers.commands import (
 )
 from handlers.parse import intents, money, phrasing
 from handlers.parse.body import Body
-from handlers.parse.lexicon import RECORD_LEADS
+from handlers.parse.lexicon import NOT_RECORD_VERB, RECORD_LEADS, RECORD_VERB
 from handlers.parse.normalise import compact
 from handlers.parse.numbers import (
     ANY_NUMBER,
+    LIST_N,
     SPOKEN_DECIMAL,
     check_weight,
     is_bare_number,
     number_value,
+    small_int,
 )
-from handlers.parse.tasks import task_ref
+from handlers.parse.tasks import _INTERJECTION, task_ref
 from handlers.parse.views import read_question
 
 _WEIGHT = re.compile(
@@ -59,7 +61,7 @@ _POSTPONE = re.compile(
 _CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
 _CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不去|不用|不要|取消|算)")
 _EVENT_BY_NUMBER = re.compile(
-    r"(?:第\s*)?(?P<n>[0-9]{1,4})\s*(?:号|个)\s*日程|日程\s*(?P<m>[0-9]{1,4})"
+    rf"(?:第\s*)?(?P<n>{LIST_N})\s*(?:号|个)\s*日程|日程\s*(?P<m>{LIST_N})"
 )
 _DONE_AFTER_COMMA = re.compile(r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{0,2}过了?")
 _CANCEL_TAIL = re.compile(r"\s*,\s*(?:取消掉|取消吧|取消|删了吧|删掉吧)$")
@@ -171,10 +173,11 @@ def read_task_state(text: str) -> Command | None:
     text = _CANCEL_TAIL.sub("", text)  # 银行办卡不去了，取消掉
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
     if match and (event := _EVENT_BY_NUMBER.fullmatch(match["what"].strip())):
-        return CancelEvent(number=int(event["n"]))  # 3号日程不去了
+        return CancelEvent(number=small_int(event["n"] or event["m"]) or 0)  # 3号日程不去了
     if match and _is_title(match["what"]):
         what = re.split(r"[,\s]+(?=已经|因为|他|她|反正|自动)", match["what"])[0]
-        what = what.split(",")[0].strip().removesuffix("了")  # 不用交水电费了 已经自动扣款了
+        what = _INTERJECTION.sub("", what.strip())  # 算了 回访客户那个不做了
+        what = re.split(r"了?[,\s]", what)[0].strip().removesuffix("了")  # …了 名额满了
         return CancelTask(ref=task_ref(what or match["what"].strip(), "取消"))  # 不用去接女儿了,…
     return None
 
@@ -212,4 +215,6 @@ def strip_record_lead(text: str) -> str | None:
     for lead in _RECORD_LEADS:
         if text.startswith(lead) and len(text) > len(lead):
             return text[len(lead) :].lstrip(" :,")
+    if text.startswith(RECORD_VERB) and not text.startswith(NOT_RECORD_VERB, len(RECORD_VERB)):
+        return text[len(RECORD_VERB) :].lstrip(" :,") or None  # 记两杯水, 记 72.4
     return None

@@ -12,12 +12,15 @@ Two levels, both pure:
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from typing import Any, TypeVar
 
 from handlers.parse.lexicon import (
     CORRECTION_WORDS,
     DIALECT,
     FEATURE_QUESTION_MARKERS,
+    FILLER_SOUNDS,
     POLITE_FRAME_LEADS,
     POLITE_FRAME_TAILS,
     POLITE_PLEASE_KEEPS,
@@ -140,11 +143,19 @@ def without_frame(text: str, normal: str | None = None) -> str:
     prefix = ""
     if asked is not None:
         start, prefix = asked  # 有没有定时提醒的功能？有的话请…: the request after the question
-    for _ in range(3):
+    in_run = False  # a filler right after a dropped one goes too (那个就是明天…)
+    for _ in range(4):
         before = (start, end)
-        for filler in SPOKEN_FILLERS:  # 嗯就是…, 对了，
+        for filler in SPOKEN_FILLERS:  # 嗯就是…, 对了，, 嗯那个就是…
             after = start + len(filler)
-            if normal.startswith(filler, start) and after < end and normal[after] in " ,.…":
+            paused = after < end and (
+                normal[after] in " ,.…"
+                or filler in FILLER_SOUNDS
+                or in_run
+                or normal.startswith(SPOKEN_FILLERS, after)
+            )
+            if normal.startswith(filler, start) and paused:
+                in_run = True
                 start = after
                 while start < end and normal[start] in " ,.…":
                     start += 1
@@ -254,4 +265,40 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
     start = 0
     while start < end and (text[start].isspace() or is_decoration(text[start])):
         start += 1
-    return text[start:end]
+    kept = text[start:end]
+    if any(is_decoration(char) for char in kept):  # 3 ✔️ 弄好了: a symbol inside says nothing
+        kept = " ".join("".join(" " if is_decoration(c) else c for c in kept).split())
+    return kept
+
+
+_C = TypeVar("_C")
+_TITLE_FIELDS = ("title", "title_ref")
+_TITLE_END = "。.!?~,;:、…-—"
+
+
+def clean_title(title: str) -> str:
+    """A title as it is kept: no emoji or symbols (`看演唱会 🎤`), no punctuation at
+    its ends (`起床!!!`), single spaces. A title of nothing but those stays as it was."""
+    kept = "".join(" " if is_decoration(char) else char for char in title)
+    kept = " ".join(kept.split()).strip(_TITLE_END + " ")
+    return kept or title
+
+
+def with_clean_titles(command: _C) -> _C:
+    """`command` with every title in it cleaned (`clean_title`), a question's guess
+    and a task reference included; anything else is returned as it is."""
+    if dataclasses.is_dataclass(command) and not isinstance(command, type):
+        changes: dict[str, Any] = {}
+        for field in dataclasses.fields(command):
+            value = getattr(command, field.name)
+            if field.name in _TITLE_FIELDS and isinstance(value, str):
+                cleaned: Any = clean_title(value)
+            elif field.name in ("guess", "ref"):
+                cleaned = with_clean_titles(value)
+            else:
+                continue
+            if cleaned != value:
+                changes[field.name] = cleaned
+        if changes:
+            return dataclasses.replace(command, **changes)
+    return command

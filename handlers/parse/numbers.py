@@ -18,12 +18,16 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from handlers import texts
 from handlers.commands import ParseError
 from handlers.parse.lexicon import (
+    ABOUT_AFTER,
     AMOUNT_FOLLOWERS,
     ASCII_MULTIPLIERS,
     CN_DIGITS,
     CN_MYRIAD,
     CN_UNITS,
     LEDGER_WORDS,
+    LIMIT_ENDS,
+    MEASURE_WORDS,
+    PRICE_UNITS,
 )
 
 # Decimal numbers as typed: ASCII digits only (`\d` would also accept e.g. Arabic-Indic).
@@ -35,13 +39,18 @@ SPOKEN_DECIMAL = r"[0-9]+点[0-9]+"
 """`70点5`: digits with 点 for the point (weights only: elsewhere 3点30 is a time)."""
 
 _WEIGHT = re.compile(rf"(?P<number>{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?", re.IGNORECASE)
+LIST_N = r"(?:[0-9]{1,4}|[一二两三四五六七八九十]{1,3})"
+"""A number in a list (`提醒3`, `三号任务`, `第二个日程`): digits or a small Chinese numeral."""
+
+_UNIT_START = "|".join(sorted({*PRICE_UNITS, *MEASURE_WORDS}, key=len, reverse=True))
+"""`十八块一斤`: a 一 before a unit is a count, not 1 角."""
 _AMOUNT = re.compile(
     r"(?P<sign>[+-]?)\s*(?:¥|rmb)?\s*"
     r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
     r"(?P<mult>[kw百千万](?![A-Za-z]))?"
     rf"|(?P<cn>{CN_NUMBER}))"
     r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny|r(?![A-Za-z]))?"
-    r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]))?"
+    r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]|" + _UNIT_START + "))?"
     r"(?![A-Za-z])",  # "1e5" or "35abc" is not an amount followed by a category
     re.IGNORECASE,
 )
@@ -192,6 +201,8 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
     after = match.string[end : end + 1]
     if not after or not after.isalnum() or after in AMOUNT_FOLLOWERS:
         return True
+    if match.string.startswith((*LIMIT_ENDS, *ABOUT_AFTER), end):
+        return True  # 控制在五百以内, 两千多 (about that much: asked)
     if after == "的":  # 六百的红包: an amount, then 的 and its item (周四的会 is no amount)
         return match.string.startswith(LEDGER_WORDS, end + 1)
     return match.string.startswith(LEDGER_WORDS, end)  # 两千生活费: an amount, then its item

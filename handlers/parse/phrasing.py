@@ -13,6 +13,8 @@ import datetime as dt
 import re
 
 from handlers.commands import (
+    AddReminder,
+    AddTask,
     Command,
     Confirm,
     ParseError,
@@ -29,7 +31,9 @@ from handlers.parse.lexicon import (
     REMINDER_LEADS,
     SWITCH_SYNONYMS,
     TASK_LEADS,
+    VAGUE_PERIODS,
 )
+from handlers.parse.nag import clause_span
 from handlers.parse.numbers import CN_INT, small_int
 from handlers.parse.records import water
 from handlers.parse.schedules import parse_custom_reminder
@@ -41,6 +45,7 @@ from handlers.parse.settings import (
     parse_switch,
 )
 from handlers.parse.tasks import (
+    SAID_PERIOD,
     _time_last,
     event_from,
     parse_event,
@@ -49,6 +54,7 @@ from handlers.parse.tasks import (
     task_from,
 )
 from handlers.parse.when import match_time, match_when
+from scheduler.core.schedule import Schedule
 from storage.vocabulary import RuleKind
 
 _N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
@@ -58,7 +64,7 @@ _WATER = re.compile(
     rf"(?:(?P<n>{_N})\s*(?:大|小)?(?P<unit>杯|瓶)(?P<water>水)?|(?P<one>杯水|水))?"
     rf"|(?P<n2>{_N})\s*(?:大|小)?杯水"
 )
-_SET = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调成|调到|定在|为|是|:)?\s*"
+_SET = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调成|调到|定在|定成|定为|为|是|:)?\s*"
 _DIGEST_TIME = re.compile(
     rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{_SET}(?P<t>.+?)(?:发给我|发我|推送|发)?"
 )
@@ -70,6 +76,7 @@ _INTERVAL = re.compile(
     rf"(?:设置|把)?\s*(?:喝水)?(?:提醒)?(?:的)?(?:间隔|频率)?\s*(?:设成|{_SET})(?:每隔|每|隔)?\s*"
     rf"(?:(?P<n>{_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)?\s*(?P<unit>分钟|分|小时|钟头)"
     r"\s*(?:(?:提醒|喊|叫)我?喝(?:一次|次)?水|喝一次水?|提醒一次喝水|提醒一次|一次)?"
+    r"(?:就行|就好|就可以|就够了)?"
 )
 _GOAL = re.compile(
     rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{_SET}(?:喝)?(?P<n>{_N})\s*杯水?"
@@ -198,6 +205,37 @@ _REMIND_WORDS = (*REMIND_WORDS, "提醒")
 
 
 def read_reminder(text: str, context: Body) -> Command | None:
+    """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`; a
+    one-off between 1 and 6 o'clock said without 上午/下午/凌晨 is asked, guessing
+    the afternoon (`三点半提醒我去拿样`: 15:30, not 03:30)."""
+    command = _read_reminder(text, context)
+    if not isinstance(command, AddReminder) or SAID_PERIOD.search(text):
+        return command
+    at = command.schedule.once_at
+    cron = dict(command.schedule.cron)
+    if at is None and cron.get("hour", "").isdigit() and 1 <= int(cron["hour"]) <= 6:
+        cron["hour"] = str(int(cron["hour"]) + 12)  # 每天三点: 15:00, asked
+        later_cron = Schedule(cron=tuple(cron.items()))
+        return Confirm(guess=dataclasses.replace(command, schedule=later_cron))
+    if at is None or not 1 <= at.hour <= 6:
+        return command
+    later = at.replace(hour=at.hour + 12)
+    if (
+        _DAY_SAID.search(text) is None
+        and (
+            today_at := later.replace(
+                year=context.now_local.year,
+                month=context.now_local.month,
+                day=context.now_local.day,
+            )
+        )
+        > context.now_local
+    ):
+        later = today_at  # 三点半: this afternoon, while it is still ahead
+    return Confirm(guess=dataclasses.replace(command, schedule=Schedule(once_at=later)))
+
+
+def _read_reminder(text: str, context: Body) -> Command | None:
     """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`."""
     said_le = context.text
     if said_le.startswith(text) and said_le[len(text) :] and not said_le[len(text) :].strip("了"):
@@ -208,11 +246,21 @@ def read_reminder(text: str, context: Body) -> Command | None:
             if not any(word in text for word in _REMIND_WORDS):  # 帮我设个提醒，下周二上午十点…
                 return parse_custom_reminder(text, now_local=context.now_local)
             break
-    said_at = [(text.find(w), -len(w), w) for w in _REMIND_WORDS if w in text]
+    clause = clause_span(text)
+    said_at = [
+        (at, -len(w), w)
+        for w in _REMIND_WORDS
+        if (at := text.find(w)) >= 0 and (clause is None or not clause[0] <= at < clause[1])
+    ]
+    if not said_at and clause is not None and _has_when(text[: clause[0]]):
+        return parse_custom_reminder(
+            text, now_local=context.now_local
+        )  # 明天寄快递 没寄就一直提醒我
     for at, _, word in sorted(said_at)[:1]:  # the first said, the longest there
         if at >= 0:
             before = text[:at].rstrip().removesuffix("再").removesuffix("记得")
             before = before.removesuffix("到时候").rstrip()
+            before = _last_when(before)  # 今晚夜班 明天凌晨两点: the time said last
             said = f"{before} {text[at + len(word) :]}".strip()
             try:
                 return parse_custom_reminder(said, now_local=context.now_local)
@@ -221,6 +269,39 @@ def read_reminder(text: str, context: Body) -> Command | None:
                     raise
                 return parse_custom_reminder(swapped, now_local=context.now_local)
     return None
+
+
+_DAY_SAID = re.compile(r"今天|明天|后天|大后天|周|星期|礼拜|号|日|月")
+_REPEATS = re.compile(r"每|工作日|周末|天天")
+_NAMED_DAY = re.compile(r"今天|明天|后天|大后天|今晚|明早|明晚|[0-9]{1,2}(?:月|号|日)")
+
+
+def _last_when(before: str) -> str:
+    """`今晚夜班 明天凌晨两点` -> `明天凌晨两点`: when the words before a reminder
+    word hold a remark with a time and then the time itself, the time said last."""
+    chunks = before.split()
+    if len(chunks) < 2 or _REPEATS.search(before) or not _NAMED_DAY.match(chunks[-1]):
+        return before  # 每周一 早上8点: one schedule; 下周出差 周三…: which 周三?
+    try:
+        whole, last = (
+            match_when(before, dt.date(2000, 1, 1)),
+            match_when(chunks[-1], dt.date(2000, 1, 1)),
+        )
+    except ParseError:
+        return before
+    said_time = (whole.day or whole.start) is not None  # the remark holds a time too: 今晚夜班
+    if said_time and whole.rest.strip() and not last.rest.strip() and (last.day or last.start):
+        return chunks[-1]
+    return before
+
+
+def _has_when(said: str) -> bool:
+    """Whether `said` starts with a day or a time (`明天寄快递`)."""
+    try:
+        first = match_when(said, dt.date(2000, 1, 1))
+    except ParseError:
+        return False
+    return first.day is not None or first.start is not None
 
 
 def _when_last(said: str) -> str | None:
@@ -262,6 +343,12 @@ def read_water(text: str, _context: Body) -> Command | None:
     return guess
 
 
+_VAGUE_WHEN = re.compile(
+    "(?:" + "|".join(map(re.escape, VAGUE_PERIODS)) + r")\s*(?:之前|以前|前)?\s*"
+    r"(?:要|得|需要|记得|必须|该)\s*(?P<title>[^\s,0-9]{2,20})"
+)
+
+
 def read_dated(text: str, context: Body) -> Command | None:
     """`周五交材料` / `明天下午3点开会`: a day, maybe a time, and a short title, with no
     verb saying which it is: asked, as a task (no time) or an event (a time)."""
@@ -269,6 +356,8 @@ def read_dated(text: str, context: Body) -> Command | None:
         return None
     booked = text.startswith(("约了", "约好了", "我约了"))  # 约了周五晚上八点跟老同学吃饭
     said = re.sub(r"^(?:我)?约(?:好)?了", "", text) if booked else text
+    if (vague := _VAGUE_WHEN.fullmatch(said)) is not None:
+        return Confirm(guess=AddTask(title=vague["title"].strip()))  # 下周要交年终总结: which day?
     try:
         when = match_when(said, context.today)
     except ParseError:

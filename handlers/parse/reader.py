@@ -26,12 +26,43 @@ import re
 from collections.abc import Callable
 
 from handlers import texts
-from handlers.commands import Command, ParseError
-from handlers.parse import natural
+from handlers.channel_commands import SetFallbackChannel, SetPrimaryChannel, UnbindReceiver
+from handlers.commands import (
+    RECORDS,
+    AdminHoldAll,
+    AdminStatus,
+    CancelBudget,
+    CancelTask,
+    ChangeRule,
+    Command,
+    CompleteTask,
+    Confirm,
+    Dismiss,
+    EndQuiet,
+    ParseError,
+    PostponeTask,
+    SetCards,
+    SetDayWindow,
+    SetDigest,
+    SetQuiet,
+    SetReview,
+    SetWaterGoal,
+    SetWaterInterval,
+    SnoozeWater,
+    SwitchAllReminders,
+    SwitchWater,
+)
+from handlers.parse import intents, natural
 from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
 from handlers.parse.channels import read_channels
-from handlers.parse.lexicon import DONE_WORDS
+from handlers.parse.lexicon import (
+    DONE_WORDS,
+    HOW_WORDS,
+    LOOK_LEADS,
+    NOT_REMARK_TAILS,
+    THANKS_WORDS,
+)
 from handlers.parse.normalise import (
     corrected,
     has_correction_word,
@@ -39,6 +70,7 @@ from handlers.parse.normalise import (
     normalise,
     strip_separators,
     tidy,
+    with_clean_titles,
     without_frame,
 )
 from handlers.parse.records import (
@@ -127,10 +159,68 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     `免打扰 到 8:00`); without it the day is taken to start now (00:00 of `today`).
     ParseError.message is the Chinese reply saying how to write it instead.
     """
+    try:
+        return with_clean_titles(_read(text, today=today, now_local=now_local))
+    except ParseError as error:
+        said_twice = _REPEATED.fullmatch(tidy(normalise(text)))
+        if said_twice is not None:  # 知道了知道了: read once
+            try:
+                return with_clean_titles(
+                    _read(said_twice["once"], today=today, now_local=now_local)
+                )
+            except ParseError:
+                raise error from None
+        head = without_remark_tail(text)
+        if head is None:
+            raise
+        try:
+            command = _read(head, today=today, now_local=now_local)
+        except ParseError:
+            raise error from None
+        if not isinstance(command, SETTINGS) or _reads(text[len(head) :], today, now_local):
+            raise error from None  # only a setting, and only with a remark: not two things
+    return command
+
+
+SETTINGS = (
+    SetQuiet, EndQuiet, SetDigest, SetReview, SwitchWater, SwitchAllReminders, SetCards,
+    SetWaterGoal, SetWaterInterval, SetDayWindow, SnoozeWater, ChangeRule, CancelBudget,
+    AdminHoldAll, AdminStatus, UnbindReceiver, SetPrimaryChannel, SetFallbackChannel,
+    CompleteTask, CancelTask, PostponeTask,
+)  # fmt: skip
+"""What a message said with a remark after it (`免打扰到中午12点 在考试`) may set."""
+_TAIL = re.compile(r"[\s,，。;；!！~]+(?P<tail>[^\s,，。;；0-9]{2,8})[\s,，。!！~]*$")
+
+
+def _reads(tail: str, today: dt.date, now_local: dt.datetime | None) -> bool:
+    """Whether `tail` alone is a command (`快递取了，房租也交了`: two things said)."""
+    try:
+        said = _read(tail.strip(" ,，。"), today=today, now_local=now_local)
+    except ParseError:
+        return False
+    return not isinstance(said, Dismiss)  # 解绑wxpusher 不用了: a no-word is a remark
+
+
+def without_remark_tail(text: str) -> str | None:
+    """`免打扰到中午12点 在考试`, `解绑wxpusher 不用了`: the message without a short
+    remark after its last separator (no digits, not a unit), or None when there is
+    none. Read only after the whole message was refused."""
+    match = _TAIL.search(text)
+    if match is None or not text[: match.start()].strip():
+        return None
+    tail = normalise(match["tail"]).casefold()
+    if tail.startswith(NOT_REMARK_TAILS):
+        return None  # 体重 72.4 磅: the unit is part of what was said
+    return text[: match.start()]
+
+
+def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Command:
     local = now_local if now_local is not None else dt.datetime.combine(today, dt.time())
     if len(text) > MAX_LENGTH:
         raise ParseError(texts.TOO_LONG)
     normal = normalise(text)
+    if tidy(normal).casefold() in THANKS_WORDS:
+        return Dismiss(thanked=True)  # 谢了, 👌好的谢谢: nothing to do
     framed = has_frame_word(normal)
     if framed or has_correction_word(normal):  # most messages have neither: normalised once
         text = corrected(without_frame(text, normal) if framed else text)
@@ -141,15 +231,21 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     if make := WHOLE_MESSAGES.get(whole.casefold()):
         return make()
     clean = tidy(normal)
-    if make := WHOLE_MESSAGES.get(clean.casefold()):
-        return make()
+    if make := WHOLE_MESSAGES.get(clean.casefold()) or WHOLE_MESSAGES.get(_after_look(clean)):
+        return make()  # 显示管理状态, 查看待办: a look word before a whole-message command
+    if (looked := _looked_command(clean, today, local)) is not None:
+        return looked  # 显示一下管理状态
     if (channel_command := read_channels(clean)) is not None:
         return channel_command  # 设置 渠道 / 备用, 绑定, 解绑: before the 设置 reader
     loose = tidy(normal, drop_le=True)
+    if (timed := _TIMED_RECORD.match(clean)) is not None:  # 07:10 体重 74.05: when it was taken
+        clean, loose = clean[timed.end() :], tidy(loose[timed.end() :], drop_le=True)
     done_mark = normal.rstrip().endswith(_CHECK_MARKS) and "水" not in loose  # 又一杯水 ✅
-    if done_mark and loose and not any(w in loose for w in DONE_WORDS):
+    if done_mark and loose and not clean.endswith("了") and not any(w in loose for w in DONE_WORDS):
         loose += " 完成"  # `2 ✅`: the check mark is the word
     context = Body("", clean, text, today, local)
+    if _HOW_HINT.search(clean) and (asked := intents.help_asked(clean, context)) is not None:
+        return asked  # 待办怎么用: a question about a feature, before its keyword's reader
     first_error: ParseError | None = None
     for candidate in (clean, loose):
         try:
@@ -161,9 +257,13 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
             return command
     if first_error is None and (rest := natural.strip_record_lead(loose)):
         raw_rest = natural.strip_record_lead(text.strip())  # 帮我记一下日记，…: as typed
-        return parse(
-            raw_rest or rest, today=today, now_local=local
-        )  # `帮我记 晚饭 48`: read the rest
+        try:
+            return _read(raw_rest or rest, today=today, now_local=local)  # `帮我记 晚饭 48`
+        except ParseError as error:
+            try:
+                return natural.read(loose, context, fallback=None)  # 记一个日程 …: a marker
+            except ParseError:
+                raise error from None
     return natural.read(loose, context, fallback=first_error)
 
 
@@ -191,3 +291,33 @@ def parse_event_key(key: str, *, today: dt.date) -> Command:
     if make := MENU_KEYS.get(key.strip().casefold()):
         return make()
     return parse(key, today=today)
+
+
+_REPEATED = re.compile(r"(?P<once>\S.{0,5}?\S)(?:[\s,]*(?P=once)){1,3}")
+"""A short answer said two to four times (`知道了知道了`): read once."""
+_TIMED_RECORD = re.compile(r"(?:早上|上午|中午|下午|晚上)?\s*[0-9]{1,2}:[0-9]{2}\s+(?=体重|喝水)")
+"""A clock time before a weight or water record: when it was measured, not a day."""
+_HOW_HINT = re.compile("|".join(map(re.escape, HOW_WORDS)))
+_LOOK_LEAD = re.compile(
+    "^(?:" + "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True)) + r")\s*"
+    r"(?:一下|下)?\s*(?:我的|的)?\s*"
+)
+
+
+def _after_look(text: str) -> str:
+    """`显示一下管理状态` -> `管理状态`: the words after a leading look word ('' if none)."""
+    match = _LOOK_LEAD.match(text)
+    return text[match.end() :].strip().casefold() if match else ""
+
+
+def _looked_command(text: str, today: dt.date, local: dt.datetime) -> Command | None:
+    """The view or status a look word asks for (`显示管理状态`: `管理状态`), read
+    as if said alone; None unless that reading is a command that writes nothing."""
+    rest = _after_look(text)
+    if not rest or _KEYWORD.match(rest) is None:
+        return None
+    try:
+        command = read_keyword(rest, Body("", rest, rest, today, local))
+    except ParseError:
+        return None
+    return None if command is None or isinstance(command, (*RECORDS, Confirm)) else command

@@ -14,21 +14,26 @@ from handlers import texts
 from handlers.commands import (
     CheckInWater,
     Command,
+    Confirm,
     ParseError,
     RecordLedger,
     RecordWeight,
     WriteJournal,
 )
+from handlers.parse import slots as found_slots
 from handlers.parse.body import Body
 from handlers.parse.lexicon import (
     EXPENSE_CATEGORIES,
     INCOME_CATEGORIES,
     INCOME_SYNONYMS,
     MEASURE_WORDS,
+    ML_PER_GLASS,
     SPOKEN_FILLERS,
     WATER_CHECK_WORDS,
+    WATER_MISSED,
+    WATER_OVERCOUNTED,
 )
-from handlers.parse.money import category_of, stands_alone
+from handlers.parse.money import category_of, clean_note, given_category, is_given, stands_alone
 from handlers.parse.normalise import words
 from handlers.parse.numbers import (
     amount_matches,
@@ -82,6 +87,13 @@ def parse_water(body: Body) -> Command:
     """`喝水` (one glass) / `喝水 +2` / `喝水 -1` / `喝水 2杯` / `喝水 两杯`."""
     if not body.text or body.text in WATER_CHECK_WORDS:
         return CheckInWater(glasses=1)  # 喝水打卡
+    found = found_slots.read(body.text)
+    if (ml := found.water_ml) is not None:  # 喝水 1L: four glasses, asked
+        return Confirm(guess=water(max(1, round(ml / ML_PER_GLASS))))
+    if found.count and any(word in body.text for word in WATER_OVERCOUNTED):
+        return water(-found.count)  # 喝水多记了一杯，减掉
+    if found.count and any(word in body.text for word in WATER_MISSED):
+        return water(found.count)  # 喝水少记了两杯
     said = _WATER.match(body.text)
     if said is not None and said.end() < len(body.text):
         rest = body.text[said.end() :].strip()
@@ -151,16 +163,18 @@ def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[s
     names = EXPENSE_CATEGORIES if direction == LedgerDirection.EXPENSE else INCOME_CATEGORIES
     if labels and labels[0] in names:
         return labels[0], " ".join(labels[1:])
-    note = " ".join(labels)
+    note = clean_note(" ".join(labels))
     if direction == LedgerDirection.INCOME:
         word = next((w for w in labels if w in INCOME_SYNONYMS), None)
         return (INCOME_SYNONYMS[word] if word else "其他"), note
-    return category_of(note)[1], note
+    return (given_category(note) if is_given(note) else category_of(note)[1]), note
 
 
 def parse_journal(body: Body) -> Command:
     """`日记 ……`: the text exactly as typed, only outer whitespace (and a `:`) removed."""
     text = body.raw.lstrip(" \t\r\n:：,，。.、～~\u3000").strip()
+    if text[:1] in "吧呀啊哈哦" and text[1:2] in ":：,，。 ":  # 写个日记吧：…
+        text = text[1:].lstrip(" \t\r\n:：,，。.、～~\u3000").strip()
     if not text:
         raise ParseError(texts.JOURNAL_NEEDS_TEXT)
     return WriteJournal(text=text)

@@ -10,7 +10,7 @@ leading `我` (`提醒我明天9点交材料`) and a leading `提醒我` / `叫�
 dropped. Titles hold at most 100 characters. `直到完成` (with `每N分钟`, `最多N次`)
 makes a one-off reminder nag until the user answers (`handlers.parse.nag`).
 
-Recurring rules (APScheduler cron fields, see `scheduler.schedule`):
+Recurring rules (APScheduler cron fields, see `scheduler.core.schedule`):
 - 每天 / 每日 / 天天; 每早 / 每晚 (also 每个晚上): daily, the latter with 早上 / 晚上.
 - 工作日 / 每个工作日 (Mon-Fri); 周末 / 每周末 (Sat and Sun).
 - 每周X / 每星期X / 每礼拜X / 每个星期X, several days (每周一三五, 每周一、三、五,
@@ -43,13 +43,13 @@ from handlers import texts
 from handlers.commands import AddReminder, ParseError
 from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
 from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
-from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, RECUR_TAILS
+from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, RECUR_TAILS, WEEKENDS_OFF
 from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_decoration, is_separator, strip_separators
 from handlers.parse.numbers import small_int
 from handlers.parse.when import add_days, make_date, match_day, match_time
-from scheduler.schedule import Schedule
+from scheduler.core.schedule import Schedule
 
 MAX_TITLE = 100
 DEFAULT_TIME = dt.time(9, 0)
@@ -141,7 +141,7 @@ def _recurrence_first(text: str) -> str:
             return f"{said[: day.start()]}每{said[day.start() :]}"
         return text
     body = text[: match.start()].strip().removeprefix("我").strip()  # 提醒我早上八点…,每天
-    words = body.split()
+    words = [word for word in re.split(r"[\s,]+", body) if word]  # 吃钙片,晚上9点半,每天
     if len(words) > 1 and (_PERIOD_WORD.fullmatch(words[-1]) or _time_word(words[-1])):
         body = f"{words[-1]} {' '.join(words[:-1])}"  # 吃鱼油 中午,每天: 中午 said last
     return f"{match['tail'].removesuffix('都').removesuffix('也')} {body}"
@@ -157,15 +157,28 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
     """
     if now_local.tzinfo is not None:
         raise ValueError("now_local is the user's naive wall-clock time")
-    body, important = _take_important(_recurrence_first(text))
+    body, important = _take_important(_recurrence_first(_weekends_off(text)))
     body, until_done = take_until_done(body)
     if body.startswith(("我", "俺", "咱")):
         body = strip_separators(body[1:])
     schedule, end = _match_schedule(body, now_local)
     if until_done is not None and schedule.once_at is None:
-        raise ParseError(texts.NAG_ONCE_ONLY)  # see `scheduler.nag`
+        raise ParseError(texts.NAG_ONCE_ONLY)  # see `scheduler.core.nag`
     title = _title(body[end:])
     return AddReminder(title=title, schedule=schedule, important=important, until_done=until_done)
+
+
+_WEEKENDS_OFF = re.compile("[,\\s]*(?:" + "|".join(map(re.escape, WEEKENDS_OFF)) + ")")
+_SAID_DAILY = re.compile(r"^(?:每天|天天|每日)")
+
+
+def _weekends_off(text: str) -> str:
+    """`每天早上八点 喝温水 除了周末` -> `工作日早上八点 喝温水`: a daily reminder
+    with the weekends taken out is one on working days (other schedules keep theirs)."""
+    found = _WEEKENDS_OFF.search(text)
+    if found is None or _SAID_DAILY.match(text) is None:
+        return text
+    return _SAID_DAILY.sub("工作日", text[: found.start()] + text[found.end() :], count=1)
 
 
 _IMPORTANT_LONGEST = sorted(IMPORTANT_WORDS, key=len, reverse=True)

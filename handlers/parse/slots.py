@@ -15,9 +15,16 @@ from decimal import Decimal
 
 from handlers.commands import ParseError
 from handlers.parse.lazy import lazy
-from handlers.parse.lexicon import WATER_ADVERBS, WATER_TIMES, WEIGHT_UNITS
+from handlers.parse.lexicon import (
+    NOT_A_NUMBER_AFTER,
+    SPAN_UNITS,
+    WATER_ADVERBS,
+    WATER_TIMES,
+    WEIGHT_UNITS,
+)
 from handlers.parse.numbers import (
     ANY_NUMBER,
+    LIST_N,
     SPOKEN_DECIMAL,
     amount_matches,
     find_amount,
@@ -46,10 +53,11 @@ _WATER_TIMES = re.compile(
     re.IGNORECASE,
 )
 _LIST_NUMBER = re.compile(
-    r"(?:提醒|日程|待办|任务)\s*#?(?P<a>[0-9]{1,4}|[一二两三四五六七八九十]{1,2})(?![0-9:点])"
-    r"|第\s*(?P<b>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项|号)"
-    r"|(?<![0-9])(?P<c>[0-9]{1,4})\s*号(?:提醒|日程)"
+    rf"(?:提醒|日程|待办|任务)\s*#?(?P<a>{LIST_N})(?![0-9:点一下次遍])"
+    rf"|第\s*(?P<b>{LIST_N})\s*(?:个|条|项|号)"
+    rf"|(?<![0-9])(?P<c>{LIST_N})\s*号(?:提醒|日程)"
 )
+_VOLUME = re.compile(rf"(?P<n>{ANY_NUMBER})\s*(?P<unit>ml|毫升|l|升)(?![a-z])", re.IGNORECASE)
 _DAY_WORDS = re.compile(
     r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
 )
@@ -92,6 +100,18 @@ class Slots:
     def count(self) -> int | None:
         found = _COUNT.search(self.text)
         return small_int(found["n"]) if found else None
+
+    @lazy
+    def water_ml(self) -> int | None:
+        """`500ml`, `一瓶550毫升`, `1.5升`: a volume of water, in millilitres."""
+        found = _VOLUME.search(self.text)
+        if found is None:
+            return None
+        value = number_value(found["n"])
+        if value is None:
+            return None
+        litres = found["unit"].casefold() in ("l", "升")
+        return int(value * (1000 if litres else 1))
 
     @lazy
     def water_times(self) -> int | None:
@@ -144,7 +164,7 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
     when several numbers stand in the message."""
     if (before := _UNIT_FIRST.search(text)) is not None:
         return number_value(before["n"]), before["unit"].lower()  # kg 68.6 早上称的
-    found = [m for m in _WEIGHT.finditer(text) if m["n"]]
+    found = [m for m in _WEIGHT.finditer(text) if m["n"] and not _a_word(m)]
     with_unit = [m for m in found if m["unit"]]
     chosen = with_unit if with_unit else found
     if len(chosen) != 1:
@@ -159,6 +179,15 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
         value += Decimal("0.5")  # 131斤半
     unit = match["unit"].lower() if match["unit"] else None
     return value, unit
+
+
+def _a_word(match: re.Match[str]) -> bool:
+    """`一下`, `三个月`: a Chinese numeral that is part of a word or counts something
+    else, never a weight."""
+    if match["unit"] or any(ch.isdigit() for ch in match["n"]):
+        return False
+    after = match.string[match.end("n") :]
+    return after.startswith((*NOT_A_NUMBER_AFTER, *SPAN_UNITS))
 
 
 def _list_number(text: str) -> int | None:

@@ -50,12 +50,13 @@ _NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)?(?:�
 _SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
 _REMIND = re.compile(
     r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半|[一二两三四五六七八九十]{1,3})\s*"
-    r"(?P<unit>分钟|分|个?小时|个?钟头|个?钟|天|min|h)?"
+    r"(?P<unit>分钟|分|个?半?小时|个?钟头|个?钟|刻钟|刻|天|min|h)?"
     r"(?:提醒(?:我|一下)?|通知(?:我)?|叫我)?",
     re.IGNORECASE,
 )
 _MINUTES_PER = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
 _MINUTES_PER |= {"钟": 60, "个钟": 60}  # 提前一个钟: an hour
+_MINUTES_PER |= {"刻钟": 15, "刻": 15}  # 提前一刻钟: a quarter of an hour
 _EVENT_NUMBER = re.compile(r"#?(?P<n>[0-9]{1,5})(?:号|项)?(?![0-9:：点])")
 
 
@@ -174,6 +175,8 @@ def _remind_minutes(text: str) -> tuple[int | None, str]:
     said = match["count"]
     spoken = small_int(said) if not said[0].isdigit() and said != "半" else None
     count = Decimal("0.5") if said == "半" else Decimal(spoken if spoken is not None else said[:12])
+    if "半" in unit:  # 提前一个半小时
+        count, unit = count + Decimal("0.5"), unit.replace("半", "")
     minutes = count * _MINUTES_PER.get(unit, 1)
     if minutes != minutes.to_integral_value() or not 0 <= minutes <= MAX_REMIND_MINUTES:
         raise ParseError(texts.REMIND_FORMAT)
@@ -228,7 +231,8 @@ def when_anywhere(text: str, today: dt.date) -> When:
 
 
 SAID_PERIOD = re.compile(
-    r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡前|今晚|明晚|今早|明早|[0-9]:[0-9]"
+    r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡前|今晚|明晚|今早|明早|夜里|半夜|深夜|午夜|夜间"
+    r"|[0-9]:[0-9]"
 )
 
 

@@ -36,7 +36,7 @@ from handlers.commands import (
     WhoAmI,
 )
 from handlers.parse.lexicon import UNDO_PHRASES
-from scheduler import cards
+from scheduler.core import cards
 from storage.vocabulary import CardKind
 
 WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
@@ -44,7 +44,8 @@ WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "本周": ShowWeek, "这周": ShowWeek,
     "本月": ShowMonth, "账单": ShowMonth,
     "任务": ShowTasks, "待办": ShowTasks, "任务列表": ShowTasks, "待办列表": ShowTasks,
-    "任务清单": ShowTasks, "待办清单": ShowTasks, "待办事项": ShowTasks,
+    "任务清单": ShowTasks, "待办清单": ShowTasks, "待办事项": ShowTasks, "todo": ShowTasks,
+    "todo list": ShowTasks, "todolist": ShowTasks,
     "月账单": ShowMonth, "本月账单": ShowMonth,
     "撤销": Undo, "撤回": Undo,
     "帮助": Help, "help": Help, "?": Help, "菜单": Help,
@@ -168,7 +169,7 @@ def read_help(text: str) -> Help | None:
 
 
 def parse_card_key(key: str) -> Command:
-    """A template card button (`scheduler.cards` keys) -> the command its words mean:
+    """A template card button (`scheduler.core.cards` keys) -> the command its words mean:
     喝了 = 喝水, 稍后 = 稍后, 完成 = 完成 <task>, 明天再说 = 明天再说 <task>,
     a nag's 知道了 = 收到 for that nag."""
     action = cards.parse_key(key)

@@ -1,4 +1,5 @@
-"""Channel adapters: one interface (`Channel.send(recipient, message) -> SendResult`).
+"""Channel adapters: one interface (`scheduler.core.channel`: `Channel.send(recipient,
+message) -> SendResult`), re-exported here.
 
 The WeCom app channel (`scheduler.channels.wecom_app`) is the first; its pure parts
 are the classifier (`wecom_errors`), the token cache (`wecom_token`) and the
@@ -8,6 +9,6 @@ and `errors` (the transport rows): the group robot (`robot`), WxPusher
 with its `*_errors` table; `factory.from_settings` builds those that are configured.
 """
 
-from scheduler.channels.base import Channel, OutboundMessage, SendResult
+from scheduler.core.channel import Channel, OutboundMessage, SendResult
 
 __all__ = ["Channel", "OutboundMessage", "SendResult"]

@@ -1,10 +1,11 @@
-"""What every HTTP channel's error table shares: rule builders and the transport rows.
+"""What every channel's error table shares: `Rule`, `Verdict`, and the transport rows.
 
-Each channel keeps one table of its own in the shape of `wecom_errors.TABLE`: every
-provider code and every named signal mapped to one `Rule` (see `robot_errors`,
-`wxpusher_errors`, `serverchan_errors`, `wecomchan_errors`). What is the same for
-any provider reached over HTTP is defined once here, for the reasons
-`wecom_errors` gives:
+Each channel keeps one table of its own (`wecom_errors`, `robot_errors`,
+`wxpusher_errors`, `serverchan_errors`, `wecomchan_errors`, `mp_subscribe_errors`):
+every provider code and every named signal mapped to one `Rule` (an outcome and an
+error class), and `lookup` turns a signal into a `Verdict`. A reader needs that
+table and this module, nothing else. What is the same for any provider reached over
+HTTP is defined once here, for the reasons `wecom_errors` gives:
 
 - no connection (refused, DNS, connect timeout): nothing was written, so retry;
 - a timeout, a reset, an HTTP 5xx or a body that is not the provider's answer after
@@ -16,18 +17,14 @@ any provider reached over HTTP is defined once here, for the reasons
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-# One definition each, kept with the WeCom table that introduced them.
-from scheduler.channels.wecom_errors import (
-    Rule,
-    Verdict,
-    http_signal,
-    retry_after_seconds,
-    snippet,
-)
+from scheduler.core.user_ids import ID_CHARACTERS
 from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = [
@@ -46,6 +43,32 @@ __all__ = [
     "uncertain",
     "unreadable",
 ]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """What one signal means. `retry_after` is a minimum wait hint in seconds."""
+
+    outcome: AttemptOutcome
+    error_class: ErrorClass
+    note: str
+    refresh_token: bool = False
+    retry_after: float | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Verdict:
+    """A classified call: the signal, its rule, and what the reply carried.
+
+    `detail` is raw (errmsg or exception text); the caller redacts it.
+    """
+
+    signal: int | str
+    rule: Rule
+    provider_code: int | None = None
+    message_id: str | None = None
+    detail: str = ""
+    retry_after: float | None = None
 
 
 def accepted(note: str) -> Rule:
@@ -80,6 +103,42 @@ TRANSPORT: Final[Mapping[int | str, Rule]] = MappingProxyType(
         "over_budget": transient("over the channel's send budget; nothing was sent"),
     }
 )
+
+
+def http_signal(status: int) -> str | None:
+    if 200 <= status < 300:
+        return None
+    if status == 429:
+        return "http_429"
+    return "http_5xx" if status >= 500 else "http_4xx"
+
+
+def retry_after_seconds(header: str | None) -> float | None:
+    """Retry-After in seconds; an HTTP date or nonsense is ignored (the backoff decides)."""
+    try:
+        seconds = float(header) if header is not None else None
+    except ValueError:
+        return None
+    return max(seconds, 0.0) if seconds is not None and math.isfinite(seconds) else None
+
+
+def snippet(body: bytes, limit: int = 200) -> str:
+    """The start of a body that is not the provider's answer (a proxy's page), on one line.
+
+    A cut text ends in `…`. A word of UserID characters the cut would halve is
+    dropped whole: the front half of a UserID is something no later redaction can
+    recognise (a longer run cannot be a UserID and is cut as it is)."""
+    text = " ".join(body[: limit * 4 + 4].decode("utf-8", "replace").split())
+    if len(text) <= limit:
+        return text
+    head = text[: limit - 1]
+    if _ID_CHAR.match(text[limit - 1]):
+        head = _HALF_ID.sub("", head)
+    return head + "…"
+
+
+_ID_CHAR = re.compile(f"[{ID_CHARACTERS}]")
+_HALF_ID = re.compile(f"(?<![{ID_CHARACTERS}])[{ID_CHARACTERS}]{{1,64}}$")
 
 
 def unreadable(

@@ -25,12 +25,12 @@ from zoneinfo import ZoneInfo
 
 import aiohttp
 
-from scheduler.channels.base import OutboundMessage
 from scheduler.channels.errors import Verdict, describe, lookup
 from scheduler.channels.mp_subscribe_errors import TABLE, TOKEN_TABLE, classify_send, classify_token
 from scheduler.channels.webhook import Reply, Request, Timeouts, WebhookChannel
 from scheduler.channels.wecom_app import TokenUnavailable, transport_signal
 from scheduler.channels.wecom_token import FetchedToken, MemoryTokenStore, TokenCache, TokenStore
+from scheduler.core.channel import OutboundMessage
 
 __all__ = ["THING_MAX_CHARS", "MpSubscribeChannel", "MpSubscribeConfig", "subscribe_payload"]
 

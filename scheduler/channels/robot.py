@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any, Literal
 
-from scheduler.channels.base import OutboundMessage
 from scheduler.channels.errors import Verdict, lookup
 from scheduler.channels.robot_errors import TABLE, classify_reply
 from scheduler.channels.webhook import Reply, Request, Timeouts, WebhookChannel
+from scheduler.core.channel import OutboundMessage
 
 __all__ = ["MAX_BYTES", "PER_MINUTE", "RobotChannel", "RobotConfig", "robot_payload"]
 

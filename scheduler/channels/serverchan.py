@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from scheduler.channels.base import OutboundMessage
 from scheduler.channels.errors import Verdict, lookup
 from scheduler.channels.serverchan_errors import TABLE, classify_reply
 from scheduler.channels.webhook import Reply, Request, Timeouts, WebhookChannel
+from scheduler.core.channel import OutboundMessage
 
 __all__ = ["DESP_MAX_BYTES", "TITLE_MAX_CHARS", "ServerChanChannel", "ServerChanConfig", "title_of"]
 

@@ -24,12 +24,12 @@ from datetime import UTC, datetime
 
 import aiohttp
 
-from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.errors import Verdict
 from scheduler.channels.serverchan import ServerChanChannel, ServerChanConfig
 from scheduler.channels.webhook import Reply, Timeouts
-from scheduler.redact import mask_user
-from services.secret_box import Unreadable
+from scheduler.core.channel import OutboundMessage, SendResult
+from scheduler.core.redact import mask_user
+from storage.secret_box import Unreadable
 from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = ["NO_KEY", "UNREADABLE", "UserServerChanChannel"]

@@ -29,12 +29,12 @@ from typing import Any
 
 import aiohttp
 
-from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.budget import Defer, window_decision
 from scheduler.channels.errors import Rule, Verdict, describe, lookup
 from scheduler.channels.http_client import SessionHolder
 from scheduler.channels.wecom_app import transport_signal
-from scheduler.redact import (
+from scheduler.core.channel import OutboundMessage, SendResult
+from scheduler.core.redact import (
     ERROR_MAX_CHARS,
     REDACTED,
     mask_user,

@@ -3,7 +3,7 @@
 
 A thin aiohttp shell around the pure parts: the token cache
 (`scheduler.channels.wecom_token`), the classifier table
-(`scheduler.channels.wecom_errors`) and redaction (`scheduler.redact`). It talks
+(`scheduler.channels.wecom_errors`) and redaction (`scheduler.core.redact`). It talks
 to `api_base` (the real `https://qyapi.weixin.qq.com` comes from the settings;
 tests pass the fake's loopback URL) and never raises for a network or provider
 failure: every call ends in a `SendResult`.
@@ -41,10 +41,9 @@ from typing import Any, Protocol
 
 import aiohttp
 
-from scheduler.channels.base import OutboundMessage, SendResult
+from scheduler.channels.errors import Verdict
 from scheduler.channels.http_client import SessionHolder
 from scheduler.channels.wecom_errors import (
-    Verdict,
     classify,
     classify_gettoken_reply,
     classify_send_reply,
@@ -52,7 +51,8 @@ from scheduler.channels.wecom_errors import (
     parse_body,
 )
 from scheduler.channels.wecom_token import FetchedToken, MemoryTokenStore, TokenCache, TokenStore
-from scheduler.redact import ERROR_MAX_CHARS, mask_user, redact
+from scheduler.core.channel import OutboundMessage, SendResult
+from scheduler.core.redact import ERROR_MAX_CHARS, mask_user, redact
 from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = [

@@ -1,10 +1,11 @@
 """The WeCom app channel's error classifier: one table, pure functions, no I/O.
 
 Every way a call to WeCom can end is a *signal*: an errcode (an int) or a named
-event (a str). `TABLE` maps each signal to a `Rule` (outcome, error class, and
-whether to refresh the token). `classify_send_reply` and `classify_gettoken_reply`
-turn an HTTP reply into a signal; the client turns a transport exception into one
-(see `scheduler.channels.wecom_app`). Nothing else decides.
+event (a str). `TABLE` maps each signal to a `Rule` (`scheduler.channels.errors`:
+outcome, error class, and whether to refresh the token). `classify_send_reply` and
+`classify_gettoken_reply` turn an HTTP reply into a signal; the client turns a
+transport exception into one (see `scheduler.channels.wecom_app`). Nothing else
+decides.
 
 Decisions where WeCom's documentation is silent:
 
@@ -29,20 +30,27 @@ Decisions where WeCom's documentation is silent:
 from __future__ import annotations
 
 import json
-import math
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any, Final
 
-from scheduler.user_ids import ID_CHARACTERS
+from scheduler.channels.errors import (
+    Rule,
+    Verdict,
+    accepted,
+    config,
+    http_signal,
+    permanent,
+    retry_after_seconds,
+    snippet,
+    transient,
+    uncertain,
+)
 from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = [
     "TABLE",
-    "Rule",
-    "Verdict",
     "classify",
     "classify_gettoken_reply",
     "classify_send_reply",
@@ -53,96 +61,50 @@ __all__ = [
 Json = dict[str, Any]
 
 
-@dataclass(frozen=True, slots=True)
-class Rule:
-    """What one signal means. `retry_after` is a minimum wait hint in seconds."""
-
-    outcome: AttemptOutcome
-    error_class: ErrorClass
-    note: str
-    refresh_token: bool = False
-    retry_after: float | None = None
-
-
-def _accepted(note: str) -> Rule:
-    return Rule(AttemptOutcome.ACCEPTED, ErrorClass.NONE, note)
-
-
-def _transient(note: str, retry_after: float | None = None) -> Rule:
-    return Rule(AttemptOutcome.RETRY, ErrorClass.TRANSIENT, note, retry_after=retry_after)
-
-
 def _token(note: str) -> Rule:
     return Rule(AttemptOutcome.RETRY, ErrorClass.TRANSIENT, note, refresh_token=True)
-
-
-def _config(note: str) -> Rule:
-    return Rule(AttemptOutcome.FAILED, ErrorClass.CONFIG, note)
-
-
-def _permanent(note: str) -> Rule:
-    return Rule(AttemptOutcome.FAILED, ErrorClass.PERMANENT, note)
-
-
-def _uncertain(note: str) -> Rule:
-    return Rule(AttemptOutcome.UNKNOWN, ErrorClass.UNCERTAIN, note)
 
 
 TABLE: Final[Mapping[int | str, Rule]] = MappingProxyType(
     {
         # -- WeCom answered with an errcode ------------------------------------------
-        0: _accepted("accepted by WeCom (not a receipt)"),
+        0: accepted("accepted by WeCom (not a receipt)"),
         40014: _token("invalid access_token: refresh once, resend at once"),
         42001: _token("access_token expired: refresh once, resend at once"),
         41001: _token("access_token missing: refresh once, resend at once"),
-        -1: _transient("system busy"),
-        45009: _transient("api frequency limit", retry_after=60.0),  # per-minute windows
-        45033: _transient("api concurrency limit"),
-        40001: _config("invalid secret or credential"),
-        40013: _config("invalid corpid"),
-        40056: _config("invalid agentid"),
-        41004: _config("corpsecret missing"),
-        48002: _config("api forbidden for this app"),
-        50003: _config("app disabled"),
-        60011: _config("no privilege for this member (app visibility)"),
-        60020: _config("server IP not in the app's trusted IPs"),
-        301002: _config("access_token belongs to another app"),
-        81013: _permanent("recipient invalid: user & party & tag all invalid"),
-        46004: _permanent("recipient does not exist"),
-        60111: _permanent("recipient userid does not exist"),
-        40008: _permanent("invalid message type"),
-        44004: _permanent("empty content"),
-        45002: _permanent("content too long"),
-        47001: _permanent("request body not valid JSON"),
+        -1: transient("system busy"),
+        45009: transient("api frequency limit", retry_after=60.0),  # per-minute windows
+        45033: transient("api concurrency limit"),
+        40001: config("invalid secret or credential"),
+        40013: config("invalid corpid"),
+        40056: config("invalid agentid"),
+        41004: config("corpsecret missing"),
+        48002: config("api forbidden for this app"),
+        50003: config("app disabled"),
+        60011: config("no privilege for this member (app visibility)"),
+        60020: config("server IP not in the app's trusted IPs"),
+        301002: config("access_token belongs to another app"),
+        81013: permanent("recipient invalid: user & party & tag all invalid"),
+        46004: permanent("recipient does not exist"),
+        60111: permanent("recipient userid does not exist"),
+        40008: permanent("invalid message type"),
+        44004: permanent("empty content"),
+        45002: permanent("content too long"),
+        47001: permanent("request body not valid JSON"),
         # -- derived from a reply ----------------------------------------------------
-        "recipient_rejected": _permanent("errcode 0 but recipient in invaliduser/unlicenseduser"),
-        "unknown_errcode": _permanent("errcode not in the table: kept for an admin"),
-        "bad_body": _uncertain("reply is not WeCom's JSON; it may have been processed"),
-        "http_5xx": _uncertain("HTTP 5xx after the request was sent"),
-        "http_429": _transient("HTTP 429 from a proxy"),
-        "http_4xx": _config("HTTP 4xx: a proxy or api_base refused the request"),
+        "recipient_rejected": permanent("errcode 0 but recipient in invaliduser/unlicenseduser"),
+        "unknown_errcode": permanent("errcode not in the table: kept for an admin"),
+        "bad_body": uncertain("reply is not WeCom's JSON; it may have been processed"),
+        "http_5xx": uncertain("HTTP 5xx after the request was sent"),
+        "http_429": transient("HTTP 429 from a proxy"),
+        "http_4xx": config("HTTP 4xx: a proxy or api_base refused the request"),
         # -- transport (see wecom_app for the exception mapping) --------------------
-        "connect_failed": _transient("could not connect; nothing was sent"),
-        "timeout_after_send": _uncertain("timed out after the request was sent"),
-        "reset_after_send": _uncertain("connection lost after the request was sent"),
-        "recipient_refused": _permanent("not one explicit UserID (never @all)"),
+        "connect_failed": transient("could not connect; nothing was sent"),
+        "timeout_after_send": uncertain("timed out after the request was sent"),
+        "reset_after_send": uncertain("connection lost after the request was sent"),
+        "recipient_refused": permanent("not one explicit UserID (never @all)"),
     }
 )
-
-
-@dataclass(frozen=True, kw_only=True, slots=True)
-class Verdict:
-    """A classified call: the signal, its rule, and what the reply carried.
-
-    `detail` is raw (errmsg or exception text); the caller redacts it.
-    """
-
-    signal: int | str
-    rule: Rule
-    provider_code: int | None = None
-    message_id: str | None = None
-    detail: str = ""
-    retry_after: float | None = None
 
 
 def classify(signal: int | str, *, detail: str = "", retry_after: float | None = None) -> Verdict:
@@ -162,42 +124,6 @@ def parse_body(body: bytes) -> Json | None:
     if not isinstance(value, dict) or type(value.get("errcode")) is not int:
         return None
     return value
-
-
-def http_signal(status: int) -> str | None:
-    if 200 <= status < 300:
-        return None
-    if status == 429:
-        return "http_429"
-    return "http_5xx" if status >= 500 else "http_4xx"
-
-
-def retry_after_seconds(header: str | None) -> float | None:
-    """Retry-After in seconds; an HTTP date or nonsense is ignored (the backoff decides)."""
-    try:
-        seconds = float(header) if header is not None else None
-    except ValueError:
-        return None
-    return max(seconds, 0.0) if seconds is not None and math.isfinite(seconds) else None
-
-
-def snippet(body: bytes, limit: int = 200) -> str:
-    """The start of a body that is not WeCom's JSON (a proxy's page), on one line.
-
-    A cut text ends in `…`. A word of UserID characters the cut would halve is
-    dropped whole: the front half of a UserID is something no later redaction can
-    recognise (a longer run cannot be a UserID and is cut as it is)."""
-    text = " ".join(body[: limit * 4 + 4].decode("utf-8", "replace").split())
-    if len(text) <= limit:
-        return text
-    head = text[: limit - 1]
-    if _ID_CHAR.match(text[limit - 1]):
-        head = _HALF_ID.sub("", head)
-    return head + "…"
-
-
-_ID_CHAR = re.compile(f"[{ID_CHARACTERS}]")
-_HALF_ID = re.compile(f"(?<![{ID_CHARACTERS}])[{ID_CHARACTERS}]{{1,64}}$")
 
 
 def _reply_verdict(status: int, body: bytes, retry_after: str | None) -> Verdict | Json:
@@ -255,8 +181,8 @@ def classify_gettoken_reply(status: int, body: bytes, *, retry_after: str | None
 
 _GETTOKEN_RULES: Final[Mapping[ErrorClass, Rule]] = MappingProxyType(
     {
-        ErrorClass.UNCERTAIN: _transient("gettoken failed; nothing was sent"),
-        ErrorClass.PERMANENT: _config("gettoken refused; no message can be sent"),
+        ErrorClass.UNCERTAIN: transient("gettoken failed; nothing was sent"),
+        ErrorClass.PERMANENT: config("gettoken refused; no message can be sent"),
     }
 )
 
@@ -269,5 +195,5 @@ def for_gettoken(verdict: Verdict) -> Verdict:
     """
     rule = _GETTOKEN_RULES.get(verdict.rule.error_class)
     if rule is None and verdict.rule.refresh_token:
-        rule = _transient(verdict.rule.note)
+        rule = transient(verdict.rule.note)
     return verdict if rule is None else replace(verdict, rule=rule)

@@ -21,11 +21,11 @@ from datetime import timedelta
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from scheduler.channels.base import OutboundMessage
 from scheduler.channels.budget import HOUR, MINUTE, SAFE_PER_HOUR, SAFE_PER_MINUTE
 from scheduler.channels.errors import Verdict, lookup
 from scheduler.channels.webhook import Reply, Request, Timeouts, WebhookChannel
 from scheduler.channels.wecomchan_errors import TABLE, classify_reply
+from scheduler.core.channel import OutboundMessage
 
 __all__ = ["WecomchanChannel", "WecomchanConfig", "sendkey_of"]
 

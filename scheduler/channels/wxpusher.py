@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from scheduler.channels.base import OutboundMessage
 from scheduler.channels.errors import Verdict, lookup
 from scheduler.channels.webhook import Reply, Request, Timeouts, WebhookChannel
 from scheduler.channels.wxpusher_errors import TABLE, classify_reply
+from scheduler.core.channel import OutboundMessage
 
 __all__ = ["CONTENT_MAX_CHARS", "WxPusherChannel", "WxPusherConfig", "wxpusher_payload"]
 

@@ -106,11 +106,3 @@ async def _ensure(session: Session, rows: list[dict[str, Any]]) -> None:
         stmt = mysql.insert(API_BUDGET).values(rows)
         stmt = stmt.on_duplicate_key_update(used=API_BUDGET.c.used)
     await session.execute(stmt)
-
-
-async def usage(session: Session, api: str) -> dict[Bucket, int]:
-    """Every bucket of `api` still kept (for 管理 状态 and tests)."""
-    stmt = select(API_BUDGET.c.span, API_BUDGET.c.bucket_start, API_BUDGET.c.used).where(
-        API_BUDGET.c.api == api
-    )
-    return {(span, start): used for span, start, used in await session.execute(stmt)}

@@ -1,5 +1,5 @@
 """Incidents: what broke, since when, whether the admins were told (see
-`scheduler.incidents` for the state machine these rows keep).
+`scheduler.core.incidents` for the state machine these rows keep).
 
 Concurrency: `open_key` ("kind:subject") is unique while an incident is open, so two
 workers opening the same incident insert one row (the second insert is ignored) and

@@ -5,7 +5,7 @@ expired), recovered from a worker that died.
 Every state change here is a conditional UPDATE naming the state it expects, so two
 workers (or a worker and the lease sweeper) can never both win: the loser's UPDATE
 matches no row and it learns it lost. Which transitions are allowed is decided by
-`scheduler.job_state`; this module only performs them. What the user is told about
+`scheduler.core.job_state`; this module only performs them. What the user is told about
 jobs that went out, were missed or failed is `storage.repos.sent_or_missed`.
 """
 

@@ -1,7 +1,7 @@
 """Every address of a person the database holds, for masking them in error texts.
 
 Read whole (no paging): one short indexed column per table, read by a worker at
-most once a minute (`scheduler.user_ids.KNOWN_IDS_REREAD`) and by the admin page.
+most once a minute (`scheduler.core.user_ids.KNOWN_IDS_REREAD`) and by the admin page.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Retention's statements: pre-select what may be pruned, delete what the policy chose.
 
-The policy is `scheduler.retention_policy`: it decides row by row. These functions
+The policy is `scheduler.core.retention_policy`: it decides row by row. These functions
 pre-select rows that might qualify (a superset: every condition here is one the
 policy also requires), in id order after a cursor, at most `limit` at a time, and
 delete exactly the ids the caller passes, re-checking under the row lock what could

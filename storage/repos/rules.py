@@ -71,7 +71,7 @@ async def create(
     """Create a rule (a listed one gets the user's smallest free number); its id.
 
     Stores what it is given. The code creates rules through `services.rules.create`,
-    which takes policy and priority from the kind's terms (`scheduler.rule_kinds`).
+    which takes policy and priority from the kind's terms (`scheduler.core.rule_kinds`).
     """
     values = {
         "number": await _free_number(session, user_id) if listed else None,

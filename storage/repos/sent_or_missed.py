@@ -32,7 +32,7 @@ UNTOLD = (
 plan, a card update is not a reminder, a digest may well have had nothing to say
 (its content is one 「今天」 away), the same for the weekly review (「周报」), and an
 admin alert is the admin's, not a reminder (its incident stays in 管理 状态); a nag's
-expired repeat is covered by its next one (`scheduler.nag`), unless none of its
+expired repeat is covered by its next one (`scheduler.core.nag`), unless none of its
 messages ever went out (`missed_since` tells that nag once)."""
 WENT_OUT = (JobStatus.ACCEPTED, JobStatus.UNKNOWN)
 """The job statuses that mean the message went out, or may have (unknown): the user
@@ -107,7 +107,7 @@ async def missed_since(session: Session, user_id: int, since: dt.datetime) -> li
 
 
 def _run_start(spec: str) -> dt.datetime | None:
-    """The start of a nag's current run, read from its spec (`scheduler.nag.NagSpec`'s
+    """The start of a nag's current run, read from its spec (`scheduler.core.nag.NagSpec`'s
     JSON: storage cannot import the scheduler); None when malformed."""
     try:
         start = dt.datetime.fromisoformat(json.loads(spec)["start"])

@@ -1,6 +1,6 @@
 """The water plan's rows: the plan and its grants.
 
-The rules about which state follows which live in `scheduler.water_plan`; these
+The rules about which state follows which live in `scheduler.core.water_plan`; these
 functions store the result. Grant changes name the state they expect, so a grant
 is reserved, consumed or invalidated at most once.
 """

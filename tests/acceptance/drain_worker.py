@@ -39,9 +39,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.logs import configure_logging
 from bot.scheduling import scheduler_for
 from bot.settings import load_settings
-from scheduler.channels.base import SendResult
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.clock import Clock, FakeClock, SystemClock
+from scheduler.core.channel import SendResult
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from scheduler.tick import BATCH, SEND_CONCURRENCY, Scheduler, TickReport, tick
 from storage.database import Database, Session

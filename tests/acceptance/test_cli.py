@@ -151,7 +151,7 @@ DAY_SCRIPT = Path(__file__).parents[2] / "examples" / "a-day.txt"
 async def test_a_scripted_day_sends_exactly_the_reminders_a_person_expects(
     tmp_path: Path,
 ) -> None:
-    """README's day: records, an event, a custom reminder, quiet time, a task done
+    """The day in docs/reminders.md: records, an event, a custom reminder, quiet time, a task done
     before its reminder. Every 📨 line is listed; nothing else may arrive."""
     args = ["chat", "--db", str(tmp_path / "demo.db"), "--start", "2026-12-01T07:30"]
     code, out, err = await _run(args, _env(tmp_path), tmp_path, DAY_SCRIPT.read_bytes())

@@ -12,7 +12,7 @@ KEEPER_DATABASE_PASSWORD_FILE, as compose's secret does. Only the addresses diff
 the test's MariaDB instead of `db`, and loopback with a free port instead of 0.0.0.0.
 
 The systemd path runs the units' ExecStartPre/ExecStart lines with the environment
-the README has the operator write into /etc/keeper/keeper.env: env.example as shipped,
+docs/operations.md has the operator write into /etc/keeper/keeper.env: env.example as shipped,
 with the WeCom values, KEEPER_ADMINS and the database password filled in.
 
 A member then sets a reminder in chat (an encrypted callback to the web process), and
@@ -30,7 +30,6 @@ import datetime as dt
 import os
 import re
 import shlex
-import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,9 +43,9 @@ from sqlalchemy.engine import make_url
 
 from bot.sandbox.fake_wecom import run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
-from storage.engine import create_engine
 from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env, run_keeper
-from tests.conftest import MYSQL_URL, TEST_SETTINGS, _drop_mysql_database, _fresh_mysql_database
+from tests.conftest import TEST_SETTINGS
+from tests.mariadb_user import database_of_its_own_user
 from tests.ports import free_port
 
 pytestmark = [pytest.mark.mariadb, pytest.mark.timeout(300)]
@@ -68,21 +67,10 @@ def _service(name: str) -> dict[str, Any]:
 async def compose_database(tmp_path: Path) -> AsyncIterator[tuple[str, Path]]:
     """A fresh MariaDB database with a user of its own, as compose's `db` creates:
     the URL without its password, and the secret file holding it."""
-    url = await _fresh_mysql_database()
-    user = f"k_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(MYSQL_URL)
-    async with admin.begin() as conn:
-        await conn.exec_driver_sql(f"CREATE USER '{user}'@'%%' IDENTIFIED BY '{DB_PASSWORD}'")
-        await conn.exec_driver_sql(f"GRANT ALL ON {make_url(url).database}.* TO '{user}'@'%%'")
-    secret = tmp_path / "db_password.txt"
-    secret.write_text(DB_PASSWORD + "\n")
-    try:
-        yield make_url(url).set(username=user).render_as_string(False), secret
-    finally:
-        async with admin.begin() as conn:
-            await conn.exec_driver_sql(f"DROP USER IF EXISTS '{user}'@'%%'")
-        await admin.dispose()
-        await _drop_mysql_database(url)
+    async with database_of_its_own_user(DB_PASSWORD) as url:
+        secret = tmp_path / "db_password.txt"
+        secret.write_text(DB_PASSWORD + "\n")
+        yield url, secret
 
 
 def _env_of(name: str, db_url: str, secret: Path, api_base: str, port: int) -> dict[str, str]:
@@ -155,8 +143,8 @@ def _unit_command(unit: str, key: str) -> list[str]:
 
 
 def _systemd(db_url: str, api_base: str, port: int) -> Deployment:
-    """The README's systemd path: the units' commands, /etc/keeper/keeper.env made from
-    env.example as the README says to fill it in (the password in the URL)."""
+    """docs/operations.md's systemd path: the units' commands, /etc/keeper/keeper.env made from
+    env.example as those steps say to fill it in (the password in the URL)."""
     example = dict(
         line.split("=", 1)
         for line in ENV_EXAMPLE.read_text().splitlines()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from sqlalchemy import update
 
 from handlers import texts
-from scheduler import cards
+from scheduler.core import cards
 from storage.delivery_models import RULES
 from tests.acceptance.conftest import Keeper
 from tests.acceptance.test_reminders import (

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from scheduler import digests, messages
+from scheduler.core import digests, messages
 from scheduler.tick import LEASE, materialise_due
 from scheduler.water_kind import WaterKind
 from storage.database import Session

@@ -16,7 +16,7 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import select
 
 from bot.sandbox.fake_wecom import ReceivedMessage
-from scheduler import cards, digests, messages
+from scheduler.core import cards, digests, messages
 from scheduler.tick import TickReport
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import TASKS

@@ -13,7 +13,7 @@ from decimal import Decimal
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from scheduler import review_text
+from scheduler.core import review_text
 from storage.delivery_models import RULES
 from storage.models import TASKS, USERS
 from storage.review_models import BUDGETS

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import uuid
 from collections.abc import AsyncIterator
 from importlib.metadata import version
 from pathlib import Path
@@ -18,7 +17,8 @@ from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import ticks
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import ENGINES, MYSQL_URL, _drop_mysql_database, _fresh_mysql_database
+from tests.conftest import ENGINES, _drop_mysql_database, _fresh_mysql_database
+from tests.mariadb_user import database_of_its_own_user
 
 UNUSED_API = "http://127.0.0.1:9"  # no test here reaches WeCom
 DB_PASSWORD = "s3cret-db-pass-0042"
@@ -36,21 +36,9 @@ async def empty_database(
     if request.param == "sqlite":
         yield f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}", {}
         return
-    url = await _fresh_mysql_database()
-    user = f"k_{uuid.uuid4().hex[:10]}"
-    admin = create_engine(MYSQL_URL)
-    async with admin.begin() as conn:
-        await conn.exec_driver_sql(f"CREATE USER '{user}'@'%%' IDENTIFIED BY '{DB_PASSWORD}'")
-        await conn.exec_driver_sql(f"GRANT ALL ON {make_url(url).database}.* TO '{user}'@'%%'")
-    (tmp_path / "db_password").write_text(DB_PASSWORD + "\n")
-    configured = make_url(url).set(username=user, password=None).render_as_string()
-    try:
+    async with database_of_its_own_user(DB_PASSWORD) as configured:
+        (tmp_path / "db_password").write_text(DB_PASSWORD + "\n")
         yield configured, {"KEEPER_DATABASE_PASSWORD_FILE": str(tmp_path / "db_password")}
-    finally:
-        async with admin.begin() as conn:
-            await conn.exec_driver_sql(f"DROP USER IF EXISTS '{user}'@'%%'")
-        await admin.dispose()
-        await _drop_mysql_database(url)
 
 
 async def test_migrate_names_the_masked_database_and_what_it_applied_then_already_current(

@@ -32,9 +32,9 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 import services.water
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.scheduling import scheduler_for
-from scheduler import messages
-from scheduler import water_plan as wp
 from scheduler.clock import FakeClock
+from scheduler.core import messages
+from scheduler.core import water_plan as wp
 from scheduler.tick import LEASE, TickReport, tick
 from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS

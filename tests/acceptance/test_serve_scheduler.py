@@ -7,7 +7,7 @@ import datetime as dt
 from pathlib import Path
 
 from bot.sandbox.fake_wecom import run_fake_wecom
-from scheduler.schedule import Schedule
+from scheduler.core.schedule import Schedule
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import rules, users

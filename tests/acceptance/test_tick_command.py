@@ -10,8 +10,8 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
-from scheduler import messages
 from scheduler.clock import FakeClock
+from scheduler.core import messages
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import keeper_env, run_keeper

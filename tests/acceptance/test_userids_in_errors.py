@@ -21,8 +21,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from bot.app import create_app
 from bot.web import auth
 from scheduler.clock import FakeClock
-from scheduler.redact import mask_user
-from scheduler.user_ids import KNOWN
+from scheduler.core.redact import mask_user
+from scheduler.core.user_ids import KNOWN
 from storage.database import Database
 from storage.delivery_models import ATTEMPTS
 from storage.repos import links

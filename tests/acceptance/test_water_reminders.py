@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scheduler import messages
+from scheduler.core import messages
 from storage.records import AttemptRecord, NewJob
 from storage.repos import attempts, job_claims, rules, users, water
 from tests.acceptance.conftest import Keeper

@@ -390,8 +390,8 @@ _MISSING = object()
 
 def occurrences(schedule: Any, count: int = OCCURRENCES) -> tuple[dt.datetime, ...]:
     """The next `count` local wall-clock times of `schedule` after the reference time
-    (fewer for a one-off), via `scheduler.schedule.next_after`."""
-    from scheduler.schedule import next_after
+    (fewer for a one-off), via `scheduler.core.schedule.next_after`."""
+    from scheduler.core.schedule import next_after
 
     after = NOW_LOCAL.replace(tzinfo=ZONE)
     found: list[dt.datetime] = []

@@ -12,8 +12,8 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
+from scheduler.core.retention_policy import Periods
 from scheduler.retention_job import RetentionDuty, RetentionPlan
-from scheduler.retention_policy import Periods
 from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import INBOUND

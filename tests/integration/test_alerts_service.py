@@ -10,7 +10,7 @@ from sqlalchemy import Table, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
-from scheduler.incidents import AlertRoute
+from scheduler.core.incidents import AlertRoute
 from services import alerts
 from storage.database import Database
 from storage.delivery_models import INCIDENTS, JOBS

@@ -11,10 +11,10 @@ from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
-from scheduler.channels.base import OutboundMessage
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import FakeClock
+from scheduler.core.channel import OutboundMessage
 from storage.backup import make_backup, restore_backup, verify_backup
 from storage.backup.sealed import open_sealed
 from storage.database import Database

@@ -21,8 +21,8 @@ from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.fake_wxpusher import FakeWxPusher, run_fake_wxpusher
 from bot.scheduling import scheduler_for
 from scheduler import delivery, routing
-from scheduler.channels.base import OutboundMessage
 from scheduler.clock import FakeClock
+from scheduler.core.channel import OutboundMessage
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS

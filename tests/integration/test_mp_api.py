@@ -458,7 +458,7 @@ async def test_a_reject_in_the_app_leaves_a_chat_granted_plan_running(
     """A linked member's plan granted by a chat glass sends WeCom messages: refusing
     subscribe messages in the app says nothing about them."""
     import services.water
-    from scheduler import water_plan as wp
+    from scheduler.core import water_plan as wp
     from storage.database import Database
 
     member = await new_user(engine, clock, "zhangsan")

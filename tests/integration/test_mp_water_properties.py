@@ -23,7 +23,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 import services.mp_water as mpw
 import services.water
-from scheduler import water_plan as wp
+from scheduler.core import water_plan as wp
 from storage.database import Database, Session
 from storage.engine import create_engine
 from storage.schema import metadata

@@ -22,8 +22,8 @@ import services.nag
 import services.rules
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.scheduling import scheduler_for
-from scheduler import nag
 from scheduler.clock import FakeClock
+from scheduler.core import nag
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
 from storage.delivery_models import JOBS

@@ -14,10 +14,10 @@ import aiohttp
 import pytest
 
 from bot.sandbox.fake_serverchan import FakeServerChan, run_fake_serverchan
-from scheduler.channels.base import OutboundMessage, SendResult
 from scheduler.channels.serverchan_user import NO_KEY, UNREADABLE, UserServerChanChannel
 from scheduler.clock import FakeClock
-from services.secret_box import Unreadable
+from scheduler.core.channel import OutboundMessage, SendResult
+from storage.secret_box import Unreadable
 from tests.conftest import USER_SENDKEY
 
 HI = OutboundMessage(text="⏰ 提醒：吃药")

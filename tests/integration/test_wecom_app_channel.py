@@ -19,9 +19,7 @@ import pytest
 from aiohttp import web
 
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
-from scheduler.cards import CardAction, replace_name, water_card
 from scheduler.channels import OutboundMessage, SendResult
-from scheduler.channels.base import CardUpdater
 from scheduler.channels.wecom_app import (
     WeComAppChannel,
     WeComAppConfig,
@@ -32,6 +30,8 @@ from scheduler.channels.wecom_app import (
 )
 from scheduler.channels.wecom_token import CachedToken, MemoryTokenStore
 from scheduler.clock import FakeClock
+from scheduler.core.cards import CardAction, replace_name, water_card
+from scheduler.core.channel import CardUpdater
 from tests.conftest import TEST_SETTINGS
 from tests.ports import free_port as closed_port
 

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scheduler.backup_schedule import backup_overdue, latest_slot, run_day
+from scheduler.core.backup_schedule import backup_overdue, latest_slot, run_day
 from storage.backup.prune import beyond
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")

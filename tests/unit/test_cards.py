@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scheduler.cards import (
+from scheduler.core.cards import (
     CARD_TASK_ID,
     CardAction,
     card_task_id,

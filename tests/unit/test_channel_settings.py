@@ -5,14 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.settings import SettingsError, load_settings
+from tests.settings_env import GOOD
 
-GOOD = {
-    "WECOM_CORP_ID": "wwabc123",
-    "WECOM_AGENT_ID": "1000002",
-    "WECOM_SECRET": "s3cr3t-value-for-tests",
-    "WECOM_TOKEN": "TokenValue42",
-    "WECOM_AES_KEY": "jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
-}
 CHANNELS = {
     "KEEPER_ROBOT_KEY": "693a91f6-7a3c-4bc4-97a0-0ec2sifa5aaa",
     "KEEPER_WXPUSHER_APP_TOKEN": "AT_abcDEF123456",

@@ -1,4 +1,4 @@
-"""The morning and evening digests as tables (scheduler/digests.py)."""
+"""The morning and evening digests as tables (scheduler/core/digests.py)."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scheduler.digests import DayFacts, DigestEvent, DigestTask, evening, morning
+from scheduler.core.digests import DayFacts, DigestEvent, DigestTask, evening, morning
+from scheduler.core.reminder_rules import digest_schedule
+from scheduler.core.schedule import next_after
 from scheduler.reminder_kinds import is_digest_slot
-from scheduler.reminder_rules import digest_schedule
-from scheduler.schedule import next_after
 from storage.records import RuleRecord
 
 TODAY = dt.date(2026, 11, 25)

@@ -1,11 +1,11 @@
-"""A failed send's reason in words a person can act on (scheduler/failure_words.py)."""
+"""A failed send's reason in words a person can act on (scheduler/core/failure_words.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from scheduler.channels.wecom_errors import TABLE
-from scheduler.failure_words import BY_CLASS, BY_CODE, failure_words
+from scheduler.core.failure_words import BY_CLASS, BY_CODE, failure_words
 
 
 @pytest.mark.parametrize(

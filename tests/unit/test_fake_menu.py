@@ -8,7 +8,7 @@ import pytest
 
 from bot.menu import MENU
 from bot.sandbox.fake_agent import menu_error
-from scheduler.incidents import outbound_ip
+from scheduler.core.incidents import outbound_ip
 
 
 def _click(name: str, key: str = "k") -> dict[str, str]:

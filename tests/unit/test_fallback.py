@@ -1,4 +1,4 @@
-"""The fallback rule and the primary route (`scheduler.fallback`), as tables and a property."""
+"""The fallback rule and the primary route (`scheduler.core.fallback`), as tables and a property."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scheduler.channels.base import SendResult
-from scheduler.fallback import (
+from scheduler.core.channel import SendResult
+from scheduler.core.fallback import (
     Route,
     fallback_for,
     primary_route,
@@ -18,7 +18,7 @@ from scheduler.fallback import (
     sendkey_ref,
     user_of_ref,
 )
-from scheduler.outcomes import decide
+from scheduler.core.outcomes import decide
 from storage.records import JobRecord
 
 WECOM = Route(channel="wecom_app", recipient="alice")

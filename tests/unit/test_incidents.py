@@ -1,4 +1,4 @@
-"""The incident state machine (`scheduler.incidents`) as one table, and its words."""
+"""The incident state machine (`scheduler.core.incidents`) as one table, and its words."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scheduler.incidents import (
+from scheduler.core.incidents import (
     TRANSITIONS,
     Action,
     Event,

@@ -1,4 +1,4 @@
-"""The notification job's states, its delivery policies and catch-up (scheduler/job_state.py)."""
+"""The notification job's states, its delivery policies and catch-up (scheduler/core/job_state.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from scheduler.job_state import (
+from scheduler.core.job_state import (
     TERMINAL,
     after_unknown,
     can_transition,

@@ -97,7 +97,7 @@ def test_a_json_line_is_one_object_with_the_extra_fields() -> None:
 
 
 def test_a_userid_is_logged_as_a_stable_tag_that_does_not_contain_it() -> None:
-    from scheduler.redact import mask_user, set_user_mask_key
+    from scheduler.core.redact import mask_user, set_user_mask_key
 
     set_user_mask_key("deployment-secret")
     tag = mask_user("zhangsan")
@@ -114,7 +114,7 @@ def test_the_userids_the_settings_name_are_masked_in_a_line_that_quotes_a_provid
 ) -> None:
     """Issue 20 item 4: KEEPER_ADMINS are known from the start, before any tick."""
     from bot.logs import configure_logging
-    from scheduler.redact import mask_user, set_user_mask_key
+    from scheduler.core.redact import mask_user, set_user_mask_key
 
     root = logging.getLogger()
     quiet = [logging.getLogger(name) for name in ("aiohttp.access", "alembic")]

@@ -1,4 +1,4 @@
-"""Notification wording (scheduler/messages.py): reminders, lateness, merging, outages."""
+"""Notification wording (scheduler/core/messages.py): reminders, lateness, merging, outages."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scheduler.messages import (
+from scheduler.core.messages import (
     LATE_AFTER_MINUTES,
     TEXT_MAX_BYTES,
     WATER_REMINDER,

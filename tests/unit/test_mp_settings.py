@@ -8,7 +8,7 @@ import pytest
 
 from bot.forwarded import LOOPBACK
 from bot.settings import SettingsError, load_settings
-from tests.unit.test_channel_settings import GOOD
+from tests.settings_env import GOOD
 
 MP = {
     "KEEPER_MP_APPID": "wx0123456789abcdef",

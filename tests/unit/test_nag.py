@@ -1,4 +1,4 @@
-"""The nag's pure rules (`scheduler.nag`): slots, verdicts, words, as tables, and the
+"""The nag's pure rules (`scheduler.core.nag`): slots, verdicts, words, as tables, and the
 promises as properties: never more messages than the cap, none after the answer,
 at most one per tick (no burst of queued repeats)."""
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scheduler import cards, nag, quiet
+from scheduler.core import cards, nag, quiet
 from storage.vocabulary import Priority, RuleKind
 
 START = dt.datetime(2026, 11, 25, 6, 30, tzinfo=dt.UTC)  # 14:30 in Shanghai

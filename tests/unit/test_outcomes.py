@@ -1,4 +1,4 @@
-"""The one retry policy (scheduler/outcomes.py): what a send's result means for its job."""
+"""The one retry policy (scheduler/core/outcomes.py): what a send's result means for its job."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from scheduler.channels.base import SendResult
-from scheduler.outcomes import (
+from scheduler.core.channel import SendResult
+from scheduler.core.outcomes import (
     BACKOFF_BASE_S,
     BACKOFF_CAP_S,
     MAX_ATTEMPTS,

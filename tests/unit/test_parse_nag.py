@@ -10,7 +10,7 @@ import pytest
 from handlers import texts
 from handlers.commands import AddReminder, AddTask, AnswerNag, ParseError, RecordLedger, UntilDone
 from handlers.parse import parse, parse_card_key
-from scheduler import cards
+from scheduler.core import cards
 
 TODAY = dt.date(2026, 11, 30)
 NOW = dt.datetime(2026, 11, 30, 10, 0)  # noqa: DTZ001 -- the naive local clock the parser takes

@@ -29,7 +29,7 @@ from handlers.texts import (
     UNKNOWN_REPEAT,
     WEEKDAY_MISSING,
 )
-from scheduler.schedule import next_after
+from scheduler.core.schedule import next_after
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 

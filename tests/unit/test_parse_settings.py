@@ -29,7 +29,7 @@ from handlers.commands import (
     TaskRef,
 )
 from handlers.parse import parse, parse_card_key
-from scheduler import cards
+from scheduler.core import cards
 
 WEDNESDAY = dt.date(2026, 11, 25)
 

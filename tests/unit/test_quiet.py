@@ -1,4 +1,4 @@
-"""Quiet time: what a due notification does while it lasts, and when it ends (scheduler/quiet.py)."""
+"""Quiet time: what a due notification does while it lasts, and when it ends (scheduler/core/quiet.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scheduler.quiet import MAX_QUIET, Decision, Move, during_quiet, quiet_end
+from scheduler.core.quiet import MAX_QUIET, Decision, Move, during_quiet, quiet_end
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NEW_YORK = ZoneInfo("America/New_York")

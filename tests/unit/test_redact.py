@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scheduler.redact import ERROR_MAX_CHARS, redact
+from scheduler.core.redact import ERROR_MAX_CHARS, redact
 
 SECRET = "corp-secret-value-42"
 TOKEN = "tok_Ab-Cd.Ef~Gh_123456"

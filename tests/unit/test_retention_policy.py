@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scheduler.job_state import TERMINAL
-from scheduler.retention_policy import (
+from scheduler.core.job_state import TERMINAL
+from scheduler.core.retention_policy import (
     MINIMUM_DAYS,
     PRUNABLE_STATUSES,
     UNTOLD_MARGIN,
@@ -155,7 +155,7 @@ def test_the_defaults_are_the_issues_and_above_their_minimums() -> None:
 def test_the_jobs_minimum_outlasts_every_window_that_reads_finished_jobs() -> None:
     from handlers.channels import HEALTH_WINDOW
     from handlers.reminders import FAILURES_SHOWN_FOR
-    from scheduler.quiet import MAX_QUIET
+    from scheduler.core.quiet import MAX_QUIET
 
     longest = max(HEALTH_WINDOW, FAILURES_SHOWN_FOR, MAX_QUIET + dt.timedelta(hours=40))
     assert dt.timedelta(days=MINIMUM_DAYS[Family.JOBS]) > longest

@@ -1,4 +1,4 @@
-"""The weekly review's maths and words (scheduler.review, scheduler.review_text)."""
+"""The weekly review's maths and words (scheduler.core.review, scheduler.core.review_text)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scheduler import review as rv
-from scheduler import review_text as words
+from scheduler.core import review as rv
+from scheduler.core import review_text as words
 
 SUNDAY = dt.date(2026, 11, 29)
 D = Decimal

@@ -7,7 +7,8 @@ import datetime as dt
 import pytest
 
 from bot.scheduling import all_kinds
-from scheduler.rule_kinds import IMPORTANT, TERMS, terms
+from scheduler.core.job_state import CATCH_UP_WINDOWS
+from scheduler.core.rule_kinds import IMPORTANT, TERMS, terms
 from storage.vocabulary import DeliveryPolicy, Priority, RuleKind
 
 
@@ -41,7 +42,7 @@ def test_a_kind_promises_its_policy_priority_and_catch_up_window(
 ) -> None:
     found = terms(kind, important=important)
     assert (found.policy, found.priority) == (policy, priority)
-    assert found.catch_up == dt.timedelta(minutes=catch_up_minutes)
+    assert CATCH_UP_WINDOWS[found.priority] == dt.timedelta(minutes=catch_up_minutes)
 
 
 def test_only_a_custom_reminder_or_a_nag_can_be_marked_important() -> None:

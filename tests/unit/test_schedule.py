@@ -1,4 +1,4 @@
-"""The custom-reminder schedule: occurrences, DST, JSON and labels (scheduler/schedule.py)."""
+"""The custom-reminder schedule: occurrences, DST, JSON and labels (scheduler/core/schedule.py)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scheduler.schedule import Schedule, _daily, _next_cron, _trigger, describe, next_after
+from scheduler.core.schedule import Schedule, _daily, _next_cron, _trigger, describe, next_after
 
 UTC = ZoneInfo("UTC")
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -339,11 +339,6 @@ def test_from_json_rejects_anything_malformed(text: str) -> None:
 def test_a_schedule_has_exactly_one_valid_rule(make: Callable[[], Schedule]) -> None:
     with pytest.raises(ValueError):  # noqa: PT011 -- any ValueError: the message is for logs
         make()
-
-
-def test_only_a_cron_schedule_is_recurring() -> None:
-    assert DAILY_2200.recurring
-    assert not Schedule(once_at=D(2026, 11, 30, 9)).recurring
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Sealing users' channel secrets (`services.secret_box`)."""
+"""Sealing users' channel secrets (`storage.secret_box`)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import dataclasses
 
 import pytest
 
-from services.secret_box import Unreadable, open_secret, seal_secret
+from storage.secret_box import Unreadable, open_secret, seal_secret
 from tests.conftest import TEST_SETTINGS, USER_SENDKEY
 
 KEY = TEST_SETTINGS.channel_key()

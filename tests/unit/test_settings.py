@@ -8,14 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.settings import SettingsError, load_settings, mask_database_url
-
-GOOD = {
-    "WECOM_CORP_ID": "wwabc123",
-    "WECOM_AGENT_ID": "1000002",
-    "WECOM_SECRET": "s3cr3t-value-for-tests",
-    "WECOM_TOKEN": "TokenValue42",
-    "WECOM_AES_KEY": "jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
-}
+from tests.settings_env import GOOD
 
 
 def test_good_settings_load_with_documented_defaults() -> None:

@@ -9,14 +9,8 @@ from pathlib import Path
 import pytest
 
 from bot.settings import SettingsError, load_backup_key, load_settings
+from tests.settings_env import GOOD
 
-GOOD = {
-    "WECOM_CORP_ID": "wwtestcorp000001",
-    "WECOM_AGENT_ID": "1000002",
-    "WECOM_SECRET": "test-secret-value-0001",
-    "WECOM_TOKEN": "TestTokenValue123",
-    "WECOM_AES_KEY": "jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
-}
 PASSPHRASE = "correct horse battery staple"
 
 

@@ -8,14 +8,7 @@ import hmac
 import pytest
 
 from bot.settings import WEB_KEY_LABEL, SettingsError, load_settings
-
-GOOD = {
-    "WECOM_CORP_ID": "wwabc123",
-    "WECOM_AGENT_ID": "1000002",
-    "WECOM_SECRET": "s3cr3t-value-for-tests",
-    "WECOM_TOKEN": "TokenValue42",
-    "WECOM_AES_KEY": "jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
-}
+from tests.settings_env import GOOD
 
 
 def test_the_pages_are_off_by_default_and_the_key_is_derived_from_the_wecom_secret() -> None:

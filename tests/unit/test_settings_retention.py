@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from bot.settings import SettingsError, load_settings
-from scheduler.retention_policy import Periods
-from tests.unit.test_channel_settings import GOOD
+from scheduler.core.retention_policy import Periods
+from tests.settings_env import GOOD
 
 
 def test_unset_periods_are_the_defaults() -> None:

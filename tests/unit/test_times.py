@@ -1,4 +1,4 @@
-"""How replies name times (scheduler/times.py)."""
+"""How replies name times (scheduler/core/times.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scheduler.times import day_label, hm, stamp, when
+from scheduler.core.times import day_label, hm, stamp, when
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NAIVE = dt.datetime(2026, 11, 25, 10)  # noqa: DTZ001 - naive on purpose, to be refused

@@ -6,8 +6,8 @@ import datetime as dt
 
 import pytest
 
-from scheduler.redact import ERROR_MAX_CHARS, mask_user, redact
-from scheduler.user_ids import KNOWN, KNOWN_IDS_REREAD, mask_ids, user_id_index
+from scheduler.core.redact import ERROR_MAX_CHARS, mask_user, redact
+from scheduler.core.user_ids import KNOWN, KNOWN_IDS_REREAD, mask_ids, user_id_index
 
 IDS = user_id_index(["carol", "al", "a", "zhang.san", "zhang", "UID_Ab12cd34", "u", "1a2b3c4d"])
 

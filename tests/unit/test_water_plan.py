@@ -1,4 +1,4 @@
-"""The water plan state machine, every (state, event) pair (scheduler/water_plan.py)."""
+"""The water plan state machine, every (state, event) pair (scheduler/core/water_plan.py)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from scheduler.water_plan import (
+from scheduler.core.water_plan import (
     ACCEPTED,
     CLAIM,
     CLOSE,

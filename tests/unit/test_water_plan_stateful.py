@@ -1,4 +1,4 @@
-"""The water plan against its promises, driven by hypothesis (scheduler/water_plan.py).
+"""The water plan against its promises, driven by hypothesis (scheduler/core/water_plan.py).
 
 The machine plays the user (开启 / 喝水 / 暂停 / 恢复 / 关闭), the tick (materialise a due
 reminder, claim it or expire it, then always finalise what it claimed) and a late worker,
@@ -27,8 +27,8 @@ from hypothesis.stateful import (
     rule,
 )
 
-from scheduler.job_state import expiry_cutoff
-from scheduler.water_plan import (
+from scheduler.core.job_state import expiry_cutoff
+from scheduler.core.water_plan import (
     ACCEPTED,
     CLAIM,
     CLOSE,
@@ -53,7 +53,7 @@ from scheduler.water_plan import (
     event_for_job_end,
     take_notice,
 )
-from scheduler.water_rule import next_reminder
+from scheduler.core.water_rule import next_reminder
 from storage.vocabulary import GrantStatus, PlanState
 
 START = dt.datetime(2026, 11, 25, 0, 0, tzinfo=dt.UTC)  # 08:00 in Shanghai

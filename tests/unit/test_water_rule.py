@@ -1,4 +1,4 @@
-"""The water plan's next-time rule (scheduler/water_rule.py)."""
+"""The water plan's next-time rule (scheduler/core/water_rule.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scheduler.water_rule import next_reminder
+from scheduler.core.water_rule import next_reminder
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NEW_YORK = ZoneInfo("America/New_York")

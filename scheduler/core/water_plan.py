@@ -257,7 +257,7 @@ JobEnd = Literal[
     JobStatus.CANCELLED,
     JobStatus.SUPPRESSED,
 ]
-"""Every terminal status a water job can end in (`scheduler.job_state.TERMINAL`)."""
+"""Every terminal status a water job can end in (`scheduler.core.job_state.TERMINAL`)."""
 
 _SENT_ENDS: dict[str, Event] = {
     JobStatus.ACCEPTED: ACCEPTED,

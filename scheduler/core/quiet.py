@@ -13,7 +13,7 @@ The user's quiet time is one aware end instant, `quiet_until`. For a job due at
   "send": the user asked for quiet, not to miss an appointment;
 - kind "nag" (直到完成, not important) -> "suppress": the repeat is dropped and the nag
   carries on after quiet time with its next repeat; moved, every dropped repeat
-  would land at the end of quiet time together (`scheduler.nag`). A nag that has
+  would land at the end of quiet time together (`scheduler.core.nag`). A nag that has
   sent nothing yet starts over at the end of quiet time instead
   (`scheduler.nag_kind.quiet_time`), so quiet time never swallows a whole nag;
 - anything else (plain custom reminders, the weekly review) -> `Move(quiet_until)`:
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from scheduler.reminder_rules import DIGESTS
+from scheduler.core.reminder_rules import DIGESTS
 from storage.vocabulary import Priority, RuleKind
 
 MAX_QUIET = dt.timedelta(days=7)

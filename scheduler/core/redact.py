@@ -3,7 +3,7 @@
 `redact` removes every configured secret value and any value of `access_token=`,
 `corpsecret=`, `secret=`, `key=` or `sendkey=` in a URL or query string (and the
 same names as JSON fields, as in `"access_token": "..."`), then tags every UserID
-keeper knows (`scheduler.user_ids`: the process's known set and the ones passed
+keeper knows (`scheduler.core.user_ids`: the process's known set and the ones passed
 in, such as the job's recipient), then cuts the text to a maximum length. It is
 the one place every error text passes: each channel's result, the stored attempt
 (`outcomes.attempt`), the logging filter and the admin page all call it. Secret
@@ -19,7 +19,7 @@ import hmac
 import re
 from collections.abc import Iterable
 
-from scheduler.user_ids import KNOWN, mask_ids, user_id_index
+from scheduler.core.user_ids import KNOWN, mask_ids, user_id_index
 
 __all__ = [
     "ERROR_MAX_CHARS",

@@ -28,8 +28,8 @@ import datetime as dt
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from scheduler.messages import clip_title, fit_bytes
-from scheduler.times import hm
+from scheduler.core.messages import clip_title, fit_bytes
+from scheduler.core.times import hm
 
 MAX_ITEMS = 8
 """Items per list; a digest is a glance, the full list is one 「任务」 away."""

@@ -1,6 +1,11 @@
 """Sealing a user's channel secret (a Server酱 SendKey) for storage: AES-256-GCM.
 
-Pure: bytes in, text out, no I/O. The key comes from the composition root
+No I/O: bytes in, text out. It defines how a sealed column is stored
+(`storage.channel_models`), so it sits in storage, which every layer that seals or
+opens one may import: the channel service, the routing and the Server酱 channel. It is
+not the scheduler core's: each seal draws a fresh nonce from the OS.
+
+The key comes from the composition root
 (`bot.settings.Settings.channel_key`): KEEPER_WEB_SECRET when set, else WECOM_SECRET,
 each passed through HMAC-SHA256 under its own label, so it is never the session
 cookie key nor the secret itself. Resetting WECOM_SECRET without KEEPER_WEB_SECRET

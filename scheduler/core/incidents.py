@@ -31,8 +31,8 @@ from enum import StrEnum
 from typing import Final
 from zoneinfo import ZoneInfo
 
-from scheduler.failure_words import BY_CODE
-from scheduler.times import stamp
+from scheduler.core.failure_words import BY_CODE
+from scheduler.core.times import stamp
 from storage.vocabulary import IncidentKind
 
 __all__ = [

@@ -4,6 +4,10 @@ A channel is an adapter to a provider (the WeCom app API first; a WeCom group
 robot, WxPusher or ServerChan later). The scheduler hands it an `OutboundMessage`
 and records the returned `SendResult` as a `delivery_attempt`; a channel never
 raises for a provider or network failure, it classifies it.
+
+The interface sits in the pure core because the retry policy (`outcomes`) reads and
+makes `SendResult`; the adapters that implement `Channel` are the engine's
+(`scheduler/channels/`).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from scheduler.redact import ERROR_MAX_CHARS
+from scheduler.core.redact import ERROR_MAX_CHARS
 from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = ["CardUpdater", "Channel", "OutboundMessage", "SendResult"]

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from decimal import ROUND_HALF_UP, Decimal
 
-from scheduler.messages import clip_title, fit_bytes
-from scheduler.review import (
+from scheduler.core.messages import clip_title, fit_bytes
+from scheduler.core.review import (
     FLAT_KG_PER_WEEK,
     MoveOverdue,
     Review,

@@ -1,4 +1,4 @@
-"""The water plan's next-time rule (pure); a reply names the time with `scheduler.times`.
+"""The water plan's next-time rule (pure); a reply names the time with `scheduler.core.times`.
 
 DESIGN §6: next time = check-in time + interval; before wake -> wake that day; at or
 after sleep -> the next day's wake; daily goal reached -> the next day's wake.

@@ -11,7 +11,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
-from scheduler.times import hm
+from scheduler.core.times import hm
 from storage.vocabulary import JobStatus
 
 WATER_REMINDER = "该喝水了 💧\n喝完回复「喝水」；想晚点再提醒，回复「稍后」。"
@@ -158,7 +158,7 @@ def missed_summary(labels: list[str]) -> str:
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Lost:
     """A reminder that did not reach the user: how (`expired`, `failed`, `unknown`),
-    and for a failure, why in plain words (`scheduler.failure_words`)."""
+    and for a failure, why in plain words (`scheduler.core.failure_words`)."""
 
     label: str
     how: str

@@ -1,7 +1,7 @@
 """The weekly review's maths (issue 14): what changed this week, as plain findings.
 
 Pure: the caller reads the user's records into `WeekFacts` (local dates, amounts as
-`Decimal`) and gets a `Review` back; `scheduler.review_text` words it. Nothing here
+`Decimal`) and gets a `Review` back; `scheduler.core.review_text` words it. Nothing here
 counts consecutive days: the review looks at what was recorded, never at what was not.
 
 Decisions, each a table row in tests/unit/test_review.py:

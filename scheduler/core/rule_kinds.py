@@ -10,8 +10,8 @@
 | custom | at_most_once | normal | 15 min | the user's own words, plain |
 | custom, marked 重要 | at_least_once | high | 30 min | the user said it must arrive (quiet time lets it through too) |
 | card_update | at_most_once | high | 30 min | greys out a clicked card: soon or never |
-| admin_alert | at_least_once | high | 30 min | an admin must hear that a road broke (`scheduler.incidents`); resent with the duplicate check |
-| nag (直到完成) | at_most_once | normal | 15 min | repetition is the point: a lost repeat is covered by the next (`scheduler.nag`) |
+| admin_alert | at_least_once | high | 30 min | an admin must hear that a road broke (`scheduler.core.incidents`); resent with the duplicate check |
+| nag (直到完成) | at_most_once | normal | 15 min | repetition is the point: a lost repeat is covered by the next (`scheduler.core.nag`) |
 | nag, marked 重要 | at_most_once | high | 30 min | passes quiet time like every important reminder, yet each repeat still at most once |
 
 The catch-up window follows from the priority (`job_state.CATCH_UP_WINDOWS`): the
@@ -21,25 +21,20 @@ is the one way a rule is made, and it takes these from here.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from scheduler.job_state import CATCH_UP_WINDOWS
 from storage.vocabulary import DeliveryPolicy, Priority, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Terms:
-    """A kind's delivery policy and priority, and the catch-up window that follows."""
+    """A kind's delivery policy and priority (the catch-up window follows from the
+    priority: `job_state.CATCH_UP_WINDOWS`)."""
 
     policy: DeliveryPolicy
     priority: Priority
-
-    @property
-    def catch_up(self) -> dt.timedelta:
-        return CATCH_UP_WINDOWS[self.priority]
 
 
 _ONCE, _SURE = DeliveryPolicy.AT_MOST_ONCE, DeliveryPolicy.AT_LEAST_ONCE

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Protocol
 
-from scheduler.channels.base import SendResult
-from scheduler.job_state import after_unknown
-from scheduler.redact import ERROR_MAX_CHARS, redact
+from scheduler.core.channel import SendResult
+from scheduler.core.job_state import after_unknown
+from scheduler.core.redact import ERROR_MAX_CHARS, redact
 from storage.records import AttemptRecord, JobRecord
 from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus
 
@@ -86,11 +86,6 @@ def jittered(
     return float(rng.uniform(ceiling / 2, ceiling))
 
 
-def job_status(job: JobRecord, result: SendResult, now: dt.datetime) -> str:
-    """Only the status of `decide` (for the tick's counts)."""
-    return decide(job, result, now).status
-
-
 def lease_lost(job: JobRecord) -> SendResult:
     """What a job whose worker vanished mid-send counts as: an uncertain send, so
     `decide` applies the policy (`job_state.after_unknown`). Only for a job whose
@@ -124,7 +119,7 @@ def attempt(
 ) -> AttemptRecord:
     """The attempt row of one send. Its error text is redacted again here, the last
     step before storage: secrets, the job's recipient and every known UserID
-    (`scheduler.redact`), whatever the channel already did."""
+    (`scheduler.core.redact`), whatever the channel already did."""
     return AttemptRecord(
         job_id=job.id,
         attempt_no=job.attempts,

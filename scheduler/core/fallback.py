@@ -4,7 +4,7 @@ A job is routed once, when it is materialised (`scheduler.routing`): a job made 
 the WeCom app goes to the user's primary receiver instead when they chose one and
 keeper has that channel configured. Card updates and admin alerts are never routed
 (a card lives in WeCom; an alert has its own road). A job made earlier is moved by
-the channel commands themselves (`handlers.channels`) when the user changes roads.
+the channel commands themselves (`services.channels`) when the user changes roads.
 
 The fallback rule (issue 12): an at-least-once job that would end `failed` on its
 channel leaves once more through the user's fallback, as the next attempt of the same

@@ -17,7 +17,7 @@ ID in one regex).
 `KNOWN` is the process's one set of known IDs: the admins and alert receivers named
 in the settings (`fix`, at start-up) and the users, receivers and openids the
 database holds (`replace`, by the tick at most every `KNOWN_IDS_REREAD`, and by
-the admin page). `scheduler.redact.redact` consults it, so every stored error text
+the admin page). `scheduler.core.redact.redact` consults it, so every stored error text
 and, through the logging filter, every log line is masked with it.
 """
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from zoneinfo import ZoneInfo
 
-from scheduler.schedule import Schedule
+from scheduler.core.schedule import Schedule
 from storage.records import EventRecord, RuleRecord, TaskRecord
 from storage.vocabulary import RuleKind
 
@@ -29,7 +29,7 @@ CHANNEL = "wecom_app"
 
 
 def digest_schedule(at: dt.time) -> Schedule:
-    """A digest's daily schedule at local `at`, for `scheduler.schedule.next_after`."""
+    """A digest's daily schedule at local `at`, for `scheduler.core.schedule.next_after`."""
     return Schedule(cron=(("hour", str(at.hour)), ("minute", str(at.minute))))
 
 

@@ -20,7 +20,7 @@ Time zones and daylight saving, decided here:
 - A wall-clock time that does not exist (02:30 on New York's spring-forward day) is read
   with the offset before the change, so it fires just after the gap (03:30 EDT); one
   that happens twice (01:30 on fall-back day) fires once, the first time. This matches
-  `scheduler.water_rule`.
+  `scheduler.core.water_rule`.
 - Days that do not exist are skipped, never moved: 每月31号 fires only in months with
   a 31st, 每年2月29日 only in leap years (CronTrigger's own rule).
 """
@@ -35,7 +35,7 @@ from zoneinfo import ZoneInfo
 
 from apscheduler.triggers.cron import CronTrigger
 
-from scheduler.times import hm, md
+from scheduler.core.times import hm, md
 
 # --- user-facing text (describe's words; to move into handlers/texts.py) ---
 EVERY_DAY = "每天"
@@ -81,11 +81,6 @@ class Schedule:
             _check_once_at(self.once_at)
         else:
             object.__setattr__(self, "cron", _canonical_cron(self.cron))
-
-    @property
-    def recurring(self) -> bool:
-        """True for a cron schedule, False for a one-off."""
-        return bool(self.cron)
 
     def to_json(self) -> str:
         """Stable JSON: `{"once_at": "2026-11-30T09:00:00"}` or `{"cron": {...}}`."""

@@ -21,7 +21,7 @@ Decisions written down here (the issue is silent on them):
   own slot (a minute later, at worst).
 - Quiet time drops a plain nag's repeats (each still counts toward the cap); the nag
   carries on with the first repeat due after quiet time, so at most one message comes
-  when it ends (`scheduler.quiet`). A nag none of whose messages has gone out starts
+  when it ends (`scheduler.core.quiet`). A nag none of whose messages has gone out starts
   over when quiet time ends, with its full cap (`scheduler.nag_kind.quiet_time`):
   otherwise quiet time could swallow it whole, unseen and untold. A nag marked 重要 passes quiet time, like every
   important reminder.
@@ -37,7 +37,7 @@ import datetime as dt
 import json
 from dataclasses import dataclass
 
-from scheduler.messages import REMINDER_TITLE_MAX_CHARS, clip_title
+from scheduler.core.messages import REMINDER_TITLE_MAX_CHARS, clip_title
 
 DEFAULT_EVERY = 10
 """Minutes between repeats when the user says none."""

@@ -46,7 +46,7 @@ import datetime as dt
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scheduler.job_state import TERMINAL
+from scheduler.core.job_state import TERMINAL
 from storage.vocabulary import JobStatus
 
 
