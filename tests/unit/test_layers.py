@@ -222,6 +222,7 @@ def test_the_core_is_the_folder_and_the_rest_of_the_scheduler_the_engine() -> No
         ("scheduler/core/schedule.py", "from storage.repos import rules\n", False),
         ("scheduler/core/schedule.py", "from services import water\n", False),
         ("scheduler/core/schedule.py", "from storage.records import RuleRecord\n", True),
+        ("scheduler/core/schedule.py", "from storage.vocabulary import JobStatus\n", True),
         ("scheduler/core/x.py", "from scheduler import tick\n", False),
         ("scheduler/core/x.py", "from scheduler.channels import wecom_errors\n", False),
         ("scheduler/core/x.py", "from .. import delivery\n", False),
