@@ -21,7 +21,7 @@ _HOLD = re.compile(
 )
 _LEAD = re.compile(r"^(?:员|后台)?\s*[:,]?\s*(?:先|请|帮我)?\s*(?:把)?\s*")
 _SETTLE = re.compile(
-    r"(?i)对账\s*(?:#|job_?|任务)?\s*(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到|没收到|已经收到了|已经收到|收到了|收到)"
+    r"(?i)对账\s*(?:#|job[_-]?|任务)?\s*(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到|没收到|已经收到了|已经收到|收到了|收到)"
 )
 
 
@@ -38,7 +38,8 @@ def parse_admin(body: Body) -> Command:
     text = text.removeprefix("系统").strip()  # 管理 看一下系统状态
     if text.startswith(("网页", "页面")):
         return OpenPages(admin=True)  # 管理 网页链接发我一个
-    hold = _HOLD.fullmatch(text.removesuffix("吧").removesuffix("一下").strip())
+    said = text.removesuffix("吧").removesuffix("一下").strip()
+    hold = _HOLD.fullmatch(said) or _HOLD.match(said)  # 管理 暂停 全部 先别发了
     if hold is not None:
         return AdminHoldAll(hold=(hold["a"] or hold["b"]) == "暂停")
     if match := _SETTLE.fullmatch(text):

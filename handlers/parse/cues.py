@@ -58,6 +58,7 @@ from handlers.parse.lexicon import (
     UNDO_CUES,
     UNDO_FILLER,
     UNDO_VERBS,
+    VIEW_FILLER_WORDS,
     VIEW_NOUNS,
     WATER_NOUNS,
     WEIGHT_CUES,
@@ -406,16 +407,18 @@ def done_thing(title: str) -> str | None:
 
 
 _VIEW_FILLER = sorted(
-    {*SCOPE_WORDS, *QUESTION_CUES, *LOOK_WORDS, *MONEY_NOUNS, *WATER_NOUNS, *VIEW_NOUNS,
-     "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了",
-     "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
-     "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
-     "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前", "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说",
-     "讲讲", "你"},
+    {
+        *SCOPE_WORDS,
+        *QUESTION_CUES,
+        *LOOK_WORDS,
+        *MONEY_NOUNS,
+        *WATER_NOUNS,
+        *VIEW_NOUNS,
+        *VIEW_FILLER_WORDS,
+    },
     key=len,
     reverse=True,
-)  # fmt: skip
+)
 _MONEY_FILLER = sorted({*_VIEW_FILLER, *EXPENSE_SYNONYMS}, key=len, reverse=True)
 _VIEW_FILLER_RE = re.compile("|".join(map(re.escape, _VIEW_FILLER)))
 _MONEY_FILLER_RE = re.compile("|".join(map(re.escape, _MONEY_FILLER)))
@@ -720,7 +723,7 @@ def event_title(text: str, cues: Cues) -> str | None:
     before = before.split(",")[0]  # 年会那个不去了，日程删掉
     said = _TITLE_NOISE.sub("", before.lstrip("的").strip()).strip()
     said = said.removeprefix("的").strip()
-    for tail in ("的日程", "那个日程", "日程", "的安排", "那个"):
+    for tail in ("的日程", "那个日程", "日程", "的安排", "的预约", "那个", "的会议"):
         said = said.removesuffix(tail).strip()
     return said or cues.event_word
 

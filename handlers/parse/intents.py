@@ -115,6 +115,7 @@ _CHANNEL_HINT = re.compile(
     "绑|渠道|通道|备用|备选|后备|小程序|微信|企微|wxpusher|server|方糖|sct|uid_|spt|发到|推送|提醒发|消息发",
     re.IGNORECASE,
 )
+_NOT_NEEDED_HINT = re.compile("不用|不要|不必|用不着")
 _DISMISS_HINT = re.compile("算了|不记|不用了|不要了|别记")
 
 
@@ -140,6 +141,8 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     command wherever it stands, and its words leave the title."""
     if _MARKER_HINT.search(text) is None:
         return None
+    if context.text.endswith("了") and context.text.rstrip("了") == text:
+        text = context.text  # 加个待办：周五前把化肥钱结了: the title keeps its 了
     text = found_cues.without_polite(text)
     said_last = text.endswith("日程") and not text.startswith("日程") and _slots.when_found
     asking = cues.question or cues.look or cues.mine
@@ -652,6 +655,8 @@ _NAMED_NOTICE = re.compile(
 
 def task_not_needed(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`奶粉不用买了`, `银行不用去了`: the task is dropped (`周报不用发了` is a setting)."""
+    if not _NOT_NEEDED_HINT.search(text):
+        return None
     if slots.amounts or cues.feature or (title := found_cues.not_needed(text)) is None:
         return None
     return CancelTask(ref=TaskRef(title=title))

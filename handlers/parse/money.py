@@ -33,6 +33,7 @@ from handlers.parse.lexicon import (
     INCOME_VERBS,
     LEDGER_WORDS,
     LIMIT_ENDS,
+    MEAL_SUFFIX,
     MEASURE_WORDS,
     MONEY_ENDINGS,
     MY_PEOPLE,
@@ -43,9 +44,11 @@ from handlers.parse.lexicon import (
     OTHER_PEOPLE,
     PAY_VERBS,
     PRICE_UNITS,
+    RECEIVED_VERBS,
     RECORD_LEADS,
     REMARK_WORDS,
     SPEND_OUT_WORDS,
+    TWO_WAY_MONEY,
     WEIGHT_CUES,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
@@ -66,6 +69,7 @@ _STRONG_SPEND = (
     "充了",
     "用了",
     "扣了",
+    "掏了",
 )
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
@@ -106,6 +110,8 @@ def read_money(text: str) -> Command | None:
     if after and after[0].lower() in NOT_MONEY_UNITS:
         return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
+    if text[: match.start()].rstrip().endswith(RECEIVED_VERBS):  # 份子钱…一共收了32600
+        return _received(value[0], clean_note(note), story=_PAST.search(text) is not None)
     hedged = text.replace("刚才", "")  # 才 hedges (才50), 刚才 only says when
     story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
     story = story or _per_unit(match) or text.startswith(ABOUT_AFTER, match.end())  # 1200多
@@ -124,6 +130,18 @@ def _came_in(note: str) -> bool:
                 return True
             at = note.find(word, at + 1)
     return False
+
+
+def _received(amount: Decimal, note: str, *, story: bool) -> Command:
+    """Money the user received, said right after 收了 / 收到 / 到账: income, its kind
+    from the note (份子钱 received is a 红包), asked when the note is long or a story."""
+    word = _first(note, _INCOME_WORDS)
+    category = INCOME_SYNONYMS.get(word or "", "其他")
+    if category == "其他" and _find(note, GIFT_WORDS) is not None:
+        category = "红包"  # 份子钱, 礼金 received
+    entry = _ledger(LedgerDirection.INCOME, amount, category, note)
+    unsure = story or not note or len(note) > MAX_NOTE  # 收到 500: of what?
+    return Confirm(guess=entry) if unsure else entry
 
 
 def _per_unit(match: re.Match[str]) -> bool:
@@ -172,6 +190,8 @@ def category_of(note: str) -> tuple[str | None, str]:
     if went and (word := _find(paid, _CATEGORY_WORDS)) is not None:
         return word, EXPENSE_SYNONYMS[word]
     word = _find(note, _CATEGORY_WORDS)
+    if word is None and MEAL_SUFFIX in note:
+        return MEAL_SUFFIX, "餐饮"  # 值班餐, 病号餐: a meal of any name
     return word, EXPENSE_SYNONYMS.get(word or "", "其他")
 
 
@@ -192,6 +212,8 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
         entry = _ledger(LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, "其他"), clean)
         certain = income in INCOME_SYNONYMS or coming_in or (income in INCOME_VERBS and bool(clean))
+        two_way = income in TWO_WAY_MONEY and word is not None and not coming_in
+        certain = certain and not two_way  # 婚纱定金 2000: paid or received?
     elif word or verb or money_said:
         bought = verb is not None and verb.startswith("买") and word is None
         entry = _ledger(LedgerDirection.EXPENSE, amount, "购物" if bought else category, clean)

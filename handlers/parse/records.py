@@ -18,12 +18,14 @@ from handlers.commands import (
     ParseError,
     RecordLedger,
     RecordWeight,
+    SetWaterGoal,
     WriteJournal,
 )
 from handlers.parse import slots as found_slots
 from handlers.parse.body import Body
 from handlers.parse.lexicon import (
     EXPENSE_CATEGORIES,
+    GOAL_WORD,
     INCOME_CATEGORIES,
     INCOME_SYNONYMS,
     MEASURE_WORDS,
@@ -54,11 +56,15 @@ _WATER = re.compile(
     r"(?P<sign>[+-]?|[x×*])\s*(?P<count>[0-9]+|[零〇一二两俩仨三四五六七八九十]{1,3})\s*(?:杯水?)?"
 )
 WATER_RANGE = (-10, 20)
+_RECORD_WORD = re.compile(
+    r"^(?:记一下|记下|记录|记个|记)\s*[:：]?\s*(?=[0-9一二两三四五六七八九十])"
+)
 
 
 def parse_weight_body(body: Body) -> Command:
     """`体重 72.4` / `体重72.4kg` / `体重 145斤` / `体重 七十二点四`."""
     said = body.text.lstrip("。.…~ ")  # 体重。。。71.3
+    said = _RECORD_WORD.sub("", said, count=1)  # 体重记 57.9
     kg = parse_weight(said, unit_required=False)
     if kg is None:
         kg = _weight_then_remark(said)  # 体重63.5 比昨天轻了, 体重 那个 嗯 六十九点八
@@ -88,6 +94,8 @@ def parse_water(body: Body) -> Command:
     if not body.text or body.text in WATER_CHECK_WORDS:
         return CheckInWater(glasses=1)  # 喝水打卡
     found = found_slots.read(body.text)
+    if found.water_ml is not None and GOAL_WORD in body.text:  # 喝水目标 2000ml: eight
+        return Confirm(guess=SetWaterGoal(glasses=max(1, round(found.water_ml / ML_PER_GLASS))))
     if (ml := found.water_ml) is not None:  # 喝水 1L: four glasses, asked
         return Confirm(guess=water(max(1, round(ml / ML_PER_GLASS))))
     if found.count and any(word in body.text for word in WATER_OVERCOUNTED):
