@@ -79,7 +79,7 @@ from storage.dialect import insert_into  # noqa: E402
 from storage.engine import create_engine  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
 from storage.models import USERS  # noqa: E402
-from storage.records import RuleKind  # noqa: E402
+from storage.vocabulary import RuleKind  # noqa: E402
 from tests.acceptance.drain_worker import (  # noqa: E402
     chunks,
     count_database_calls,

@@ -44,7 +44,7 @@ from scheduler.clock import Clock, SystemClock
 from scheduler.core.liveness import SCHEDULER_STALE, scheduler_health, tick_age
 from storage.database import Database
 from storage.engine import create_engine
-from storage.repos import jobs, rules, ticks
+from storage.repos import job_claims, rules, ticks
 
 log = logging.getLogger(__name__)
 
@@ -242,7 +242,7 @@ async def healthz(request: web.Request) -> web.Response:
                 # Only a stale scheduler needs to know whether anything waits for it.
                 waiting = (age is None or age > SCHEDULER_STALE) and (
                     await rules.next_fire_min(session) is not None
-                    or await jobs.next_waiting_at(session) is not None
+                    or await job_claims.next_waiting_at(session) is not None
                 )
     except Exception:
         log.warning("health check: database unreachable")

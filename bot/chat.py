@@ -33,7 +33,7 @@ from scheduler.tick import Scheduler, tick
 from storage.database import Database
 from storage.engine import create_engine
 from storage.migrate import upgrade
-from storage.repos import jobs, rules
+from storage.repos import job_claims, rules
 
 DEMO_CORP_ID = "wwkeeperdemo00001"
 DEMO_AGENT_ID = 1000002
@@ -155,7 +155,7 @@ class _Reminders:
 
     async def _next_due(self) -> dt.datetime | None:
         async with self.scheduler.database.transaction() as session:
-            times = [await rules.next_fire_min(session), await jobs.next_waiting_at(session)]
+            times = [await rules.next_fire_min(session), await job_claims.next_waiting_at(session)]
         return min((t for t in times if t is not None), default=None)
 
 

@@ -28,7 +28,7 @@ from scheduler.core.failure_words import failure_words
 from scheduler.core.reminder_rules import DEFAULTS_VERSION, DIGESTS
 from storage.database import CommitWatch, Database, Session
 from storage.records import NewInbound, UserRecord
-from storage.repos import inbound, jobs, rules, users
+from storage.repos import inbound, rules, sent_or_missed, users
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -179,7 +179,7 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
 
 
 async def _lost_notice(session: Session, ctx: Context, since: dt.datetime) -> str | None:
-    missed = await jobs.missed_since(session, ctx.user.id, since)
+    missed = await sent_or_missed.missed_since(session, ctx.user.id, since)
     if not missed:
         return None
     lost = [

@@ -16,6 +16,7 @@ from bot.scheduling import alert_route
 from bot.settings import Settings
 from scheduler.channels.factory import from_settings
 from scheduler.core.channel import OutboundMessage
+from storage.vocabulary import AttemptOutcome
 
 TEST_ALERT = "keeper doctor：告警通道测试。收到这条，说明出问题时你会在这里收到通知。"
 
@@ -40,9 +41,13 @@ async def check_alerts(
     channel = from_settings(settings, session)[route.channel]
     result = await channel.send(route.recipients[0], OutboundMessage(text=TEST_ALERT))
     code = "" if result.provider_code is None else f" (code {result.provider_code})"
-    if result.outcome == "accepted":
+    if result.outcome == AttemptOutcome.ACCEPTED:
         return Check(ok=True, name="alerts", detail=f"test alert accepted {road}{code}")
-    what = "unknown (it may have arrived)" if result.outcome == "unknown" else result.outcome
+    what = (
+        "unknown (it may have arrived)"
+        if result.outcome == AttemptOutcome.UNKNOWN
+        else result.outcome
+    )
     return Check(
         ok=False,
         name="alerts",

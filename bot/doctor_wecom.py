@@ -19,6 +19,7 @@ from bot.doctor_checks import Check
 from bot.settings import Settings
 from bot.wecom_admin import Json, WeComAdmin, WeComUnreachable
 from scheduler.core.incidents import outbound_ip
+from storage.vocabulary import AttemptOutcome
 
 APP_PAGE = "应用管理 -> 自建 -> your app"
 TEST_TEXT = "keeper doctor：这是一条测试消息，只发给管理员。"
@@ -146,7 +147,7 @@ async def check_send(admin: WeComAdmin, token: str, admins: list[str]) -> Check:
     try:
         answer = await admin.send_text(token, admins, TEST_TEXT)
     except WeComUnreachable as exc:
-        outcome = "unknown (it may have arrived)" if exc.maybe_sent else "failed"
+        outcome = "unknown (it may have arrived)" if exc.maybe_sent else AttemptOutcome.FAILED
         return Check(ok=False, name="test message", detail=f"{outcome}: {exc}", fix="run again")
     if answer.get("errcode") != 0:
         check = wecom_error("test message", answer)

@@ -39,7 +39,7 @@ from scheduler.routing import sendkey_resolver
 from scheduler.tick import Scheduler, TickReport, tick
 from scheduler.water_kind import WaterKind
 from storage.database import Database
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 log = logging.getLogger(__name__)
 

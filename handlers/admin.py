@@ -22,6 +22,7 @@ from scheduler.core.redact import mask_user
 from storage.database import Session
 from storage.records import ChannelStats, FailureCause
 from storage.repos import admin, flags, incidents, rules, users
+from storage.vocabulary import Evidence, RuleStatus
 
 audit = logging.getLogger("keeper.audit")
 
@@ -74,7 +75,7 @@ async def _overview(session: Session, ctx: Context) -> str:
     kinds = sorted({kind for kind, _ in rule_counts})
     summary = "，".join(
         f"{texts.RULE_KIND_NAMES.get(k, k)} "
-        f"{rule_counts.get((k, 'active'), 0)}/{sum(n for (kk, _), n in rule_counts.items() if kk == k)}"
+        f"{rule_counts.get((k, RuleStatus.ACTIVE), 0)}/{sum(n for (kk, _), n in rule_counts.items() if kk == k)}"
         for k in kinds
     )
     upcoming = await admin.next_pending(session)
@@ -140,7 +141,8 @@ async def hold_all(session: Session, ctx: Context, cmd: AdminHoldAll) -> Outcome
 
 @router.handles(AdminSettle)
 async def settle(session: Session, ctx: Context, cmd: AdminSettle) -> Outcome:
-    note = f"settled by {ctx.user.wecom_user_id}: {'received' if cmd.received else 'missing'}"
+    word = Evidence.RECEIVED if cmd.received else Evidence.MISSING
+    note = f"settled by {ctx.user.wecom_user_id}: {word}"
     if not await admin.settle_unknown(session, cmd.job_id, received=cmd.received, note=note):
         return Outcome(reply=texts.admin_not_unknown(cmd.job_id))
     audit.info(

@@ -29,6 +29,7 @@ from services.channels import primary_of, role_of
 from storage.database import Session
 from storage.records import Receiver
 from storage.repos import incidents, user_channels
+from storage.vocabulary import AttemptOutcome, ChannelRole, IncidentKind
 
 router = Router("channels")
 
@@ -43,14 +44,20 @@ def _name(channel: str) -> str:
 async def show_channels(session: Session, ctx: Context, command: ShowChannels) -> Outcome:
     found = await user_channels.receivers(session, ctx.user.id)
     recent = await user_channels.recent_outcomes(session, ctx.user.id, ctx.now - HEALTH_WINDOW)
-    holds = [i for i in await incidents.open_all(session) if i.kind == "channel_hold"]
+    holds = [i for i in await incidents.open_all(session) if i.kind == IncidentKind.CHANNEL_HOLD]
     held = {i.subject for i in holds}
     told = {i.subject for i in holds if i.alerted_at is not None}
-    primary, fallback = primary_of(found), role_of(found, "fallback")
+    primary, fallback = primary_of(found), role_of(found, ChannelRole.FALLBACK)
     lines = [t.SHOW_HEAD]
     bound = {r.channel: r for r in found if r.channel != WECOM_APP}
     for channel in (WECOM_APP, *sorted(bound)):
-        role = "primary" if channel == primary else "fallback" if channel == fallback else "none"
+        role = (
+            ChannelRole.PRIMARY
+            if channel == primary
+            else ChannelRole.FALLBACK
+            if channel == fallback
+            else ChannelRole.NONE
+        )
         hint = bound[channel].hint if channel in bound else ""
         state = health(
             configured=channel in ctx.channels_on,
@@ -79,7 +86,7 @@ def health(*, configured: bool, held: bool, unreadable: bool, recent: list[str])
     if not recent:
         return "idle"
     latest = recent[0]
-    if latest == "accepted":
+    if latest == AttemptOutcome.ACCEPTED:
         return "ok"
     return "failed" if latest.startswith("failed") else latest
 

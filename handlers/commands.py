@@ -16,9 +16,7 @@ from typing import Literal
 
 from handlers.channel_commands import ChannelCommand
 from scheduler.core.schedule import Schedule
-from storage.records import RuleKind
-
-LedgerDirection = Literal["expense", "income"]
+from storage.vocabulary import LedgerDirection, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -20,6 +20,7 @@ from scheduler.core.redact import mask_user
 from storage.database import Session
 from storage.repos import links, water
 from storage.repos.year import facts_between
+from storage.vocabulary import LinkPurpose
 
 router = Router("pages")
 audit = logging.getLogger("keeper.audit")
@@ -28,7 +29,7 @@ LINK_PATH = "/web/link/"
 
 
 async def new_link(
-    session: Session, user_id: int, purpose: links.Purpose, base: str, now: dt.datetime
+    session: Session, user_id: int, purpose: LinkPurpose, base: str, now: dt.datetime
 ) -> str:
     """Store a fresh one-time link for `user_id` and return its URL under `base`."""
     token = secrets.token_urlsafe(32)
@@ -50,7 +51,7 @@ async def open_pages(session: Session, ctx: Context, cmd: OpenPages) -> Outcome:
         return Outcome(reply=texts.ADMIN_ONLY)
     if not ctx.public_url:
         return Outcome(reply=texts.PAGES_OFF)
-    purpose: links.Purpose = "admin" if cmd.admin else "page"
+    purpose = LinkPurpose.ADMIN if cmd.admin else LinkPurpose.PAGE
     url = await new_link(session, ctx.user.id, purpose, ctx.public_url, ctx.now)
     if cmd.admin:
         audit.info("admin page link", extra={"user": mask_user(ctx.user.wecom_user_id)})
@@ -61,7 +62,7 @@ async def open_pages(session: Session, ctx: Context, cmd: OpenPages) -> Outcome:
 async def export_data(session: Session, ctx: Context, cmd: ExportData) -> Outcome:
     if not ctx.public_url:
         return Outcome(reply=texts.PAGES_OFF)
-    url = await new_link(session, ctx.user.id, "export", ctx.public_url, ctx.now)
+    url = await new_link(session, ctx.user.id, LinkPurpose.EXPORT, ctx.public_url, ctx.now)
     return Outcome(reply=texts.export_link(url), retry_reply=texts.LINK_SENT_BEFORE)
 
 

@@ -32,8 +32,8 @@ from handlers.router import Router
 from scheduler.core import review, review_text, times
 from scheduler.core.reminder_rules import REVIEW_DEFAULT, review_time
 from storage.database import Session
-from storage.records import RuleKind
 from storage.repos import budgets, reads, rules, tasks
+from storage.vocabulary import LedgerDirection, RuleKind, TaskStatus
 
 router = Router("review")
 
@@ -99,7 +99,7 @@ async def month_spent(session: Session, ctx: Context) -> dict[str, Decimal]:
     for row in await reads.ledger_between(
         session, ctx.user.id, first, ctx.now + dt.timedelta(seconds=1)
     ):
-        if row.direction == "expense":
+        if row.direction == LedgerDirection.EXPENSE:
             spent[row.category] = spent.get(row.category, Decimal(0)) + row.amount
     return spent
 
@@ -138,7 +138,7 @@ async def move_tasks(session: Session, ctx: Context, cmd: MoveTasks) -> Outcome:
         task = await tasks.get(session, task_id)
         if (
             task is None
-            or task.status != tasks.OPEN
+            or task.status != TaskStatus.OPEN
             or await tasks.owner_of(session, task_id) != ctx.user.id
         ):
             continue

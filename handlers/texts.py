@@ -18,7 +18,14 @@ from scheduler.core.messages import (
     lost_line,
 )
 from scheduler.core.times import WEEKDAYS, day_label, hm, md
-from storage.records import RuleKind
+from storage.vocabulary import (
+    IncidentKind,
+    JobStatus,
+    LedgerDirection,
+    PlanState,
+    RuleKind,
+    RuleStatus,
+)
 
 # --- parse errors (owned by handlers/parse/) ---
 HELP_TEXT = "\n".join(
@@ -248,7 +255,7 @@ def ledger_recorded(direction: str, amount: Decimal, category: str, note: str) -
 
 def _ledger_entry(direction: str, amount: Decimal, category: str, note: str) -> str:
     """`支出 35.00 元（餐饮 午饭）`: one ledger entry, as recorded and as guessed."""
-    what = "支出" if direction == "expense" else "收入"
+    what = "支出" if direction == LedgerDirection.EXPENSE else "收入"
     detail = f"{category} {note}".strip()
     return f"{what} {yuan(amount)}（{detail}）"
 
@@ -427,12 +434,12 @@ def month_view(
 
 # Water reminders.
 
-WATER_STATE = {
-    "disabled": "未开启",
-    "scheduled": "开启",
-    "sending": "正在发送",
-    "awaiting_checkin": "等你回复「喝水」",
-    "paused": "已暂停",
+WATER_STATE: dict[str, str] = {
+    PlanState.DISABLED: "未开启",
+    PlanState.SCHEDULED: "开启",
+    PlanState.SENDING: "正在发送",
+    PlanState.AWAITING_CHECKIN: "等你回复「喝水」",
+    PlanState.PAUSED: "已暂停",
 }
 
 
@@ -454,9 +461,9 @@ WATER_REFUSED = {
     "already_paused": "喝水提醒已经暂停了。想继续就发「恢复 喝水」。",
 }
 WATER_REFUSED_OTHER = "现在不能这样操作喝水提醒，发「提醒」看看它的状态。"
-WATER_NOTICE = {
-    "unknown": "（上一次喝水提醒没能确认是否送达，为免重复，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
-    "failed": "（上一次喝水提醒没发出去，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
+WATER_NOTICE: dict[str, str] = {
+    JobStatus.UNKNOWN: "（上一次喝水提醒没能确认是否送达，为免重复，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
+    JobStatus.FAILED: "（上一次喝水提醒没发出去，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
 }
 
 
@@ -521,10 +528,10 @@ def admin_channel(
 
 CHANNEL_NAMES = CHANNEL_WORDS
 
-INCIDENT_NAMES = {
-    "channel_hold": "暂停发送",
-    "scheduler_stopped": "调度器停了",
-    "backup_overdue": "备份超期",
+INCIDENT_NAMES: dict[str, str] = {
+    IncidentKind.CHANNEL_HOLD: "暂停发送",
+    IncidentKind.SCHEDULER_STOPPED: "调度器停了",
+    IncidentKind.BACKUP_OVERDUE: "备份超期",
 }
 
 
@@ -537,7 +544,7 @@ def admin_alert_road(channel: str) -> str:
 
 def admin_incident(kind: str, subject: str, since: str, alerted: bool) -> str:
     what = INCIDENT_NAMES.get(kind, kind)
-    if kind == "channel_hold":
+    if kind == IncidentKind.CHANNEL_HOLD:
         what = f"{CHANNEL_NAMES.get(subject, subject)}{what}"
     return f"⚠ 未解决：{what}，从 {since} 起（{'已告警' if alerted else '还没告警'}）"
 
@@ -546,16 +553,16 @@ def failed_reminder_line(item: Lost) -> str:
     return f"⚠ 没送到：{lost_line(item)}"
 
 
-JOB_STATUS_NAMES = {
-    "pending": "排队",
-    "processing": "发送中",
-    "accepted": "已发出",
-    "retry_wait": "等重试",
-    "failed": "失败",
-    "unknown": "未知",
-    "suppressed": "免发",
-    "cancelled": "已取消",
-    "expired": "过期",
+JOB_STATUS_NAMES: dict[str, str] = {
+    JobStatus.PENDING: "排队",
+    JobStatus.PROCESSING: "发送中",
+    JobStatus.ACCEPTED: "已发出",
+    JobStatus.RETRY_WAIT: "等重试",
+    JobStatus.FAILED: "失败",
+    JobStatus.UNKNOWN: "未知",
+    JobStatus.SUPPRESSED: "免发",
+    JobStatus.CANCELLED: "已取消",
+    JobStatus.EXPIRED: "过期",
 }
 """管理 状态 speaks Chinese: job statuses as the admin reads them."""
 
@@ -607,7 +614,11 @@ RULE_KIND_NAMES: dict[str, str] = {
     RuleKind.ADMIN_ALERT: "管理告警",
     RuleKind.NAG: "催办",  # 直到完成: apart from plain 提醒 in 管理 状态
 }
-RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
+RULE_STATE_NAMES: dict[str, str] = {
+    RuleStatus.ACTIVE: "开",
+    RuleStatus.PAUSED: "已暂停",
+    RuleStatus.OFF: "已关闭",
+}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"
 RULES_FOOTER = "删除 提醒 N / 暂停 提醒 N / 恢复 提醒 N；关闭 提醒 全部关掉"
 

@@ -23,6 +23,7 @@ from bot.web import admin_view, auth, personal
 from scheduler.core.redact import mask_user
 from storage.export import export_user
 from storage.repos import links
+from storage.vocabulary import LinkPurpose, LinkRefusal
 
 log = logging.getLogger(__name__)
 audit = logging.getLogger("keeper.audit")
@@ -30,17 +31,17 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 LINK_WORDS = {
-    "unknown": (
+    LinkRefusal.UNKNOWN: (
         404,
         "链接无效",
         "这个链接不对（可能被改动过或不完整）。在企业微信里再发一次「网页」或「导出」。",
     ),
-    "used": (
+    LinkRefusal.USED: (
         410,
         "链接已用过",
         "这个链接只能用一次，已经用过了。要新链接，在企业微信里再发一次「网页」或「导出」。",
     ),
-    "expired": (
+    LinkRefusal.EXPIRED: (
         410,
         "链接已过期",
         "链接 10 分钟内有效，已经过期了。要新链接，在企业微信里再发一次「网页」或「导出」。",
@@ -67,21 +68,25 @@ async def open_link(request: web.Request) -> web.StreamResponse:
     """GET /web/link/{token}: use a one-time link once."""
     token = request.match_info["token"]
     if not TOKEN.fullmatch(token):
-        return page(request, *LINK_WORDS["unknown"])
+        return page(request, *LINK_WORDS[LinkRefusal.UNKNOWN])
     now, body = _now(request), b""
     async with request.app[keys.DATABASE].transaction() as session:
         used = await links.consume(session, links.hash_token(token), now)
         who = (
             await links.member(session, used.user_id) if isinstance(used, links.Consumed) else None
         )
-        if isinstance(used, links.Consumed) and used.purpose == "export" and who is not None:
+        if (
+            isinstance(used, links.Consumed)
+            and used.purpose == LinkPurpose.EXPORT
+            and who is not None
+        ):
             body = await export_user(session, used.user_id, who[0], now)
     if not isinstance(used, links.Consumed):
         log.info("web link refused", extra={"reason": used})
         return page(request, *LINK_WORDS[used])
     if who is None:
-        return page(request, *LINK_WORDS["unknown"])
-    if used.purpose == "export":
+        return page(request, *LINK_WORDS[LinkRefusal.UNKNOWN])
+    if used.purpose == LinkPurpose.EXPORT:
         audit.info("export downloaded", extra={"user": mask_user(who[0])})
         return web.Response(
             body=body,
@@ -91,7 +96,7 @@ async def open_link(request: web.Request) -> web.StreamResponse:
                 "Cache-Control": "no-store",
             },
         )
-    role: auth.Role = "admin" if used.purpose == "admin" else "user"
+    role: auth.Role = "admin" if used.purpose == LinkPurpose.ADMIN else "user"
     if role == "admin" and who[0] not in request.app[keys.SETTINGS].admins:
         return page(request, *NOT_ADMIN)
     root = web_root(request.app[keys.SETTINGS].public_url)

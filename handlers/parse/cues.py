@@ -67,7 +67,7 @@ from handlers.parse.lexicon import (
 from handlers.parse.money import category_of
 from handlers.parse.numbers import LIST_N, small_int
 from handlers.parse.when import match_time
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 BUDGET_ONE_AMOUNT = texts.BUDGET_HINT
 BUDGET_WHICH = texts.BUDGET_CATEGORY_UNKNOWN
@@ -631,7 +631,7 @@ def without_polite(text: str) -> str:
 
 def digest_kind(feature: str) -> DigestKind:
     """The digest a feature key names."""
-    if feature == "digest_morning":
+    if feature == RuleKind.DIGEST_MORNING:
         return RuleKind.DIGEST_MORNING
     return RuleKind.DIGEST_EVENING
 

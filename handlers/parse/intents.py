@@ -100,6 +100,7 @@ from handlers.parse.tasks import (
     parse_task,
 )
 from handlers.parse.views import HELP_TOPICS, read_help
+from storage.vocabulary import RuleKind
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]
 
@@ -274,7 +275,7 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
     feature = cues.feature
     if feature == "quiet":
         return EndQuiet() if off else None
-    if feature in ("digest_morning", "digest_evening"):
+    if feature in (RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING):
         return SetDigest(kind=found_cues.digest_kind(feature), on=on is not None)
     if feature == "review" and not slots.when_found:
         return SetReview(on=on is not None)
@@ -452,12 +453,12 @@ def digest_time(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command
     """`早上的计划改到七点发`: a digest named in words, at a new time."""
     if _DIGEST_HINT.search(text) is None:
         return None
-    if cues.feature not in ("digest_morning", "digest_evening") or cues.turn_off:
+    if cues.feature not in (RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING) or cues.turn_off:
         return None
     at = found_cues.time_in(text)
     if at is None:
         return None
-    if cues.feature == "digest_evening" and at.hour < 12:
+    if cues.feature == RuleKind.DIGEST_EVENING and at.hour < 12:
         at = at.replace(hour=at.hour + 12)
     return SetDigest(kind=found_cues.digest_kind(cues.feature), on=True, at=at)
 

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal
 
-from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
+from handlers.commands import Command, Confirm, RecordLedger
 from handlers.parse.lexicon import (
     ABOUT_AFTER,
     AMOUNT_LEADS,
@@ -53,6 +53,7 @@ from handlers.parse.lexicon import (
     WEIGHT_CUES,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
+from storage.vocabulary import LedgerDirection
 
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
 _QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
@@ -139,7 +140,7 @@ def _received(amount: Decimal, note: str, *, story: bool) -> Command:
     category = INCOME_SYNONYMS.get(word or "", "其他")
     if category == "其他" and _find(note, GIFT_WORDS) is not None:
         category = "红包"  # 份子钱, 礼金 received
-    entry = _ledger("income", amount, category, note)
+    entry = _ledger(LedgerDirection.INCOME, amount, category, note)
     unsure = story or not note or len(note) > MAX_NOTE  # 收到 500: of what?
     return Confirm(guess=entry) if unsure else entry
 
@@ -212,16 +213,16 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if coming_in and not income:
         income = "其他"  # 妈妈给我转了 500: money came in, of no named kind
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
-        entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
+        entry = _ledger(LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, "其他"), clean)
         certain = income in INCOME_SYNONYMS or coming_in or (income in INCOME_VERBS and bool(clean))
         two_way = income in TWO_WAY_MONEY and word is not None and not coming_in
         certain = certain and not two_way  # 婚纱定金 2000: paid or received?
     elif word or verb or money_said:
         bought = verb is not None and verb.startswith("买") and word is None
-        entry = _ledger("expense", amount, "购物" if bought else category, clean)
+        entry = _ledger(LedgerDirection.EXPENSE, amount, "购物" if bought else category, clean)
         certain = word is not None or (verb is not None and not bought and not clean)
     elif note:
-        return Confirm(guess=_ledger("expense", amount, "其他", clean))
+        return Confirm(guess=_ledger(LedgerDirection.EXPENSE, amount, "其他", clean))
     else:
         return None
     if story or len(note) > MAX_NOTE or not certain:
@@ -238,7 +239,7 @@ def _given(amount: Decimal, note: str) -> Command | None:
         return None  # 送外卖赚了 50: earned, not given
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
     word = category_of(note)[0]
-    entry = _ledger("expense", amount, given_category(note), note)
+    entry = _ledger(LedgerDirection.EXPENSE, amount, given_category(note), note)
     return entry if gift or word or "转" in note else Confirm(guess=entry)
 
 
@@ -292,7 +293,7 @@ def guess_expense(value: Decimal) -> RecordLedger | None:
     """The expense a lone number would be, if it can be one (positive, cents, capped)."""
     if value <= 0 or value > MAX_AMOUNT or value != value.quantize(Decimal("0.01")):
         return None
-    return _ledger("expense", value.quantize(Decimal("0.01")), "其他", "")
+    return _ledger(LedgerDirection.EXPENSE, value.quantize(Decimal("0.01")), "其他", "")
 
 
 def _ledger(direction: LedgerDirection, amount: Decimal, category: str, note: str) -> RecordLedger:

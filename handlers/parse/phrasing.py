@@ -52,7 +52,7 @@ from handlers.parse.tasks import (
     task_from,
 )
 from handlers.parse.when import match_time, match_when
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 _N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
 _POLITE = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我)\s*")

@@ -15,7 +15,6 @@ from handlers.commands import (
     CheckInWater,
     Command,
     Confirm,
-    LedgerDirection,
     ParseError,
     RecordLedger,
     RecordWeight,
@@ -45,9 +44,13 @@ from handlers.parse.numbers import (
     parse_weight,
     small_int,
 )
+from storage.vocabulary import LedgerDirection
 
 LEDGER_DIRECTIONS: dict[str, LedgerDirection] = {
-    "记账": "expense", "支出": "expense", "花了": "expense", "收入": "income",
+    "记账": LedgerDirection.EXPENSE,
+    "支出": LedgerDirection.EXPENSE,
+    "花了": LedgerDirection.EXPENSE,
+    "收入": LedgerDirection.INCOME,
 }  # fmt: skip
 _WATER = re.compile(
     r"(?P<sign>[+-]?|[x×*])\s*(?P<count>[0-9]+|[零〇一二两俩仨三四五六七八九十]{1,3})\s*(?:杯水?)?"
@@ -136,7 +139,9 @@ def parse_ledger(body: Body) -> Command:
     found = match_amount(body.text)
     if found is not None and found[1].startswith(MEASURE_WORDS):
         # 花了2个小时: a count of something else, not an amount
-        raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
+        raise ParseError(
+            texts.ledger_needs_amount(body.keyword, income=direction == LedgerDirection.INCOME)
+        )
     if found is not None:
         amount, rest = found
         labels = words(rest)
@@ -156,16 +161,18 @@ def _amount_inside(body: Body, direction: LedgerDirection) -> tuple[Decimal, lis
     if len(inside) == 1 and (value := find_amount(inside[0])) is not None:
         match = inside[0]
         return value[0], words(f"{body.text[: match.start()]} {body.text[match.end() :]}")
-    raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
+    raise ParseError(
+        texts.ledger_needs_amount(body.keyword, income=direction == LedgerDirection.INCOME)
+    )
 
 
 def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[str, str]:
     """The category and note of a keyword entry's words (see `parse_ledger`)."""
-    names = EXPENSE_CATEGORIES if direction == "expense" else INCOME_CATEGORIES
+    names = EXPENSE_CATEGORIES if direction == LedgerDirection.EXPENSE else INCOME_CATEGORIES
     if labels and labels[0] in names:
         return labels[0], " ".join(labels[1:])
     note = clean_note(" ".join(labels))
-    if direction == "income":
+    if direction == LedgerDirection.INCOME:
         word = next((w for w in labels if w in INCOME_SYNONYMS), None)
         return (INCOME_SYNONYMS[word] if word else "其他"), note
     return (given_category(note) if is_given(note) else category_of(note)[1]), note

@@ -32,7 +32,7 @@ from handlers.parse.numbers import small_int
 from handlers.parse.review import REVIEW_NAMES, parse_review_time
 from handlers.parse.schedules import afternoon_asked, parse_custom_reminder
 from handlers.parse.when import match_when
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 SWITCHES: dict[str, WaterAction] = {
     "开启": "enable",

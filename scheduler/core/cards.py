@@ -28,6 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from storage.vocabulary import CardKind
+
 __all__ = [
     "CARD_TASK_ID",
     "CardAction",
@@ -42,7 +44,6 @@ __all__ = [
     "water_key",
 ]
 
-Kind = Literal["water", "task", "nag"]
 WaterAction = Literal["done", "later"]
 TaskAction = Literal["done", "tomorrow"]
 NagAction = Literal["ack"]
@@ -61,19 +62,19 @@ _TASK_ROW_ID = re.compile(r"[1-9][0-9]{0,17}", re.ASCII)  # canonical, fits a BI
 WATER_TITLE: Final = "💧 喝水提醒"
 TASK_TITLE: Final = "📌 任务提醒"
 SOURCE: Final = {"desc": "keeper"}
-_BUTTONS: Final[dict[tuple[Kind, str], tuple[str, int]]] = {
-    ("water", "done"): ("喝了", 1),
-    ("water", "later"): ("稍后", 2),
-    ("task", "done"): ("完成", 1),
-    ("task", "tomorrow"): ("明天再说", 2),
-    ("nag", "ack"): ("知道了", 1),
+_BUTTONS: Final[dict[tuple[CardKind, str], tuple[str, int]]] = {
+    (CardKind.WATER, "done"): ("喝了", 1),
+    (CardKind.WATER, "later"): ("稍后", 2),
+    (CardKind.TASK, "done"): ("完成", 1),
+    (CardKind.TASK, "tomorrow"): ("明天再说", 2),
+    (CardKind.NAG, "ack"): ("知道了", 1),
 }
-_AFTER_CLICK: Final[dict[tuple[Kind, str], str]] = {
-    ("water", "done"): "已喝 💧",
-    ("water", "later"): "稍后提醒",
-    ("task", "done"): "已完成",
-    ("task", "tomorrow"): "明天再说",
-    ("nag", "ack"): "已收到",
+_AFTER_CLICK: Final[dict[tuple[CardKind, str], str]] = {
+    (CardKind.WATER, "done"): "已喝 💧",
+    (CardKind.WATER, "later"): "稍后提醒",
+    (CardKind.TASK, "done"): "已完成",
+    (CardKind.TASK, "tomorrow"): "明天再说",
+    (CardKind.NAG, "ack"): "已收到",
 }
 
 
@@ -82,7 +83,7 @@ class CardAction:
     """A clicked button, read back from its key: what to do, and to which task (or,
     for a nag's 知道了, which rule)."""
 
-    kind: Kind
+    kind: CardKind
     action: str
     task_id: int | None = None
     rule_id: int | None = None
@@ -113,17 +114,17 @@ def parse_key(key: str) -> CardAction | None:
     if not isinstance(key, str):
         return None
     parts = key.split(":")
-    if parts[:2] == [PREFIX, "water"] and len(parts) == 3 and parts[2] in WATER_ACTIONS:
-        return CardAction(kind="water", action=parts[2])
-    if parts[:2] == [PREFIX, "nag"] and len(parts) == 4 and parts[2] in NAG_ACTIONS:
+    if parts[:2] == [PREFIX, CardKind.WATER] and len(parts) == 3 and parts[2] in WATER_ACTIONS:
+        return CardAction(kind=CardKind.WATER, action=parts[2])
+    if parts[:2] == [PREFIX, CardKind.NAG] and len(parts) == 4 and parts[2] in NAG_ACTIONS:
         if not _TASK_ROW_ID.fullmatch(parts[3]):
             return None
-        return CardAction(kind="nag", action=parts[2], rule_id=int(parts[3]))
-    if parts[:2] != [PREFIX, "task"] or len(parts) != 4 or parts[2] not in TASK_ACTIONS:
+        return CardAction(kind=CardKind.NAG, action=parts[2], rule_id=int(parts[3]))
+    if parts[:2] != [PREFIX, CardKind.TASK] or len(parts) != 4 or parts[2] not in TASK_ACTIONS:
         return None
     if not _TASK_ROW_ID.fullmatch(parts[3]):
         return None
-    return CardAction(kind="task", action=parts[2], task_id=int(parts[3]))
+    return CardAction(kind=CardKind.TASK, action=parts[2], task_id=int(parts[3]))
 
 
 def nag_key(action: NagAction, rule_id: int) -> str:
@@ -157,7 +158,7 @@ def water_card(text: str, task_id: str) -> dict[str, Any]:
     Raises:
         ValueError: `task_id` breaks WeCom's rule (see the module docstring).
     """
-    buttons = [_button("water", a, water_key(a)) for a in WATER_ACTIONS]
+    buttons = [_button(CardKind.WATER, a, water_key(a)) for a in WATER_ACTIONS]
     return _card(WATER_TITLE, text, task_id, buttons)
 
 
@@ -169,7 +170,7 @@ def task_card(text: str, task_id: str, db_task_id: int) -> dict[str, Any]:
     Raises:
         ValueError: `task_id` breaks WeCom's rule, or `db_task_id` is not positive.
     """
-    buttons = [_button("task", a, task_key(a, db_task_id)) for a in TASK_ACTIONS]
+    buttons = [_button(CardKind.TASK, a, task_key(a, db_task_id)) for a in TASK_ACTIONS]
     return _card(TASK_TITLE, text, task_id, buttons)
 
 
@@ -179,11 +180,11 @@ def nag_card(title: str, text: str, task_id: str, rule_id: int) -> dict[str, Any
     Raises:
         ValueError: `task_id` breaks WeCom's rule, or `rule_id` is not positive.
     """
-    buttons = [_button("nag", a, nag_key(a, rule_id)) for a in NAG_ACTIONS]
+    buttons = [_button(CardKind.NAG, a, nag_key(a, rule_id)) for a in NAG_ACTIONS]
     return _card(title, text, task_id, buttons)
 
 
-def _button(kind: Kind, action: str, key: str) -> dict[str, Any]:
+def _button(kind: CardKind, action: str, key: str) -> dict[str, Any]:
     text, style = _BUTTONS[(kind, action)]
     return {"text": text, "style": style, "key": key}
 

@@ -33,12 +33,12 @@ from zoneinfo import ZoneInfo
 
 from scheduler.core.failure_words import BY_CODE
 from scheduler.core.times import stamp
+from storage.vocabulary import IncidentKind
 
 __all__ = [
     "Action",
     "AlertRoute",
     "Event",
-    "IncidentKind",
     "State",
     "Step",
     "alert_text",
@@ -47,12 +47,6 @@ __all__ = [
     "state_of",
     "step",
 ]
-
-
-class IncidentKind(StrEnum):
-    CHANNEL_HOLD = "channel_hold"
-    SCHEDULER_STOPPED = "scheduler_stopped"
-    BACKUP_OVERDUE = "backup_overdue"
 
 
 class State(StrEnum):

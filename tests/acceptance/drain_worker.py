@@ -149,7 +149,7 @@ def rule_row(
 def _job_row(
     job_id: int, rule: dict[str, Any], user: dict[str, Any], due: dt.datetime
 ) -> dict[str, Any]:
-    """The row `storage.repos.jobs.materialise` writes for this rule's occurrence."""
+    """The row `storage.repos.job_claims.materialise` writes for this rule's occurrence."""
     return {
         "id": job_id,
         "user_id": user["id"],

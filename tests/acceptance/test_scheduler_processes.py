@@ -40,10 +40,11 @@ from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.engine import create_engine
 from storage.records import JobRecord
-from storage.repos import jobs, rules, tokens, water
+from storage.repos import job_claims, rules, tokens, water
 from storage.repos.users import ensure_and_lock_user
 from tests.acceptance.drain_worker import PLAIN, seed_plain_jobs, with_plain
 from tests.conftest import TEST_SETTINGS
+from tests.integration.job_setup import count_by_status
 
 DRIVER = Path(__file__).with_name("drain_worker.py")
 T = dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC)
@@ -173,7 +174,7 @@ async def attempts_per_job(engine: AsyncEngine) -> dict[int, int]:
 
 async def statuses(engine: AsyncEngine) -> dict[str, int]:
     async with engine.connect() as conn:
-        return await jobs.count_by_status(conn)
+        return await count_by_status(conn)
 
 
 async def in_test_tick(engine: AsyncEngine, api: str, now: dt.datetime) -> TickReport:
@@ -270,7 +271,7 @@ async def test_a_token_store_error_before_sending_is_not_an_uncertain_send(
         await impatient.dispose()
 
     async with engine.connect() as conn:
-        job = await jobs.get(conn, job_id)
+        job = await job_claims.get(conn, job_id)
     assert fake.send_calls == 0
     assert report.outcomes == {"retry_wait": 1}
     assert job is not None
@@ -395,7 +396,7 @@ async def sends_started(engine: AsyncEngine) -> set[int]:
 async def jobs_in(engine: AsyncEngine, status: str) -> list[JobRecord]:
     async with engine.connect() as conn:
         ids = (await conn.execute(select(JOBS.c.id).where(JOBS.c.status == status))).scalars()
-        return [job for job_id in ids if (job := await jobs.get(conn, job_id)) is not None]
+        return [job for job_id in ids if (job := await job_claims.get(conn, job_id)) is not None]
 
 
 async def enable_water(engine: AsyncEngine, wecom_id: str, *, due: dt.datetime) -> int:
@@ -412,7 +413,7 @@ async def enable_water(engine: AsyncEngine, wecom_id: str, *, due: dt.datetime) 
 async def jobs_of(engine: AsyncEngine, user_id: int) -> list[JobRecord]:
     async with engine.connect() as conn:
         ids = (await conn.execute(select(JOBS.c.id).where(JOBS.c.user_id == user_id))).scalars()
-        return [job for job_id in ids if (job := await jobs.get(conn, job_id)) is not None]
+        return [job for job_id in ids if (job := await job_claims.get(conn, job_id)) is not None]
 
 
 async def plan_state(engine: AsyncEngine, user_id: int) -> str | None:

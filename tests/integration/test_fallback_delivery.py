@@ -28,7 +28,7 @@ from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.engine import create_engine
 from storage.records import AttemptRecord, NewJob
-from storage.repos import attempts, jobs, user_channels
+from storage.repos import attempts, job_claims, user_channels
 from tests.conftest import TEST_SETTINGS
 from tests.integration.conftest import new_rule, new_user
 from tests.integration.job_setup import force_job, job_row
@@ -67,7 +67,7 @@ class Setup:
                 recipient=recipient,
                 payload_kind="custom",
             )
-            job_id = await jobs.materialise(session, new, now=now)
+            job_id = await job_claims.materialise(session, new, now=now)
         assert job_id is not None
         return job_id
 
@@ -257,7 +257,7 @@ async def test_divert_held_with_a_lost_claim_changes_nothing_and_records_nothing
     )
     await force_job(setup.engine, job, status="processing", attempts=2, lease_owner="other")
     async with setup.engine.begin() as session:
-        theirs = await jobs.get(session, job)
+        theirs = await job_claims.get(session, job)
         assert theirs is not None
         late = dataclasses.replace(theirs, attempts=1, lease_owner="late")
         diverted, left = await routing.divert_held(
@@ -332,7 +332,7 @@ async def test_two_racing_workers_send_each_fallback_once(
             payload_kind="custom",
         )
         async with engine.begin() as session:
-            made.append(await jobs.materialise(session, new, now=clock.now()))
+            made.append(await job_claims.materialise(session, new, now=clock.now()))
     s = TEST_SETTINGS
     api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
     pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={UID}, clock=clock.now)

@@ -12,7 +12,6 @@ from scheduler.core.incidents import (
     TRANSITIONS,
     Action,
     Event,
-    IncidentKind,
     State,
     Step,
     alert_text,
@@ -20,6 +19,7 @@ from scheduler.core.incidents import (
     state_of,
     step,
 )
+from storage.vocabulary import IncidentKind
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 T0 = dt.datetime(2026, 11, 25, 2, 30, tzinfo=dt.UTC)  # 10:30 in Shanghai
