@@ -26,31 +26,14 @@ import re
 from collections.abc import Callable
 
 from handlers import texts
-from handlers.channel_commands import SetFallbackChannel, SetPrimaryChannel, UnbindReceiver
 from handlers.commands import (
     RECORDS,
-    AdminHoldAll,
-    AdminStatus,
-    CancelBudget,
-    CancelTask,
-    ChangeRule,
+    SHORTENED_OK,
     Command,
     CompleteTask,
     Confirm,
     Dismiss,
-    EndQuiet,
     ParseError,
-    PostponeTask,
-    SetCards,
-    SetDayWindow,
-    SetDigest,
-    SetQuiet,
-    SetReview,
-    SetWaterGoal,
-    SetWaterInterval,
-    SnoozeWater,
-    SwitchAllReminders,
-    SwitchWater,
     TaskRef,
 )
 from handlers.parse import intents, natural
@@ -178,18 +161,11 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
             command = _read(head, today=today, now_local=now_local)
         except ParseError:
             raise error from None
-        if not isinstance(command, SETTINGS) or _reads(text[len(head) :], today, now_local):
+        if not isinstance(command, SHORTENED_OK) or _reads(text[len(head) :], today, now_local):
             raise error from None  # only a setting, and only with a remark: not two things
     return command
 
 
-SETTINGS = (
-    SetQuiet, EndQuiet, SetDigest, SetReview, SwitchWater, SwitchAllReminders, SetCards,
-    SetWaterGoal, SetWaterInterval, SetDayWindow, SnoozeWater, ChangeRule, CancelBudget,
-    AdminHoldAll, AdminStatus, UnbindReceiver, SetPrimaryChannel, SetFallbackChannel,
-    CompleteTask, CancelTask, PostponeTask,
-)  # fmt: skip
-"""What a message said with a remark after it (`免打扰到中午12点 在考试`) may set."""
 _TAIL = re.compile(r"[\s,，。;；!！~]+(?P<tail>[^\s,，。;；0-9]{2,8})[\s,，。!！~]*$")
 
 
