@@ -35,8 +35,8 @@ class Context:
     """The key sealing users' SendKeys (`Settings.channel_key`; `storage.secret_box`).
     Required: an empty default would only fail inside AES at the first 绑定."""
     channels_on: frozenset[str]
-    """The channels keeper can send a user's reminders on (`bot.app.user_channels_on`,
-    the one place that decides them)."""
+    """The channels keeper can send a user's reminders on (`bot.settings`'
+    `ChannelSettings.user_channels`, the one place that decides them)."""
     mp_on: bool = False
     """Whether the water mini-program is configured (KEEPER_MP_APPID and secret)."""
     mp_link_key: bytes = field(repr=False)

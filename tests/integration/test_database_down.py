@@ -46,7 +46,13 @@ async def test_a_message_gets_a_plain_apology_not_a_500(
     s = TEST_SETTINGS
     base = str(down_client.make_url("")).rstrip("/")
     wecom = WeComSide(
-        base, s.token, s.aes_key, s.corp_id, s.agent_id, clock.now, session=down_client.session
+        base,
+        s.wecom.token,
+        s.wecom.aes_key,
+        s.wecom.corp_id,
+        s.wecom.agent_id,
+        clock.now,
+        session=down_client.session,
     )
     reply = await wecom.send_text("alice", "体重 72.4")
     assert reply.status == 200

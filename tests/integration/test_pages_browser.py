@@ -3,7 +3,6 @@ loopback socket, with every record made through encrypted callbacks."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import re
 from collections.abc import AsyncIterator
@@ -20,6 +19,7 @@ from scheduler.clock import FakeClock
 from tests.browser import chromium, console_errors, run, screenshot
 from tests.conftest import TEST_SETTINGS
 from tests.integration.conftest import new_user
+from tests.settings_env import changed
 
 __all__ = ["chromium"]  # the fixture, used by name below
 LINK = re.compile(r"(/web/link/[A-Za-z0-9_-]+)")
@@ -30,8 +30,10 @@ pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def client(
     clock: FakeClock, engine: AsyncEngine
 ) -> AsyncIterator[TestClient[object, object]]:
-    settings = dataclasses.replace(
-        TEST_SETTINGS, public_url="http://keeper.test", admins=frozenset({"boss"})
+    settings = changed(
+        TEST_SETTINGS,
+        web={"public_url": "http://keeper.test"},
+        operations={"admins": frozenset({"boss"})},
     )
     async with TestClient(TestServer(create_app(settings, clock=clock, engine=engine))) as c:
         yield c
@@ -41,7 +43,13 @@ def _wecom(client: TestClient[object, object], clock: FakeClock) -> WeComSide:
     s: Settings = TEST_SETTINGS
     base = str(client.make_url("")).rstrip("/")
     return WeComSide(
-        base, s.token, s.aes_key, s.corp_id, s.agent_id, clock.now, session=client.session
+        base,
+        s.wecom.token,
+        s.wecom.aes_key,
+        s.wecom.corp_id,
+        s.wecom.agent_id,
+        clock.now,
+        session=client.session,
     )
 
 
