@@ -39,6 +39,7 @@ from handlers import (
     water,
     welcome,
 )
+from handlers.deployment import Deployment
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from scheduler.core.liveness import SCHEDULER_STALE, scheduler_health, tick_age
@@ -65,6 +66,20 @@ ROUTERS: list[Router] = [
     nag.router,
     miniprogram.router,
 ]
+
+
+def deployment_of(settings: Settings) -> Deployment:
+    """What the conversation knows of this deployment (`handlers.deployment`): the
+    settings groups it reads, as they are, and the two keys derived from the secrets."""
+    return Deployment(
+        operations=settings.operations,
+        web=settings.web,
+        channels=settings.channels,
+        mp=settings.mp,
+        backup=settings.backup,
+        channel_key=settings.channel_key(),
+        mp_link_key=link_code_key(settings.web_key()),
+    )
 
 
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
@@ -129,16 +144,8 @@ def _database(
         app[keys.CONVERSATION] = Conversation(
             database=database,
             dispatcher=Dispatcher(ROUTERS),
-            default_tz=settings.operations.timezone,
+            deployment=deployment_of(settings),
             max_age=dt.timedelta(seconds=settings.wecom.callback_window_seconds),
-            admins=settings.operations.admins,
-            public_url=settings.web.public_url,
-            backups_on=settings.backup.on,
-            alert_channel=settings.channels.alert_channel,
-            channel_key=settings.channel_key(),
-            channels_on=settings.channels.user_channels,
-            mp_on=settings.mp.configured,
-            mp_link_key=link_code_key(settings.web_key()),
         )
         yield
         if database.group is not None:

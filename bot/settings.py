@@ -18,6 +18,9 @@ environment by its own function below, named after it (`_database`, `_operations
 | `channels` | `ChannelSettings` | the extra channels' credentials and API bases, admin alerts |
 | `mp` | `MiniProgramSettings` | the mini-program's AppID, secret, template, API base |
 | `backup` | `BackupSettings` | the daily backup's key, folder, time, copies kept |
+
+The handlers see the groups they read through `handlers.deployment.Deployment`, which
+`bot.app.deployment_of` builds from these.
 """
 
 from __future__ import annotations

@@ -228,7 +228,7 @@ async def post_link(request: web.Request) -> web.StreamResponse:
     not an exception."""
     who = _session(request)
     now, limits = request.app[keys.CLOCK].now(), request.app[LIMITS]
-    key = request.app[keys.CONVERSATION].mp_link_key  # derived once, at start-up
+    key = request.app[keys.CONVERSATION].deployment.mp_link_key  # derived once, at start-up
     code = validate.link_code(await body(request))
     if refused := limits.link(now):
         return too_many(refused)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
 from pathlib import Path
 
 import pytest
 
+from bot.app import deployment_of
 from bot.settings import SettingsError, load_settings, mask_database_url
 from tests.settings_env import GOOD
 
@@ -134,3 +137,38 @@ def test_an_unreadable_or_empty_password_file_is_named_with_the_expected_form(
 def test_a_masked_database_url_hides_only_the_password() -> None:
     assert mask_database_url("mysql+aiomysql://u:pw@h:3306/d") == "mysql+aiomysql://u:***@h:3306/d"
     assert mask_database_url("sqlite+aiosqlite:///keeper.db") == "sqlite+aiosqlite:///keeper.db"
+
+
+EVERY_SECRET = {
+    "KEEPER_WEB_SECRET": "0123456789abcdef" * 4,
+    "KEEPER_BACKUP_KEY": "correct horse battery staple",
+    "KEEPER_ROBOT_KEY": "693a91f6-7a3c-4bc4-97a0-0ec2sifa5aaa",
+    "KEEPER_WXPUSHER_APP_TOKEN": "AT_abcDEF123456",
+    "KEEPER_SERVERCHAN_SENDKEY": "SCT123456TabcdefABCDEF",
+    "KEEPER_WECOMCHAN_URL": "https://relay.example/wecomchan?sendkey=relay-key-42",
+    "KEEPER_MP_APPID": "wx0123456789abcdef",
+    "KEEPER_MP_SECRET": "0123456789abcdef0123456789abcdef",
+    "KEEPER_MP_TEMPLATE_ID": "AbCdEf0123456789-_xyz",
+}
+
+
+def test_no_settings_group_and_not_the_deployment_shows_a_secret(tmp_path: Path) -> None:
+    """Each group hides its own secrets, so a group logged or handed down alone (as
+    `handlers.deployment.Deployment` hands some to every handler) shows none either."""
+    (tmp_path / "db_password").write_text("p@ss:w/rd%1\n")
+    settings = load_settings(
+        {
+            **GOOD,
+            **EVERY_SECRET,
+            "KEEPER_DATABASE_URL": "mysql+aiomysql://keeper@db:3306/keeper",
+            "KEEPER_DATABASE_PASSWORD_FILE": str(tmp_path / "db_password"),
+        }
+    )
+    secrets = settings.secrets()
+    assert len(secrets) == 11  # WeCom's three, the password, web, backup, mp, four channels
+    deployment = deployment_of(settings)
+    shown = [repr(getattr(settings, f.name)) for f in dataclasses.fields(settings)]
+    shown += [repr(settings), str(settings), repr(deployment), str(deployment)]
+    for text, secret in itertools.product(shown, secrets):
+        assert secret not in text
+    assert repr(settings.channel_key()) not in repr(deployment)
