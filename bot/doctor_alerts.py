@@ -38,7 +38,8 @@ async def check_alerts(
     road = f"through {route.channel}"
     if not send_test:
         return Check(ok=True, name="alerts", detail=f"{road} (--send-test tries it)")
-    channel = from_settings(settings, session)[route.channel]
+    channels = from_settings(settings.channels, session, robot_api_base=settings.wecom.api_base)
+    channel = channels[route.channel]
     result = await channel.send(route.recipients[0], OutboundMessage(text=TEST_ALERT))
     code = "" if result.provider_code is None else f" (code {result.provider_code})"
     if result.outcome == AttemptOutcome.ACCEPTED:

@@ -27,13 +27,13 @@ OTHER_FIX = "检查 KEEPER_WECHAT_API_BASE 和服务器到 api.weixin.qq.com 的
 
 async def check_miniprogram(settings: Settings) -> list[Check]:
     """One line when the mini-program is configured, none otherwise."""
-    if not settings.mp_configured:
+    if not settings.mp.configured:
         return []
     config = MpSubscribeConfig(
-        api_base=settings.wechat_api_base,
-        appid=settings.mp_appid,
-        secret=settings.mp_secret,
-        template_id=settings.mp_template_id,
+        api_base=settings.mp.api_base,
+        appid=settings.mp.appid,
+        secret=settings.mp.secret,
+        template_id=settings.mp.template_id,
     )
     async with aiohttp.ClientSession() as session:
         channel = MpSubscribeChannel(config, session=session)
@@ -44,5 +44,5 @@ async def check_miniprogram(settings: Settings) -> list[Check]:
             code = verdict.provider_code
             detail = f"stable_token: {verdict.rule.note}" + (f" ({code})" if code else "")
             return [Check(ok=False, name=NAME, detail=detail, fix=FIXES.get(code or 0, OTHER_FIX))]
-    detail = f"AppID {settings.mp_appid}: access token ok, template {settings.mp_template_id}"
+    detail = f"AppID {settings.mp.appid}: access token ok, template {settings.mp.template_id}"
     return [Check(ok=True, name=NAME, detail=detail)]

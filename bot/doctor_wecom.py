@@ -121,7 +121,7 @@ async def check_public_url(
     settings: Settings, url: str, session: aiohttp.ClientSession, now_s: int
 ) -> Check:
     """A signed URL-verification GET, as WeCom sends on 保存: proves DNS, TLS and nginx."""
-    crypto = WeComCrypto(settings.token, settings.aes_key, settings.corp_id)
+    crypto = WeComCrypto(settings.wecom.token, settings.wecom.aes_key, settings.wecom.corp_id)
     plain, timestamp, nonce = secrets.token_hex(8), str(now_s), secrets.token_hex(8)
     echostr = crypto.encrypt(plain)
     query = {

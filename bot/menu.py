@@ -51,4 +51,4 @@ async def install(settings: Settings) -> tuple[int, str]:
     if answer.get("errcode") != 0:
         check = wecom_error("menu", answer)
         return 1, f"keeper: menu not installed: {check.detail}; fix: {check.fix}"
-    return 0, f"keeper: menu installed on app {settings.agent_id}: 喝水 · 看看 · 更多"
+    return 0, f"keeper: menu installed on app {settings.wecom.agent_id}: 喝水 · 看看 · 更多"

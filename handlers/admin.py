@@ -64,7 +64,7 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
     if broken:
         named = [(b.rule_id, texts.RULE_KIND_NAMES.get(b.kind, b.kind), b.reason) for b in latest]
         lines.append(texts.admin_broken_rules(broken, named))
-    lines += await backup_lines(session, enabled=ctx.backups_on, tz=ctx.tz, now=ctx.now)
+    lines += await backup_lines(session, enabled=ctx.deployment.backup.on, tz=ctx.tz, now=ctx.now)
     lines += await retention_lines(session, tz=ctx.tz, now=ctx.now)
     return Outcome(reply="\n".join(line for line in lines if line))
 
@@ -90,7 +90,7 @@ async def _overview(session: Session, ctx: Context) -> str:
 async def _incident_lines(session: Session, ctx: Context) -> list[str]:
     """Where alerts go, and every open incident (`scheduler.core.incidents`)."""
     found = await incidents.open_all(session)
-    return [texts.admin_alert_road(ctx.alert_channel)] + [
+    return [texts.admin_alert_road(ctx.deployment.channels.alert_channel)] + [
         texts.admin_incident(i.kind, i.subject, _when(i.opened_at, ctx), i.alerted_at is not None)
         for i in found
     ]

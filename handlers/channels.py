@@ -60,7 +60,7 @@ async def show_channels(session: Session, ctx: Context, command: ShowChannels) -
         )
         hint = bound[channel].hint if channel in bound else ""
         state = health(
-            configured=channel in ctx.channels_on,
+            configured=channel in ctx.deployment.channels.user_channels,
             held=channel in held,
             unreadable=channel == SERVERCHAN_USER and not _opens(ctx, bound[channel]),
             recent=recent.get(channel, []),
@@ -92,12 +92,12 @@ def health(*, configured: bool, held: bool, unreadable: bool, recent: list[str])
 
 
 def _opens(ctx: Context, receiver: Receiver) -> bool:
-    return services.channels.key_opens(ctx.channel_key, ctx.user.id, receiver)
+    return services.channels.key_opens(ctx.deployment.channel_key, ctx.user.id, receiver)
 
 
 @router.handles(BindReceiver)
 async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -> Outcome:
-    if command.channel not in ctx.channels_on:
+    if command.channel not in ctx.deployment.channels.user_channels:
         return Outcome(reply=t.WXPUSHER_OFF)
     hint = mask(command.value)
     bound = await services.channels.bind(
@@ -106,7 +106,7 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
         command.channel,
         command.value,
         hint=hint,
-        key=ctx.channel_key,
+        key=ctx.deployment.channel_key,
         now=ctx.now,
     )
     reply = t.bound(
@@ -122,7 +122,11 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
 @router.handles(UnbindReceiver)
 async def unbind_receiver(session: Session, ctx: Context, command: UnbindReceiver) -> Outcome:
     gone = await services.channels.unbind(
-        session, ctx.user, command.channel, configured=ctx.channels_on, now=ctx.now
+        session,
+        ctx.user,
+        command.channel,
+        configured=ctx.deployment.channels.user_channels,
+        now=ctx.now,
     )
     if gone is None:
         return Outcome(reply=t.NOTHING_TO_UNBIND.format(name=_name(command.channel)))
@@ -135,7 +139,10 @@ def _resolve(ctx: Context, target: Target, found: list[Receiver]) -> str | None:
     if target != "wechat":
         return target
     bound = [c for c in (WXPUSHER, SERVERCHAN_USER) if c in {r.channel for r in found}]
-    return next((c for c in bound if c in ctx.channels_on), bound[0] if bound else None)
+    return next(
+        (c for c in bound if c in ctx.deployment.channels.user_channels),
+        bound[0] if bound else None,
+    )
 
 
 def _pick(ctx: Context, target: Target, found: list[Receiver]) -> str | Outcome:
@@ -143,7 +150,7 @@ def _pick(ctx: Context, target: Target, found: list[Receiver]) -> str | Outcome:
     channel = _resolve(ctx, target, found)
     if channel is None or (channel != WECOM_APP and channel not in {r.channel for r in found}):
         return Outcome(reply=t.NEED_WECHAT)
-    if channel not in ctx.channels_on:
+    if channel not in ctx.deployment.channels.user_channels:
         return Outcome(reply=t.NOT_USABLE.format(name=_name(channel), why=t.HEALTH_WORDS["off"]))
     return channel
 
@@ -157,7 +164,7 @@ async def set_primary(session: Session, ctx: Context, command: SetPrimaryChannel
     if channel == primary_of(found):
         return Outcome(reply=t.ALREADY_PRIMARY.format(name=_name(channel)))
     fallback = await services.channels.set_primary(
-        session, ctx.user, channel, configured=ctx.channels_on, now=ctx.now
+        session, ctx.user, channel, configured=ctx.deployment.channels.user_channels, now=ctx.now
     )
     return Outcome(reply=t.primary_set(_name(channel), _name(fallback)))
 

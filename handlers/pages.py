@@ -49,10 +49,10 @@ async def open_pages(session: Session, ctx: Context, cmd: OpenPages) -> Outcome:
     if cmd.admin and not ctx.is_admin:
         audit.warning("admin page refused", extra={"user": mask_user(ctx.user.wecom_user_id)})
         return Outcome(reply=texts.ADMIN_ONLY)
-    if not ctx.public_url:
+    if not ctx.deployment.web.public_url:
         return Outcome(reply=texts.PAGES_OFF)
     purpose = LinkPurpose.ADMIN if cmd.admin else LinkPurpose.PAGE
-    url = await new_link(session, ctx.user.id, purpose, ctx.public_url, ctx.now)
+    url = await new_link(session, ctx.user.id, purpose, ctx.deployment.web.public_url, ctx.now)
     if cmd.admin:
         audit.info("admin page link", extra={"user": mask_user(ctx.user.wecom_user_id)})
     return Outcome(reply=texts.page_link(url, admin=cmd.admin), retry_reply=texts.LINK_SENT_BEFORE)
@@ -60,9 +60,9 @@ async def open_pages(session: Session, ctx: Context, cmd: OpenPages) -> Outcome:
 
 @router.handles(ExportData)
 async def export_data(session: Session, ctx: Context, cmd: ExportData) -> Outcome:
-    if not ctx.public_url:
+    if not ctx.deployment.web.public_url:
         return Outcome(reply=texts.PAGES_OFF)
-    url = await new_link(session, ctx.user.id, LinkPurpose.EXPORT, ctx.public_url, ctx.now)
+    url = await new_link(session, ctx.user.id, LinkPurpose.EXPORT, ctx.deployment.web.public_url, ctx.now)
     return Outcome(reply=texts.export_link(url), retry_reply=texts.LINK_SENT_BEFORE)
 
 

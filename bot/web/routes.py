@@ -97,9 +97,9 @@ async def open_link(request: web.Request) -> web.StreamResponse:
             },
         )
     role: auth.Role = "admin" if used.purpose == LinkPurpose.ADMIN else "user"
-    if role == "admin" and who[0] not in request.app[keys.SETTINGS].admins:
+    if role == "admin" and who[0] not in request.app[keys.SETTINGS].operations.admins:
         return page(request, *NOT_ADMIN)
-    root = web_root(request.app[keys.SETTINGS].public_url)
+    root = web_root(request.app[keys.SETTINGS].web.public_url)
     where = f"{root}/web/admin" if role == "admin" else f"{root}/web/me"
     response = web.Response(status=303, headers={"Location": where, "Cache-Control": "no-store"})
     _set_cookie(request, response, auth.issue(_key(request), used.user_id, role, now))
@@ -118,12 +118,12 @@ def _key(request: web.Request) -> bytes:
 
 
 def _set_cookie(request: web.Request, response: web.StreamResponse, value: str) -> None:
-    secure = request.app[keys.SETTINGS].public_url.startswith("https://") or request.secure
+    secure = request.app[keys.SETTINGS].web.public_url.startswith("https://") or request.secure
     response.set_cookie(
         auth.COOKIE_NAME,
         value,
         max_age=int(auth.SESSION_TTL.total_seconds()),
-        path=f"{web_root(request.app[keys.SETTINGS].public_url)}/web",
+        path=f"{web_root(request.app[keys.SETTINGS].web.public_url)}/web",
         httponly=True,
         samesite="Strict",
         secure=secure,
@@ -142,7 +142,7 @@ async def _session(request: web.Request) -> tuple[auth.WebSession, str, ZoneInfo
     try:
         tz = ZoneInfo(who[1])
     except (ValueError, KeyError):
-        tz = request.app[keys.SETTINGS].timezone
+        tz = request.app[keys.SETTINGS].operations.timezone
     return session, who[0], tz
 
 
@@ -186,7 +186,7 @@ async def admin_page(request: web.Request) -> web.StreamResponse:
         return page(request, *NO_SESSION)
     session, wecom_user_id, _ = signed
     settings = request.app[keys.SETTINGS]
-    if session.role != "admin" or wecom_user_id not in settings.admins:
+    if session.role != "admin" or wecom_user_id not in settings.operations.admins:
         audit.warning("admin page refused", extra={"user": mask_user(wecom_user_id)})
         return page(request, *NOT_ADMIN)
     async with request.app[keys.DATABASE].transaction() as db:
@@ -194,8 +194,8 @@ async def admin_page(request: web.Request) -> web.StreamResponse:
             db,
             _now(request),
             settings.secrets(),
-            settings.timezone,
-            backups_on=settings.backup_dir is not None,
+            settings.operations.timezone,
+            backups_on=settings.backup.on,
         )
     return _render(request, "admin.html", context)
 

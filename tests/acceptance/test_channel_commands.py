@@ -145,8 +145,8 @@ async def test_health_follows_the_latest_send(keeper: Keeper) -> None:
 
 class TestWithoutWxPusher:
     @pytest.fixture
-    def keeper_settings(self) -> dict[str, object]:
-        return {"wxpusher_app_token": ""}
+    def keeper_settings(self) -> dict[str, dict[str, object]]:
+        return {"channels": {"wxpusher_app_token": ""}}
 
     async def test_binding_wxpusher_is_refused_when_keeper_has_no_app_token(
         self, keeper: Keeper, engine: AsyncEngine

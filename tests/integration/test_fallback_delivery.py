@@ -32,6 +32,7 @@ from storage.repos import attempts, job_claims, user_channels
 from tests.conftest import TEST_SETTINGS
 from tests.integration.conftest import new_rule, new_user
 from tests.integration.job_setup import force_job, job_row
+from tests.settings_env import changed
 
 UID = "UID_zhangsan000000000000001"
 STRANGER = "UID_notfollowing0000000001"
@@ -94,10 +95,14 @@ class Setup:
 @pytest.fixture
 async def setup(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Setup]:
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
-    pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={UID}, clock=clock.now)
+    api = FakeWeCom(
+        corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id, clock=clock.now
+    )
+    pusher = FakeWxPusher(app_token=s.channels.wxpusher_app_token, uids={UID}, clock=clock.now)
     async with run_fake_wecom(api) as api_base, run_fake_wxpusher(pusher) as pusher_base:
-        settings = dataclasses.replace(s, api_base=api_base, wxpusher_api_base=pusher_base)
+        settings = changed(
+            s, wecom={"api_base": api_base}, channels={"wxpusher_api_base": pusher_base}
+        )
         async with scheduler_for(settings, Database(engine), clock, send_timeout=5) as sched:
             yield Setup(engine, clock, api, pusher, sched)
 
@@ -334,12 +339,16 @@ async def test_two_racing_workers_send_each_fallback_once(
         async with engine.begin() as session:
             made.append(await job_claims.materialise(session, new, now=clock.now()))
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
-    pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={UID}, clock=clock.now)
+    api = FakeWeCom(
+        corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id, clock=clock.now
+    )
+    pusher = FakeWxPusher(app_token=s.channels.wxpusher_app_token, uids={UID}, clock=clock.now)
     second = create_engine(database_url)
     try:
         async with run_fake_wecom(api) as api_base, run_fake_wxpusher(pusher) as pusher_base:
-            settings = dataclasses.replace(s, api_base=api_base, wxpusher_api_base=pusher_base)
+            settings = changed(
+                s, wecom={"api_base": api_base}, channels={"wxpusher_api_base": pusher_base}
+            )
             async with (
                 scheduler_for(settings, Database(engine), clock, owner="w1") as w1,
                 scheduler_for(settings, Database(second), clock, owner="w2") as w2,
