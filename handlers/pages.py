@@ -62,7 +62,9 @@ async def open_pages(session: Session, ctx: Context, cmd: OpenPages) -> Outcome:
 async def export_data(session: Session, ctx: Context, cmd: ExportData) -> Outcome:
     if not ctx.deployment.web.public_url:
         return Outcome(reply=texts.PAGES_OFF)
-    url = await new_link(session, ctx.user.id, LinkPurpose.EXPORT, ctx.deployment.web.public_url, ctx.now)
+    url = await new_link(
+        session, ctx.user.id, LinkPurpose.EXPORT, ctx.deployment.web.public_url, ctx.now
+    )
     return Outcome(reply=texts.export_link(url), retry_reply=texts.LINK_SENT_BEFORE)
 
 
