@@ -62,7 +62,7 @@ from callback import machine  # noqa: E402
 
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom  # noqa: E402
 from bot.scheduling import scheduler_for  # noqa: E402
-from bot.settings import Settings  # noqa: E402
+from bot.settings import Settings, WeComSettings  # noqa: E402
 from scheduler.clock import FakeClock  # noqa: E402
 from scheduler.core.schedule import Schedule  # noqa: E402
 from scheduler.runtime import MATERIALISE_BATCH  # noqa: E402
@@ -79,7 +79,7 @@ from storage.dialect import insert_into  # noqa: E402
 from storage.engine import create_engine  # noqa: E402
 from storage.migrate import upgrade  # noqa: E402
 from storage.models import USERS  # noqa: E402
-from storage.records import RuleKind  # noqa: E402
+from storage.vocabulary import RuleKind  # noqa: E402
 from tests.acceptance.drain_worker import (  # noqa: E402
     chunks,
     count_database_calls,
@@ -108,12 +108,14 @@ GOALS = {
 """Issues 3 and 11's targets; the drain's is a rate (100,000 sends in 60 s), so a
 smaller run is judged by its rate and its 100,000-job time is projected."""
 APP = Settings(
-    corp_id="wwbenchcorp00001",
-    agent_id=1000002,
-    secret=f"bench-{uuid.uuid4().hex}",
-    token="BenchToken1",
-    aes_key=base64.b64encode(os.urandom(32)).decode()[:43],
-    api_base="http://127.0.0.1:9",  # planning sends nothing
+    wecom=WeComSettings(
+        corp_id="wwbenchcorp00001",
+        agent_id=1000002,
+        secret=f"bench-{uuid.uuid4().hex}",
+        token="BenchToken1",
+        aes_key=base64.b64encode(os.urandom(32)).decode()[:43],
+        api_base="http://127.0.0.1:9",  # planning sends nothing
+    )
 )
 
 
@@ -285,7 +287,9 @@ async def bench_drain(target: str, url: str, args: argparse.Namespace) -> dict[s
     engine = create_engine(url)
     try:
         job_ids = await seed_plain_jobs(engine, count=args.jobs, due=NOW)
-        fake = FakeWeCom(corp_id=APP.corp_id, secret=APP.secret, agent_id=APP.agent_id)
+        fake = FakeWeCom(
+            corp_id=APP.wecom.corp_id, secret=APP.wecom.secret, agent_id=APP.wecom.agent_id
+        )
         fake.latency = args.latency_ms / 1000
         async with run_fake_wecom(fake) as api:
             run = await run_workers(target, url, api, args)
@@ -342,8 +346,12 @@ async def run_workers(target: str, url: str, api: str, args: argparse.Namespace)
 
 async def _start_worker(options: list[str], log: Path) -> asyncio.subprocess.Process:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
-    env |= {"WECOM_CORP_ID": APP.corp_id, "WECOM_AGENT_ID": str(APP.agent_id)}
-    env |= {"WECOM_SECRET": APP.secret, "WECOM_TOKEN": APP.token, "WECOM_AES_KEY": APP.aes_key}
+    env |= {"WECOM_CORP_ID": APP.wecom.corp_id, "WECOM_AGENT_ID": str(APP.wecom.agent_id)}
+    env |= {
+        "WECOM_SECRET": APP.wecom.secret,
+        "WECOM_TOKEN": APP.wecom.token,
+        "WECOM_AES_KEY": APP.wecom.aes_key,
+    }
     with log.open("wb") as stderr:
         return await asyncio.create_subprocess_exec(
             *(sys.executable, str(DRIVER), *options),

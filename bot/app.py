@@ -39,12 +39,13 @@ from handlers import (
     water,
     welcome,
 )
+from handlers.deployment import Deployment
 from handlers.router import Dispatcher, Router
 from scheduler.clock import Clock, SystemClock
 from scheduler.core.liveness import SCHEDULER_STALE, scheduler_health, tick_age
 from storage.database import Database
 from storage.engine import create_engine
-from storage.repos import jobs, rules, ticks
+from storage.repos import job_claims, rules, ticks
 
 log = logging.getLogger(__name__)
 
@@ -67,11 +68,18 @@ ROUTERS: list[Router] = [
 ]
 
 
-def user_channels_on(settings: Settings) -> frozenset[str]:
-    """The channels a user's reminders may take here: the WeCom app, Server酱 with the
-    user's own SendKey (needs nothing of keeper's), WxPusher when its app token is set."""
-    on = {"wecom_app", "serverchan_user"}
-    return frozenset(on | ({"wxpusher"} if settings.wxpusher_app_token else set()))
+def deployment_of(settings: Settings) -> Deployment:
+    """What the conversation knows of this deployment (`handlers.deployment`): the
+    settings groups it reads, as they are, and the two keys derived from the secrets."""
+    return Deployment(
+        operations=settings.operations,
+        web=settings.web,
+        channels=settings.channels,
+        mp=settings.mp,
+        backup=settings.backup,
+        channel_key=settings.channel_key(),
+        mp_link_key=link_code_key(settings.web_key()),
+    )
 
 
 MAX_BODY_BYTES = 64 * 1024  # a WeCom callback is a few KiB
@@ -102,14 +110,15 @@ def create_app(
     )
     app[keys.SETTINGS] = settings
     app[keys.CLOCK] = clock or SystemClock()
-    app[keys.CRYPTO] = WeComCrypto(settings.token, settings.aes_key, settings.corp_id)
+    wecom = settings.wecom
+    app[keys.CRYPTO] = WeComCrypto(wecom.token, wecom.aes_key, wecom.corp_id)
     app[keys.STARTED_AT] = app[keys.CLOCK].now()
     app[keys.REPLY_DEADLINE_S] = REPLY_DEADLINE_SECONDS
     app[keys.BACKGROUND] = set()
     app.cleanup_ctx.append(_database(engine))
     app.on_shutdown.append(_finish_background)
     app.cleanup_ctx.append(_metrics)
-    if settings.scheduler_on:
+    if settings.operations.scheduler_on:
         app.cleanup_ctx.append(_scheduler_loop)
     else:
         app.on_startup.append(_warn_without_scheduler)
@@ -128,23 +137,15 @@ def _database(
 ) -> Callable[[web.Application], AsyncIterator[None]]:
     async def ctx(app: web.Application) -> AsyncIterator[None]:
         settings = app[keys.SETTINGS]
-        engine = given or create_engine(settings.database_url)
+        engine = given or create_engine(settings.database.url)
         database = Database(engine)
         app[keys.ENGINE] = engine
         app[keys.DATABASE] = database
         app[keys.CONVERSATION] = Conversation(
             database=database,
             dispatcher=Dispatcher(ROUTERS),
-            default_tz=settings.timezone,
-            max_age=dt.timedelta(seconds=settings.callback_window_seconds),
-            admins=settings.admins,
-            public_url=settings.public_url,
-            backups_on=settings.backup_dir is not None,
-            alert_channel=settings.alert_channel,
-            channel_key=settings.channel_key(),
-            channels_on=user_channels_on(settings),
-            mp_on=settings.mp_configured,
-            mp_link_key=link_code_key(settings.web_key()),
+            deployment=deployment_of(settings),
+            max_age=dt.timedelta(seconds=settings.wecom.callback_window_seconds),
         )
         yield
         if database.group is not None:
@@ -157,9 +158,9 @@ def _database(
 
 async def _metrics(app: web.Application) -> AsyncIterator[None]:
     """`/metrics` on its own local port (KEEPER_METRICS_PORT), never on the public one."""
-    settings = app[keys.SETTINGS]
+    ops = app[keys.SETTINGS].operations
     async with metrics.serving(
-        app[keys.DATABASE], app[keys.CLOCK], settings.metrics_host, settings.metrics_port
+        app[keys.DATABASE], app[keys.CLOCK], ops.metrics_host, ops.metrics_port
     ) as port:
         app[keys.METRICS_PORT] = port or 0
         yield
@@ -242,7 +243,7 @@ async def healthz(request: web.Request) -> web.Response:
                 # Only a stale scheduler needs to know whether anything waits for it.
                 waiting = (age is None or age > SCHEDULER_STALE) and (
                     await rules.next_fire_min(session) is not None
-                    or await jobs.next_waiting_at(session) is not None
+                    or await job_claims.next_waiting_at(session) is not None
                 )
     except Exception:
         log.warning("health check: database unreachable")

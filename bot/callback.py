@@ -55,7 +55,7 @@ def _check_fresh(request: web.Request, timestamp: str) -> None:
     # ASCII digits only: str.isdigit() also takes "²" and "١", which int() refuses or reads.
     if not (timestamp.isascii() and timestamp.isdigit() and len(timestamp) <= 12):
         raise web.HTTPForbidden(text="stale or invalid timestamp")
-    if abs(now - int(timestamp)) > settings.callback_window_seconds:
+    if abs(now - int(timestamp)) > settings.wecom.callback_window_seconds:
         raise web.HTTPForbidden(text="stale or invalid timestamp")
 
 
@@ -177,7 +177,7 @@ def _encrypted(request: web.Request, msg: Incoming, reply: str) -> web.Response:
     now = int(request.app[keys.CLOCK].now().timestamp())
     plain = reply_xml(
         to_user=msg.from_user,
-        from_corp=settings.corp_id,
+        from_corp=settings.wecom.corp_id,
         create_time=now,
         text=fit_reply(reply, note=texts.REPLY_CUT),
     )

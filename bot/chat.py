@@ -27,14 +27,20 @@ from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
 from bot.scheduling import scheduler_for
-from bot.settings import Settings
+from bot.settings import (
+    DatabaseSettings,
+    OperationsSettings,
+    Settings,
+    WebSettings,
+    WeComSettings,
+)
 from handlers import texts
 from scheduler.clock import FakeClock, SystemClock
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
 from storage.engine import create_engine
 from storage.migrate import upgrade
-from storage.repos import jobs, rules
+from storage.repos import job_claims, rules
 
 DEMO_CORP_ID = "wwkeeperdemo00001"
 DEMO_AGENT_ID = 1000002
@@ -47,15 +53,16 @@ UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 def demo_settings(db_path: str, public_url: str = "") -> Settings:
     """Fresh random secrets each run: the demo never needs real credentials."""
     return Settings(
-        public_url=public_url,
-        web_secret=secrets.token_hex(32),
-        database_url=f"sqlite+aiosqlite:///{db_path}",
-        timezone=DEMO_TZ,
-        corp_id=DEMO_CORP_ID,
-        agent_id=DEMO_AGENT_ID,
-        secret=secrets.token_urlsafe(24),
-        token=secrets.token_hex(16),
-        aes_key=base64.b64encode(secrets.token_bytes(32)).decode()[:43],
+        database=DatabaseSettings(url=f"sqlite+aiosqlite:///{db_path}"),
+        operations=OperationsSettings(timezone=DEMO_TZ),
+        web=WebSettings(public_url=public_url, secret=secrets.token_hex(32)),
+        wecom=WeComSettings(
+            corp_id=DEMO_CORP_ID,
+            agent_id=DEMO_AGENT_ID,
+            secret=secrets.token_urlsafe(24),
+            token=secrets.token_hex(16),
+            aes_key=base64.b64encode(secrets.token_bytes(32)).decode()[:43],
+        ),
     )
 
 
@@ -80,11 +87,14 @@ async def run_chat(
     listener = socket.create_server(("127.0.0.1", 0))
     settings = demo_settings(db_path, f"http://127.0.0.1:{listener.getsockname()[1]}")
     fake = FakeWeCom(
-        corp_id=settings.corp_id, secret=settings.secret, agent_id=DEMO_AGENT_ID, clock=clock.now
+        corp_id=settings.wecom.corp_id,
+        secret=settings.wecom.secret,
+        agent_id=DEMO_AGENT_ID,
+        clock=clock.now,
     )
     async with run_fake_wecom(fake) as api_base:
         settings = _with_api(settings, api_base)
-        engine = create_engine(settings.database_url)
+        engine = create_engine(settings.database.url)
         await upgrade(engine)
         runner = web.AppRunner(create_app(settings, clock=clock, engine=engine), access_log=None)
         await runner.setup()
@@ -95,9 +105,9 @@ async def run_chat(
             async with (
                 WeComSide(
                     base,
-                    settings.token,
-                    settings.aes_key,
-                    settings.corp_id,
+                    settings.wecom.token,
+                    settings.wecom.aes_key,
+                    settings.wecom.corp_id,
                     DEMO_AGENT_ID,
                     clock.now,
                 ) as wecom,
@@ -115,7 +125,9 @@ async def run_chat(
 def _with_api(settings: Settings, api_base: str) -> Settings:
     import dataclasses
 
-    return dataclasses.replace(settings, api_base=api_base)
+    return dataclasses.replace(
+        settings, wecom=dataclasses.replace(settings.wecom, api_base=api_base)
+    )
 
 
 def _banner(out: TextIO, db_path: str, clock: FakeClock) -> None:
@@ -149,7 +161,7 @@ class _Reminders:
 
     async def _next_due(self) -> dt.datetime | None:
         async with self.scheduler.database.transaction() as session:
-            times = [await rules.next_fire_min(session), await jobs.next_waiting_at(session)]
+            times = [await rules.next_fire_min(session), await job_claims.next_waiting_at(session)]
         return min((t for t in times if t is not None), default=None)
 
 

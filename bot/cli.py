@@ -139,9 +139,9 @@ def _log_to_stderr(settings: Settings) -> None:
     are masked in every line and stored error text from the start."""
     configure_logging(
         settings.secrets(),
-        level=settings.log_level,
-        fmt=settings.log_format,
-        user_ids=(*settings.admins, settings.alert_to),
+        level=settings.operations.log_level,
+        fmt=settings.operations.log_format,
+        user_ids=(*settings.operations.admins, settings.channels.alert_to),
     )
 
 
@@ -153,9 +153,9 @@ def _serve(args: argparse.Namespace) -> int:
     if not asyncio.run(_schema_is_current(settings)):
         print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
         return 2
-    host = args.host or settings.host
-    port = settings.port if args.port is None else args.port
-    workers = args.workers or default_workers(settings.database_url)
+    host = args.host or settings.web.host
+    port = settings.web.port if args.port is None else args.port
+    workers = args.workers or default_workers(settings.database.url)
     if workers > 1:
         logging.getLogger("keeper").info("starting workers", extra={"workers": workers})
         return supervise(host, port, workers)
@@ -179,7 +179,7 @@ async def _schema_is_current(settings: Settings) -> bool:
     from storage.engine import opened_engine
     from storage.migrate import is_current
 
-    async with opened_engine(settings.database_url) as engine:
+    async with opened_engine(settings.database.url) as engine:
         return await is_current(engine)
 
 
@@ -229,7 +229,7 @@ def _live_database(settings: Settings) -> str | None:
     from scheduler.clock import SystemClock
 
     since = SystemClock().now() - REAL_TICK_GUARD  # the real clock: --at is the pretend one
-    found = asyncio.run(real_tick_since(settings.database_url, since))
+    found = asyncio.run(real_tick_since(settings.database.url, since))
     if found is None:
         return None
     worker, at = found
@@ -249,7 +249,7 @@ async def _one_tick(settings: Settings, clock: Clock, owner: str, *, prune: bool
     from storage.engine import opened_engine
 
     async with (
-        opened_engine(settings.database_url) as engine,
+        opened_engine(settings.database.url) as engine,
         scheduler_for(settings, Database(engine), clock, owner=owner) as built,
     ):
         scheduler = built if prune else dataclasses.replace(built, retention=None)
@@ -280,8 +280,8 @@ async def _work(settings: Settings) -> None:
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     clock = SystemClock()
-    port, host = settings.metrics_port, settings.metrics_host
-    async with opened_engine(settings.database_url) as engine:
+    port, host = settings.operations.metrics_port, settings.operations.metrics_host
+    async with opened_engine(settings.database.url) as engine:
         database = Database(engine)
         async with (
             scheduler_for(settings, database, clock) as scheduler,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
 import services.card_updates
@@ -20,6 +20,7 @@ from bot.incoming import Incoming, loggable_key
 from handlers import confirm, texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
+from handlers.deployment import Deployment
 from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.parse.key_mask import redact_sendkeys
 from handlers.router import Dispatcher
@@ -29,7 +30,7 @@ from scheduler.core.texts import messages, times
 from scheduler.core.texts.failure_words import failure_words
 from storage.database import CommitWatch, Database, Session
 from storage.records import NewInbound, UserRecord
-from storage.repos import inbound, jobs, rules, users
+from storage.repos import inbound, rules, sent_or_missed, users
 from storage.retry import retrying
 
 log = logging.getLogger(__name__)
@@ -41,16 +42,10 @@ class Conversation:
 
     database: Database
     dispatcher: Dispatcher
-    default_tz: ZoneInfo
+    deployment: Deployment
+    """What every `Context` carries; the default zone and the admins come from it."""
     max_age: dt.timedelta
-    admins: frozenset[str] = frozenset()
-    public_url: str = ""
-    backups_on: bool = False
-    alert_channel: str = ""
-    channel_key: bytes = field(repr=False)
-    channels_on: frozenset[str]
-    mp_on: bool = False
-    mp_link_key: bytes = field(repr=False)
+    """How far back a message's CreateTime is believed (KEEPER_CALLBACK_WINDOW_SECONDS)."""
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
@@ -60,9 +55,10 @@ class Conversation:
         return await retrying(lambda: self._handle_once(msg, now, watch))
 
     async def _handle_once(self, msg: Incoming, now: dt.datetime, watch: CommitWatch | None) -> str:
+        zone = self.deployment.operations.timezone  # a new member's, until they set theirs
         async with self.database.transaction(watch) as session:
             user = await users.ensure_and_lock_user(
-                session, msg.from_user, timezone=self.default_tz.key, now=now
+                session, msg.from_user, timezone=zone.key, now=now
             )
             sent_at = dt.datetime.fromtimestamp(msg.create_time, dt.UTC)
             message_id = await inbound.claim_message(session, _new_inbound(msg, user, sent_at, now))
@@ -72,18 +68,12 @@ class Conversation:
                 return (stored.reply_text if stored else None) or ""
             ctx = Context(
                 user=user,
-                tz=_zone(user.timezone, self.default_tz),
+                tz=_zone(user.timezone, zone),
                 now=now,
                 occurred_at=min(now, max(sent_at, now - self.max_age)),
                 source_key=msg.dedup_key,
-                is_admin=msg.from_user in self.admins,
-                public_url=self.public_url,
-                backups_on=self.backups_on,
-                alert_channel=self.alert_channel,
-                channel_key=self.channel_key,
-                channels_on=self.channels_on,
-                mp_on=self.mp_on,
-                mp_link_key=self.mp_link_key,
+                deployment=self.deployment,
+                is_admin=msg.from_user in self.deployment.operations.admins,
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)
@@ -180,7 +170,7 @@ async def _missed_notice(session: Session, ctx: Context) -> str | None:
 
 
 async def _lost_notice(session: Session, ctx: Context, since: dt.datetime) -> str | None:
-    missed = await jobs.missed_since(session, ctx.user.id, since)
+    missed = await sent_or_missed.missed_since(session, ctx.user.id, since)
     if not missed:
         return None
     lost = [

@@ -77,12 +77,12 @@ async def _wecom(
         token_check, token = await check_token(admin)
         checks = [token_check]
         if token is not None:
-            checks += await check_app(admin, token, settings.admins)
+            checks += await check_app(admin, token, settings.operations.admins)
         if options.public_url:
             stamp = int(now().timestamp())
             checks.append(await check_public_url(settings, options.public_url, session, stamp))
-        if options.send_test and token is not None and settings.admins:
-            checks.append(await check_send(admin, token, sorted(settings.admins)))
+        if options.send_test and token is not None and settings.operations.admins:
+            checks.append(await check_send(admin, token, sorted(settings.operations.admins)))
         alerts = await check_alerts(settings, session, send_test=options.send_test)
     return checks if alerts is None else [*checks, alerts]
 

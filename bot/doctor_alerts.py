@@ -17,6 +17,7 @@ from bot.settings import Settings
 from handlers import texts
 from scheduler.channels.factory import from_settings
 from scheduler.core.channel import OutboundMessage
+from storage.vocabulary import AttemptOutcome
 
 NO_ROUTE_NOTE = (
     "through the WeCom app only: if WeCom refuses keeper (60020, a rotated secret) nobody "
@@ -36,12 +37,17 @@ async def check_alerts(
     road = f"through {route.channel}"
     if not send_test:
         return Check(ok=True, name="alerts", detail=f"{road} (--send-test tries it)")
-    channel = from_settings(settings, session)[route.channel]
+    channels = from_settings(settings.channels, session, robot_api_base=settings.wecom.api_base)
+    channel = channels[route.channel]
     result = await channel.send(route.recipients[0], OutboundMessage(text=texts.DOCTOR_TEST_ALERT))
     code = "" if result.provider_code is None else f" (code {result.provider_code})"
-    if result.outcome == "accepted":
+    if result.outcome == AttemptOutcome.ACCEPTED:
         return Check(ok=True, name="alerts", detail=f"test alert accepted {road}{code}")
-    what = "unknown (it may have arrived)" if result.outcome == "unknown" else result.outcome
+    what = (
+        "unknown (it may have arrived)"
+        if result.outcome == AttemptOutcome.UNKNOWN
+        else result.outcome
+    )
     return Check(
         ok=False,
         name="alerts",

@@ -41,15 +41,16 @@ def check_settings(environ: Mapping[str, str] | None) -> tuple[Check, Settings |
         settings = load_settings(environ)
     except SettingsError as exc:
         return Check(ok=False, name="settings", detail=str(exc), fix=ENV_FILE_HINT), None
-    mode = "on (keeper serve sends)" if settings.scheduler_on else "off (keeper worker sends)"
-    detail = f"CorpID {settings.corp_id}, AgentId {settings.agent_id}, KEEPER_SCHEDULER {mode}"
+    on, wecom = settings.operations.scheduler_on, settings.wecom
+    mode = "on (keeper serve sends)" if on else "off (keeper worker sends)"
+    detail = f"CorpID {wecom.corp_id}, AgentId {wecom.agent_id}, KEEPER_SCHEDULER {mode}"
     return Check(ok=True, name="settings", detail=detail), settings
 
 
 def check_admins(settings: Settings) -> Check:
     """KEEPER_ADMINS names someone: admin alerts and `--send-test` go to them."""
-    if settings.admins:
-        return Check(ok=True, name="admins", detail=", ".join(sorted(settings.admins)))
+    if settings.operations.admins:
+        return Check(ok=True, name="admins", detail=", ".join(sorted(settings.operations.admins)))
     return Check(
         ok=False,
         name="admins",
@@ -61,7 +62,7 @@ def check_admins(settings: Settings) -> Check:
 def database_url(settings: Settings | None, environ: Mapping[str, str] | None) -> str | None:
     """The URL to check: from the settings, or alone when other settings are broken."""
     if settings is not None:
-        return settings.database_url
+        return settings.database.url
     try:
         return load_database_url(environ)
     except SettingsError:
@@ -95,15 +96,15 @@ async def check_database(url: str | None) -> Check:
 
 async def check_scheduler(settings: Settings, now: dt.datetime) -> Check:
     """A real scheduler ticked in the last two minutes, or `keeper serve` runs one."""
-    recent = await real_tick_since(settings.database_url, now - SCHEDULER_FRESH)
+    recent = await real_tick_since(settings.database.url, now - SCHEDULER_FRESH)
     if recent is not None:
         worker, at = recent
         age = int((now - at).total_seconds())
         return Check(ok=True, name="scheduler", detail=f"{worker} ticked {age} s ago")
-    if settings.scheduler_on:
+    if settings.operations.scheduler_on:
         detail = "KEEPER_SCHEDULER=on: keeper serve runs it (no tick seen yet: is it running?)"
         return Check(ok=True, name="scheduler", detail=detail)
-    last = await real_tick_since(settings.database_url, dt.datetime(2000, 1, 1, tzinfo=dt.UTC))
+    last = await real_tick_since(settings.database.url, dt.datetime(2000, 1, 1, tzinfo=dt.UTC))
     seen = (
         "never" if last is None else f"last by {last[0]} at {last[1].isoformat(timespec='seconds')}"
     )
@@ -125,11 +126,11 @@ async def check_backups(settings: Settings, now: dt.datetime) -> Check:
     doctor may run as another user (systemd-run's DynamicUser) who cannot see it, and
     the scheduler records a directory it cannot write as the run's problem.
     """
-    directory = settings.backup_dir
+    directory = settings.backup.directory
     if directory is None:
         detail = "off (KEEPER_BACKUP_DIR is empty: no scheduled backups)"
         return Check(ok=True, name="backups", detail=detail)
-    latest, verified = await _backup_runs(settings.database_url)
+    latest, verified = await _backup_runs(settings.database.url)
     last = verified.finished_at if verified is not None else None
     if verified is not None and last is not None and not backup_overdue(last, now, True):
         hours = (now - last).total_seconds() / 3600
@@ -143,7 +144,7 @@ async def check_backups(settings: Settings, now: dt.datetime) -> Check:
         detail=f"no verified backup in the last 26 h ({seen}){failed}",
         fix=(
             f"the scheduler (keeper worker, or serve with KEEPER_SCHEDULER=on) backs up daily "
-            f"at {settings.backup_at:%H:%M}; is it running? "
+            f"at {settings.backup.at:%H:%M}; is it running? "
             f"`keeper backup --out {directory}/try.kbak` shows what fails"
         ),
     )

@@ -19,13 +19,13 @@ from scheduler.channels.wecom_app import TokenUnavailable
 
 async def check_miniprogram(settings: Settings) -> list[Check]:
     """One line when the mini-program is configured, none otherwise."""
-    if not settings.mp_configured:
+    if not settings.mp.configured:
         return []
     config = MpSubscribeConfig(
-        api_base=settings.wechat_api_base,
-        appid=settings.mp_appid,
-        secret=settings.mp_secret,
-        template_id=settings.mp_template_id,
+        api_base=settings.mp.api_base,
+        appid=settings.mp.appid,
+        secret=settings.mp.secret,
+        template_id=settings.mp.template_id,
     )
     async with aiohttp.ClientSession() as session:
         channel = MpSubscribeChannel(config, session=session)
@@ -43,5 +43,5 @@ async def check_miniprogram(settings: Settings) -> list[Check]:
                     fix=texts.DOCTOR_MP_FIXES.get(code or 0, texts.DOCTOR_MP_OTHER_FIX),
                 )
             ]
-    detail = f"AppID {settings.mp_appid}: access token ok, template {settings.mp_template_id}"
+    detail = f"AppID {settings.mp.appid}: access token ok, template {settings.mp.template_id}"
     return [Check(ok=True, name=texts.DOCTOR_MP_NAME, detail=detail)]

@@ -19,11 +19,11 @@ from storage.repos.retention_runs import RunRow, TableFigures
 
 async def check_retention(settings: Settings, now: dt.datetime) -> Check:
     """The retention line, with one indented line per table under it."""
-    found = await _figures(settings.database_url)
-    p = settings.retention
+    found = await _figures(settings.database.url)
+    p = settings.operations.retention
     head = (
         f"keeps messages {p.messages} d, jobs {p.jobs} d, links {p.links} d; "
-        f"pruned daily at {RUN_AT:%H:%M} {settings.timezone.key}"
+        f"pruned daily at {RUN_AT:%H:%M} {settings.operations.timezone.key}"
     )
     started = [f.last_run.started_at for f in found if f.last_run is not None]
     last = max(started, default=None)

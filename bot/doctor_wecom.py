@@ -20,6 +20,7 @@ from bot.settings import Settings
 from bot.wecom_admin import Json, WeComAdmin, WeComUnreachable
 from handlers import texts
 from scheduler.core.incidents import outbound_ip
+from storage.vocabulary import AttemptOutcome
 
 
 def wecom_error(name: str, answer: Json) -> Check:
@@ -123,7 +124,7 @@ async def check_public_url(
     settings: Settings, url: str, session: aiohttp.ClientSession, now_s: int
 ) -> Check:
     """A signed URL-verification GET, as WeCom sends on 保存: proves DNS, TLS and nginx."""
-    crypto = WeComCrypto(settings.token, settings.aes_key, settings.corp_id)
+    crypto = WeComCrypto(settings.wecom.token, settings.wecom.aes_key, settings.wecom.corp_id)
     plain, timestamp, nonce = secrets.token_hex(8), str(now_s), secrets.token_hex(8)
     echostr = crypto.encrypt(plain)
     query = {
@@ -149,7 +150,7 @@ async def check_send(admin: WeComAdmin, token: str, admins: list[str]) -> Check:
     try:
         answer = await admin.send_text(token, admins, texts.DOCTOR_TEST_MESSAGE)
     except WeComUnreachable as exc:
-        outcome = "unknown (it may have arrived)" if exc.maybe_sent else "failed"
+        outcome = "unknown (it may have arrived)" if exc.maybe_sent else AttemptOutcome.FAILED
         return Check(ok=False, name="test message", detail=f"{outcome}: {exc}", fix="run again")
     if answer.get("errcode") != 0:
         check = wecom_error("test message", answer)

@@ -30,4 +30,4 @@ async def install(settings: Settings) -> tuple[int, str]:
     if answer.get("errcode") != 0:
         check = wecom_error("menu", answer)
         return 1, f"keeper: menu not installed: {check.detail}; fix: {check.fix}"
-    return 0, f"keeper: menu installed on app {settings.agent_id}: {texts.MENU_TOP}"
+    return 0, f"keeper: menu installed on app {settings.wecom.agent_id}: {texts.MENU_TOP}"

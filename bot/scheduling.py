@@ -39,7 +39,7 @@ from scheduler.routing import sendkey_resolver
 from scheduler.tick import Scheduler, TickReport, tick
 from scheduler.water_kind import WaterKind
 from storage.database import Database
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 log = logging.getLogger(__name__)
 
@@ -67,10 +67,10 @@ async def scheduler_for(
     `owner` names the process in leases and heartbeats (default: `worker_name()`).
     """
     config = WeComAppConfig(
-        api_base=settings.api_base,
-        corp_id=settings.corp_id,
-        agent_id=settings.agent_id,
-        secret=settings.secret,
+        api_base=settings.wecom.api_base,
+        corp_id=settings.wecom.corp_id,
+        agent_id=settings.wecom.agent_id,
+        secret=settings.wecom.secret,
         connect_timeout=min(5.0, send_timeout),
         total_timeout=send_timeout,
     )
@@ -78,7 +78,9 @@ async def scheduler_for(
         channel = WeComAppChannel(
             config, session=http, store=DatabaseTokenStore(database), now=clock.now
         )
-        extra = from_settings(settings, http, now=clock.now)
+        extra = from_settings(
+            settings.channels, http, robot_api_base=settings.wecom.api_base, now=clock.now
+        )
         personal = user_serverchan(settings, database, http, clock)
         extra.update(mp_channel(settings, database, http, clock))
         yield Scheduler(
@@ -88,7 +90,7 @@ async def scheduler_for(
             clock=clock,
             owner=owner or worker_name(),
             secrets=settings.secrets(),
-            enterprise=EnterpriseLimits(daily=settings.wecom_daily_cap, channel=channel.name),
+            enterprise=EnterpriseLimits(daily=settings.wecom.daily_cap, channel=channel.name),
             backups=backup_duty(settings),
             retention=retention_duty(settings),
             alerts=alert_route(settings),
@@ -102,7 +104,7 @@ def user_serverchan(
     SendKey needs nothing of keeper's but the API base; keys are opened with
     `Settings.channel_key` just before each send."""
     return UserServerChanChannel(
-        api_base=settings.serverchan_api_base,
+        api_base=settings.channels.serverchan_api_base,
         resolve=sendkey_resolver(database, settings.channel_key()),
         session=http,
         now=clock.now,
@@ -114,14 +116,14 @@ def mp_channel(
 ) -> dict[str, MpSubscribeChannel]:
     """The mini-program's subscribe-message channel when KEEPER_MP_* are set; its
     token is cached in the database like WeCom's."""
-    if not settings.mp_configured:
+    if not settings.mp.configured:
         return {}
     config = MpSubscribeConfig(
-        api_base=settings.wechat_api_base,
-        appid=settings.mp_appid,
-        secret=settings.mp_secret,
-        template_id=settings.mp_template_id,
-        timezone=settings.timezone.key,
+        api_base=settings.mp.api_base,
+        appid=settings.mp.appid,
+        secret=settings.mp.secret,
+        template_id=settings.mp.template_id,
+        timezone=settings.operations.timezone.key,
     )
     store = DatabaseTokenStore(database)
     channel = MpSubscribeChannel(config, store=store, session=http, now=clock.now)
@@ -130,22 +132,23 @@ def mp_channel(
 
 def backup_duty(settings: Settings) -> BackupDuty | None:
     """The daily backup when KEEPER_BACKUP_DIR is set (settings then hold the key)."""
-    if settings.backup_dir is None:
+    if settings.backup.directory is None:
         return None
     plan = BackupPlan(
-        database_url=settings.database_url,
-        directory=settings.backup_dir,
-        key=settings.backup_key,
-        at=settings.backup_at,
-        zone=settings.timezone,
-        keep=settings.backup_keep,
+        database_url=settings.database.url,
+        directory=settings.backup.directory,
+        key=settings.backup.key,
+        at=settings.backup.at,
+        zone=settings.operations.timezone,
+        keep=settings.backup.keep,
     )
     return BackupDuty(plan)
 
 
 def retention_duty(settings: Settings) -> RetentionDuty:
     """The daily retention run, always on (KEEPER_RETAIN_*_DAYS say how long rows stay)."""
-    return RetentionDuty(RetentionPlan(periods=settings.retention, zone=settings.timezone))
+    ops = settings.operations
+    return RetentionDuty(RetentionPlan(periods=ops.retention, zone=ops.timezone))
 
 
 def alert_route(settings: Settings) -> AlertRoute | None:
@@ -156,14 +159,14 @@ def alert_route(settings: Settings) -> AlertRoute | None:
     WeCom app to every admin, a fallback that cannot report the app's own hold
     (管理 状态 says so). None without admins: incidents are still recorded.
     """
-    admins = sorted(settings.admins)
+    admins = sorted(settings.operations.admins)
     if not admins:
         return None
-    tz = settings.timezone.key
-    if settings.alert_channel:
-        to = settings.alert_to or admins[0]
+    tz = settings.operations.timezone.key
+    if settings.channels.alert_channel:
+        to = settings.channels.alert_to or admins[0]
         return AlertRoute(
-            channel=settings.alert_channel, owner=admins[0], recipients=(to,), timezone=tz
+            channel=settings.channels.alert_channel, owner=admins[0], recipients=(to,), timezone=tz
         )
     return AlertRoute(
         channel=WeComAppChannel.name,

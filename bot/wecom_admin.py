@@ -48,10 +48,10 @@ class WeComAdmin:
     def for_settings(cls, settings: Settings, session: aiohttp.ClientSession) -> WeComAdmin:
         """The configured app (WECOM_* settings), calling through `session`."""
         return cls(
-            api_base=settings.api_base,
-            corp_id=settings.corp_id,
-            secret=settings.secret,
-            agent_id=settings.agent_id,
+            api_base=settings.wecom.api_base,
+            corp_id=settings.wecom.corp_id,
+            secret=settings.wecom.secret,
+            agent_id=settings.wecom.agent_id,
             session=session,
         )
 

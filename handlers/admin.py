@@ -22,6 +22,7 @@ from scheduler.core.texts.failure_words import failure_words
 from storage.database import Session
 from storage.records import ChannelStats, FailureCause
 from storage.repos import admin, flags, incidents, rules, users
+from storage.vocabulary import Evidence, RuleStatus
 
 audit = logging.getLogger("keeper.audit")
 
@@ -63,7 +64,7 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
     if broken:
         named = [(b.rule_id, texts.RULE_KIND_NAMES.get(b.kind, b.kind), b.reason) for b in latest]
         lines.append(texts.admin_broken_rules(broken, named))
-    lines += await backup_lines(session, enabled=ctx.backups_on, tz=ctx.tz, now=ctx.now)
+    lines += await backup_lines(session, enabled=ctx.deployment.backup.on, tz=ctx.tz, now=ctx.now)
     lines += await retention_lines(session, tz=ctx.tz, now=ctx.now)
     return Outcome(reply="\n".join(line for line in lines if line))
 
@@ -75,7 +76,7 @@ async def _overview(session: Session, ctx: Context) -> str:
     summary = texts.admin_rule_counts(
         (
             texts.RULE_KIND_NAMES.get(k, k),
-            rule_counts.get((k, "active"), 0),
+            rule_counts.get((k, RuleStatus.ACTIVE), 0),
             sum(n for (kk, _), n in rule_counts.items() if kk == k),
         )
         for k in kinds
@@ -92,7 +93,7 @@ async def _overview(session: Session, ctx: Context) -> str:
 async def _incident_lines(session: Session, ctx: Context) -> list[str]:
     """Where alerts go, and every open incident (`scheduler.core.incidents`)."""
     found = await incidents.open_all(session)
-    return [texts.admin_alert_road(ctx.alert_channel)] + [
+    return [texts.admin_alert_road(ctx.deployment.channels.alert_channel)] + [
         texts.admin_incident(i.kind, i.subject, _when(i.opened_at, ctx), i.alerted_at is not None)
         for i in found
     ]
@@ -143,7 +144,8 @@ async def hold_all(session: Session, ctx: Context, cmd: AdminHoldAll) -> Outcome
 
 @router.handles(AdminSettle)
 async def settle(session: Session, ctx: Context, cmd: AdminSettle) -> Outcome:
-    note = f"settled by {ctx.user.wecom_user_id}: {'received' if cmd.received else 'missing'}"
+    word = Evidence.RECEIVED if cmd.received else Evidence.MISSING
+    note = f"settled by {ctx.user.wecom_user_id}: {word}"
     if not await admin.settle_unknown(session, cmd.job_id, received=cmd.received, note=note):
         return Outcome(reply=texts.admin_not_unknown(cmd.job_id))
     audit.info(

@@ -29,6 +29,7 @@ from services.channels import primary_of, role_of
 from storage.database import Session
 from storage.records import Receiver
 from storage.repos import incidents, user_channels
+from storage.vocabulary import AttemptOutcome, ChannelRole, IncidentKind
 
 router = Router("channels")
 
@@ -43,17 +44,23 @@ def _name(channel: str) -> str:
 async def show_channels(session: Session, ctx: Context, command: ShowChannels) -> Outcome:
     found = await user_channels.receivers(session, ctx.user.id)
     recent = await user_channels.recent_outcomes(session, ctx.user.id, ctx.now - HEALTH_WINDOW)
-    holds = [i for i in await incidents.open_all(session) if i.kind == "channel_hold"]
+    holds = [i for i in await incidents.open_all(session) if i.kind == IncidentKind.CHANNEL_HOLD]
     held = {i.subject for i in holds}
     told = {i.subject for i in holds if i.alerted_at is not None}
-    primary, fallback = primary_of(found), role_of(found, "fallback")
+    primary, fallback = primary_of(found), role_of(found, ChannelRole.FALLBACK)
     lines = [t.SHOW_HEAD]
     bound = {r.channel: r for r in found if r.channel != WECOM_APP}
     for channel in (WECOM_APP, *sorted(bound)):
-        role = "primary" if channel == primary else "fallback" if channel == fallback else "none"
+        role = (
+            ChannelRole.PRIMARY
+            if channel == primary
+            else ChannelRole.FALLBACK
+            if channel == fallback
+            else ChannelRole.NONE
+        )
         hint = bound[channel].hint if channel in bound else ""
         state = health(
-            configured=channel in ctx.channels_on,
+            configured=channel in ctx.deployment.channels.user_channels,
             held=channel in held,
             unreadable=channel == SERVERCHAN_USER and not _opens(ctx, bound[channel]),
             recent=recent.get(channel, []),
@@ -79,18 +86,18 @@ def health(*, configured: bool, held: bool, unreadable: bool, recent: list[str])
     if not recent:
         return "idle"
     latest = recent[0]
-    if latest == "accepted":
+    if latest == AttemptOutcome.ACCEPTED:
         return "ok"
     return "failed" if latest.startswith("failed") else latest
 
 
 def _opens(ctx: Context, receiver: Receiver) -> bool:
-    return services.channels.key_opens(ctx.channel_key, ctx.user.id, receiver)
+    return services.channels.key_opens(ctx.deployment.channel_key, ctx.user.id, receiver)
 
 
 @router.handles(BindReceiver)
 async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -> Outcome:
-    if command.channel not in ctx.channels_on:
+    if command.channel not in ctx.deployment.channels.user_channels:
         return Outcome(reply=t.WXPUSHER_OFF)
     hint = mask(command.value)
     bound = await services.channels.bind(
@@ -99,7 +106,7 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
         command.channel,
         command.value,
         hint=hint,
-        key=ctx.channel_key,
+        key=ctx.deployment.channel_key,
         now=ctx.now,
     )
     reply = t.bound(
@@ -115,7 +122,11 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
 @router.handles(UnbindReceiver)
 async def unbind_receiver(session: Session, ctx: Context, command: UnbindReceiver) -> Outcome:
     gone = await services.channels.unbind(
-        session, ctx.user, command.channel, configured=ctx.channels_on, now=ctx.now
+        session,
+        ctx.user,
+        command.channel,
+        configured=ctx.deployment.channels.user_channels,
+        now=ctx.now,
     )
     if gone is None:
         return Outcome(reply=t.NOTHING_TO_UNBIND.format(name=_name(command.channel)))
@@ -128,7 +139,10 @@ def _resolve(ctx: Context, target: Target, found: list[Receiver]) -> str | None:
     if target != "wechat":
         return target
     bound = [c for c in (WXPUSHER, SERVERCHAN_USER) if c in {r.channel for r in found}]
-    return next((c for c in bound if c in ctx.channels_on), bound[0] if bound else None)
+    return next(
+        (c for c in bound if c in ctx.deployment.channels.user_channels),
+        bound[0] if bound else None,
+    )
 
 
 def _pick(ctx: Context, target: Target, found: list[Receiver]) -> str | Outcome:
@@ -136,7 +150,7 @@ def _pick(ctx: Context, target: Target, found: list[Receiver]) -> str | Outcome:
     channel = _resolve(ctx, target, found)
     if channel is None or (channel != WECOM_APP and channel not in {r.channel for r in found}):
         return Outcome(reply=t.NEED_WECHAT)
-    if channel not in ctx.channels_on:
+    if channel not in ctx.deployment.channels.user_channels:
         return Outcome(reply=t.NOT_USABLE.format(name=_name(channel), why=t.HEALTH_WORDS["off"]))
     return channel
 
@@ -150,7 +164,7 @@ async def set_primary(session: Session, ctx: Context, command: SetPrimaryChannel
     if channel == primary_of(found):
         return Outcome(reply=t.ALREADY_PRIMARY.format(name=_name(channel)))
     fallback = await services.channels.set_primary(
-        session, ctx.user, channel, configured=ctx.channels_on, now=ctx.now
+        session, ctx.user, channel, configured=ctx.deployment.channels.user_channels, now=ctx.now
     )
     return Outcome(reply=t.primary_set(_name(channel), _name(fallback)))
 

@@ -15,11 +15,14 @@ from decimal import Decimal
 from typing import Literal
 
 from handlers import texts
-from handlers.channel_commands import ChannelCommand
+from handlers.channel_commands import (
+    ChannelCommand,
+    SetFallbackChannel,
+    SetPrimaryChannel,
+    UnbindReceiver,
+)
 from scheduler.core.schedule import Schedule
-from storage.records import RuleKind
-
-LedgerDirection = Literal["expense", "income"]
+from storage.vocabulary import LedgerDirection, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -496,3 +499,12 @@ class ParseError(Exception):
 
 RECORDS = (RecordWeight, RecordLedger, CheckInWater, WriteJournal, AddTask, AddEvent, AddReminder)
 """The commands that write a fact: never made from a message read only in part."""
+
+SHORTENED_OK = (
+    SetQuiet, EndQuiet, SetDigest, SetReview, SwitchWater, SwitchAllReminders, SetCards,
+    SetWaterGoal, SetWaterInterval, SetDayWindow, SnoozeWater, ChangeRule, CancelBudget,
+    AdminHoldAll, AdminStatus, CompleteTask, CancelTask, PostponeTask, UnbindReceiver,
+    SetPrimaryChannel, SetFallbackChannel,
+)  # fmt: skip
+"""What a message said with a remark after it (`免打扰到中午12点 在考试`) may make:
+settings and task states, never a record."""

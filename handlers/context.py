@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from handlers.deployment import Deployment
 from scheduler.core.texts import times
 from storage.records import Effect, UserRecord
 
@@ -24,24 +25,10 @@ class Context:
     now: dt.datetime
     occurred_at: dt.datetime
     source_key: str
+    deployment: Deployment
+    """What the conversation knows of the deployment (`handlers.deployment`): its
+    pages' address, its channels, its keys; read as `ctx.deployment.web.public_url`."""
     is_admin: bool = False
-    public_url: str = ""
-    """Where the pages are (KEEPER_PUBLIC_URL); empty when they are not published."""
-    backups_on: bool = False
-    """Whether scheduled backups are made (KEEPER_BACKUP_DIR set), for 管理 状态."""
-    alert_channel: str = ""
-    """KEEPER_ALERT_CHANNEL as the scheduler names it; empty: the WeCom app stands in."""
-    channel_key: bytes = field(repr=False)
-    """The key sealing users' SendKeys (`Settings.channel_key`; `storage.secret_box`).
-    Required: an empty default would only fail inside AES at the first 绑定."""
-    channels_on: frozenset[str]
-    """The channels keeper can send a user's reminders on (`bot.app.user_channels_on`,
-    the one place that decides them)."""
-    mp_on: bool = False
-    """Whether the water mini-program is configured (KEEPER_MP_APPID and secret)."""
-    mp_link_key: bytes = field(repr=False)
-    """The key link codes are stored under (`bot.mp.auth.link_code_key`;
-    `services.mp_link.code_hash`). Required, like `channel_key`."""
 
     @property
     def today(self) -> dt.date:

@@ -14,8 +14,9 @@ from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler.core.texts import times
 from storage.database import Session
-from storage.records import Effect, EventRecord, RuleKind
+from storage.records import Effect, EventRecord
 from storage.repos import events, records
+from storage.vocabulary import EffectKind, EventStatus, RuleKind
 
 router = Router("events")
 
@@ -47,7 +48,7 @@ async def add_event(session: Session, ctx: Context, cmd: AddEvent) -> Outcome:
         cmd.title,
         ctx.when(remind_at) if remind_at else None,
     )
-    return Outcome(reply=reply, effect=Effect(kind="event", record_id=record_id))
+    return Outcome(reply=reply, effect=Effect(kind=EffectKind.EVENT, record_id=record_id))
 
 
 @router.handles(ShowEvents)
@@ -73,7 +74,7 @@ async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outc
         event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
     if event is None:
         return Outcome(reply=texts.event_not_found(cmd.number))
-    await events.change(session, event.id, ctx.user.id, status=events.CANCELLED, number=None)
+    await events.change(session, event.id, ctx.user.id, status=EventStatus.CANCELLED, number=None)
     await services.rules.cancel_for(session, RuleKind.EVENT_REMINDER, event.id, ctx.now)
     return Outcome(reply=texts.event_cancelled(event.title))
 

@@ -20,7 +20,9 @@ router = Router("miniprogram")
 
 @router.handles(LinkMiniProgram)
 async def link_code(session: Session, ctx: Context, cmd: LinkMiniProgram) -> Outcome:
-    if not ctx.mp_on:
+    if not ctx.deployment.mp.configured:
         return Outcome(reply=texts.MP_OFF)
-    code = await services.mp_link.new_link_code(session, ctx.user.id, ctx.now, key=ctx.mp_link_key)
+    code = await services.mp_link.new_link_code(
+        session, ctx.user.id, ctx.now, key=ctx.deployment.mp_link_key
+    )
     return Outcome(reply=texts.mp_link_code(code), retry_reply=texts.MP_CODE_SENT_BEFORE)

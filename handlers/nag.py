@@ -25,6 +25,7 @@ from scheduler.core import nag
 from scheduler.core.schedule import next_after
 from storage.database import Session
 from storage.repos import tasks
+from storage.vocabulary import RuleStatus, TaskStatus
 
 router = Router("nag")
 
@@ -58,7 +59,7 @@ async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
         saw = [] if rule is None else [rule]
     else:
         saw = await services.nag.last_sent(session, ctx.user.id, ctx.now)
-    nagging = [rule for rule in saw if rule.status == "active"]
+    nagging = [rule for rule in saw if rule.status == RuleStatus.ACTIVE]
     if cmd.word.startswith(texts.NAG_DONE_WORDS):
         # A task's nag (even one that ran out or was stopped by 收到): a bare 完成
         # completes the task it names while that task is open.
@@ -83,7 +84,7 @@ async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
 
 async def _open(session: Session, task_id: int) -> bool:
     task = await tasks.get(session, task_id)
-    return task is not None and task.status == tasks.OPEN
+    return task is not None and task.status == TaskStatus.OPEN
 
 
 def _without_nag(cmd: AnswerNag) -> str:

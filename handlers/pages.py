@@ -20,6 +20,7 @@ from scheduler.core.redact import mask_user
 from storage.database import Session
 from storage.repos import links, water
 from storage.repos.year import facts_between
+from storage.vocabulary import LinkPurpose
 
 router = Router("pages")
 audit = logging.getLogger("keeper.audit")
@@ -28,7 +29,7 @@ LINK_PATH = "/web/link/"
 
 
 async def new_link(
-    session: Session, user_id: int, purpose: links.Purpose, base: str, now: dt.datetime
+    session: Session, user_id: int, purpose: LinkPurpose, base: str, now: dt.datetime
 ) -> str:
     """Store a fresh one-time link for `user_id` and return its URL under `base`."""
     token = secrets.token_urlsafe(32)
@@ -48,10 +49,10 @@ async def open_pages(session: Session, ctx: Context, cmd: OpenPages) -> Outcome:
     if cmd.admin and not ctx.is_admin:
         audit.warning("admin page refused", extra={"user": mask_user(ctx.user.wecom_user_id)})
         return Outcome(reply=texts.ADMIN_ONLY)
-    if not ctx.public_url:
+    if not ctx.deployment.web.public_url:
         return Outcome(reply=texts.PAGES_OFF)
-    purpose: links.Purpose = "admin" if cmd.admin else "page"
-    url = await new_link(session, ctx.user.id, purpose, ctx.public_url, ctx.now)
+    purpose = LinkPurpose.ADMIN if cmd.admin else LinkPurpose.PAGE
+    url = await new_link(session, ctx.user.id, purpose, ctx.deployment.web.public_url, ctx.now)
     if cmd.admin:
         audit.info("admin page link", extra={"user": mask_user(ctx.user.wecom_user_id)})
     return Outcome(reply=texts.page_link(url, admin=cmd.admin), retry_reply=texts.LINK_SENT_BEFORE)
@@ -59,9 +60,11 @@ async def open_pages(session: Session, ctx: Context, cmd: OpenPages) -> Outcome:
 
 @router.handles(ExportData)
 async def export_data(session: Session, ctx: Context, cmd: ExportData) -> Outcome:
-    if not ctx.public_url:
+    if not ctx.deployment.web.public_url:
         return Outcome(reply=texts.PAGES_OFF)
-    url = await new_link(session, ctx.user.id, "export", ctx.public_url, ctx.now)
+    url = await new_link(
+        session, ctx.user.id, LinkPurpose.EXPORT, ctx.deployment.web.public_url, ctx.now
+    )
     return Outcome(reply=texts.export_link(url), retry_reply=texts.LINK_SENT_BEFORE)
 
 

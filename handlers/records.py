@@ -11,6 +11,7 @@ from handlers.router import Router
 from storage.database import Session
 from storage.records import Effect
 from storage.repos import reads, records
+from storage.vocabulary import EffectKind
 
 router = Router("records")
 
@@ -26,7 +27,7 @@ async def record_weight(session: Session, ctx: Context, cmd: RecordWeight) -> Ou
         source_key=ctx.source_key,
     )
     reply = texts.weight_recorded(cmd.kg, previous.value if previous else None)
-    return Outcome(reply=reply, effect=Effect(kind="weight", record_id=record_id))
+    return Outcome(reply=reply, effect=Effect(kind=EffectKind.WEIGHT, record_id=record_id))
 
 
 @router.handles(CheckInWater)
@@ -44,7 +45,7 @@ async def check_in_water(session: Session, ctx: Context, cmd: CheckInWater) -> O
     reply = texts.water_recorded(cmd.glasses, today_total)
     if cmd.glasses > 0 and (next_line := await water.check_in(session, ctx, today_total)):
         reply += "\n" + next_line
-    return Outcome(reply=reply, effect=Effect(kind="water", record_id=record_id))
+    return Outcome(reply=reply, effect=Effect(kind=EffectKind.WATER, record_id=record_id))
 
 
 @router.handles(RecordLedger)
@@ -60,7 +61,7 @@ async def record_ledger(session: Session, ctx: Context, cmd: RecordLedger) -> Ou
         source_key=ctx.source_key,
     )
     reply = texts.ledger_recorded(cmd.direction, cmd.amount, cmd.category, cmd.note)
-    return Outcome(reply=reply, effect=Effect(kind="ledger", record_id=record_id))
+    return Outcome(reply=reply, effect=Effect(kind=EffectKind.LEDGER, record_id=record_id))
 
 
 @router.handles(WriteJournal)
@@ -73,5 +74,6 @@ async def write_journal(session: Session, ctx: Context, cmd: WriteJournal) -> Ou
         source_key=ctx.source_key,
     )
     return Outcome(
-        reply=texts.journal_saved(len(cmd.text)), effect=Effect(kind="journal", record_id=record_id)
+        reply=texts.journal_saved(len(cmd.text)),
+        effect=Effect(kind=EffectKind.JOURNAL, record_id=record_id),
     )

@@ -33,15 +33,15 @@ from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler.core import nag, quiet
 from scheduler.core import water_plan as wp
-from scheduler.core.job_state import DeliveryPolicy
 from scheduler.core.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time, review_time
 from scheduler.core.schedule import Schedule, next_after
 from scheduler.core.texts import messages
 from scheduler.core.texts.failure_words import failure_words
 from scheduler.core.texts.schedule import describe
 from storage.database import Session
-from storage.records import RuleKind, RuleRecord
-from storage.repos import jobs, rules, tasks, users, water
+from storage.records import RuleRecord
+from storage.repos import job_claims, rules, sent_or_missed, tasks, users, water
+from storage.vocabulary import DeliveryPolicy, PlanState, RuleKind, RuleStatus, TaskStatus
 
 router = Router("reminders")
 
@@ -68,7 +68,9 @@ async def _failures(session: Session, ctx: Context) -> list[str]:
     """Reminders that did not reach the user stay listed, with why, until the rule is
     sent successfully, paused or deleted, or for a week (a one-off has nothing else
     to wait for)."""
-    failed = await jobs.unresolved_failures(session, ctx.user.id, ctx.now - FAILURES_SHOWN_FOR)
+    failed = await sent_or_missed.unresolved_failures(
+        session, ctx.user.id, ctx.now - FAILURES_SHOWN_FOR
+    )
     return [
         texts.failed_reminder_line(
             messages.Lost(
@@ -87,12 +89,12 @@ async def _still_relevant(session: Session, rule: RuleRecord) -> bool:
     if rule.kind != RuleKind.TASK_DUE or rule.ref_id is None:
         return True
     task = await tasks.get(session, rule.ref_id)
-    return task is not None and task.status == tasks.OPEN
+    return task is not None and task.status == TaskStatus.OPEN
 
 
 async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     assert rule.number is not None
-    if rule.status == "error":  # its spec may be what broke: only its words are safe
+    if rule.status == RuleStatus.ERROR:  # its spec may be what broke: only its words are safe
         return texts.set_aside_rule_line(
             rule.number, rule.kind, rule.label, deletable=_deletable(rule)
         )
@@ -100,7 +102,7 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
     label = rule.label
     if rule.kind == RuleKind.WATER:
         plan = await water.plan_of(session, ctx.user.id)
-        state = texts.WATER_STATE.get(plan.state if plan else "disabled", state)
+        state = texts.WATER_STATE.get(plan.state if plan else PlanState.DISABLED, state)
         habit = await water.habit(session, ctx.user.id)
         label = texts.water_habit(habit.wake_at, habit.sleep_at, habit.interval_minutes, habit.goal)
     elif rule.kind in DIGESTS:
@@ -115,9 +117,9 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
         every = nag.DEFAULT_EVERY if spec is None else spec.every
         label = texts.nag_rule_label(rule.label, every)
     next_at = rule.next_fire_at
-    if rule.status == "active" and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
-        next_at = await jobs.waiting_slot(session, rule.id)  # made early, not yet sent
-    shown = _when_or_none(next_at, ctx) if rule.status == "active" else None
+    if rule.status == RuleStatus.ACTIVE and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
+        next_at = await job_claims.waiting_slot(session, rule.id)  # made early, not yet sent
+    shown = _when_or_none(next_at, ctx) if rule.status == RuleStatus.ACTIVE else None
     return texts.rule_line(rule.number, rule.kind, label, state, shown)
 
 
@@ -168,9 +170,9 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
         if not await services.rules.delete(session, rule, ctx.now):
             return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))
-    if rule.status == "error":
+    if rule.status == RuleStatus.ERROR:
         return Outcome(reply=texts.set_aside_only_delete(cmd.number, deletable=_deletable(rule)))
-    if (cmd.verb == "pause") == (rule.status != "active"):
+    if (cmd.verb == "pause") == (rule.status != RuleStatus.ACTIVE):
         return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
     if cmd.verb == "pause":
         if not await services.rules.pause(session, rule, ctx.now):
@@ -239,7 +241,8 @@ async def _water_switch(session: Session, ctx: Context, *, on: bool) -> wp.Event
 @router.handles(SwitchAllReminders)
 async def switch_all(session: Session, ctx: Context, cmd: SwitchAllReminders) -> Outcome:
     """关闭 提醒: every active rule `off` (and the water plan paused); 开启 提醒: back."""
-    from_status, to_status = ("off", "active") if cmd.on else ("active", "off")
+    on, off = RuleStatus.ACTIVE, RuleStatus.OFF
+    from_status, to_status = (off, on) if cmd.on else (on, off)
     found = [
         r
         for r in await rules.of_user(session, ctx.user.id)

@@ -33,8 +33,8 @@ from scheduler.core import review
 from scheduler.core.reminder_rules import REVIEW_DEFAULT, review_time
 from scheduler.core.texts import review_text, times
 from storage.database import Session
-from storage.records import RuleKind
 from storage.repos import budgets, reads, rules, tasks
+from storage.vocabulary import LedgerDirection, RuleKind, TaskStatus
 
 router = Router("review")
 
@@ -100,7 +100,7 @@ async def month_spent(session: Session, ctx: Context) -> dict[str, Decimal]:
     for row in await reads.ledger_between(
         session, ctx.user.id, first, ctx.now + dt.timedelta(seconds=1)
     ):
-        if row.direction == "expense":
+        if row.direction == LedgerDirection.EXPENSE:
             spent[row.category] = spent.get(row.category, Decimal(0)) + row.amount
     return spent
 
@@ -139,7 +139,7 @@ async def move_tasks(session: Session, ctx: Context, cmd: MoveTasks) -> Outcome:
         task = await tasks.get(session, task_id)
         if (
             task is None
-            or task.status != tasks.OPEN
+            or task.status != TaskStatus.OPEN
             or await tasks.owner_of(session, task_id) != ctx.user.id
         ):
             continue

@@ -13,6 +13,7 @@ from decimal import Decimal
 from zoneinfo import ZoneInfo
 
 from storage.records import LedgerRow, TaskRecord, WeightPoint
+from storage.vocabulary import LedgerDirection
 
 ZERO = Decimal("0.00")
 
@@ -44,7 +45,7 @@ def spending_by_category(rows: Iterable[LedgerRow]) -> dict[str, Decimal]:
     """Expense totals per category, largest first (ties by name)."""
     totals: dict[str, Decimal] = defaultdict(lambda: ZERO)
     for row in rows:
-        if row.direction == "expense":
+        if row.direction == LedgerDirection.EXPENSE:
             totals[row.category] += row.amount
     return dict(sorted(totals.items(), key=lambda kv: (-kv[1], kv[0])))
 

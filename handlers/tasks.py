@@ -27,6 +27,7 @@ from scheduler.core.reminder_rules import task_due_at
 from storage.database import Session
 from storage.records import Effect, TaskRecord
 from storage.repos import tasks
+from storage.vocabulary import EffectKind, TaskStatus
 
 router = Router("tasks")
 
@@ -42,7 +43,7 @@ async def add_task(session: Session, ctx: Context, cmd: AddTask) -> Outcome:
     remind = ctx.when(remind_at) if remind_at else None
     return Outcome(
         reply=texts.task_added(task.number, task.title, due, remind),
-        effect=Effect(kind="task_add", record_id=task.id),
+        effect=Effect(kind=EffectKind.TASK_ADD, record_id=task.id),
     )
 
 
@@ -80,7 +81,7 @@ async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome
     )
     assert task.number is not None
     reply = texts.task_nag_added(task.number, task.title, ctx.when(start), spec.every, spec.cap)
-    return Outcome(reply=reply, effect=Effect(kind="task_add", record_id=task.id))
+    return Outcome(reply=reply, effect=Effect(kind=EffectKind.TASK_ADD, record_id=task.id))
 
 
 @router.handles(CompleteTask)
@@ -97,10 +98,10 @@ async def _close(session: Session, ctx: Context, ref: TaskRef, *, done: bool) ->
     found = await _resolve(session, ctx.user.id, ref)
     if isinstance(found, str):
         return Outcome(reply=found)
-    status = tasks.DONE if done else tasks.CANCELLED
+    status = TaskStatus.DONE if done else TaskStatus.CANCELLED
     await tasks.close_task(session, found.id, status=status, now=ctx.now)
     left = len(await tasks.open_tasks(session, ctx.user.id))
-    kind = "task_done" if done else "task_cancel"
+    kind = EffectKind.TASK_DONE if done else EffectKind.TASK_CANCEL
     reply = texts.task_closed(found.title, done, left)
     if await services.nag.stop_for_task(session, found.id, ctx.now):
         reply += f"\n{texts.NAG_STOPPED_TOO}"
@@ -115,7 +116,7 @@ async def _resolve(session: Session, user_id: int, ref: TaskRef) -> TaskRecord |
     if ref.task_id is not None:  # a card button: the row itself, if it is still open
         task = await tasks.get(session, ref.task_id)
         mine = task is not None and await tasks.owner_of(session, ref.task_id) == user_id
-        if task is None or not mine or task.status != tasks.OPEN:
+        if task is None or not mine or task.status != TaskStatus.OPEN:
             return texts.TASK_ALREADY_CLOSED
         return task
     if ref.number is not None:

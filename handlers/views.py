@@ -12,6 +12,7 @@ from handlers.router import Router
 from scheduler.core.texts import times
 from storage.database import Session
 from storage.repos import budgets, reads, tasks
+from storage.vocabulary import LedgerDirection
 
 router = Router("views")
 ONE_DAY = dt.timedelta(days=1)
@@ -30,7 +31,7 @@ async def show_today(session: Session, ctx: Context, cmd: ShowToday) -> Outcome:
         today=today,
         weight=(latest.value, latest.occurred_at.astimezone(ctx.tz).date()) if latest else None,
         water=max(0, await reads.water_total(session, user_id, start, end)),
-        spent=summaries.total(ledger, "expense"),
+        spent=summaries.total(ledger, LedgerDirection.EXPENSE),
         tasks=[(t.number, t.title, _due(t.due_date, t.due_time, today)) for t in due],
         open_count=len(open_tasks),
         events=[(_span(e.starts_at, e.ends_at, ctx), e.title) for e in events],
@@ -80,8 +81,8 @@ async def show_week(session: Session, ctx: Context, cmd: ShowWeek) -> Outcome:
         spending=texts.spending_lines(
             summaries.spending_by_category(this),
             summaries.spending_by_category(last),
-            summaries.total(this, "expense"),
-            summaries.total(last, "expense"),
+            summaries.total(this, LedgerDirection.EXPENSE),
+            summaries.total(last, LedgerDirection.EXPENSE),
         ),
         done=await tasks.count_done_between(session, user_id, start, end),
         water=summaries.water_per_day(water, ctx.tz, days),
@@ -98,8 +99,8 @@ async def show_month(session: Session, ctx: Context, cmd: ShowMonth) -> Outcome:
     reply = texts.month_view(
         month=first,
         by_category=summaries.spending_by_category(rows),
-        spent=summaries.total(rows, "expense"),
-        income=summaries.total(rows, "income"),
+        spent=summaries.total(rows, LedgerDirection.EXPENSE),
+        income=summaries.total(rows, LedgerDirection.INCOME),
     )
     if lines := await review.budget_lines(session, ctx):
         reply = "\n".join([reply, texts.BUDGETS_HEAD, *lines])

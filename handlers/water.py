@@ -23,6 +23,7 @@ from scheduler.core import water_plan as wp
 from scheduler.core.texts import times
 from storage.database import Session
 from storage.repos import water
+from storage.vocabulary import PlanState
 
 router = Router("water")
 
@@ -63,7 +64,7 @@ async def check_in(session: Session, ctx: Context, today_total: int) -> str | No
     if record is None:
         return None
     loaded = await services.water.load(session, record)
-    if loaded.plan.state is wp.PlanState.DISABLED:
+    if loaded.plan.state is PlanState.DISABLED:
         return None
     habit = await water.habit(session, ctx.user.id)
     next_at = await services.water.next_time(session, ctx.user.id, ctx.occurred_at, ctx.now, habit)
@@ -85,7 +86,7 @@ async def snooze(session: Session, ctx: Context, cmd: SnoozeWater) -> Outcome:
     loaded = await services.water.load(session, record)
     at = ctx.now + dt.timedelta(minutes=cmd.minutes)
     event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=ctx.source_key, next_at=at)
-    if loaded.plan.state is wp.PlanState.DISABLED or isinstance(
+    if loaded.plan.state is PlanState.DISABLED or isinstance(
         await services.water.act(session, loaded, event, ctx.now), wp.Refused
     ):
         return Outcome(reply=texts.SNOOZE_OFF)

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 
 from storage.records import WeightPoint
 from storage.repos.year import SpanFacts
+from storage.vocabulary import LedgerDirection
 
 ZERO = Decimal("0.00")
 
@@ -99,7 +100,7 @@ def by_month(sums: Iterable[tuple[dt.date, str, str, Decimal]]) -> list[Month]:
     spent: defaultdict[dt.date, dict[str, Decimal]] = defaultdict(dict)
     income: defaultdict[dt.date, Decimal] = defaultdict(lambda: ZERO)
     for first, direction, category, amount in sums:
-        if direction == "expense":
+        if direction == LedgerDirection.EXPENSE:
             cats = spent[first]
             cats[category] = cats.get(category, ZERO) + amount
         else:

@@ -12,7 +12,8 @@ import datetime as dt
 from scheduler.core.channel import SendResult
 from scheduler.kinds import Occurrence, Send, Skip
 from storage.database import Session
-from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
+from storage.records import Addressee, JobRecord, RuleRecord
+from storage.vocabulary import JobStatus, RuleKind
 
 
 class AdminAlertKind:
@@ -29,7 +30,7 @@ class AdminAlertKind:
         self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
     ) -> Send | Skip:
         if not job.payload:
-            return Skip(status="cancelled", reason="empty alert")
+            return Skip(status=JobStatus.CANCELLED, reason="empty alert")
         return Send(text=job.payload, dedup=True)
 
     async def settle(

@@ -10,7 +10,7 @@ flight uncertain (the rest is finalised or never started, and released by the le
 sweeper), and a hung send delays no one else's finalisation. A flush costs a handful
 of statements whatever it carries: one lock of the claims, one multi-row INSERT of
 attempts, one UPDATE per distinct outcome. Every state change is conditional on the
-claim (locked by `jobs.lock_claims`), so a late worker and the lease sweeper can never
+claim (locked by `job_claims.lock_claims`), so a late worker and the lease sweeper can never
 both win. Which state follows which outcome is `scheduler.core.outcomes`; the enterprise
 budget shared by all workers is `scheduler.enterprise`.
 """
@@ -25,7 +25,6 @@ from scheduler import enterprise, incident_watch, routing, stats
 from scheduler.channels.budget import HOUR, Defer, budget_decision
 from scheduler.core import outcomes, quiet
 from scheduler.core.channel import OutboundMessage, SendResult
-from scheduler.core.job_state import DeliveryPolicy
 from scheduler.core.texts import messages
 from scheduler.core.user_ids import KNOWN
 from scheduler.kinds import Send, Skip
@@ -33,8 +32,9 @@ from scheduler.runtime import CONFIG_HOLD, Scheduler
 from scheduler.send_window import SendWindow
 from storage.database import Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob
-from storage.repos import attempts, jobs, known_ids, rules, users
+from storage.repos import attempts, job_claims, known_ids, rules, sent_or_missed, users
 from storage.retry import retrying
+from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus
 
 log = logging.getLogger(__name__)
 
@@ -103,7 +103,7 @@ async def _flush(
     done = [job.id for item, _ in finished for job in item.jobs]
     ids = done + [job.id for item in to_start for job in item.jobs]
     async with s.database.transaction() as session:
-        mine = await jobs.lock_claims(session, ids, owner=s.owner)
+        mine = await job_claims.lock_claims(session, ids, owner=s.owner)
         statuses = await _settle(s, session, finished, mine, now)
         if batch.start_by is not None and now > batch.start_by:
             started = await _give_back(session, to_start, mine, now, batch.counts, "budget slack")
@@ -132,7 +132,7 @@ async def _start(
     for item in items:
         ours = all(mine.get(job.id) == job.attempts for job in item.jobs)
         (whole if ours else broken).append(item)
-    await jobs.start_claimed(
+    await job_claims.start_claimed(
         session, [job.id for item in whole for job in item.jobs], now=now, lease=s.lease
     )
     await _give_back(session, broken, mine, now, counts, "claim lost by a companion")
@@ -149,7 +149,7 @@ async def _give_back(
 ) -> list[_Ready]:
     """Release these messages' claims still ours (never started); none is sent."""
     ours = [job for item in items for job in item.jobs if mine.get(job.id) == job.attempts]
-    await jobs.release_unstarted(session, ours, now=now, note=why)
+    await job_claims.release_unstarted(session, ours, now=now, note=why)
     if items:
         _count(counts, "lost", sum(len(item.jobs) for item in items))
     return []
@@ -160,7 +160,9 @@ async def _renew(s: Scheduler, session: Session, batch: _Batch, now: dt.datetime
     a long batch (slow provider, hung sends) is not swept while it works."""
     if batch.renewed_at is not None and now - batch.renewed_at < s.lease / 3:
         return
-    await jobs.renew_leases(session, sorted(batch.open_ids), owner=s.owner, now=now, lease=s.lease)
+    await job_claims.renew_leases(
+        session, sorted(batch.open_ids), owner=s.owner, now=now, lease=s.lease
+    )
     batch.renewed_at = now
 
 
@@ -200,7 +202,7 @@ async def _prepare_batch(
         await rules.retire_spent(session, finished, now=now)  # those that were skipped
         ready, batch.start_by = await _within_enterprise_budget(s, session, ready, now, batch)
         first, rest = ready[: s.concurrency], ready[s.concurrency :]
-        mine = await jobs.lock_claims(
+        mine = await job_claims.lock_claims(
             session, [job.id for item in first for job in item.jobs], owner=s.owner
         )
         first = await _start(s, session, first, mine, now, batch.counts)
@@ -229,7 +231,9 @@ async def _recall(
     moved, stuck = await routing.recall(session, group, addressees, s.channels, now)
     if moved:
         _count(counts, "recalled", moved)
-    result = SendResult(outcome="failed", error_class="config", error="channel not configured")
+    result = SendResult(
+        outcome=AttemptOutcome.FAILED, error_class=ErrorClass.CONFIG, error="channel not configured"
+    )
     for job in stuck:  # an admin alert's incident counts as told: this line is its trace
         log.error(
             "job failed: its channel is not configured here and it cannot move",
@@ -356,10 +360,10 @@ async def _defer(
 ) -> None:
     """Put claimed jobs back to wait until `until`; nothing was sent."""
     for job in group:
-        await jobs.finalise(
+        await job_claims.finalise(
             session,
             job,
-            status="retry_wait",
+            status=JobStatus.RETRY_WAIT,
             now=now,
             next_attempt_at=until,
             note=note,
@@ -389,7 +393,7 @@ async def _prepare(
     for job in group:
         decision = await _quiet_or_prepare(s, session, job, to, now)
         if isinstance(decision, Skip):
-            if await jobs.finalise(
+            if await job_claims.finalise(
                 session, job, status=decision.status, now=now, note=decision.reason
             ):
                 await attempts.record_attempt(
@@ -412,7 +416,7 @@ async def _exact_repeat(session: Session, job: JobRecord, send: Send, now: dt.da
     duplicate check can drop it if the first one did arrive. Always plain text."""
     text = job.payload or _with_late_note(job, send.text, now)
     if not job.payload:
-        await jobs.set_payload(session, job.id, text)
+        await job_claims.set_payload(session, job.id, text)
     return Send(text=text, dedup=True)
 
 
@@ -431,10 +435,12 @@ async def _quiet_or_prepare(
     quiet_until = to.prefs.quiet_until
     decision = quiet.during_quiet(job.payload_kind, job.priority, quiet_until, max(now, job.slot))
     if decision == "suppress":
-        return Skip(status="suppressed", reason="quiet time")
+        return Skip(status=JobStatus.SUPPRESSED, reason="quiet time")
     if isinstance(decision, quiet.Move):
-        await jobs.materialise(session, _moved(job, decision.until), now=now)
-        return Skip(status="suppressed", reason=f"quiet time: moved to {decision.until:%H:%M}Z")
+        await job_claims.materialise(session, _moved(job, decision.until), now=now)
+        return Skip(
+            status=JobStatus.SUPPRESSED, reason=f"quiet time: moved to {decision.until:%H:%M}Z"
+        )
     return await s.kinds[job.payload_kind].prepare(session, job, to, now)
 
 
@@ -469,7 +475,7 @@ async def _settle(
     settled: list[JobRecord] = []
     statuses: list[str] = []
     for item, result in sent:
-        if result.error_class == "config":
+        if result.error_class == ErrorClass.CONFIG:
             _hold(s, item.channel)
         for job in item.jobs:
             records.append(outcomes.attempt(job, result, now, s.secrets))
@@ -494,7 +500,7 @@ async def _settle(
     # A lost claim ends unwritten (None); a diverted one with its new status.
     ended = [(job, final_status.get(job.id)) for job in settled]
     statuses = [final_status.get(job.id, st) for job, st in zip(settled, statuses, strict=True)]
-    await jobs.finalise_claimed(session, finals, now=now)
+    await job_claims.finalise_claimed(session, finals, now=now)
     await incident_watch.after_sends(s, session, ((i.channel, r) for i, r in sent), now)
     for final in finals:
         kind = s.kinds[final.job.payload_kind]
@@ -507,7 +513,11 @@ async def _settle(
 async def _send(s: Scheduler, item: _Ready) -> SendResult:
     """The channel call, outside any transaction; never raises."""
     if (channel := s.channels.get(item.channel)) is None:  # nothing left: no `unknown`
-        return SendResult(outcome="failed", error_class="config", error="channel not configured")
+        return SendResult(
+            outcome=AttemptOutcome.FAILED,
+            error_class=ErrorClass.CONFIG,
+            error="channel not configured",
+        )
     try:
         if item.update is None:
             return await channel.send(item.recipient, item.message)
@@ -527,7 +537,7 @@ async def finish(
     """Finalise the job by the result and its policy; if this claim won, tell its kind
     and return the status written (None: another worker or the sweeper got there)."""
     decision = outcomes.decide(job, result, now)
-    won = await jobs.finalise(
+    won = await job_claims.finalise(
         session,
         job,
         status=decision.status,
@@ -545,10 +555,11 @@ async def tell_later(
     session: Session, ended: list[tuple[JobRecord, str | None]], now: dt.datetime
 ) -> None:
     """Users whose reminders just failed or may not have arrived are told once on their
-    next message, with what expired (`jobs.missed_since`): one UPDATE for the batch."""
+    next message, with what expired (`sent_or_missed.missed_since`): one UPDATE for the batch."""
     told = {
         job.user_id
         for job, status in ended
-        if status in ("failed", "unknown") and job.payload_kind not in jobs.UNTOLD_FAILURES
+        if status in (JobStatus.FAILED, JobStatus.UNKNOWN)
+        and job.payload_kind not in sent_or_missed.UNTOLD_FAILURES
     }
     await users.mark_missed(session, told, since=now)

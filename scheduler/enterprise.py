@@ -19,8 +19,9 @@ from scheduler.channels.enterprise_budget import (
 )
 from storage.database import Session
 from storage.repos import api_budget
+from storage.vocabulary import Priority
 
-RANK = {"high": 0, "normal": 1, "low": 2}
+RANK: dict[str, int] = {Priority.HIGH: 0, Priority.NORMAL: 1, Priority.LOW: 2}
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -17,12 +17,12 @@ from collections.abc import Iterable
 from sqlalchemy.exc import DBAPIError
 
 from scheduler.core.channel import SendResult
-from scheduler.core.incidents import IncidentKind
 from scheduler.runtime import INCIDENTS_REREAD, Scheduler
 from services import alerts
 from storage.database import Session
 from storage.repos import incidents
 from storage.retry import is_retryable
+from storage.vocabulary import AttemptOutcome, ErrorClass, IncidentKind
 
 log = logging.getLogger(__name__)
 
@@ -40,9 +40,9 @@ async def after_sends(
     broken: dict[str, SendResult] = {}
     working: set[str] = set()
     for channel, result in sent:
-        if result.error_class == "config":
+        if result.error_class == ErrorClass.CONFIG:
             broken.setdefault(channel, result)
-        elif result.outcome == "accepted":
+        elif result.outcome == AttemptOutcome.ACCEPTED:
             working.add(channel)
     working -= broken.keys()
     healed = working & await _held(s, session, now) if working else set()

@@ -92,6 +92,6 @@ class Kind(Protocol):
         """The job ended without a send: `expired` (its catch-up window passed, waiting
         or between retries), `suppressed` or `cancelled` (at send time, by `prepare`
         or quiet time). With `settle`, every end the tick gives a job reaches its kind.
-        Jobs withdrawn by the user's own change (`jobs.cancel_pending_for_rule`) do not
+        Jobs withdrawn by the user's own change (`job_claims.cancel_pending_for_rule`) do not
         call back: that change already moved the business state."""
         ...

@@ -20,13 +20,14 @@ from scheduler.core.channel import SendResult
 from scheduler.core.texts import nag as nag_words
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
-from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
-from storage.repos import jobs, rules, tasks, users
+from storage.records import Addressee, JobRecord, RuleRecord
+from storage.repos import job_claims, rules, sent_or_missed, tasks, users
+from storage.vocabulary import CardKind, JobStatus, RuleKind, RuleStatus, TaskStatus
 
 
 async def _task_open(session: Session, task_id: int) -> bool:
     task = await tasks.get(session, task_id)
-    return task is not None and task.status == tasks.OPEN
+    return task is not None and task.status == TaskStatus.OPEN
 
 
 class NagKind:
@@ -46,16 +47,16 @@ class NagKind:
         self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
     ) -> Send | Skip:
         rule = await rules.get(session, job.rule_id)
-        if rule is None or rule.status in ("paused", "off", "deleted"):
-            return Skip(status="cancelled", reason="rule switched off")
+        if rule is None or rule.status in (RuleStatus.PAUSED, RuleStatus.OFF, RuleStatus.DELETED):
+            return Skip(status=JobStatus.CANCELLED, reason="rule switched off")
         if rule.ref_id is not None and not await _task_open(session, rule.ref_id):
-            return Skip(status="suppressed", reason="task no longer open")
+            return Skip(status=JobStatus.SUPPRESSED, reason="task no longer open")
         spec = nag.NagSpec.from_json(rule.spec)
-        decision = nag.verdict(spec, job.slot, now, answered=rule.status == "done")
+        decision = nag.verdict(spec, job.slot, now, answered=rule.status == RuleStatus.DONE)
         if isinstance(decision, nag.Drop):
-            return Skip(status="suppressed", reason=decision.reason)
+            return Skip(status=JobStatus.SUPPRESSED, reason=decision.reason)
         words = nag_words.text(rule.label, decision, task=rule.ref_id is not None)
-        card_id = cards.card_task_id("nag", job.id, job.attempts)
+        card_id = cards.card_task_id(CardKind.NAG, job.id, job.attempts)
         if rule.ref_id is not None:  # a task's nag: its card completes or moves the task
             return Send(text=words, card=cards.task_card(words, card_id, rule.ref_id))
         return Send(text=words, card=cards.nag_card(nag_words.CARD_TITLE, words, card_id, rule.id))
@@ -68,11 +69,11 @@ class NagKind:
     async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
         """A repeat not sent is covered by the next one; but an expired one may be the
         whole nag lost to an outage, so the user's next message looks
-        (`jobs.missed_since` tells it only when none of the nag's messages went out),
+        (`sent_or_missed.missed_since` tells it only when none of the nag's messages went out),
         and one quiet time dropped may be the whole nag unseen (`_quiet_time`)."""
-        if status == "expired":
+        if status == JobStatus.EXPIRED:
             await users.mark_missed(session, {job.user_id}, since=now)
-        elif status == "suppressed":
+        elif status == JobStatus.SUPPRESSED:
             await _quiet_time(session, job, now)
 
 
@@ -88,14 +89,16 @@ async def _quiet_time(session: Session, job: JobRecord, now: dt.datetime) -> Non
     if quiet_until is None or max(now, job.slot) >= quiet_until:
         return  # suppressed for another reason (superseded, the task closed)
     rule = await rules.get(session, job.rule_id, lock=True)
-    if rule is None or rule.status != "active":
+    if rule is None or rule.status != RuleStatus.ACTIVE:
         return
     try:
         spec = nag.NagSpec.from_json(rule.spec)
     except (ValueError, KeyError, TypeError):
         return
-    if await jobs.any_sent(session, rule.id, since=spec.start):
+    if await sent_or_missed.any_sent(session, rule.id, since=spec.start):
         return
     spec = dataclasses.replace(spec, start=quiet_until)
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="quiet time: starts over")
+    await job_claims.cancel_pending_for_rule(
+        session, rule.id, now=now, note="quiet time: starts over"
+    )
     await rules.change(session, rule.id, now=now, spec=spec.to_json(), next_fire_at=quiet_until)

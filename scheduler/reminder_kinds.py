@@ -16,13 +16,21 @@ import services.review
 from scheduler.core import cards, digests
 from scheduler.core import reminder_rules as store
 from scheduler.core.channel import SendResult
-from scheduler.core.job_state import DeliveryPolicy
 from scheduler.core.schedule import Schedule, next_after
 from scheduler.core.texts import messages, review_text
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
-from storage.records import Addressee, JobRecord, RuleKind, RuleRecord
+from storage.records import Addressee, JobRecord, RuleRecord
 from storage.repos import events, reads, rules, tasks
+from storage.vocabulary import (
+    CardKind,
+    DeliveryPolicy,
+    EventStatus,
+    JobStatus,
+    RuleKind,
+    RuleStatus,
+    TaskStatus,
+)
 
 STARTED_GRACE = dt.timedelta(minutes=5)
 """An event reminder still goes out this long after the start (提前0分钟, a slow tick)."""
@@ -37,8 +45,8 @@ def _tz(to: Addressee) -> ZoneInfo:
 async def _live_rule(session: Session, job: JobRecord) -> RuleRecord | Skip:
     """The job's rule, or the Skip when the user switched it off meanwhile."""
     rule = await rules.get(session, job.rule_id)
-    if rule is None or rule.status in ("paused", "off", "deleted"):
-        return Skip(status="cancelled", reason="rule switched off")
+    if rule is None or rule.status in (RuleStatus.PAUSED, RuleStatus.OFF, RuleStatus.DELETED):
+        return Skip(status=JobStatus.CANCELLED, reason="rule switched off")
     return rule
 
 
@@ -55,7 +63,7 @@ class _NoSettle:
 
     async def unsent(self, session: Session, job: JobRecord, status: str, now: dt.datetime) -> None:
         """Nothing to update; an expired reminder is told to the user on their next
-        message (see `jobs.missed_since`)."""
+        message (see `sent_or_missed.missed_since`)."""
 
 
 class RecurringKind(_NoSettle):
@@ -81,13 +89,13 @@ class RecurringKind(_NoSettle):
         if self.name == RuleKind.WEEKLY_REVIEW:
             return await _review(session, job, now, tz)
         if not is_digest_slot(rule, job.slot, tz):
-            return Skip(status="suppressed", reason="digest moved to another time")
+            return Skip(status=JobStatus.SUPPRESSED, reason="digest moved to another time")
         text = await self._digest(session, job, now, tz)
         # A budget crossing 80% or 100% is told once, in the next digest that goes out.
         nudge = await services.review.budget_nudge(session, job.user_id, now, tz)
         text = "\n".join(t for t in (text, nudge) if t) or None
         if text is None:
-            return Skip(status="suppressed", reason="nothing to say")
+            return Skip(status=JobStatus.SUPPRESSED, reason="nothing to say")
         return Send(text=text)
 
     async def _digest(
@@ -120,7 +128,7 @@ async def _review(session: Session, job: JobRecord, now: dt.datetime, tz: ZoneIn
     found = await services.review.build(session, job.user_id, week_end, tz)
     text = review_text.push(found)
     if text is None:
-        return Skip(status="suppressed", reason="nothing recorded this week")
+        return Skip(status=JobStatus.SUPPRESSED, reason="nothing recorded this week")
     return Send(text=text)
 
 
@@ -175,7 +183,7 @@ class OneOffKind(_NoSettle):
         self, session: Session, job: JobRecord, to: Addressee, now: dt.datetime
     ) -> Send | Skip:
         if job.payload_ref is None:
-            return Skip(status="cancelled", reason="no subject")
+            return Skip(status=JobStatus.CANCELLED, reason="no subject")
         rule = await _live_rule(session, job)
         if isinstance(rule, Skip):
             return rule
@@ -188,15 +196,15 @@ class OneOffKind(_NoSettle):
     ) -> Send | Skip:
         assert job.payload_ref is not None
         event = await events.get(session, job.payload_ref)
-        if event is None or event.status != "scheduled" or event.starts_at is None:
-            return Skip(status="cancelled", reason="event cancelled")
+        if event is None or event.status != EventStatus.SCHEDULED or event.starts_at is None:
+            return Skip(status=JobStatus.CANCELLED, reason="event cancelled")
         expected = store.event_reminder_at(event)
         # Valid from the reminder time (later only when it was booked "at once" because
         # that time had passed) up to the start; outside it, the event has moved.
         if expected is None or not expected <= job.slot <= event.starts_at:
-            return Skip(status="suppressed", reason="event moved")
+            return Skip(status=JobStatus.SUPPRESSED, reason="event moved")
         if now > event.starts_at + STARTED_GRACE:
-            return Skip(status="suppressed", reason="event already started")
+            return Skip(status=JobStatus.SUPPRESSED, reason="event already started")
         # From now (accurate when sent early with a merge or late after an outage); a
         # resend repeats the first try's stored text exactly (`delivery._exact_repeat`).
         minutes = max(0, round((event.starts_at - now).total_seconds() / 60))
@@ -208,15 +216,15 @@ class OneOffKind(_NoSettle):
     ) -> Send | Skip:
         assert job.payload_ref is not None
         task = await tasks.get(session, job.payload_ref)
-        if task is None or task.status != "open":
-            return Skip(status="suppressed", reason="task no longer open")
+        if task is None or task.status != TaskStatus.OPEN:
+            return Skip(status=JobStatus.SUPPRESSED, reason="task no longer open")
         at = store.task_reminder_at(task, tz)
         due = None if at is None else at + dt.timedelta(minutes=store.TASK_LEAD_MINUTES)
         if at is None or due is None or not at <= job.slot <= due:
-            return Skip(status="suppressed", reason="task moved")
+            return Skip(status=JobStatus.SUPPRESSED, reason="task moved")
         text = messages.task_reminder(task.number, task.title, due.astimezone(tz), cards=False)
         card_text = messages.task_reminder(task.number, task.title, due.astimezone(tz), cards=True)
-        card_id = cards.card_task_id("task", job.id, job.attempts)
+        card_id = cards.card_task_id(CardKind.TASK, job.id, job.attempts)
         card = cards.task_card(card_text, card_id, task.id)
         return Send(text=text, dedup=_dedup(job), card=card)
 
@@ -241,5 +249,5 @@ class CardUpdateKind(_NoSettle):
     ) -> Send | Skip:
         code, _, name = job.payload.partition("\n")
         if not code or not name:
-            return Skip(status="cancelled", reason="no response code")
+            return Skip(status=JobStatus.CANCELLED, reason="no response code")
         return Send(text=name, update=(code, name))

@@ -12,7 +12,7 @@ fallback records that its channel could not be used, this attempt `failed`/`conf
 and goes to the fallback). Either way the job is pointed at the fallback and put
 back to `retry_wait`, due at once: the next claim sends it there as its next
 attempt, with the same text (stored on the job at its first try). Every move is a
-conditional UPDATE naming this worker's claim (`jobs.reroute`, `jobs.divert`), in
+conditional UPDATE naming this worker's claim (`job_claims.reroute`, `job_claims.divert`), in
 the caller's transaction: a claim lost meanwhile moves nothing.
 
 `recall` takes back claimed jobs routed to a channel this process does not have,
@@ -38,8 +38,9 @@ from scheduler.core.fallback import (
 )
 from storage.database import Database, Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
-from storage.repos import attempts, jobs, user_channels
+from storage.repos import attempts, job_claims, user_channels
 from storage.secret_box import open_secret
+from storage.vocabulary import AttemptOutcome, ChannelRole, DeliveryPolicy, ErrorClass, JobStatus
 
 HELD_NOTE = "channel held after a configuration error; sent through the fallback"
 
@@ -53,7 +54,7 @@ async def route_new(
 ) -> list[NewJob]:
     """The planned jobs, each on its user's primary route (`fallback.primary_route`)."""
     users = {job.user_id for job in planned}
-    primaries = _routes(await user_channels.with_role(session, users, "primary"))
+    primaries = _routes(await user_channels.with_role(session, users, ChannelRole.PRIMARY))
     if not primaries:
         return planned
     routed: list[NewJob] = []
@@ -83,7 +84,7 @@ async def _fallbacks(
     if not wanted:
         return {}
     users = {job.user_id for job, *_ in wanted}
-    fallbacks = _routes(await user_channels.with_role(session, users, "fallback"))
+    fallbacks = _routes(await user_channels.with_role(session, users, ChannelRole.FALLBACK))
     history = await attempts.routes_and_outcomes(session, {job.id for job, *_ in wanted})
     chosen: dict[int, Route] = {}
     for job, outcome, error_class, ends in wanted:
@@ -105,7 +106,7 @@ async def _fallbacks(
     return chosen
 
 
-UNCERTAIN = frozenset({"unknown", "accepted"})
+UNCERTAIN = frozenset({AttemptOutcome.UNKNOWN, AttemptOutcome.ACCEPTED})
 """Attempt outcomes after which a job may have reached the user: no fallback then."""
 
 
@@ -122,19 +123,19 @@ async def divert_failed(
     candidates = (
         (end.job, results[end.job.id].outcome, results[end.job.id].error_class, end.status)
         for end in finals
-        if end.status == "failed" and end.job.policy == "at_least_once"
+        if end.status == JobStatus.FAILED and end.job.policy == DeliveryPolicy.AT_LEAST_ONCE
     )
     chosen = await _fallbacks(session, candidates, configured)
     moved: set[int] = set()
     for end in finals:
-        if (route := chosen.get(end.job.id)) is not None and await jobs.reroute(
+        if (route := chosen.get(end.job.id)) is not None and await job_claims.reroute(
             session, end.job, channel=route.channel, recipient=route.recipient
         ):
             moved.add(end.job.id)
     return [
         JobEnd(
             job=end.job,
-            status="retry_wait",
+            status=JobStatus.RETRY_WAIT,
             next_attempt_at=now,
             note=f"{end.note}; fallback through {chosen[end.job.id].channel}",
         )
@@ -151,14 +152,16 @@ async def divert_held(
     waiting for their held channel (see the module note): how many moved, and the
     jobs left to wait.
 
-    Each move is one UPDATE under this worker's claim (`jobs.divert`); only when it
+    Each move is one UPDATE under this worker's claim (`job_claims.divert`); only when it
     wins is the held attempt recorded and the move counted, so a claim lost meanwhile
     (swept, claimed again elsewhere) changes nothing of the other worker's, writes no
     attempt and counts nothing. The jobs left are exactly those not owed a fallback
     (their claims unchecked here, as for any deferred job): one owed a fallback whose
     claim was lost is not ours to defer, so it is not returned either."""
     candidates = (
-        (job, "failed", "config", "failed") for job in group if job.policy == "at_least_once"
+        (job, AttemptOutcome.FAILED, ErrorClass.CONFIG, JobStatus.FAILED)
+        for job in group
+        if job.policy == DeliveryPolicy.AT_LEAST_ONCE
     )
     chosen = await _fallbacks(session, candidates, configured)
     if not chosen:
@@ -167,7 +170,7 @@ async def divert_held(
     for job in group:
         if (route := chosen.get(job.id)) is None:
             continue
-        won = await jobs.divert(
+        won = await job_claims.divert(
             session, job, channel=route.channel, recipient=route.recipient, now=now, note=HELD_NOTE
         )
         if won:
@@ -198,7 +201,7 @@ async def recall(
         if job.payload_kind in NOT_ROUTED or WECOM_APP not in configured or uncertain:
             stuck.append(job)
             continue
-        moved += await jobs.divert(
+        moved += await job_claims.divert(
             session,
             job,
             channel=WECOM_APP,
@@ -217,8 +220,8 @@ def _held_attempt(job: JobRecord, now: dt.datetime) -> AttemptRecord:
         channel=job.channel,
         started_at=now,
         duration_ms=0,
-        outcome="failed",
-        error_class="config",
+        outcome=AttemptOutcome.FAILED,
+        error_class=ErrorClass.CONFIG,
         provider_code=None,
         provider_message_id=None,
         error="channel held after a configuration error; not called",

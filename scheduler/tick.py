@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from scheduler import routing, watchdog
 from scheduler.core import outcomes
-from scheduler.core.job_state import Priority, expiry_cutoff
+from scheduler.core.job_state import expiry_cutoff
 from scheduler.delivery import deliver, finish, tell_later
 from scheduler.runtime import (
     BATCH,
@@ -33,8 +33,9 @@ from scheduler.runtime import (
 )
 from storage.database import Session
 from storage.records import Addressee, JobRecord, NewJob, RuleRecord
-from storage.repos import attempts, flags, jobs, rules, ticks, users
+from storage.repos import attempts, flags, job_claims, rules, sent_or_missed, ticks, users
 from storage.retry import retrying
+from storage.vocabulary import JobStatus, Priority
 
 __all__ = [
     "BATCH",
@@ -125,7 +126,7 @@ async def materialise_due(s: Scheduler, now: dt.datetime) -> int:
                 planned += made
                 moves.append(rules.Move(rule_id=rule.id, expected=rule.next_fire_at, to=following))
             planned = await routing.route_new(session, planned, s.channels)  # user's primary
-            created = await jobs.materialise_many(session, planned, now=now)
+            created = await job_claims.materialise_many(session, planned, now=now)
             await rules.move_next_fire(session, moves, now=now)
             for rule, reason in broken:
                 await _set_aside(session, rule, reason, now)
@@ -178,15 +179,18 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
         async with s.database.transaction() as session:
             for priority in Priority:
                 cutoff = expiry_cutoff(priority, now)
-                gone = await jobs.expire_older_than(
+                gone = await job_claims.expire_older_than(
                     session, priority=priority.value, cutoff=cutoff, now=now
                 )
                 for job in gone:
-                    await s.kinds[job.payload_kind].unsent(session, job, "expired", now)
+                    await s.kinds[job.payload_kind].unsent(session, job, JobStatus.EXPIRED, now)
                     await attempts.record_attempt(
-                        session, outcomes.not_sent(job, "expired", "catch-up window passed", now)
+                        session,
+                        outcomes.not_sent(job, JobStatus.EXPIRED, "catch-up window passed", now),
                     )
-                told = {job.user_id for job in gone if job.payload_kind not in jobs.UNTOLD}
+                told = {
+                    job.user_id for job in gone if job.payload_kind not in sent_or_missed.UNTOLD
+                }
                 await users.mark_missed(session, told, since=now)
                 await rules.retire_spent(session, {job.rule_id for job in gone}, now=now)
                 expired += len(gone)
@@ -197,18 +201,18 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
 
 async def recover_leases(s: Scheduler, now: dt.datetime) -> int:
     """Settle jobs whose worker died or hung: a job whose send never started goes back
-    to the queue as if never claimed (`jobs.release`); one whose send started may have
+    to the queue as if never claimed (`job_claims.release`); one whose send started may have
     gone out, so its policy decides (at most once: `unknown`, never silently resent)."""
 
     async def unit() -> int:
         recovered = 0
         ended: list[tuple[JobRecord, str | None]] = []
         async with s.database.transaction() as session:
-            found = await jobs.expired_leases(session, now=now, limit=s.batch)
+            found = await job_claims.expired_leases(session, now=now, limit=s.batch)
             for job in found:
                 if job.send_started_at is None:
                     note = "lease expired before the send began; released"
-                    recovered += await jobs.release(session, job, now=now, note=note)
+                    recovered += await job_claims.release(session, job, now=now, note=note)
                     continue
                 result = outcomes.lease_lost(job)
                 ended.append((job, status := await finish(s, session, job, result, now)))
@@ -237,10 +241,10 @@ async def claim_batch(s: Scheduler, now: dt.datetime) -> list[JobRecord]:
         async with s.database.transaction() as session:
             if await flags.get(session, flags.SENDS_PAUSED) == "on":
                 return []
-            claimed = await jobs.claim(
+            claimed = await job_claims.claim(
                 session, now=now, owner=s.owner, lease=s.lease, limit=s.batch
             )
-            companions = await jobs.claim_companions(
+            companions = await job_claims.claim_companions(
                 session,
                 {job.recipient for job in claimed},
                 until=now + MERGE_WINDOW,

@@ -15,15 +15,15 @@ from __future__ import annotations
 import datetime as dt
 
 from scheduler.core.backup_schedule import backup_overdue
-from scheduler.core.incidents import IncidentKind
 from scheduler.core.liveness import SCHEDULER_STALE, scheduler_health, tick_age
 from scheduler.delivery import deliver
 from scheduler.runtime import Scheduler
 from services import alerts
 from storage.database import Session
-from storage.records import JobRecord, RuleKind
-from storage.repos import backups, jobs, rules, ticks
+from storage.records import JobRecord
+from storage.repos import backups, job_claims, rules, ticks
 from storage.retry import retrying
+from storage.vocabulary import IncidentKind, RuleKind
 
 STOPPED = IncidentKind.SCHEDULER_STOPPED
 SUBJECT = "scheduler"
@@ -70,7 +70,7 @@ async def _waiting(session: Session, age: dt.timedelta | None) -> bool:
         return False  # ticking: no need to look
     return (
         await rules.next_fire_min(session) is not None
-        or await jobs.next_waiting_at(session) is not None
+        or await job_claims.next_waiting_at(session) is not None
     )
 
 
@@ -80,7 +80,7 @@ async def send_alerts(s: Scheduler, now: dt.datetime) -> dict[str, int]:
 
     async def claim() -> list[JobRecord]:
         async with s.database.transaction() as session:
-            return await jobs.claim(
+            return await job_claims.claim(
                 session,
                 now=now,
                 owner=s.owner,

@@ -17,10 +17,11 @@ from scheduler.core.channel import SendResult
 from scheduler.core.texts import messages
 from scheduler.kinds import Occurrence, Send, Skip, job_for
 from storage.database import Session
-from storage.records import Addressee, JobRecord, NewJob, RuleKind, RuleRecord
+from storage.records import Addressee, JobRecord, NewJob, RuleRecord
 from storage.repos import mp, water
+from storage.vocabulary import CardKind, JobStatus, PlanState, RuleKind
 
-_SENT_ENDS = ("accepted", "failed", "unknown", "retry_wait")
+_SENT_ENDS = (JobStatus.ACCEPTED, JobStatus.FAILED, JobStatus.UNKNOWN, JobStatus.RETRY_WAIT)
 """Statuses after a channel call: they book no time (no next_time read needed)."""
 
 
@@ -39,14 +40,12 @@ class WaterKind:
     ) -> Send | Skip:
         loaded = await self._load(session, job)
         if loaded is None:
-            return Skip(status="cancelled", reason="no water plan")
-        if loaded.plan.state is wp.PlanState.SENDING and await self._is_retry_of(
-            session, loaded, job
-        ):
+            return Skip(status=JobStatus.CANCELLED, reason="no water plan")
+        if loaded.plan.state is PlanState.SENDING and await self._is_retry_of(session, loaded, job):
             return _reminder(job)
         result = await services.water.act(session, loaded, wp.CLAIM, now, job_id=job.id)
         if isinstance(result, wp.Refused):
-            status = "cancelled" if loaded.plan.state in _OFF else "suppressed"
+            status = JobStatus.CANCELLED if loaded.plan.state in _OFF else JobStatus.SUPPRESSED
             return Skip(status=status, reason=f"plan: {result.reason.value}")
         return _reminder(job)
 
@@ -64,7 +63,7 @@ class WaterKind:
         loaded = await self._load(session, job)
         if loaded is None:
             return
-        holds = loaded.plan.state is wp.PlanState.SENDING and await self._is_retry_of(
+        holds = loaded.plan.state is PlanState.SENDING and await self._is_retry_of(
             session, loaded, job
         )
         if status in _SENT_ENDS:
@@ -85,7 +84,7 @@ class WaterKind:
         return await water.reserved_for_job(session, loaded.record.id, job.id)
 
 
-_OFF = (wp.PlanState.DISABLED, wp.PlanState.PAUSED)
+_OFF = (PlanState.DISABLED, PlanState.PAUSED)
 MP_CHANNEL = "mp_subscribe"
 
 
@@ -101,6 +100,6 @@ async def _door(session: Session, job: NewJob) -> NewJob:
 
 def _reminder(job: JobRecord) -> Send:
     """The reminder as text, and as a card with 喝了 / 稍后 for users who chose cards."""
-    task_id = cards.card_task_id("water", job.id, job.attempts)
+    task_id = cards.card_task_id(CardKind.WATER, job.id, job.attempts)
     card = cards.water_card(messages.water_reminder(cards=True), task_id)
     return Send(text=messages.WATER_REMINDER, card=card)

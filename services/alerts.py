@@ -25,11 +25,12 @@ from zoneinfo import ZoneInfo
 import services.rules
 from scheduler.core import incidents as pure
 from scheduler.core import rule_kinds
-from scheduler.core.incidents import Action, AlertRoute, Event, IncidentKind
+from scheduler.core.incidents import Action, AlertRoute, Event
 from scheduler.core.texts import incidents as words
 from storage.database import Session
-from storage.records import NewJob, RuleKind
-from storage.repos import incidents, jobs, rules, users
+from storage.records import NewJob
+from storage.repos import incidents, job_claims, rules, users
+from storage.vocabulary import IncidentKind, RuleKind, RuleStatus
 
 ALERTS_PER_HOUR = 10
 _SLOT_TRIES = 5
@@ -111,7 +112,7 @@ async def _queue(session: Session, route: AlertRoute, text: str, now: dt.datetim
             user_id=owner.id,
             kind=RuleKind.ADMIN_ALERT,
             now=now,
-            status="internal",
+            status=RuleStatus.INTERNAL,
             listed=False,
         )
     terms = rule_kinds.TERMS[RuleKind.ADMIN_ALERT]
@@ -135,8 +136,8 @@ async def _materialise_distinct(session: Session, job: NewJob, now: dt.datetime)
     alerts queued at one instant (several incidents, several recipients) must all be
     kept. A companion worker may take the same slot meanwhile: read again and retry."""
     for _ in range(_SLOT_TRIES):
-        latest = await jobs.last_slot(session, job.rule_id)
+        latest = await job_claims.last_slot(session, job.rule_id)
         slot = now if latest is None or latest < now else latest + dt.timedelta(microseconds=1)
-        if await jobs.materialise(session, dataclasses.replace(job, slot=slot), now=now):
+        if await job_claims.materialise(session, dataclasses.replace(job, slot=slot), now=now):
             return
     raise RuntimeError("no free slot for an admin alert")

@@ -12,8 +12,9 @@ import services.rules
 from scheduler.core import rule_kinds
 from scheduler.core.reminder_rules import CHANNEL
 from storage.database import Session
-from storage.records import NewJob, RuleKind
-from storage.repos import jobs, rules
+from storage.records import NewJob
+from storage.repos import job_claims, rules
+from storage.vocabulary import RuleKind, RuleStatus
 
 
 async def queue_card_update(
@@ -35,7 +36,7 @@ async def queue_card_update(
             user_id=user_id,
             kind=RuleKind.CARD_UPDATE,
             now=now,
-            status="internal",
+            status=RuleStatus.INTERNAL,
             listed=False,
         )
     terms = rule_kinds.TERMS[RuleKind.CARD_UPDATE]
@@ -50,4 +51,4 @@ async def queue_card_update(
         payload_kind=RuleKind.CARD_UPDATE,
         payload=f"{response_code}\n{button_text}",
     )
-    await jobs.materialise(session, job, now=now)
+    await job_claims.materialise(session, job, now=now)

@@ -36,9 +36,10 @@ from scheduler.core.fallback import (
     route_of,
 )
 from storage.database import Session
-from storage.records import Receiver, RuleKind, UserRecord
-from storage.repos import jobs, user_channels
+from storage.records import Receiver, UserRecord
+from storage.repos import job_claims, user_channels
 from storage.secret_box import Unreadable, open_secret, seal_secret
+from storage.vocabulary import ChannelRole, RuleKind
 
 __all__ = [
     "Bound",
@@ -69,7 +70,7 @@ def role_of(found: list[Receiver], role: str) -> str | None:
 
 def primary_of(found: list[Receiver]) -> str:
     """The user's primary channel: the WeCom app unless they chose another."""
-    return role_of(found, "primary") or WECOM_APP
+    return role_of(found, ChannelRole.PRIMARY) or WECOM_APP
 
 
 def key_opens(key: bytes, user_id: int, receiver: Receiver) -> bool:
@@ -103,9 +104,9 @@ async def bind(
         route = route_of(user.id, channel, stored)
         await _move_to(session, user.id, channel, route, untried_only=False, now=now)
     found = await user_channels.receivers(session, user.id)
-    takes_fallback = role_of(found, "fallback") is None and primary_of(found) != channel
+    takes_fallback = role_of(found, ChannelRole.FALLBACK) is None and primary_of(found) != channel
     if takes_fallback:
-        await user_channels.set_role(session, user.id, channel, "fallback", now=now)
+        await user_channels.set_role(session, user.id, channel, ChannelRole.FALLBACK, now=now)
     return Bound(primary=primary_of(found), became_fallback=takes_fallback, replaced=not new)
 
 
@@ -122,10 +123,10 @@ async def unbind(
     gone = await user_channels.unbind(session, user.id, channel)
     if gone is None:
         return None
-    if gone.role == "primary":  # back to the WeCom app, which cannot also be the fallback
+    if gone.role == ChannelRole.PRIMARY:  # back to the WeCom app, which cannot also be the fallback
         found = await user_channels.receivers(session, user.id)
-        if role_of(found, "fallback") == WECOM_APP:
-            await user_channels.set_role(session, user.id, None, "fallback", now=now)
+        if role_of(found, ChannelRole.FALLBACK) == WECOM_APP:
+            await user_channels.set_role(session, user.id, None, ChannelRole.FALLBACK, now=now)
     await _move_waiting(session, user, channel, configured, untried_only=False, now=now)
     return gone
 
@@ -142,13 +143,13 @@ async def set_primary(
     becomes the fallback when there was none or when `channel` was it. Waiting jobs
     not tried yet follow. The fallback after the change."""
     found = await user_channels.receivers(session, user.id)
-    old, fallback = primary_of(found), role_of(found, "fallback")
+    old, fallback = primary_of(found), role_of(found, ChannelRole.FALLBACK)
     if fallback is None or fallback == channel:  # the old road becomes the fallback
         fallback = old
-    await user_channels.set_role(session, user.id, None, "fallback", now=now)
+    await user_channels.set_role(session, user.id, None, ChannelRole.FALLBACK, now=now)
     primary = None if channel == WECOM_APP else channel
-    await user_channels.set_role(session, user.id, primary, "primary", now=now)
-    await user_channels.set_role(session, user.id, fallback, "fallback", now=now)
+    await user_channels.set_role(session, user.id, primary, ChannelRole.PRIMARY, now=now)
+    await user_channels.set_role(session, user.id, fallback, ChannelRole.FALLBACK, now=now)
     await _move_waiting(session, user, old, configured, untried_only=True, now=now)
     return fallback
 
@@ -157,7 +158,7 @@ async def set_fallback(
     session: Session, user_id: int, channel: str | None, *, now: dt.datetime
 ) -> None:
     """Give the fallback role to `channel` (not the primary); None: no fallback."""
-    await user_channels.set_role(session, user_id, channel, "fallback", now=now)
+    await user_channels.set_role(session, user_id, channel, ChannelRole.FALLBACK, now=now)
 
 
 async def _move_waiting(
@@ -173,7 +174,9 @@ async def _move_waiting(
     by the rule that routes new jobs (`fallback.primary_route`: a primary keeper
     cannot use here means the WeCom app; see the module note)."""
     found = await user_channels.receivers(session, user.id)
-    chosen = next((r for r in found if r.role == "primary" and r.channel != WECOM_APP), None)
+    chosen = next(
+        (r for r in found if r.role == ChannelRole.PRIMARY and r.channel != WECOM_APP), None
+    )
     route = primary_route(
         kind=RuleKind.CUSTOM,  # any reminder that follows the user (the rest are kept)
         made=Route(channel=WECOM_APP, recipient=user.wecom_user_id),
@@ -193,7 +196,7 @@ async def _move_to(
     untried_only: bool,
     now: dt.datetime,
 ) -> None:
-    await jobs.move_waiting(
+    await job_claims.move_waiting(
         session,
         user_id,
         from_channel=from_channel,

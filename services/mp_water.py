@@ -47,10 +47,11 @@ from scheduler.core import water_plan as wp
 from storage.database import Session
 from storage.repos import mp, reads, records, rules, water
 from storage.repos.users import ensure_and_lock_user
+from storage.vocabulary import GrantResult, PlanState
 
 MP_PREFIX = "mp:"
-_RUNNING = (wp.PlanState.SCHEDULED, wp.PlanState.SENDING, wp.PlanState.AWAITING_CHECKIN)
-_NEEDS = (wp.PlanState.AWAITING_CHECKIN, wp.PlanState.PAUSED, wp.PlanState.SENDING)
+_RUNNING = (PlanState.SCHEDULED, PlanState.SENDING, PlanState.AWAITING_CHECKIN)
+_NEEDS = (PlanState.AWAITING_CHECKIN, PlanState.PAUSED, PlanState.SENDING)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -115,7 +116,7 @@ async def status(session: Session, user_id: int, now: dt.datetime, template_id: 
     loaded = None if record is None else await services.water.load(session, record)
     plan = loaded.plan if loaded is not None else wp.Plan()
     rule = None if record is None else await rules.get(session, record.rule_id)
-    due = rule.next_fire_at if rule is not None and plan.state is wp.PlanState.SCHEDULED else None
+    due = rule.next_fire_at if rule is not None and plan.state is PlanState.SCHEDULED else None
     start = dt.datetime.combine(now.astimezone(tz).date(), dt.time(), tz)
     today = await reads.water_total(session, user_id, start, start + dt.timedelta(days=1))
     return Status(
@@ -148,11 +149,11 @@ async def answer(
 async def _take(session: Session, user_id: int, key: str, result: str, now: dt.datetime) -> None:
     loaded = await loaded_plan(session, user_id, now)
     state = loaded.plan.state
-    if result == "accept" and state in _NEEDS:
+    if result == GrantResult.ACCEPT and state in _NEEDS:
         next_at = await services.water.next_time(session, user_id, now, now)
         event = wp.Event(kind=wp.EventKind.CHECKIN, request_id=key, next_at=next_at)
         await services.water.act(session, loaded, event, now)
-    elif result in ("reject", "ban") and state in _RUNNING:
+    elif result in (GrantResult.REJECT, GrantResult.BAN) and state in _RUNNING:
         if not await mp.last_grant_from_mp(session, user_id):
             return  # a linked member's chat-granted plan: WeChat's no is not about it
         await services.water.act(session, loaded, wp.PAUSE, now)
@@ -216,7 +217,7 @@ async def settle(
     if stored:
         return stored
     loaded = await loaded_plan(session, user_id, now)
-    if loaded.plan.state is wp.PlanState.SCHEDULED:
+    if loaded.plan.state is PlanState.SCHEDULED:
         source = glass_key(openid, action.action_id)
         next_at = await services.water.next_time(session, user_id, action.occurred_at, now)
         if next_at <= now:  # a glass replayed hours late: the user is here now
@@ -255,7 +256,7 @@ async def change_plan(
     loaded = await loaded_plan(session, user_id, now)
     if kind == "close":
         await services.water.act(session, loaded, wp.CLOSE, now)
-    elif kind == "enable" and loaded.plan.state is wp.PlanState.DISABLED:
+    elif kind == "enable" and loaded.plan.state is PlanState.DISABLED:
         next_at = await services.water.next_time(session, user_id, now, now)
         # Random, not the time: two enables in one instant (close in between) must not
         # share a key, or the second one's grant is ignored and the plan holds none.

@@ -28,8 +28,9 @@ import services.rules
 from scheduler.core import nag
 from scheduler.core.reminder_rules import task_due_at
 from storage.database import Session
-from storage.records import RuleKind, RuleRecord, TaskRecord
-from storage.repos import jobs, rules, tasks
+from storage.records import RuleRecord, TaskRecord
+from storage.repos import rules, sent_or_missed
+from storage.vocabulary import RuleKind, RuleStatus, TaskStatus
 
 
 async def add(
@@ -71,7 +72,7 @@ async def last_sent(session: Session, user_id: int, now: dt.datetime) -> list[Ru
     together as one; empty when no nag has sent within `ANSWER_WINDOW`."""
     found = [
         await rules.get(session, rule_id)
-        for rule_id in await jobs.last_sent_nags(session, user_id, now - ANSWER_WINDOW)
+        for rule_id in await sent_or_missed.last_sent_nags(session, user_id, now - ANSWER_WINDOW)
     ]
     return [rule for rule in found if rule is not None]
 
@@ -81,7 +82,7 @@ async def of_card(session: Session, user_id: int, rule_id: int) -> RuleRecord | 
     deleted, or not theirs)."""
     rule = await rules.get(session, rule_id)
     mine = rule is not None and rule.user_id == user_id and rule.kind == RuleKind.NAG
-    return rule if mine and rule is not None and rule.status == "active" else None
+    return rule if mine and rule is not None and rule.status == RuleStatus.ACTIVE else None
 
 
 async def answer(session: Session, rule: RuleRecord, now: dt.datetime) -> bool:
@@ -116,7 +117,7 @@ async def reschedule_task(
         return
     await services.rules.cancel_for(session, RuleKind.TASK_DUE, task.id, now)
     start = task_due_at(task.due_date, task.due_time, tz)
-    if task.status != tasks.OPEN or start is None or start <= now:
+    if task.status != TaskStatus.OPEN or start is None or start <= now:
         return
     old = spec_of(found)
     spec = nag.NagSpec(start=start) if old is None else dataclasses.replace(old, start=start)

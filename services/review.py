@@ -20,6 +20,7 @@ from scheduler.core.texts import review_text
 from storage.database import Session
 from storage.records import LedgerRow
 from storage.repos import budgets, events, reads, tasks, water
+from storage.vocabulary import LedgerDirection
 
 READ_WEEKS = review.TREND_WEEKS + 1
 
@@ -59,10 +60,10 @@ async def week_facts(
                 day=r.occurred_at.astimezone(tz).date(), category=r.category, amount=r.amount
             )
             for r in ledger
-            if r.direction == "expense"
+            if r.direction == LedgerDirection.EXPENSE
         ],
         budgets={b.category: b.amount for b in await budgets.of_user(session, user_id)},
-        month_spent=_by_category(r for r in month_ledger if r.direction == "expense"),
+        month_spent=_by_category(r for r in month_ledger if r.direction == LedgerDirection.EXPENSE),
         tasks_done=await tasks.count_done_between(session, user_id, at(week_start), at(day_after)),
         open_tasks=[
             review.OpenTask(id=t.id, number=t.number, title=t.title, due=t.due_date)
@@ -111,7 +112,7 @@ async def budget_nudge(
     month = today.strftime("%Y-%m")
     start = _midnight(today.replace(day=1), tz)
     rows = await reads.ledger_between(session, user_id, start, now + dt.timedelta(seconds=1))
-    spent = _by_category(r for r in rows if r.direction == "expense")
+    spent = _by_category(r for r in rows if r.direction == LedgerDirection.EXPENSE)
     progress = review.budget_progress({b.category: b.amount for b in have}, spent)
     told = {b.category: b.nudged_level for b in have if b.nudged_month == month}
     found = review.nudges(progress, told)

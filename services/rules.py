@@ -43,8 +43,9 @@ from scheduler.core.rule_state import can_transition
 from scheduler.core.schedule import Schedule, next_after
 from scheduler.core.texts.rules import RULE_KIND_NAMES
 from storage.database import Session
-from storage.records import EventRecord, RuleKind, RuleRecord, TaskRecord
-from storage.repos import events, jobs, rules, tasks, users
+from storage.records import EventRecord, RuleRecord, TaskRecord
+from storage.repos import events, job_claims, rules, sent_or_missed, tasks, users
+from storage.vocabulary import EventStatus, RuleKind, RuleStatus, TaskStatus
 
 
 async def create(
@@ -55,7 +56,7 @@ async def create(
     now: dt.datetime,
     important: bool = False,
     next_fire_at: dt.datetime | None = None,
-    status: str = "active",
+    status: str = RuleStatus.ACTIVE,
     spec: str = "",
     ref_id: int | None = None,
     label: str = "",
@@ -120,17 +121,19 @@ async def set_digest(
 ) -> RuleRecord:
     """Move a digest to `at` (and turn it on), or turn it off (`at` None). The user has
     their digests: the conversation gives every user the defaults first."""
-    found = next(r for r in await rules.of_user(session, user_id, kind) if r.status != "deleted")
+    found = next(
+        r for r in await rules.of_user(session, user_id, kind) if r.status != RuleStatus.DELETED
+    )
     rule = await _locked(session, found)
     assert rule is not None  # digests are never retired or deleted
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="digest changed")
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="digest changed")
     if at is None:
-        await _move(session, rule, "paused", now, next_fire_at=None)
+        await _move(session, rule, RuleStatus.PAUSED, now, next_fire_at=None)
     else:
         await _move(
             session,
             rule,
-            "active",
+            RuleStatus.ACTIVE,
             now,
             spec=at.strftime("%H:%M"),
             next_fire_at=next_after(digest_schedule(at), now, tz),
@@ -152,16 +155,16 @@ async def set_review(
     found = next(
         r
         for r in await rules.of_user(session, user_id, RuleKind.WEEKLY_REVIEW)
-        if r.status != "deleted"
+        if r.status != RuleStatus.DELETED
     )
     rule = await _locked(session, found)
     assert rule is not None  # the review is never retired or deleted
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="review changed")
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="review changed")
     if when is None:
-        await _move(session, rule, "paused", now, next_fire_at=None)
+        await _move(session, rule, RuleStatus.PAUSED, now, next_fire_at=None)
     else:
         at = next_after(review_schedule(*when), now, tz)
-        await _move(session, rule, "active", now, spec=review_spec(*when), next_fire_at=at)
+        await _move(session, rule, RuleStatus.ACTIVE, now, spec=review_spec(*when), next_fire_at=at)
     changed = await rules.get(session, rule.id)
     assert changed is not None
     return changed
@@ -172,7 +175,7 @@ async def schedule_event(
 ) -> dt.datetime | None:
     """Create or move the event's reminder (a changed event moves it); its time, or None."""
     at = event_reminder_at(event)
-    if event.status != "scheduled" or at is None or event.starts_at is None:
+    if event.status != EventStatus.SCHEDULED or at is None or event.starts_at is None:
         await cancel_for(session, RuleKind.EVENT_REMINDER, event.id, now)
         return None
     return await _one_off(
@@ -192,7 +195,7 @@ async def schedule_task(
 ) -> dt.datetime | None:
     """Create or move the task's reminder; its time, or None (no time, or already due)."""
     at = task_reminder_at(task, tz)
-    if task.status != "open" or at is None:
+    if task.status != TaskStatus.OPEN or at is None:
         await cancel_for(session, RuleKind.TASK_DUE, task.id, now)
         return None
     due = at + dt.timedelta(minutes=TASK_LEAD_MINUTES)
@@ -220,14 +223,14 @@ async def _one_off(
     if rule is not None:
         rule = await _locked(session, rule)
     if rule is not None:
-        await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="moved")
-    if at <= now and await jobs.sent_for_ref(session, kind, ref_id):
+        await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="moved")
+    if at <= now and await sent_or_missed.sent_for_ref(session, kind, ref_id):
         if rule is not None:
-            await _move(session, rule, "done", now)
+            await _move(session, rule, RuleStatus.DONE, now)
         return None
     if deadline <= now:
         if rule is not None:
-            await _move(session, rule, "done", now)
+            await _move(session, rule, RuleStatus.DONE, now)
         return None
     if rule is None:
         await create(
@@ -249,8 +252,8 @@ async def cancel_for(session: Session, kind: RuleKind, ref_id: int, now: dt.date
     found = await rules.of_ref(session, kind, ref_id)
     rule = None if found is None else await _locked(session, found)
     if rule is not None:
-        await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="cancelled")
-        await _move(session, rule, "deleted", now)
+        await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="cancelled")
+        await _move(session, rule, RuleStatus.DELETED, now)
 
 
 async def add_custom(
@@ -307,11 +310,11 @@ async def _thing_times(
         return None, None
     if rule.kind == RuleKind.EVENT_REMINDER:
         event = await events.get(session, rule.ref_id)
-        if event is None or event.status != "scheduled":
+        if event is None or event.status != EventStatus.SCHEDULED:
             return None, None
         return event_reminder_at(event), event.starts_at
     task = await tasks.get(session, rule.ref_id)
-    if task is None or task.status != "open":
+    if task is None or task.status != TaskStatus.OPEN:
         return None, None
     at = task_reminder_at(task, tz)
     return at, None if at is None else at + dt.timedelta(minutes=TASK_LEAD_MINUTES)
@@ -334,21 +337,21 @@ async def replan(
     rule = await _locked(session, found)
     if rule is None:
         return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=note)
-    at = next_fire_at if rule.status == "active" else None
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note=note)
+    at = next_fire_at if rule.status == RuleStatus.ACTIVE else None
     await rules.change(session, rule.id, now=now, spec=spec, next_fire_at=at)
     return True
 
 
 async def pause(
-    session: Session, found: RuleRecord, now: dt.datetime, *, to: str = "paused"
+    session: Session, found: RuleRecord, now: dt.datetime, *, to: str = RuleStatus.PAUSED
 ) -> bool:
     """Stop a rule (not water's: that is the plan's); nothing of it is sent meanwhile.
     False when it is gone already."""
     rule = await _locked(session, found)
     if rule is None:
         return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=f"rule {to}")
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note=f"rule {to}")
     await _move(session, rule, to, now, next_fire_at=None)
     return True
 
@@ -361,9 +364,9 @@ async def resume(session: Session, found: RuleRecord, tz: ZoneInfo, now: dt.date
         return False
     at = await next_fire(session, rule, tz, now)
     if at is None:
-        await _move(session, rule, "done", now)
+        await _move(session, rule, RuleStatus.DONE, now)
         return False
-    await _move(session, rule, "active", now, next_fire_at=at)
+    await _move(session, rule, RuleStatus.ACTIVE, now, next_fire_at=at)
     return True
 
 
@@ -373,8 +376,8 @@ async def delete(session: Session, found: RuleRecord, now: dt.datetime) -> bool:
     rule = await _locked(session, found)
     if rule is None:
         return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
-    await _move(session, rule, "deleted", now)
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note="rule deleted")
+    await _move(session, rule, RuleStatus.DELETED, now)
     return True
 
 
@@ -384,8 +387,8 @@ async def finish(session: Session, found: RuleRecord, now: dt.datetime, *, note:
     rule = await _locked(session, found)
     if rule is None:
         return False
-    await jobs.cancel_pending_for_rule(session, rule.id, now=now, note=note)
-    await _move(session, rule, "done", now)
+    await job_claims.cancel_pending_for_rule(session, rule.id, now=now, note=note)
+    await _move(session, rule, RuleStatus.DONE, now)
     return True
 
 
@@ -408,7 +411,7 @@ async def _move(
     """Change a rule's status as `scheduler.core.rule_state` allows (staying is allowed)."""
     if rule.status != to and not can_transition(rule.status, to):
         raise RuntimeError(f"rule {rule.id}: {rule.status} -> {to} is not a rule transition")
-    if to in ("done", "deleted"):
+    if to in (RuleStatus.DONE, RuleStatus.DELETED):
         await rules.set_status(session, rule.id, to, now=now)
     else:
         await rules.change(session, rule.id, now=now, status=to, **values)

@@ -21,8 +21,9 @@ from zoneinfo import ZoneInfo
 import services.nag
 import services.rules
 from storage.database import Session
-from storage.records import RuleKind, TaskRecord
+from storage.records import TaskRecord
 from storage.repos import inbound, records, tasks
+from storage.vocabulary import EffectKind, RuleKind
 
 __all__ = ["Undone", "undo_last"]
 
@@ -47,16 +48,16 @@ async def undo_last(
     kind, record_id = last.effect.kind, last.effect.record_id
     await inbound.mark_undone(session, last.message_id, now=now)
     reopened = None
-    if kind in ("task_done", "task_cancel"):
+    if kind in (EffectKind.TASK_DONE, EffectKind.TASK_CANCEL):
         reopened = await tasks.reopen_task(session, record_id, user_id)
         if reopened is not None:
             await services.nag.reschedule_task(session, user_id, reopened, tz, now)
-    elif kind == "task_add":
+    elif kind == EffectKind.TASK_ADD:
         await tasks.delete_task(session, record_id, user_id)
         await services.rules.cancel_for(session, RuleKind.TASK_DUE, record_id, now)
         await services.rules.cancel_for(session, RuleKind.NAG, record_id, now)  # 直到完成
     else:
         await records.delete_record(session, kind=kind, record_id=record_id, user_id=user_id)
-        if kind == "event":
+        if kind == EffectKind.EVENT:
             await services.rules.cancel_for(session, RuleKind.EVENT_REMINDER, record_id, now)
     return Undone(kind=last.kind, content=last.content, reopened=reopened)

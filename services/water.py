@@ -16,8 +16,9 @@ import services.rules
 from scheduler.core import water_plan as wp
 from scheduler.core.water_rule import next_reminder
 from storage.database import Session
-from storage.records import Habit, PlanRecord, RuleKind
-from storage.repos import jobs, reads, rules, water
+from storage.records import Habit, PlanRecord
+from storage.repos import job_claims, reads, rules, water
+from storage.vocabulary import GrantStatus, JobStatus, PlanState, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -40,7 +41,7 @@ async def ensure(session: Session, user_id: int, now: dt.datetime) -> PlanRecord
 
 
 async def load(session: Session, record: PlanRecord) -> Loaded:
-    state = wp.PlanState(record.state)
+    state = PlanState(record.state)
     live = wp.LIVE_GRANT[state]
     grant = None
     if live is not None and await water.grant_in(session, record.id, live.value) is not None:
@@ -53,8 +54,8 @@ async def load(session: Session, record: PlanRecord) -> Loaded:
             next_at=record.parked_next_at,
         )
     notice: wp.PauseCause | None = None
-    if record.pause_notice in ("failed", "unknown"):
-        notice = "failed" if record.pause_notice == "failed" else "unknown"
+    if record.pause_notice in (JobStatus.FAILED, JobStatus.UNKNOWN):
+        notice = JobStatus.FAILED if record.pause_notice == JobStatus.FAILED else JobStatus.UNKNOWN
     plan = wp.Plan(state=state, grant=grant, parked=parked, pause_notice_pending=notice)
     return Loaded(record=record, plan=plan)
 
@@ -95,16 +96,18 @@ async def _carry_out(
     if isinstance(effect, wp.CreateGrant):
         await water.add_grant(session, plan_id=record.id, request_key=effect.request_id, now=now)
     elif isinstance(effect, wp.ReserveGrant):
-        await _move(session, record, "available", "reserved", now, job_id)
+        await _move(session, record, GrantStatus.AVAILABLE, GrantStatus.RESERVED, now, job_id)
     elif isinstance(effect, wp.ReleaseGrant):
         if not await water.release_grant(session, record.id, now=now):
             raise RuntimeError(f"water plan {record.id}: no reserved grant to release")
     elif isinstance(effect, wp.ConsumeGrant):
-        await _move(session, record, "reserved", "consumed", now, None)
+        await _move(session, record, GrantStatus.RESERVED, GrantStatus.CONSUMED, now, None)
     elif isinstance(effect, wp.InvalidateGrants):
         await water.invalidate_open_grants(session, record.id, now=now)
     elif isinstance(effect, wp.CancelPendingJobs):
-        await jobs.cancel_pending_for_rule(session, record.rule_id, now=now, note="plan changed")
+        await job_claims.cancel_pending_for_rule(
+            session, record.rule_id, now=now, note="plan changed"
+        )
     elif isinstance(effect, wp.ScheduleReminder):
         await rules.set_next_fire(session, record.rule_id, effect.at, now=now)
     else:

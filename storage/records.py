@@ -10,28 +10,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
-from enum import StrEnum
 
-
-class RuleKind(StrEnum):
-    """What a reminder rule is, stored as its string value on rules and jobs.
-
-    The vocabulary lives here, at the bottom of the layers, because storage's own
-    queries name kinds (which rules run out, which expiries are told); what each
-    kind promises (delivery policy, priority, catch-up window) is one table in
-    `scheduler.core.rule_kinds`.
-    """
-
-    WATER = "water"
-    DIGEST_MORNING = "digest_morning"
-    DIGEST_EVENING = "digest_evening"
-    EVENT_REMINDER = "event_reminder"
-    TASK_DUE = "task_due"
-    CUSTOM = "custom"
-    CARD_UPDATE = "card_update"
-    WEEKLY_REVIEW = "weekly_review"
-    ADMIN_ALERT = "admin_alert"
-    NAG = "nag"
+from storage.vocabulary import JobStatus
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -229,7 +209,7 @@ class Missed:
     kind: str
     slot: dt.datetime
     label: str
-    status: str = "expired"
+    status: str = JobStatus.EXPIRED
     note: str = ""  # for failed / unknown: the job's outcome note ("config: 60020")
 
 

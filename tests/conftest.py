@@ -43,7 +43,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.sandbox.wecom_side import WeComSide
-from bot.settings import Settings
+from bot.settings import ChannelSettings, MiniProgramSettings, Settings, WeComSettings
 from scheduler.clock import FakeClock
 from scheduler.core.user_ids import KNOWN
 from storage.engine import create_engine
@@ -54,19 +54,25 @@ REQUIRE_MARIADB = os.environ.get("KEEPER_REQUIRE_MARIADB") == "1"
 ENGINES = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
 
 TEST_SETTINGS = Settings(
-    corp_id="wwtestcorp000001",
-    agent_id=1000002,
-    secret="test-secret-value-0001",
-    token="TestTokenValue123",
-    aes_key="jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
-    robot_key="test-robot-key-0001",
-    wxpusher_app_token="AT_testAppToken0001",
-    serverchan_sendkey="SCTtestSendKey0001",
-    wecomchan_url="http://127.0.0.1:9/wecomchan?sendkey=test-relay-key-0001",
-    mp_appid="wx0123456789abcdef",
-    mp_secret="5ec7e7000000000000000000000000a1",
-    mp_template_id="tmpl-water-0001",
-    wechat_api_base="http://127.0.0.1:9",
+    wecom=WeComSettings(
+        corp_id="wwtestcorp000001",
+        agent_id=1000002,
+        secret="test-secret-value-0001",
+        token="TestTokenValue123",
+        aes_key="jWmYm7qr5nMoAUwZRjGtBxmz3KA1tkAj3ykkR6q2B2C",
+    ),
+    channels=ChannelSettings(
+        robot_key="test-robot-key-0001",
+        wxpusher_app_token="AT_testAppToken0001",
+        serverchan_sendkey="SCTtestSendKey0001",
+        wecomchan_url="http://127.0.0.1:9/wecomchan?sendkey=test-relay-key-0001",
+    ),
+    mp=MiniProgramSettings(
+        appid="wx0123456789abcdef",
+        secret="5ec7e7000000000000000000000000a1",
+        template_id="tmpl-water-0001",
+        api_base="http://127.0.0.1:9",
+    ),
 )
 """The settings every in-process app of the suite runs with."""
 
@@ -120,11 +126,11 @@ def _secret_values() -> list[tuple[str, str]]:
 
     s = TEST_SETTINGS
     configured = [
-        ("WECOM_SECRET", s.secret),
-        ("WECOM_TOKEN", s.token),
-        ("WECOM_AES_KEY", s.aes_key),
-        ("KEEPER_MP_SECRET", s.mp_secret),
-        *((f"channel credential {i}", value) for i, value in enumerate(s.channel_secrets())),
+        ("WECOM_SECRET", s.wecom.secret),
+        ("WECOM_TOKEN", s.wecom.token),
+        ("WECOM_AES_KEY", s.wecom.aes_key),
+        ("KEEPER_MP_SECRET", s.mp.secret),
+        *((f"channel credential {i}", value) for i, value in enumerate(s.channels.secrets())),
         ("a bound SendKey", USER_SENDKEY),
     ]
     issued = [("access_token", token) for token in ISSUED_TOKENS]
@@ -378,10 +384,10 @@ def wecom_side(
     """WeCom's side of the app `client` serves, on the test's clock and session."""
     return WeComSide(
         str(client.make_url("")).rstrip("/"),
-        settings.token,
-        settings.aes_key,
-        settings.corp_id,
-        settings.agent_id,
+        settings.wecom.token,
+        settings.wecom.aes_key,
+        settings.wecom.corp_id,
+        settings.wecom.agent_id,
         clock.now,
         session=client.session,
     )

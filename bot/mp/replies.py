@@ -73,7 +73,7 @@ def guarded(route: Route) -> Route:
     """Not configured -> 503; a `Bad` -> its error; anything else -> 500, logged."""
 
     async def wrapper(request: web.Request) -> web.StreamResponse:
-        if not request.app[keys.SETTINGS].mp_configured:
+        if not request.app[keys.SETTINGS].mp.configured:
             return error("not_configured")
         try:
             return await route(request)

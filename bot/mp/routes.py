@@ -104,15 +104,15 @@ async def login(request: web.Request) -> web.StreamResponse:
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
     js_code = validate.js_code(await body(request))
     address = client_address(
-        request.remote, request.headers.getall("X-Forwarded-For", []), settings.trusted_proxies
+        request.remote, request.headers.getall("X-Forwarded-For", []), settings.web.trusted_proxies
     )
     if refused := request.app[LIMITS].login(address, now):
         return too_many(refused)
     openid, failure = await code2session(
         request.app[HTTP],
-        api_base=settings.wechat_api_base,
-        appid=settings.mp_appid,
-        secret=settings.mp_secret,
+        api_base=settings.mp.api_base,
+        appid=settings.mp.appid,
+        secret=settings.mp.secret,
         js_code=js_code,
     )
     if openid is None:
@@ -120,11 +120,11 @@ async def login(request: web.Request) -> web.StreamResponse:
 
     async def unit() -> int:
         async with request.app[keys.DATABASE].transaction() as session:
-            return await mpw.login(session, openid, settings.timezone.key, now)
+            return await mpw.login(session, openid, settings.operations.timezone.key, now)
 
     user_id = await retrying(unit)
     token, expires = auth.issue(auth.token_key(settings.web_key()), user_id, openid, now)
-    local = expires.astimezone(settings.timezone).isoformat()
+    local = expires.astimezone(settings.operations.timezone).isoformat()
     return web.json_response({"token": token, "expires_at": local})
 
 
@@ -133,7 +133,7 @@ async def _status(request: web.Request, session: Session, user_id: int) -> web.R
 
 
 async def _status_json(request: web.Request, session: Session, user_id: int) -> str:
-    now, template = request.app[keys.CLOCK].now(), request.app[keys.SETTINGS].mp_template_id
+    now, template = request.app[keys.CLOCK].now(), request.app[keys.SETTINGS].mp.template_id
     return (await mpw.status(session, user_id, now, template)).as_json()
 
 
@@ -160,7 +160,7 @@ async def get_water(request: web.Request) -> web.StreamResponse:
 async def post_grant(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     settings, now = request.app[keys.SETTINGS], request.app[keys.CLOCK].now()
-    answer = validate.grant(await body(request), settings.mp_template_id)
+    answer = validate.grant(await body(request), settings.mp.template_id)
 
     async def work(session: Session, user_id: int) -> web.Response:
         try:
@@ -192,7 +192,7 @@ async def post_action(request: web.Request) -> web.StreamResponse:
         reply = await mpw.settle(session, user_id, who.openid, action, now, template)
         return json_text(reply)
 
-    template = settings.mp_template_id
+    template = settings.mp.template_id
     recorded = await _as_user(request, who, glass)  # committed: the glass is safe now
     if recorded.status != 200 or recorded.text:
         return recorded
@@ -228,7 +228,7 @@ async def post_link(request: web.Request) -> web.StreamResponse:
     not an exception."""
     who = _session(request)
     now, limits = request.app[keys.CLOCK].now(), request.app[LIMITS]
-    key = request.app[keys.CONVERSATION].mp_link_key  # derived once, at start-up
+    key = request.app[keys.CONVERSATION].deployment.mp_link_key  # derived once, at start-up
     code = validate.link_code(await body(request))
     if refused := limits.link(now):
         return too_many(refused)

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from handlers import texts
 from handlers.parse.settings import GOAL_RANGE, INTERVAL_RANGE
+from storage.vocabulary import GrantResult
 
 AHEAD = dt.timedelta(minutes=10)
 BEHIND = dt.timedelta(hours=48)
@@ -22,11 +23,9 @@ BEHIND = dt.timedelta(hours=48)
 
 ID = re.compile(r"[A-Za-z0-9_-]{8,64}")
 """A client id (request_id, action_id): a uuid, with or without dashes."""
-RESULTS = ("accept", "reject", "ban", "filter")
+RESULTS = tuple(GrantResult)
 STATUSES = (*RESULTS, "skipped")
 HM = re.compile(r"([01]\d|2[0-3]):([0-5]\d)")
-
-GrantResult = Literal["accept", "reject", "ban", "filter"]
 
 
 class Bad(Exception):

@@ -37,7 +37,7 @@ def setup(app: web.Application) -> None:
     # Behind a proxy that serves keeper under a path (KEEPER_PUBLIC_URL=https://h/keeper),
     # the routes stay /web/...; only what the browser sees (links, redirects, the
     # cookie's path) carries the prefix.
-    env.globals["root"] = routes.web_root(app[keys.SETTINGS].public_url)
+    env.globals["root"] = routes.web_root(app[keys.SETTINGS].web.public_url)
     # No HEAD: a link checker's or preview's HEAD would otherwise use the link up (and
     # take the session cookie), leaving the member a "链接已用过" page.
     app.router.add_get("/web/link/{token}", routes.open_link, allow_head=False)

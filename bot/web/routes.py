@@ -24,6 +24,7 @@ from handlers import texts
 from scheduler.core.redact import mask_user
 from storage.export import export_user
 from storage.repos import links
+from storage.vocabulary import LinkPurpose, LinkRefusal
 
 log = logging.getLogger(__name__)
 audit = logging.getLogger("keeper.audit")
@@ -31,9 +32,9 @@ TOKEN = re.compile(r"[A-Za-z0-9_-]{20,100}")
 DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 LINK_WORDS = {
-    "unknown": (404, *texts.WEB_LINK_UNKNOWN),
-    "used": (410, *texts.WEB_LINK_USED),
-    "expired": (410, *texts.WEB_LINK_EXPIRED),
+    LinkRefusal.UNKNOWN: (404, *texts.WEB_LINK_UNKNOWN),
+    LinkRefusal.USED: (410, *texts.WEB_LINK_USED),
+    LinkRefusal.EXPIRED: (410, *texts.WEB_LINK_EXPIRED),
 }
 NO_SESSION = (401, *texts.WEB_NO_SESSION)
 NOT_ADMIN = (403, *texts.WEB_NOT_ADMIN)
@@ -56,21 +57,25 @@ async def open_link(request: web.Request) -> web.StreamResponse:
     """GET /web/link/{token}: use a one-time link once."""
     token = request.match_info["token"]
     if not TOKEN.fullmatch(token):
-        return page(request, *LINK_WORDS["unknown"])
+        return page(request, *LINK_WORDS[LinkRefusal.UNKNOWN])
     now, body = _now(request), b""
     async with request.app[keys.DATABASE].transaction() as session:
         used = await links.consume(session, links.hash_token(token), now)
         who = (
             await links.member(session, used.user_id) if isinstance(used, links.Consumed) else None
         )
-        if isinstance(used, links.Consumed) and used.purpose == "export" and who is not None:
+        if (
+            isinstance(used, links.Consumed)
+            and used.purpose == LinkPurpose.EXPORT
+            and who is not None
+        ):
             body = await export_user(session, used.user_id, who[0], now)
     if not isinstance(used, links.Consumed):
         log.info("web link refused", extra={"reason": used})
         return page(request, *LINK_WORDS[used])
     if who is None:
-        return page(request, *LINK_WORDS["unknown"])
-    if used.purpose == "export":
+        return page(request, *LINK_WORDS[LinkRefusal.UNKNOWN])
+    if used.purpose == LinkPurpose.EXPORT:
         audit.info("export downloaded", extra={"user": mask_user(who[0])})
         return web.Response(
             body=body,
@@ -80,10 +85,10 @@ async def open_link(request: web.Request) -> web.StreamResponse:
                 "Cache-Control": "no-store",
             },
         )
-    role: auth.Role = "admin" if used.purpose == "admin" else "user"
-    if role == "admin" and who[0] not in request.app[keys.SETTINGS].admins:
+    role: auth.Role = "admin" if used.purpose == LinkPurpose.ADMIN else "user"
+    if role == "admin" and who[0] not in request.app[keys.SETTINGS].operations.admins:
         return page(request, *NOT_ADMIN)
-    root = web_root(request.app[keys.SETTINGS].public_url)
+    root = web_root(request.app[keys.SETTINGS].web.public_url)
     where = f"{root}/web/admin" if role == "admin" else f"{root}/web/me"
     response = web.Response(status=303, headers={"Location": where, "Cache-Control": "no-store"})
     _set_cookie(request, response, auth.issue(_key(request), used.user_id, role, now))
@@ -102,12 +107,12 @@ def _key(request: web.Request) -> bytes:
 
 
 def _set_cookie(request: web.Request, response: web.StreamResponse, value: str) -> None:
-    secure = request.app[keys.SETTINGS].public_url.startswith("https://") or request.secure
+    secure = request.app[keys.SETTINGS].web.public_url.startswith("https://") or request.secure
     response.set_cookie(
         auth.COOKIE_NAME,
         value,
         max_age=int(auth.SESSION_TTL.total_seconds()),
-        path=f"{web_root(request.app[keys.SETTINGS].public_url)}/web",
+        path=f"{web_root(request.app[keys.SETTINGS].web.public_url)}/web",
         httponly=True,
         samesite="Strict",
         secure=secure,
@@ -126,7 +131,7 @@ async def _session(request: web.Request) -> tuple[auth.WebSession, str, ZoneInfo
     try:
         tz = ZoneInfo(who[1])
     except (ValueError, KeyError):
-        tz = request.app[keys.SETTINGS].timezone
+        tz = request.app[keys.SETTINGS].operations.timezone
     return session, who[0], tz
 
 
@@ -170,7 +175,7 @@ async def admin_page(request: web.Request) -> web.StreamResponse:
         return page(request, *NO_SESSION)
     session, wecom_user_id, _ = signed
     settings = request.app[keys.SETTINGS]
-    if session.role != "admin" or wecom_user_id not in settings.admins:
+    if session.role != "admin" or wecom_user_id not in settings.operations.admins:
         audit.warning("admin page refused", extra={"user": mask_user(wecom_user_id)})
         return page(request, *NOT_ADMIN)
     async with request.app[keys.DATABASE].transaction() as db:
@@ -178,8 +183,8 @@ async def admin_page(request: web.Request) -> web.StreamResponse:
             db,
             _now(request),
             settings.secrets(),
-            settings.timezone,
-            backups_on=settings.backup_dir is not None,
+            settings.operations.timezone,
+            backups_on=settings.backup.on,
         )
     return _render(request, "admin.html", context)
 

@@ -28,7 +28,7 @@ from handlers.commands import (
     SwitchWater,
 )
 from handlers.parse.body import Body
-from handlers.parse.lexicon import END_WORDS, EVENT_TITLE_WORDS, QUIET_WORDS
+from handlers.parse.lexicon import END_WORDS, EVENT_TITLE_WORDS, FEATURE_NOUNS, QUIET_WORDS
 from handlers.parse.numbers import LIST_N, small_int
 from handlers.parse.settings import (
     DIGESTS,
@@ -62,7 +62,7 @@ _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
 )
 _EVENT_EDIT = re.compile(
-    rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+    rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
 )
 _EVENT_MOVE = re.compile(
     r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在|改成)\s*(?P<rest>.+)"
@@ -81,6 +81,10 @@ _DIGEST_DAILY = re.compile(
 _WAKE_SLEEP = re.compile(
     r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
 )
+_ROUTINE_CHANGE = re.compile(
+    r"^作息(?:时间)?\s*(?:改一下|改成|改为|调整一下|调一下|换成)?\s*[:：]?\s*"
+)
+"""`作息时间改一下 早上6:30起 晚上11点睡`: the words that only say a change follows."""
 _ROUTINE = re.compile(
     r"(?:我的?|俺的?)?(?:日常)?作息(?:时间)?(?:一般|大概)?(?:是|为)?\s*(?P<a>[^\s,到至]+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
 )
@@ -92,8 +96,8 @@ _FOR_THIS = re.compile(r"(?=你?(?:就)?(?:按|照)这个)")
 """`…晚上十点就睡了你按这个时间提醒我喝水`: where what it is for begins."""
 _CLOCK = re.compile(r"[0-9]|[一二两三四五六七八九十]\s*点")
 _WATER_WORDS = re.compile(
-    r"(?:以后|今后|再也|先)?(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?P<again>继续|恢复|重新)?(?:再)?"
-    r"(?:提醒我|叫我)喝水(?:了)?"
+    r"(?:今天|这两天|以后|今后|再也|先)*(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?P<again>继续|恢复|重新)?"
+    r"(?:再)?(?:提醒我?|叫我)喝水(?:了)?"
 )
 
 
@@ -110,6 +114,8 @@ def _quiet(text: str, _context: Body) -> Command | None:
     word = next((w for w in QUIET_WORDS if w in text), None)
     if word is None:
         return None
+    if any(noun in text for noun, feature in FEATURE_NOUNS.items() if feature != "quiet"):
+        return None  # 这两天先别提醒喝水了: that feature is paused, not all messages
     if any(end in text for end in END_WORDS):
         return EndQuiet()
     match = QUIET_FOR.search(text)
@@ -150,7 +156,7 @@ def _event_change(text: str, context: Body) -> Command | None:
     if match := _EVENT_CANCEL.fullmatch(text):
         return CancelEvent(number=small_int(match["a"] or match["b"] or match["c"]) or 0)
     if match := _EVENT_EDIT.fullmatch(text):
-        number = small_int(match["n"] or match["o"])
+        number = small_int(match["n"] or match["o"] or match["p"])
         return parse_edit_event(context.with_text("改日程", f"{number} {match['rest']}"))
     return _event_move(text, context)
 
@@ -200,6 +206,8 @@ def _digest_daily(text: str, _context: Body) -> Command | None:
 def _wake_sleep(text: str) -> Command | None:
     """`我一般7点起床11点睡`, `起床时间7点 睡觉时间23点`: the day window, evening
     hours read as evening."""
+    if (changed := _ROUTINE_CHANGE.sub("", text)) != text and ("起" in changed or "睡" in changed):
+        text = changed
     first, comma, rest = _FOR_THIS.sub(",", text, count=1).partition(",")
     if comma and _CLOCK.search(rest) is None:
         text = (
@@ -225,5 +233,5 @@ def _water_words(text: str) -> Command | None:
         if match.end() != len(text):
             return None
         return SwitchWater(action="resume" if match["again"] else "enable")  # 继续提醒我喝水
-    paused = "暂停" in text or text.startswith("先")  # 先别提醒我喝水了，暂停一下
+    paused = "暂停" in text or text.startswith(("先", "今天", "这两天"))  # 先别提醒我喝水了
     return SwitchWater(action="pause" if paused else "close")

@@ -58,6 +58,7 @@ from handlers.parse.lexicon import (
     UNDO_CUES,
     UNDO_FILLER,
     UNDO_VERBS,
+    VIEW_FILLER_WORDS,
     VIEW_NOUNS,
     WATER_NOUNS,
     WEIGHT_CUES,
@@ -66,7 +67,7 @@ from handlers.parse.lexicon import (
 from handlers.parse.money import category_of
 from handlers.parse.numbers import LIST_N, small_int
 from handlers.parse.when import match_time
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 BUDGET_ONE_AMOUNT = texts.BUDGET_HINT
 BUDGET_WHICH = texts.BUDGET_CATEGORY_UNKNOWN
@@ -406,16 +407,18 @@ def done_thing(title: str) -> str | None:
 
 
 _VIEW_FILLER = sorted(
-    {*SCOPE_WORDS, *QUESTION_CUES, *LOOK_WORDS, *MONEY_NOUNS, *WATER_NOUNS, *VIEW_NOUNS,
-     "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了",
-     "记了", "喝了", "做了", "有", "样", "咋", "么", "个", "杯", "总结", "汇总", "概况",
-     "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥", "一年", "情况", "干了", "干",
-     "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了", "好多",
-     "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前", "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说",
-     "讲讲", "你"},
+    {
+        *SCOPE_WORDS,
+        *QUESTION_CUES,
+        *LOOK_WORDS,
+        *MONEY_NOUNS,
+        *WATER_NOUNS,
+        *VIEW_NOUNS,
+        *VIEW_FILLER_WORDS,
+    },
     key=len,
     reverse=True,
-)  # fmt: skip
+)
 _MONEY_FILLER = sorted({*_VIEW_FILLER, *EXPENSE_SYNONYMS}, key=len, reverse=True)
 _VIEW_FILLER_RE = re.compile("|".join(map(re.escape, _VIEW_FILLER)))
 _MONEY_FILLER_RE = re.compile("|".join(map(re.escape, _MONEY_FILLER)))
@@ -628,7 +631,7 @@ def without_polite(text: str) -> str:
 
 def digest_kind(feature: str) -> DigestKind:
     """The digest a feature key names."""
-    if feature == "digest_morning":
+    if feature == RuleKind.DIGEST_MORNING:
         return RuleKind.DIGEST_MORNING
     return RuleKind.DIGEST_EVENING
 
@@ -720,7 +723,7 @@ def event_title(text: str, cues: Cues) -> str | None:
     before = before.split(",")[0]  # 年会那个不去了，日程删掉
     said = _TITLE_NOISE.sub("", before.lstrip("的").strip()).strip()
     said = said.removeprefix("的").strip()
-    for tail in ("的日程", "那个日程", "日程", "的安排", "那个"):
+    for tail in ("的日程", "那个日程", "日程", "的安排", "的预约", "那个", "的会议"):
         said = said.removesuffix(tail).strip()
     return said or cues.event_word
 
@@ -770,6 +773,9 @@ _DONE_REST = re.compile(r"\S{0,2}(?:完|好|掉)了?|(?:已经)?\S?过了")
 _CANCEL_REST = re.compile(r"不\S{1,2}了|算了")
 
 
+_LEAD_SIGH = re.compile(r"^(?:算了|嗯+|哎呀|哦)[\s,]*")
+
+
 def named_thing(text: str) -> tuple[str, str] | None:
     """(thing, state) of `报表那件事不用做了` (`报表`, `cancel`); None when no namer
     stands between a thing and words that say it was done, dropped or put off."""
@@ -777,6 +783,7 @@ def named_thing(text: str) -> tuple[str, str] | None:
     if match is None:
         return None
     thing = text[: match.start()].strip(" ,").removeprefix("把").removeprefix("那个").strip()
+    thing = _LEAD_SIGH.sub("", thing)  # 算了 回访客户那个不做了
     for lead in ("不用", "不要", "不必", "别"):  # 不用去银行了 那个待办取消吧
         if thing.startswith(lead) and len(thing) > len(lead) + 1:
             thing = thing[len(lead) :].removesuffix("了").strip()

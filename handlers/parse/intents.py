@@ -100,6 +100,7 @@ from handlers.parse.tasks import (
     parse_task,
 )
 from handlers.parse.views import HELP_TOPICS, read_help
+from storage.vocabulary import RuleKind
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]
 
@@ -114,6 +115,7 @@ _CHANNEL_HINT = re.compile(
     "绑|渠道|通道|备用|备选|后备|小程序|微信|企微|wxpusher|server|方糖|sct|uid_|spt|发到|推送|提醒发|消息发",
     re.IGNORECASE,
 )
+_NOT_NEEDED_HINT = re.compile("不用|不要|不必|用不着")
 _DISMISS_HINT = re.compile("算了|不记|不用了|不要了|别记")
 
 
@@ -139,6 +141,8 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     command wherever it stands, and its words leave the title."""
     if _MARKER_HINT.search(text) is None:
         return None
+    if context.text.endswith("了") and context.text.rstrip("了") == text:
+        text = context.text  # 加个待办：周五前把化肥钱结了: the title keeps its 了
     text = found_cues.without_polite(text)
     said_last = text.endswith("日程") and not text.startswith("日程") and _slots.when_found
     asking = cues.question or cues.look or cues.mine
@@ -271,7 +275,7 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
     feature = cues.feature
     if feature == "quiet":
         return EndQuiet() if off else None
-    if feature in ("digest_morning", "digest_evening"):
+    if feature in (RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING):
         return SetDigest(kind=found_cues.digest_kind(feature), on=on is not None)
     if feature == "review" and not slots.when_found:
         return SetReview(on=on is not None)
@@ -449,12 +453,12 @@ def digest_time(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command
     """`早上的计划改到七点发`: a digest named in words, at a new time."""
     if _DIGEST_HINT.search(text) is None:
         return None
-    if cues.feature not in ("digest_morning", "digest_evening") or cues.turn_off:
+    if cues.feature not in (RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING) or cues.turn_off:
         return None
     at = found_cues.time_in(text)
     if at is None:
         return None
-    if cues.feature == "digest_evening" and at.hour < 12:
+    if cues.feature == RuleKind.DIGEST_EVENING and at.hour < 12:
         at = at.replace(hour=at.hour + 12)
     return SetDigest(kind=found_cues.digest_kind(cues.feature), on=True, at=at)
 
@@ -651,17 +655,19 @@ _NAMED_NOTICE = re.compile(
 
 def task_not_needed(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`奶粉不用买了`, `银行不用去了`: the task is dropped (`周报不用发了` is a setting)."""
+    if not _NOT_NEEDED_HINT.search(text):
+        return None
     if slots.amounts or cues.feature or (title := found_cues.not_needed(text)) is None:
         return None
     return CancelTask(ref=TaskRef(title=title))
 
 
-def named_task(text: str, _context: Body, _cues: Cues, _slots: Slots) -> Command | None:
+def named_task(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`报表那件事不用做了`, `给老王回电话那事儿打完了`, `交作业的todo取消`: a task named
     by its thing, and what happened to it."""
     found = found_cues.named_thing(text)
-    if found is None:
-        return None
+    if found is None or cues.event_word is not None:
+        return None  # 年会那个不去了，日程删掉: an event's, read by the switches
     thing, state = found
     ref = TaskRef(title=thing)
     if state == "done":

@@ -35,20 +35,21 @@ _EXPENSE_WORDS = {
     "餐饮": "麻辣烫 伙食费 伙食 大米 排骨 猪肉 鸡蛋 青菜 蔬菜 买肉 早餐 早饭 午餐 午饭 中饭 晚餐 晚饭 宵夜 夜宵 外卖 奶茶 咖啡 饭 吃饭 聚餐 火锅 "
     "烧烤 零食 水果 早点 面包 快餐 食堂 饮料 小吃 甜品 蛋糕 麦当劳 肯德基 星巴克 瑞幸 "
     "喜茶 买菜 菜钱 午饭钱 饭钱 餐费 请客吃饭 盒饭 便当 包子 煎饼 面条 拉面 米线 酒 "
-    "吃 面 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费 "
+    "吃 面条 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费 "
     "苹果 香蕉 橙子 橘子 葡萄 西瓜 草莓 梨 桃子 芒果 樱桃 车厘子 柚子 牛肉 羊肉 鸡肉 "
-    "鱼 虾 海鲜 酸奶 豆腐 白菜 土豆 西红柿 鸡翅 鸭脖 奶粉",
+    "鱼 虾 海鲜 酸奶 豆腐 白菜 黄焖鸡 盖饭 炒饭 炒面 米饭 沙拉 汉堡 披萨 寿司 串串 冒菜 酸辣粉 "
+    "螺蛳粉 凉皮 肉夹馍 烤鸭 水饺 馒头 豆浆 油条 加班餐 工作餐 套餐 牛肉面 土豆 西红柿 鸡翅 鸭脖 奶粉",
     "交通": "油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
-    "车贷 修车 保养 车险 年检 车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
+    "加气 罚单 违章 车贷 修车 保养 车险 年检 车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
     "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
-    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电 队服 婴儿床 婴儿车 玩具 家具 床 沙发",
+    "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电 婚纱 队服 婴儿床 婴儿车 玩具 家具 床 沙发",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
     "通讯": "话费 手机费 流量 充话费 电话费 月租 宽带 网费 宽带费",
     "医疗": "药 买药 看病 挂号 医院 体检 牙医 看牙 门诊 药费 医药费 保健品 维生素 吃药 "
     "感冒药 看医生 疫苗 打疫苗 自费 退烧药 住院 检查费 挂号费",
     "娱乐": "电影 看电影 游戏 唱歌 KTV ktv 演唱会 门票 旅游 健身 健身房 会员 视频会员 "
     "游泳 球票 剧本杀 桌游 按摩 酒店 住宿 民宿 宾馆 景区",
-    "教育": "钢琴班 补习班 培训班 兴趣班 钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
+    "教育": "篮球班 游泳班 足球班 美术班 书法班 编程班 资料 考研 教辅 练习册 钢琴班 补习班 培训班 兴趣班 钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
     "发了红包 发了个红包 包了红包",
@@ -115,6 +116,11 @@ INCOME_SYNONYMS: dict[str, str] = {
     "代驾": "兼职",
     "奖励": "奖金",
     "冲单奖励": "奖金",
+    "工钱": "工资",
+    "季度奖": "奖金",
+    "绩效奖": "奖金",
+    "月度奖": "奖金",
+    "半年奖": "奖金",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -321,6 +327,7 @@ LEDGER_WORDS: tuple[str, ...] = tuple(
 number before one is an amount (`两千生活费`, `28宵夜`)."""
 INCOME_IN_WORDS: tuple[str, ...] = (
     "收款",
+    "给了我",
     "转来",
     "转给我",
     "给我转",
@@ -559,6 +566,10 @@ EVENT_MARKERS: tuple[str, ...] = (
     "加一个日程",
 )
 TASK_MARKERS: tuple[str, ...] = (
+    "加入任务",
+    "加入待办",
+    "放入待办",
+    "记一个待办",
     "加到待办",
     "加个待办",
     "加待办",
@@ -647,6 +658,7 @@ QUESTION_CUES: tuple[str, ...] = (
 )
 VIEW_NOUNS: dict[str, str] = {
     "日程": "events",
+    "预约": "events",
     "安排": "events",
     "行程": "events",
     "约会": "events",
@@ -1103,6 +1115,10 @@ INTERJECTIONS: tuple[str, ...] = (
     "收到",
 )
 SNOOZE_PHRASES: tuple[str, ...] = (
+    "晚点喝",
+    "等会喝",
+    "一会喝",
+    "待会喝",
     "晚点再喝",
     "等会再喝",
     "等会儿再喝",
@@ -1179,6 +1195,7 @@ STATE_VERBS: dict[str, str] = {
     "改明天": "postpone",
     "先放放": "postpone",
     "挪明天": "postpone",
+    "改天": "postpone",
     "删": "cancel",
     "删除": "cancel",
     "不用": "cancel",
@@ -1487,7 +1504,7 @@ NAG_UNDONE_VERBS = (
 # --- a task named by its thing (`报表那件事不用做了`) ---
 THING_NAMERS = (
     "那件事儿", "那件事", "那事儿", "那个事", "这件事", "这事儿", "的事儿", "的事情", "的事",
-    "那个待办", "的待办", "的todo", "那个todo", "那个任务", "的任务", "的那个",
+    "那个待办", "的待办", "的todo", "那个todo", "那个任务", "的任务", "的那个", "那个",
 )  # fmt: skip
 """Words after a task's thing that name it (`给老王回电话那事儿打完了`): the thing
 before them is the task's title, the words after say what happened to it."""
@@ -1500,6 +1517,7 @@ NOT_REMARK_TAILS = (
 (`体重 72.4 磅`, `… 直到完成`): such a message is never read without it."""
 
 LOOK_LEADS = (
+    "我的",
     "显示",
     "查看",
     "看看",
@@ -1578,3 +1596,26 @@ ABOUT_AFTER = ("多", "来块", "来", "左右", "出头", "上下", "几")
 """After an amount, it was about that much (`花了1200多`): asked, never recorded."""
 SPAN_UNITS = ("个多月", "个月", "多月", "岁", "年", "天", "周", "个星期", "星期", "小时", "分钟")
 """A Chinese numeral before these counts time or age (`生完宝宝三个月了`), never a weight."""
+VIEW_FILLER_WORDS = (
+    "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了", "记了", "喝了", "做了", "有",
+    "样", "咋", "么", "个", "杯", "总结", "汇总", "概况", "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥",
+    "一年", "情况", "干了", "干", "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了",
+    "好多", "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前",
+    "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
+    "接下来", "最近", "近期",
+)  # fmt: skip
+"""Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,
+question, look and noun words, nothing else may be said for the message to be that view."""
+GOAL_WORD = "目标"
+"""A goal said with a volume (`喝水目标 2000ml`): the daily glasses, not a check-in."""
+RECEIVED_VERBS = ("收了", "收到", "到账", "进账", "入账", "一共收了", "共收了")
+"""Said right before an amount, the money came in, whatever item is named (`份子钱
+点完了 一共收了32600`)."""
+MEAL_SUFFIX = "餐"
+"""A word with 餐 names a meal (`值班餐`, `病号餐`): 餐饮 when no other word says more."""
+TRADE_VERBS = ("卖", "买", "进了", "进货", "收购", "运", "拉了", "摘了", "批了", "订了")
+"""Before a weight with its goods after it (`卖了三百斤白菜`), the weight is goods."""
+TWO_WAY_MONEY = ("定金", "订金", "押金", "尾款")
+"""Money that goes either way: with an item bought named (`婚纱定金 2000`), asked."""
+ORGANIZATIONS = ("公司", "单位", "学校", "银行", "医院", "物业", "平台", "车队", "社区")
+"""Money handed to one of these is no gift (`份子钱交给公司了`): its category, or 其他."""

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterable
 from decimal import Decimal
 
-from handlers.commands import Command, Confirm, LedgerDirection, RecordLedger
+from handlers.commands import Command, Confirm, RecordLedger
 from handlers.parse.lexicon import (
     ABOUT_AFTER,
     AMOUNT_LEADS,
@@ -33,6 +33,7 @@ from handlers.parse.lexicon import (
     INCOME_VERBS,
     LEDGER_WORDS,
     LIMIT_ENDS,
+    MEAL_SUFFIX,
     MEASURE_WORDS,
     MONEY_ENDINGS,
     MY_PEOPLE,
@@ -40,15 +41,19 @@ from handlers.parse.lexicon import (
     NOT_MONEY_UNITS,
     NOTE_TIME_WORDS,
     ONE_CHAR_MEASURES,
+    ORGANIZATIONS,
     OTHER_PEOPLE,
     PAY_VERBS,
     PRICE_UNITS,
+    RECEIVED_VERBS,
     RECORD_LEADS,
     REMARK_WORDS,
     SPEND_OUT_WORDS,
+    TWO_WAY_MONEY,
     WEIGHT_CUES,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
+from storage.vocabulary import LedgerDirection
 
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
 _QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
@@ -65,6 +70,7 @@ _STRONG_SPEND = (
     "充了",
     "用了",
     "扣了",
+    "掏了",
 )
 _VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
@@ -105,6 +111,8 @@ def read_money(text: str) -> Command | None:
     if after and after[0].lower() in NOT_MONEY_UNITS:
         return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
+    if text[: match.start()].rstrip().endswith(RECEIVED_VERBS):  # 份子钱…一共收了32600
+        return _received(value[0], clean_note(note), story=_PAST.search(text) is not None)
     hedged = text.replace("刚才", "")  # 才 hedges (才50), 刚才 only says when
     story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
     story = story or _per_unit(match) or text.startswith(ABOUT_AFTER, match.end())  # 1200多
@@ -123,6 +131,18 @@ def _came_in(note: str) -> bool:
                 return True
             at = note.find(word, at + 1)
     return False
+
+
+def _received(amount: Decimal, note: str, *, story: bool) -> Command:
+    """Money the user received, said right after 收了 / 收到 / 到账: income, its kind
+    from the note (份子钱 received is a 红包), asked when the note is long or a story."""
+    word = _first(note, _INCOME_WORDS)
+    category = INCOME_SYNONYMS.get(word or "", "其他")
+    if category == "其他" and _find(note, GIFT_WORDS) is not None:
+        category = "红包"  # 份子钱, 礼金 received
+    entry = _ledger(LedgerDirection.INCOME, amount, category, note)
+    unsure = story or not note or len(note) > MAX_NOTE  # 收到 500: of what?
+    return Confirm(guess=entry) if unsure else entry
 
 
 def _per_unit(match: re.Match[str]) -> bool:
@@ -171,6 +191,10 @@ def category_of(note: str) -> tuple[str | None, str]:
     if went and (word := _find(paid, _CATEGORY_WORDS)) is not None:
         return word, EXPENSE_SYNONYMS[word]
     word = _find(note, _CATEGORY_WORDS)
+    if word is not None and EXPENSE_SYNONYMS[word] == "人情" and _find(note, ORGANIZATIONS):
+        return word, "其他"  # 份子钱交给公司了: a fee to a company, no gift
+    if word is None and MEAL_SUFFIX in note:
+        return MEAL_SUFFIX, "餐饮"  # 值班餐, 病号餐: a meal of any name
     return word, EXPENSE_SYNONYMS.get(word or "", "其他")
 
 
@@ -189,14 +213,16 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if coming_in and not income:
         income = "其他"  # 妈妈给我转了 500: money came in, of no named kind
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
-        entry = _ledger("income", amount, INCOME_SYNONYMS.get(income, "其他"), clean)
+        entry = _ledger(LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, "其他"), clean)
         certain = income in INCOME_SYNONYMS or coming_in or (income in INCOME_VERBS and bool(clean))
+        two_way = income in TWO_WAY_MONEY and word is not None and not coming_in
+        certain = certain and not two_way  # 婚纱定金 2000: paid or received?
     elif word or verb or money_said:
         bought = verb is not None and verb.startswith("买") and word is None
-        entry = _ledger("expense", amount, "购物" if bought else category, clean)
+        entry = _ledger(LedgerDirection.EXPENSE, amount, "购物" if bought else category, clean)
         certain = word is not None or (verb is not None and not bought and not clean)
     elif note:
-        return Confirm(guess=_ledger("expense", amount, "其他", clean))
+        return Confirm(guess=_ledger(LedgerDirection.EXPENSE, amount, "其他", clean))
     else:
         return None
     if story or len(note) > MAX_NOTE or not certain:
@@ -213,7 +239,7 @@ def _given(amount: Decimal, note: str) -> Command | None:
         return None  # 送外卖赚了 50: earned, not given
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
     word = category_of(note)[0]
-    entry = _ledger("expense", amount, given_category(note), note)
+    entry = _ledger(LedgerDirection.EXPENSE, amount, given_category(note), note)
     return entry if gift or word or "转" in note else Confirm(guess=entry)
 
 
@@ -239,6 +265,8 @@ def given_category(note: str) -> str:
     (`给女儿买了件羽绒服` is 购物)."""
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)
     word, category = category_of(note)
+    if _find(note, ORGANIZATIONS) is not None:
+        return category  # 份子钱交给公司了: a fee to a company, no gift
     if "买" in note and not gift and word is None:
         return "购物"
     return "人情" if gift or word is None or category == "其他" else category
@@ -265,7 +293,7 @@ def guess_expense(value: Decimal) -> RecordLedger | None:
     """The expense a lone number would be, if it can be one (positive, cents, capped)."""
     if value <= 0 or value > MAX_AMOUNT or value != value.quantize(Decimal("0.01")):
         return None
-    return _ledger("expense", value.quantize(Decimal("0.01")), "其他", "")
+    return _ledger(LedgerDirection.EXPENSE, value.quantize(Decimal("0.01")), "其他", "")
 
 
 def _ledger(direction: LedgerDirection, amount: Decimal, category: str, note: str) -> RecordLedger:

@@ -58,6 +58,8 @@ _EVERY = re.compile(
     r"|(?P<named>半个?小时|半个?钟头|一?刻钟|个?小时|个?钟头))\s*"
     r"(?:再?(?:提醒|催)(?:我)?(?:一次|一遍)?|一次)?"
 )
+_EVERY_NAGS = re.compile(rf"每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟)\s*(?:再)?{_NAG}")
+"""An interval followed by a nag verb (`每15分钟催一次`)."""
 _CAP = re.compile(rf"最多\s*(?:提醒|催)?\s*(?P<n>{_N})\s*(?:次|遍)")
 _NAMED_MINUTES = {
     **dict.fromkeys(("半小时", "半个小时", "半钟头", "半个钟头"), 30),
@@ -80,14 +82,17 @@ def clause_span(text: str) -> tuple[int, int] | None:
     return None if found is None else found.span()
 
 
-def take_until_done(text: str) -> tuple[str, UntilDone | None]:
+def take_until_done(text: str, *, interval_nags: bool = False) -> tuple[str, UntilDone | None]:
     """The text without its nag words, and the nag's terms (None: it does not nag).
+
+    `interval_nags`: an interval with a nag verb says it alone (`任务 … 每15分钟催一次`);
+    a task's caller passes it, a reminder's does not (`每2小时提醒我站起来` recurs).
 
     Raises:
         ParseError: an interval or cap out of range (nothing is saved).
     """
     body, count = _UNTIL_DONE.subn(" ", text)
-    if not count:
+    if not count and not (interval_nags and _EVERY_NAGS.search(text)):
         return text, None
     every, body = _take(_EVERY, body)
     cap, body = _take(_CAP, body)

@@ -13,7 +13,6 @@ import datetime as dt
 import re
 
 from handlers.commands import (
-    AddReminder,
     AddTask,
     Command,
     Confirm,
@@ -36,7 +35,7 @@ from handlers.parse.lexicon import (
 from handlers.parse.nag import clause_span
 from handlers.parse.numbers import CN_INT, small_int
 from handlers.parse.records import water
-from handlers.parse.schedules import parse_custom_reminder
+from handlers.parse.schedules import afternoon_asked, parse_custom_reminder
 from handlers.parse.settings import (
     DIGESTS,
     GOAL_RANGE,
@@ -45,7 +44,6 @@ from handlers.parse.settings import (
     parse_switch,
 )
 from handlers.parse.tasks import (
-    SAID_PERIOD,
     _time_last,
     event_from,
     parse_event,
@@ -54,8 +52,7 @@ from handlers.parse.tasks import (
     task_from,
 )
 from handlers.parse.when import match_time, match_when
-from scheduler.core.schedule import Schedule
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 _N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
 _POLITE = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我)\s*")
@@ -205,34 +202,9 @@ _REMIND_WORDS = (*REMIND_WORDS, "提醒")
 
 
 def read_reminder(text: str, context: Body) -> Command | None:
-    """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`; a
-    one-off between 1 and 6 o'clock said without 上午/下午/凌晨 is asked, guessing
-    the afternoon (`三点半提醒我去拿样`: 15:30, not 03:30)."""
+    """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`."""
     command = _read_reminder(text, context)
-    if not isinstance(command, AddReminder) or SAID_PERIOD.search(text):
-        return command
-    at = command.schedule.once_at
-    cron = dict(command.schedule.cron)
-    if at is None and cron.get("hour", "").isdigit() and 1 <= int(cron["hour"]) <= 6:
-        cron["hour"] = str(int(cron["hour"]) + 12)  # 每天三点: 15:00, asked
-        later_cron = Schedule(cron=tuple(cron.items()))
-        return Confirm(guess=dataclasses.replace(command, schedule=later_cron))
-    if at is None or not 1 <= at.hour <= 6:
-        return command
-    later = at.replace(hour=at.hour + 12)
-    if (
-        _DAY_SAID.search(text) is None
-        and (
-            today_at := later.replace(
-                year=context.now_local.year,
-                month=context.now_local.month,
-                day=context.now_local.day,
-            )
-        )
-        > context.now_local
-    ):
-        later = today_at  # 三点半: this afternoon, while it is still ahead
-    return Confirm(guess=dataclasses.replace(command, schedule=Schedule(once_at=later)))
+    return afternoon_asked(command, text, context.now_local) if command is not None else None
 
 
 def _read_reminder(text: str, context: Body) -> Command | None:
@@ -271,7 +243,6 @@ def _read_reminder(text: str, context: Body) -> Command | None:
     return None
 
 
-_DAY_SAID = re.compile(r"今天|明天|后天|大后天|周|星期|礼拜|号|日|月")
 _REPEATS = re.compile(r"每|工作日|周末|天天")
 _NAMED_DAY = re.compile(r"今天|明天|后天|大后天|今晚|明早|明晚|[0-9]{1,2}(?:月|号|日)")
 

@@ -26,31 +26,15 @@ import re
 from collections.abc import Callable
 
 from handlers import texts
-from handlers.channel_commands import SetFallbackChannel, SetPrimaryChannel, UnbindReceiver
 from handlers.commands import (
     RECORDS,
-    AdminHoldAll,
-    AdminStatus,
-    CancelBudget,
-    CancelTask,
-    ChangeRule,
+    SHORTENED_OK,
     Command,
     CompleteTask,
     Confirm,
     Dismiss,
-    EndQuiet,
     ParseError,
-    PostponeTask,
-    SetCards,
-    SetDayWindow,
-    SetDigest,
-    SetQuiet,
-    SetReview,
-    SetWaterGoal,
-    SetWaterInterval,
-    SnoozeWater,
-    SwitchAllReminders,
-    SwitchWater,
+    TaskRef,
 )
 from handlers.parse import intents, natural
 from handlers.parse.admin import parse_admin
@@ -177,18 +161,11 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
             command = _read(head, today=today, now_local=now_local)
         except ParseError:
             raise error from None
-        if not isinstance(command, SETTINGS) or _reads(text[len(head) :], today, now_local):
+        if not isinstance(command, SHORTENED_OK) or _reads(text[len(head) :], today, now_local):
             raise error from None  # only a setting, and only with a remark: not two things
     return command
 
 
-SETTINGS = (
-    SetQuiet, EndQuiet, SetDigest, SetReview, SwitchWater, SwitchAllReminders, SetCards,
-    SetWaterGoal, SetWaterInterval, SetDayWindow, SnoozeWater, ChangeRule, CancelBudget,
-    AdminHoldAll, AdminStatus, UnbindReceiver, SetPrimaryChannel, SetFallbackChannel,
-    CompleteTask, CancelTask, PostponeTask,
-)  # fmt: skip
-"""What a message said with a remark after it (`免打扰到中午12点 在考试`) may set."""
 _TAIL = re.compile(r"[\s,，。;；!！~]+(?P<tail>[^\s,，。;；0-9]{2,8})[\s,，。!！~]*$")
 
 
@@ -237,6 +214,8 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
         return looked  # 显示一下管理状态
     if (channel_command := read_channels(clean)) is not None:
         return channel_command  # 设置 渠道 / 备用, 绑定, 解绑: before the 设置 reader
+    if (checked := _NUMBER_CHECKED.match(normal.strip())) is not None:
+        return CompleteTask(ref=TaskRef(number=int(checked["n"])))  # 5 ✔ 发票整理完了
     loose = tidy(normal, drop_le=True)
     if (timed := _TIMED_RECORD.match(clean)) is not None:  # 07:10 体重 74.05: when it was taken
         clean, loose = clean[timed.end() :], tidy(loose[timed.end() :], drop_le=True)
@@ -295,6 +274,8 @@ def parse_event_key(key: str, *, today: dt.date) -> Command:
 
 _REPEATED = re.compile(r"(?P<once>\S.{0,5}?\S)(?:[\s,]*(?P=once)){1,3}")
 """A short answer said two to four times (`知道了知道了`): read once."""
+_NUMBER_CHECKED = re.compile(r"(?P<n>[1-9][0-9]{0,2})\s*(?:✔️|✔|✅|☑️|☑)")
+"""A task's number ticked first, whatever follows (`5 ✔ 发票整理完了`)."""
 _TIMED_RECORD = re.compile(r"(?:早上|上午|中午|下午|晚上)?\s*[0-9]{1,2}:[0-9]{2}\s+(?=体重|喝水)")
 """A clock time before a weight or water record: when it was measured, not a day."""
 _HOW_HINT = re.compile("|".join(map(re.escape, HOW_WORDS)))

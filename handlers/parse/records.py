@@ -15,16 +15,17 @@ from handlers.commands import (
     CheckInWater,
     Command,
     Confirm,
-    LedgerDirection,
     ParseError,
     RecordLedger,
     RecordWeight,
+    SetWaterGoal,
     WriteJournal,
 )
 from handlers.parse import slots as found_slots
 from handlers.parse.body import Body
 from handlers.parse.lexicon import (
     EXPENSE_CATEGORIES,
+    GOAL_WORD,
     INCOME_CATEGORIES,
     INCOME_SYNONYMS,
     MEASURE_WORDS,
@@ -43,19 +44,27 @@ from handlers.parse.numbers import (
     parse_weight,
     small_int,
 )
+from storage.vocabulary import LedgerDirection
 
 LEDGER_DIRECTIONS: dict[str, LedgerDirection] = {
-    "记账": "expense", "支出": "expense", "花了": "expense", "收入": "income",
+    "记账": LedgerDirection.EXPENSE,
+    "支出": LedgerDirection.EXPENSE,
+    "花了": LedgerDirection.EXPENSE,
+    "收入": LedgerDirection.INCOME,
 }  # fmt: skip
 _WATER = re.compile(
     r"(?P<sign>[+-]?|[x×*])\s*(?P<count>[0-9]+|[零〇一二两俩仨三四五六七八九十]{1,3})\s*(?:杯水?)?"
 )
 WATER_RANGE = (-10, 20)
+_RECORD_WORD = re.compile(
+    r"^(?:记一下|记下|记录|记个|记)\s*[:：]?\s*(?=[0-9一二两三四五六七八九十])"
+)
 
 
 def parse_weight_body(body: Body) -> Command:
     """`体重 72.4` / `体重72.4kg` / `体重 145斤` / `体重 七十二点四`."""
     said = body.text.lstrip("。.…~ ")  # 体重。。。71.3
+    said = _RECORD_WORD.sub("", said, count=1)  # 体重记 57.9
     kg = parse_weight(said, unit_required=False)
     if kg is None:
         kg = _weight_then_remark(said)  # 体重63.5 比昨天轻了, 体重 那个 嗯 六十九点八
@@ -85,6 +94,8 @@ def parse_water(body: Body) -> Command:
     if not body.text or body.text in WATER_CHECK_WORDS:
         return CheckInWater(glasses=1)  # 喝水打卡
     found = found_slots.read(body.text)
+    if found.water_ml is not None and GOAL_WORD in body.text:  # 喝水目标 2000ml: eight
+        return Confirm(guess=SetWaterGoal(glasses=max(1, round(found.water_ml / ML_PER_GLASS))))
     if (ml := found.water_ml) is not None:  # 喝水 1L: four glasses, asked
         return Confirm(guess=water(max(1, round(ml / ML_PER_GLASS))))
     if found.count and any(word in body.text for word in WATER_OVERCOUNTED):
@@ -128,7 +139,9 @@ def parse_ledger(body: Body) -> Command:
     found = match_amount(body.text)
     if found is not None and found[1].startswith(MEASURE_WORDS):
         # 花了2个小时: a count of something else, not an amount
-        raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
+        raise ParseError(
+            texts.ledger_needs_amount(body.keyword, income=direction == LedgerDirection.INCOME)
+        )
     if found is not None:
         amount, rest = found
         labels = words(rest)
@@ -148,16 +161,18 @@ def _amount_inside(body: Body, direction: LedgerDirection) -> tuple[Decimal, lis
     if len(inside) == 1 and (value := find_amount(inside[0])) is not None:
         match = inside[0]
         return value[0], words(f"{body.text[: match.start()]} {body.text[match.end() :]}")
-    raise ParseError(texts.ledger_needs_amount(body.keyword, income=direction == "income"))
+    raise ParseError(
+        texts.ledger_needs_amount(body.keyword, income=direction == LedgerDirection.INCOME)
+    )
 
 
 def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[str, str]:
     """The category and note of a keyword entry's words (see `parse_ledger`)."""
-    names = EXPENSE_CATEGORIES if direction == "expense" else INCOME_CATEGORIES
+    names = EXPENSE_CATEGORIES if direction == LedgerDirection.EXPENSE else INCOME_CATEGORIES
     if labels and labels[0] in names:
         return labels[0], " ".join(labels[1:])
     note = clean_note(" ".join(labels))
-    if direction == "income":
+    if direction == LedgerDirection.INCOME:
         word = next((w for w in labels if w in INCOME_SYNONYMS), None)
         return (INCOME_SYNONYMS[word] if word else "其他"), note
     return (given_category(note) if is_given(note) else category_of(note)[1]), note

@@ -35,12 +35,13 @@ at all a reminder fires at 09:00 (`DEFAULT_TIME`): `每月1号 交房租` is 09:
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
 
 from handlers import texts
-from handlers.commands import AddReminder, ParseError
+from handlers.commands import AddReminder, Command, Confirm, ParseError
 from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
 from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
 from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, RECUR_TAILS, WEEKENDS_OFF
@@ -48,6 +49,7 @@ from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_decoration, is_separator, strip_separators
 from handlers.parse.numbers import small_int
+from handlers.parse.tasks import SAID_PERIOD
 from handlers.parse.when import add_days, make_date, match_day, match_time
 from scheduler.core.schedule import Schedule
 
@@ -399,3 +401,28 @@ def _match_date(text: str, today: dt.date) -> tuple[dt.date, str | None, int] | 
     if found := match_day(text, today):
         return found[0], None, found[1]
     return None
+
+
+_DAY_SAID = re.compile(r"今天|明天|后天|大后天|周|星期|礼拜|号|日|月")
+
+
+def afternoon_asked(command: Command, said: str, now_local: dt.datetime) -> Command:
+    """A reminder at 1-6 o'clock said without 上午/下午/凌晨 (`三点半提醒我去拿样`,
+    `提醒我3点去接孩子`) is asked, guessing the afternoon: today while still ahead,
+    else the day said; a recurring one at that hour too (`每天三点…`: 15:00)."""
+    if not isinstance(command, AddReminder) or SAID_PERIOD.search(said):
+        return command
+    at = command.schedule.once_at
+    cron = dict(command.schedule.cron)
+    if at is None and cron.get("hour", "").isdigit() and 1 <= int(cron["hour"]) <= 6:
+        cron["hour"] = str(int(cron["hour"]) + 12)
+        return Confirm(
+            guess=dataclasses.replace(command, schedule=Schedule(cron=tuple(cron.items())))
+        )
+    if at is None or not 1 <= at.hour <= 6:
+        return command
+    later = at.replace(hour=at.hour + 12)
+    today_at = later.replace(year=now_local.year, month=now_local.month, day=now_local.day)
+    if _DAY_SAID.search(said) is None and today_at > now_local:
+        later = today_at  # 三点半: this afternoon, while it is still ahead
+    return Confirm(guess=dataclasses.replace(command, schedule=Schedule(once_at=later)))

@@ -30,9 +30,9 @@ from handlers.commands import (
 from handlers.parse.body import Body
 from handlers.parse.numbers import small_int
 from handlers.parse.review import REVIEW_NAMES, parse_review_time
-from handlers.parse.schedules import parse_custom_reminder
+from handlers.parse.schedules import afternoon_asked, parse_custom_reminder
 from handlers.parse.when import match_when
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 SWITCHES: dict[str, WaterAction] = {
     "开启": "enable",
@@ -215,4 +215,5 @@ def _number(value: str, bounds: tuple[int, int], hint: str) -> int:
 
 def parse_reminder(body: Body) -> Command:
     """`提醒 每天 22:00 吃药` (`提醒` alone lists them: a whole-message word)."""
-    return parse_custom_reminder(body.text, now_local=body.now_local)
+    command = parse_custom_reminder(body.text, now_local=body.now_local)
+    return afternoon_asked(command, body.text, body.now_local)

@@ -18,6 +18,7 @@ from handlers.parse.lazy import lazy
 from handlers.parse.lexicon import (
     NOT_A_NUMBER_AFTER,
     SPAN_UNITS,
+    TRADE_VERBS,
     WATER_ADVERBS,
     WATER_TIMES,
     WEIGHT_UNITS,
@@ -58,6 +59,8 @@ _LIST_NUMBER = re.compile(
     rf"|(?<![0-9])(?P<c>{LIST_N})\s*号(?:提醒|日程)"
 )
 _VOLUME = re.compile(rf"(?P<n>{ANY_NUMBER})\s*(?P<unit>ml|毫升|l|升)(?![a-z])", re.IGNORECASE)
+_AFTER_MY_WEIGHT = "了啦呢吧啊哦哈呀左右多的整上下重胖瘦轻"
+"""What may follow my weight's unit (`72公斤了`, `140斤左右`); a noun there is goods."""
 _DAY_WORDS = re.compile(
     r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
 )
@@ -164,7 +167,7 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
     when several numbers stand in the message."""
     if (before := _UNIT_FIRST.search(text)) is not None:
         return number_value(before["n"]), before["unit"].lower()  # kg 68.6 早上称的
-    found = [m for m in _WEIGHT.finditer(text) if m["n"] and not _a_word(m)]
+    found = [m for m in _WEIGHT.finditer(text) if m["n"] and not _a_word(m) and not _goods(m)]
     with_unit = [m for m in found if m["unit"]]
     chosen = with_unit if with_unit else found
     if len(chosen) != 1:
@@ -179,6 +182,15 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
         value += Decimal("0.5")  # 131斤半
     unit = match["unit"].lower() if match["unit"] else None
     return value, unit
+
+
+def _goods(match: re.Match[str]) -> bool:
+    """`卖了三百斤白菜`: a weight unit followed by what was weighed is goods, not me."""
+    if not match["unit"]:
+        return False
+    after = match.string[match.end() : match.end() + 1]
+    traded = any(verb in match.string[: match.start()] for verb in TRADE_VERBS)
+    return traded and "\u4e00" <= after <= "\u9fff" and after not in _AFTER_MY_WEIGHT
 
 
 def _a_word(match: re.Match[str]) -> bool:

@@ -72,7 +72,7 @@ def parse_task(body: Body) -> Command:
         return ShowTasks()  # 待办清单发我
     if (state := numbered_state(f"{body.keyword}{body.text}")) is not None:
         return state  # 待办2明天再弄: task 2's state, not a task titled "2明天再弄"
-    text, until_done = take_until_done(body.text)
+    text, until_done = take_until_done(body.text, interval_nags=True)
     task = task_from(when_anywhere(text, body.today), body)
     if until_done is None:
         return task
@@ -114,8 +114,8 @@ def task_ref(text: str, verb: str) -> TaskRef:
         raise ParseError(texts.task_ref_missing(verb))
     if _SEVERAL_NUMBERS.fullmatch(text):
         raise ParseError(texts.task_one_at_a_time(verb))
-    match = _TASK_NUMBER.fullmatch(text)
-    if match is None:
+    match = _TASK_NUMBER.fullmatch(text) or _TASK_NUMBER.fullmatch(_INTERJECTION.sub("", text))
+    if match is None:  # 把1推到明天: 把 names no title
         text = _INTERJECTION.sub("", text).strip() or text  # 算了 回访客户那个
         title = _NAMING.sub("", strip_separators(text)).strip() or text  # 交报告那个: 交报告
         return TaskRef(title=" ".join(title.split()))
@@ -227,9 +227,23 @@ def when_anywhere(text: str, today: dt.date) -> When:
         if (tail.day is not None or tail.start is not None) and not tail.rest:
             title = " ".join(words[:cut])
             return dataclasses.replace(tail, rest=title)
+    inside = _DAY_INSIDE.search(text, 1)  # 客户明天下午三点半上门看电路: the day inside
+    if inside is not None:
+        try:
+            later = match_when(text[inside.start() :], today)
+        except ParseError:
+            return when
+        if later.day is not None:
+            said = f"{text[: inside.start()].strip()} {later.rest}".strip()
+            return dataclasses.replace(later, rest=said)
     return when
 
 
+_DAY_INSIDE = re.compile(
+    r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
+    r"|[0-9]{1,2}月[0-9]{1,2}[日号]"
+)
+"""A day said inside a line (`客户明天下午三点半上门`), after some of its title."""
 SAID_PERIOD = re.compile(
     r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡前|今晚|明晚|今早|明早|夜里|半夜|深夜|午夜|夜间"
     r"|[0-9]:[0-9]"

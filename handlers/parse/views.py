@@ -37,6 +37,7 @@ from handlers.commands import (
 )
 from handlers.parse.lexicon import UNDO_PHRASES
 from scheduler.core import cards
+from storage.vocabulary import CardKind
 
 WHOLE_MESSAGES: dict[str, Callable[[], Command]] = {
     "今天": ShowToday, "今日": ShowToday,
@@ -174,9 +175,9 @@ def parse_card_key(key: str) -> Command:
     action = cards.parse_key(key)
     if action is None:
         raise ParseError(texts.CARD_UNKNOWN)
-    if action.kind == "water":
+    if action.kind == CardKind.WATER:
         return CheckInWater(glasses=1) if action.action == "done" else SnoozeWater()
-    if action.kind == "nag":
+    if action.kind == CardKind.NAG:
         return AnswerNag(word="知道了", rule_id=action.rule_id)
     ref = TaskRef(task_id=action.task_id)
     return CompleteTask(ref=ref) if action.action == "done" else PostponeTask(ref=ref)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from scheduler.core.texts.channels import CHANNEL_WORDS
 from scheduler.core.texts.messages import Lost, lost_line
+from storage.vocabulary import IncidentKind, JobStatus
 
 ADMIN_COMMAND = "管理"
 """The admin commands' word, as the operator is told it."""
@@ -50,10 +51,10 @@ def admin_channel(
 
 
 CHANNEL_NAMES = CHANNEL_WORDS
-INCIDENT_NAMES = {
-    "channel_hold": "暂停发送",
-    "scheduler_stopped": "调度器停了",
-    "backup_overdue": "备份超期",
+INCIDENT_NAMES: dict[str, str] = {
+    IncidentKind.CHANNEL_HOLD: "暂停发送",
+    IncidentKind.SCHEDULER_STOPPED: "调度器停了",
+    IncidentKind.BACKUP_OVERDUE: "备份超期",
 }
 
 
@@ -66,7 +67,7 @@ def admin_alert_road(channel: str) -> str:
 
 def admin_incident(kind: str, subject: str, since: str, alerted: bool) -> str:
     what = INCIDENT_NAMES.get(kind, kind)
-    if kind == "channel_hold":
+    if kind == IncidentKind.CHANNEL_HOLD:
         what = f"{CHANNEL_NAMES.get(subject, subject)}{what}"
     return f"⚠ 未解决：{what}，从 {since} 起（{'已告警' if alerted else '还没告警'}）"
 
@@ -75,16 +76,16 @@ def failed_reminder_line(item: Lost) -> str:
     return f"⚠ 没送到：{lost_line(item)}"
 
 
-JOB_STATUS_NAMES = {
-    "pending": "排队",
-    "processing": "发送中",
-    "accepted": "已发出",
-    "retry_wait": "等重试",
-    "failed": "失败",
-    "unknown": "未知",
-    "suppressed": "免发",
-    "cancelled": "已取消",
-    "expired": "过期",
+JOB_STATUS_NAMES: dict[str, str] = {
+    JobStatus.PENDING: "排队",
+    JobStatus.PROCESSING: "发送中",
+    JobStatus.ACCEPTED: "已发出",
+    JobStatus.RETRY_WAIT: "等重试",
+    JobStatus.FAILED: "失败",
+    JobStatus.UNKNOWN: "未知",
+    JobStatus.SUPPRESSED: "免发",
+    JobStatus.CANCELLED: "已取消",
+    JobStatus.EXPIRED: "过期",
 }
 """管理 状态 speaks Chinese: job statuses as the admin reads them."""
 ADMIN_NO_JOBS = "还没有任何发送记录。"

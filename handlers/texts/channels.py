@@ -8,6 +8,7 @@ everywhere else (`scheduler.core.texts.channels`).
 from __future__ import annotations
 
 from scheduler.core.texts.channels import CHANNEL_WORDS, SERVERCHAN
+from storage.vocabulary import ChannelRole
 
 NAMES = {
     "wecom_app": CHANNEL_WORDS["wecom_app"],
@@ -48,9 +49,9 @@ def bound(name: str, hint: str, *, primary: str, became_fallback: bool, replaced
 
 
 def unbound(name: str, role: str) -> str:
-    if role == "primary":
+    if role == ChannelRole.PRIMARY:
         return f"已解绑 {name}。提醒改回企业微信应用发送。"
-    if role == "fallback":
+    if role == ChannelRole.FALLBACK:
         return f"已解绑 {name}，现在没有备用通道。"
     return f"已解绑 {name}。"
 
@@ -68,7 +69,11 @@ def fallback_set(name: str | None) -> str:
 
 # --- 设置 渠道 ---
 SHOW_HEAD = "你的提醒通道："
-ROLE_WORDS = {"primary": "主通道", "fallback": "备用", "none": "未启用"}
+ROLE_WORDS: dict[str, str] = {
+    ChannelRole.PRIMARY: "主通道",
+    ChannelRole.FALLBACK: "备用",
+    ChannelRole.NONE: "未启用",
+}
 HEALTH_WORDS = {
     "ok": "正常（最近一次已送出）",
     "idle": "最近 7 天没发过",

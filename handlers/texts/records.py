@@ -6,6 +6,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from handlers.texts.units import kg, signed, yuan
+from storage.vocabulary import LedgerDirection
 
 WEIGHT_FORMAT = "体重要写成数字，比如：体重 72.4 或 体重 145斤"
 WEIGHT_OUT_OF_RANGE = "体重要在 20 到 300 公斤之间，比如：体重 72.4（用斤就写 体重 145斤）"
@@ -45,7 +46,7 @@ def ledger_recorded(direction: str, amount: Decimal, category: str, note: str) -
 
 def ledger_entry(direction: str, amount: Decimal, category: str, note: str) -> str:
     """`支出 35.00 元（餐饮 午饭）`: one ledger entry, as recorded and as guessed."""
-    what = "支出" if direction == "expense" else "收入"
+    what = "支出" if direction == LedgerDirection.EXPENSE else "收入"
     detail = f"{category} {note}".strip()
     return f"{what} {yuan(amount)}（{detail}）"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from scheduler.core.texts.messages import MISSED_MAX_LABELS, REPLY_REF_MAX_CHARS, clip_title
 from scheduler.core.texts.rules import RULE_KIND_NAMES as RULE_KIND_NAMES
+from storage.vocabulary import RuleStatus
 
 SWITCH_NEEDS_TARGET = "要{keyword}什么？比如：{keyword} 喝水"
 SWITCH_UNKNOWN_TARGET = (
@@ -25,7 +26,11 @@ WEEKDAY_MISSING = "每周几？比如：提醒 每周一 09:00 写周报，或 �
 INVALID_MONTH_DAY = "每月的日子要在 1 到 31 号之间，月底可以写：每月最后一天"
 ONE_TIME_PER_REMINDER = "一条提醒写一个时间，两个时间请分两条发，比如：每天 8:00 吃药"
 LATER_OUT_OF_RANGE = "「多久以后」要在 1 分钟到 365 天之间，比如：提醒 30分钟后 关火"
-RULE_STATE_NAMES = {"active": "开", "paused": "已暂停", "off": "已关闭"}
+RULE_STATE_NAMES: dict[str, str] = {
+    RuleStatus.ACTIVE: "开",
+    RuleStatus.PAUSED: "已暂停",
+    RuleStatus.OFF: "已关闭",
+}
 NO_RULES = "还没有提醒。可以发：提醒 每天 22:00 吃药"
 RULES_FOOTER = "删除 提醒 N / 暂停 提醒 N / 恢复 提醒 N；关闭 提醒 全部关掉"
 IMPORTANT_MARK = "（重要）"

@@ -6,17 +6,18 @@ from __future__ import annotations
 import datetime as dt
 
 from scheduler.core.texts.times import hm
+from storage.vocabulary import JobStatus, PlanState
 
 WINDOW_HINT = "作息写成两个时间，比如：设置 作息 08:00-22:00"
 WINDOW_ORDER = "起床时间要早于睡觉时间，比如：设置 作息 08:00-22:00"
 INTERVAL_HINT = "喝水间隔写分钟数，30 到 480，比如：设置 喝水间隔 120"
 GOAL_HINT = "喝水目标写每天几杯，1 到 30，比如：设置 喝水目标 8"
-WATER_STATE = {
-    "disabled": "未开启",
-    "scheduled": "开启",
-    "sending": "正在发送",
-    "awaiting_checkin": "等你回复「喝水」",
-    "paused": "已暂停",
+WATER_STATE: dict[str, str] = {
+    PlanState.DISABLED: "未开启",
+    PlanState.SCHEDULED: "开启",
+    PlanState.SENDING: "正在发送",
+    PlanState.AWAITING_CHECKIN: "等你回复「喝水」",
+    PlanState.PAUSED: "已暂停",
 }
 
 
@@ -38,9 +39,9 @@ WATER_REFUSED = {
     "already_paused": "喝水提醒已经暂停了。想继续就发「恢复 喝水」。",
 }
 WATER_REFUSED_OTHER = "现在不能这样操作喝水提醒，发「提醒」看看它的状态。"
-WATER_NOTICE = {
-    "unknown": "（上一次喝水提醒没能确认是否送达，为免重复，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
-    "failed": "（上一次喝水提醒没发出去，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
+WATER_NOTICE: dict[str, str] = {
+    JobStatus.UNKNOWN: "（上一次喝水提醒没能确认是否送达，为免重复，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
+    JobStatus.FAILED: "（上一次喝水提醒没发出去，提醒先暂停了。发「喝水」或「恢复 喝水」继续。）",
 }
 
 

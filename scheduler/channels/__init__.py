@@ -9,6 +9,6 @@ and `errors` (the transport rows): the group robot (`robot`), WxPusher
 with its `*_errors` table; `factory.from_settings` builds those that are configured.
 """
 
-from scheduler.core.channel import Channel, ErrorClass, OutboundMessage, Outcome, SendResult
+from scheduler.core.channel import Channel, OutboundMessage, SendResult
 
-__all__ = ["Channel", "ErrorClass", "OutboundMessage", "Outcome", "SendResult"]
+__all__ = ["Channel", "OutboundMessage", "SendResult"]

@@ -35,6 +35,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from zoneinfo import ZoneInfo
 
+from storage.vocabulary import Priority
+
 __all__ = [
     "MESSAGE_SEND",
     "SHARED_FRACTION",
@@ -179,4 +181,4 @@ def _spent(window: Window, used: Mapping[tuple[str, dt.datetime], int], now: dt.
 
 
 def _cap(window: Window, priority: str) -> int:
-    return window.limit if priority == "high" else int(window.limit * SHARED_FRACTION)
+    return window.limit if priority == Priority.HIGH else int(window.limit * SHARED_FRACTION)

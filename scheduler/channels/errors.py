@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Final
 
-from scheduler.core.channel import ErrorClass, Outcome
 from scheduler.core.user_ids import ID_CHARACTERS
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = [
     "TRANSPORT",
@@ -49,7 +49,7 @@ __all__ = [
 class Rule:
     """What one signal means. `retry_after` is a minimum wait hint in seconds."""
 
-    outcome: Outcome
+    outcome: AttemptOutcome
     error_class: ErrorClass
     note: str
     refresh_token: bool = False
@@ -72,23 +72,23 @@ class Verdict:
 
 
 def accepted(note: str) -> Rule:
-    return Rule("accepted", "none", note)
+    return Rule(AttemptOutcome.ACCEPTED, ErrorClass.NONE, note)
 
 
 def transient(note: str, retry_after: float | None = None) -> Rule:
-    return Rule("retry", "transient", note, retry_after=retry_after)
+    return Rule(AttemptOutcome.RETRY, ErrorClass.TRANSIENT, note, retry_after=retry_after)
 
 
 def config(note: str) -> Rule:
-    return Rule("failed", "config", note)
+    return Rule(AttemptOutcome.FAILED, ErrorClass.CONFIG, note)
 
 
 def permanent(note: str) -> Rule:
-    return Rule("failed", "permanent", note)
+    return Rule(AttemptOutcome.FAILED, ErrorClass.PERMANENT, note)
 
 
 def uncertain(note: str) -> Rule:
-    return Rule("unknown", "uncertain", note)
+    return Rule(AttemptOutcome.UNKNOWN, ErrorClass.UNCERTAIN, note)
 
 
 TRANSPORT: Final[Mapping[int | str, Rule]] = MappingProxyType(
@@ -178,7 +178,7 @@ def lookup(
         signal=signal,
         rule=rule,
         provider_code=signal if isinstance(signal, int) else None,
-        message_id=message_id if rule.outcome == "accepted" else None,
+        message_id=message_id if rule.outcome == AttemptOutcome.ACCEPTED else None,
         detail=detail,
         retry_after=retry_after if retry_after is not None else rule.retry_after,
     )

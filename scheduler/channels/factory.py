@@ -1,10 +1,11 @@
 """The extra channels, built from settings: each one only when its credential is set.
 
-`from_settings(settings, session)` returns the group robot, WxPusher, Server酱 and
-wecomchan channels that are configured, by name. It takes any object with the
-attributes of `ChannelSettings` (bot's `Settings` has them), since nothing below
-`bot/` imports the settings. The WeCom app channel is built where it always was
-(`bot.scheduling`), with its token cache.
+`from_settings(settings.channels, session, robot_api_base=...)` returns the group
+robot, WxPusher, Server酱 and wecomchan channels that are configured, by name. It
+takes any object with the attributes of `ChannelSettings` (bot's settings group of
+that name has them), since nothing below `bot/` imports the settings, and the group
+robot's host, which is WeCom's (WECOM_API_BASE). The WeCom app channel is built where
+it always was (`bot.scheduling`), with its token cache.
 
 Rotation: call it again with the new settings and `previous=` the last result. A
 channel whose configuration (credential, base URL, timeouts) is unchanged is the
@@ -33,10 +34,8 @@ Config = RobotConfig | WxPusherConfig | ServerChanConfig | WecomchanConfig
 
 
 class ChannelSettings(Protocol):
-    """What the factory reads (bot's `Settings` has all of it). Empty means "off"."""
+    """What the factory reads (bot's `settings.channels` has all of it). Empty means "off"."""
 
-    @property
-    def api_base(self) -> str: ...  # WeCom's host, which also serves the group robot
     @property
     def robot_key(self) -> str: ...
     @property
@@ -51,12 +50,15 @@ class ChannelSettings(Protocol):
     def wecomchan_url(self) -> str: ...
 
 
-def configs_from(settings: ChannelSettings, timeouts: Timeouts) -> dict[str, Config]:
-    """The configuration of every channel whose credential is set, by channel name."""
+def configs_from(
+    settings: ChannelSettings, timeouts: Timeouts, *, robot_api_base: str
+) -> dict[str, Config]:
+    """The configuration of every channel whose credential is set, by channel name;
+    `robot_api_base`: WeCom's host, which also serves the group robot."""
     configs: dict[str, Config] = {}
     if settings.robot_key:
         configs[RobotChannel.name] = RobotConfig(
-            api_base=settings.api_base, key=settings.robot_key, timeouts=timeouts
+            api_base=robot_api_base, key=settings.robot_key, timeouts=timeouts
         )
     if settings.wxpusher_app_token:
         configs[WxPusherChannel.name] = WxPusherConfig(
@@ -85,6 +87,7 @@ def from_settings(
     settings: ChannelSettings,
     session: aiohttp.ClientSession,
     *,
+    robot_api_base: str,
     timeouts: Timeouts | None = None,
     previous: Mapping[str, WebhookChannel] | None = None,
     now: Callable[[], datetime] = _utc_now,
@@ -93,10 +96,12 @@ def from_settings(
     """The configured extra channels on `session` (the caller closes it), by name.
 
     With `previous`, a channel whose configuration did not change is reused as is
-    (see the module docstring).
+    (see the module docstring). `robot_api_base`: as for `configs_from`.
     """
     built: dict[str, WebhookChannel] = {}
-    for name, config in configs_from(settings, timeouts or Timeouts()).items():
+    for name, config in configs_from(
+        settings, timeouts or Timeouts(), robot_api_base=robot_api_base
+    ).items():
         old = (previous or {}).get(name)
         if old is not None and getattr(old, "config", None) == config:
             built[name] = old

@@ -28,10 +28,16 @@ from typing import Any, Final
 
 from scheduler.channels import errors
 from scheduler.channels.errors import Rule, Verdict, lookup
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = ["TABLE", "TOKEN_TABLE", "classify_send", "classify_token", "parse_body"]
 
-REFRESH = Rule("retry", "transient", "access_token invalid or expired", refresh_token=True)
+REFRESH = Rule(
+    AttemptOutcome.RETRY,
+    ErrorClass.TRANSIENT,
+    "access_token invalid or expired",
+    refresh_token=True,
+)
 
 TABLE: Final[Mapping[int | str, Rule]] = MappingProxyType(
     {

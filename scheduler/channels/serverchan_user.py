@@ -31,6 +31,7 @@ from scheduler.core.channel import OutboundMessage, SendResult
 from scheduler.core.redact import mask_user
 from scheduler.core.texts.channels import SERVERCHAN
 from storage.secret_box import Unreadable
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = ["NO_KEY", "UNREADABLE", "UserServerChanChannel"]
 
@@ -53,10 +54,10 @@ class _OneKey(ServerChanChannel):
 
     def classify(self, reply: Reply, recipient: str) -> Verdict:
         verdict = super().classify(reply, recipient)
-        if verdict.rule.error_class != "config" or verdict.signal == "http_429":
+        if verdict.rule.error_class != ErrorClass.CONFIG or verdict.signal == "http_429":
             return verdict
         return dataclasses.replace(
-            verdict, rule=dataclasses.replace(verdict.rule, error_class="permanent")
+            verdict, rule=dataclasses.replace(verdict.rule, error_class=ErrorClass.PERMANENT)
         )
 
 
@@ -102,4 +103,6 @@ class UserServerChanChannel:
             why,
             extra={"channel": self.name, "recipient": mask_user(recipient)},
         )
-        return SendResult(outcome="failed", error_class="permanent", error=why)
+        return SendResult(
+            outcome=AttemptOutcome.FAILED, error_class=ErrorClass.PERMANENT, error=why
+        )

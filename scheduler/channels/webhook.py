@@ -41,6 +41,7 @@ from scheduler.core.redact import (
     redact,
     secret_values,
 )
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = ["Reply", "Request", "Timeouts", "WebhookChannel"]
 
@@ -190,7 +191,7 @@ class WebhookChannel(SessionHolder, ABC):
 
     def _result(self, verdict: Verdict, started: float, recipient: str) -> SendResult:
         rule = verdict.rule
-        error = "" if rule.outcome == "accepted" else f"{rule.note}; {verdict.detail}"
+        error = "" if rule.outcome == AttemptOutcome.ACCEPTED else f"{rule.note}; {verdict.detail}"
         # An error page may echo the request body, and with it the recipient.
         error = redact(error, self.secrets(), users=(recipient,), max_length=ERROR_MAX_CHARS)
         return SendResult(
@@ -199,13 +200,13 @@ class WebhookChannel(SessionHolder, ABC):
             provider_code=verdict.provider_code,
             provider_message_id=verdict.message_id,
             error=error,
-            retry_after=verdict.retry_after if rule.outcome == "retry" else None,
+            retry_after=verdict.retry_after if rule.outcome == AttemptOutcome.RETRY else None,
             duration_ms=round((self._monotonic() - started) * 1000),
         )
 
     def _log(self, recipient: str, result: SendResult) -> None:
-        level = logging.INFO if result.outcome == "accepted" else logging.WARNING
-        if result.error_class == "config":
+        level = logging.INFO if result.outcome == AttemptOutcome.ACCEPTED else logging.WARNING
+        if result.error_class == ErrorClass.CONFIG:
             level = logging.ERROR  # every message on this channel fails until an admin acts
         extra = {
             "channel": self.name,

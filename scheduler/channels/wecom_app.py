@@ -53,6 +53,7 @@ from scheduler.channels.wecom_errors import (
 from scheduler.channels.wecom_token import FetchedToken, MemoryTokenStore, TokenCache, TokenStore
 from scheduler.core.channel import OutboundMessage, SendResult
 from scheduler.core.redact import ERROR_MAX_CHARS, mask_user, redact
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = [
     "TokenUnavailable",
@@ -268,7 +269,7 @@ class WeComAppChannel(SessionHolder):
             raise TokenUnavailable(for_gettoken(verdict)) from None
         verdict = classify_gettoken_reply(status, body, retry_after=retry_after)
         data = parse_body(body)
-        if verdict.rule.outcome != "accepted" or data is None:
+        if verdict.rule.outcome != AttemptOutcome.ACCEPTED or data is None:
             raise TokenUnavailable(verdict)
         logger.info("wecom token fetched", extra={"channel": self.name, **self._app()})
         return FetchedToken(value=str(data["access_token"]), expires_in=float(data["expires_in"]))
@@ -324,7 +325,7 @@ class WeComAppChannel(SessionHolder):
         self, verdict: Verdict, started: float, tokens: list[str], recipient: str
     ) -> SendResult:
         rule = verdict.rule
-        error = "" if rule.outcome == "accepted" else f"{rule.note}; {verdict.detail}"
+        error = "" if rule.outcome == AttemptOutcome.ACCEPTED else f"{rule.note}; {verdict.detail}"
         secrets = [self.config.secret, *tokens]  # errmsg may name the recipient (invaliduser)
         return SendResult(
             outcome=rule.outcome,
@@ -332,15 +333,15 @@ class WeComAppChannel(SessionHolder):
             provider_code=verdict.provider_code,
             provider_message_id=verdict.message_id,
             error=redact(error, secrets, users=(recipient,), max_length=ERROR_MAX_CHARS),
-            retry_after=verdict.retry_after if rule.outcome == "retry" else None,
+            retry_after=verdict.retry_after if rule.outcome == AttemptOutcome.RETRY else None,
             duration_ms=round((self._monotonic() - started) * 1000),
         )
 
     def _log(self, operation: str, recipient: str, result: SendResult) -> None:
         # An accepted call is DEBUG: its attempt row is the record, and the tick's INFO
         # line counts them; at thousands a second the line cost more CPU than the call.
-        level = logging.DEBUG if result.outcome == "accepted" else logging.WARNING
-        if result.error_class == "config":
+        level = logging.DEBUG if result.outcome == AttemptOutcome.ACCEPTED else logging.WARNING
+        if result.error_class == ErrorClass.CONFIG:
             level = logging.ERROR  # the channel is held until an admin acts
         if not logger.isEnabledFor(level):
             return

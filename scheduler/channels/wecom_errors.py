@@ -47,7 +47,7 @@ from scheduler.channels.errors import (
     transient,
     uncertain,
 )
-from scheduler.core.channel import ErrorClass
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
 __all__ = [
     "TABLE",
@@ -62,7 +62,7 @@ Json = dict[str, Any]
 
 
 def _token(note: str) -> Rule:
-    return Rule("retry", "transient", note, refresh_token=True)
+    return Rule(AttemptOutcome.RETRY, ErrorClass.TRANSIENT, note, refresh_token=True)
 
 
 TABLE: Final[Mapping[int | str, Rule]] = MappingProxyType(
@@ -162,7 +162,7 @@ def classify_send_reply(
         verdict = classify("recipient_rejected", detail=f"errcode 0: {errmsg}")
         return replace(verdict, provider_code=0)
     verdict = classify(code, detail=f"errcode {code}: {errmsg}")
-    msgid = data.get("msgid") if verdict.rule.outcome == "accepted" else None
+    msgid = data.get("msgid") if verdict.rule.outcome == AttemptOutcome.ACCEPTED else None
     return replace(verdict, message_id=str(msgid) if msgid else None)
 
 
@@ -181,8 +181,8 @@ def classify_gettoken_reply(status: int, body: bytes, *, retry_after: str | None
 
 _GETTOKEN_RULES: Final[Mapping[ErrorClass, Rule]] = MappingProxyType(
     {
-        "uncertain": transient("gettoken failed; nothing was sent"),
-        "permanent": config("gettoken refused; no message can be sent"),
+        ErrorClass.UNCERTAIN: transient("gettoken failed; nothing was sent"),
+        ErrorClass.PERMANENT: config("gettoken refused; no message can be sent"),
     }
 )
 

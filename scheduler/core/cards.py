@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from scheduler.core.texts import cards as words
+from storage.vocabulary import CardKind
 
 __all__ = [
     "CARD_TASK_ID",
@@ -44,7 +45,6 @@ __all__ = [
     "water_key",
 ]
 
-Kind = Literal["water", "task", "nag"]
 WaterAction = Literal["done", "later"]
 TaskAction = Literal["done", "tomorrow"]
 NagAction = Literal["ack"]
@@ -67,7 +67,7 @@ class CardAction:
     """A clicked button, read back from its key: what to do, and to which task (or,
     for a nag's 知道了, which rule)."""
 
-    kind: Kind
+    kind: CardKind
     action: str
     task_id: int | None = None
     rule_id: int | None = None
@@ -98,17 +98,17 @@ def parse_key(key: str) -> CardAction | None:
     if not isinstance(key, str):
         return None
     parts = key.split(":")
-    if parts[:2] == [PREFIX, "water"] and len(parts) == 3 and parts[2] in WATER_ACTIONS:
-        return CardAction(kind="water", action=parts[2])
-    if parts[:2] == [PREFIX, "nag"] and len(parts) == 4 and parts[2] in NAG_ACTIONS:
+    if parts[:2] == [PREFIX, CardKind.WATER] and len(parts) == 3 and parts[2] in WATER_ACTIONS:
+        return CardAction(kind=CardKind.WATER, action=parts[2])
+    if parts[:2] == [PREFIX, CardKind.NAG] and len(parts) == 4 and parts[2] in NAG_ACTIONS:
         if not _TASK_ROW_ID.fullmatch(parts[3]):
             return None
-        return CardAction(kind="nag", action=parts[2], rule_id=int(parts[3]))
-    if parts[:2] != [PREFIX, "task"] or len(parts) != 4 or parts[2] not in TASK_ACTIONS:
+        return CardAction(kind=CardKind.NAG, action=parts[2], rule_id=int(parts[3]))
+    if parts[:2] != [PREFIX, CardKind.TASK] or len(parts) != 4 or parts[2] not in TASK_ACTIONS:
         return None
     if not _TASK_ROW_ID.fullmatch(parts[3]):
         return None
-    return CardAction(kind="task", action=parts[2], task_id=int(parts[3]))
+    return CardAction(kind=CardKind.TASK, action=parts[2], task_id=int(parts[3]))
 
 
 def nag_key(action: NagAction, rule_id: int) -> str:
@@ -142,7 +142,7 @@ def water_card(text: str, task_id: str) -> dict[str, Any]:
     Raises:
         ValueError: `task_id` breaks WeCom's rule (see the module docstring).
     """
-    buttons = [_button("water", a, water_key(a)) for a in WATER_ACTIONS]
+    buttons = [_button(CardKind.WATER, a, water_key(a)) for a in WATER_ACTIONS]
     return _card(words.WATER_TITLE, text, task_id, buttons)
 
 
@@ -154,7 +154,7 @@ def task_card(text: str, task_id: str, db_task_id: int) -> dict[str, Any]:
     Raises:
         ValueError: `task_id` breaks WeCom's rule, or `db_task_id` is not positive.
     """
-    buttons = [_button("task", a, task_key(a, db_task_id)) for a in TASK_ACTIONS]
+    buttons = [_button(CardKind.TASK, a, task_key(a, db_task_id)) for a in TASK_ACTIONS]
     return _card(words.TASK_TITLE, text, task_id, buttons)
 
 
@@ -164,11 +164,11 @@ def nag_card(title: str, text: str, task_id: str, rule_id: int) -> dict[str, Any
     Raises:
         ValueError: `task_id` breaks WeCom's rule, or `rule_id` is not positive.
     """
-    buttons = [_button("nag", a, nag_key(a, rule_id)) for a in NAG_ACTIONS]
+    buttons = [_button(CardKind.NAG, a, nag_key(a, rule_id)) for a in NAG_ACTIONS]
     return _card(title, text, task_id, buttons)
 
 
-def _button(kind: Kind, action: str, key: str) -> dict[str, Any]:
+def _button(kind: CardKind, action: str, key: str) -> dict[str, Any]:
     text, style = words.BUTTONS[(kind, action)]
     return {"text": text, "style": style, "key": key}
 

@@ -13,23 +13,12 @@ makes `SendResult`; the adapters that implement `Channel` are the engine's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
 from scheduler.core.redact import ERROR_MAX_CHARS
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
-__all__ = ["CardUpdater", "Channel", "ErrorClass", "OutboundMessage", "Outcome", "SendResult"]
-
-Outcome = Literal["accepted", "failed", "unknown", "retry"]
-"""accepted: the provider took it (not "delivered": there is no receipt).
-failed: it was not sent and will not be by retrying (see the error class).
-unknown: it may or may not have been sent; the rule's delivery policy decides.
-retry: it was not sent; try again later (after `retry_after` or a backoff)."""
-
-ErrorClass = Literal["none", "transient", "config", "permanent", "uncertain"]
-"""none: accepted. transient: retry later. config: the channel is misconfigured
-(credentials, trusted IP, permissions): fail, hold the channel, tell the admins.
-permanent: this recipient or this message can never succeed. uncertain: we cannot
-know whether the provider delivered it."""
+__all__ = ["CardUpdater", "Channel", "OutboundMessage", "SendResult"]
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -58,7 +47,7 @@ class SendResult:
     hinted one; `provider_message_id` is kept only for accepted sends.
     """
 
-    outcome: Outcome
+    outcome: AttemptOutcome
     error_class: ErrorClass
     provider_code: int | None = None
     provider_message_id: str | None = None
@@ -69,7 +58,7 @@ class SendResult:
     def __post_init__(self) -> None:
         if len(self.error) > ERROR_MAX_CHARS:
             raise ValueError(f"error text longer than {ERROR_MAX_CHARS} characters")
-        if (self.outcome == "accepted") != (self.error_class == "none"):
+        if (self.outcome == AttemptOutcome.ACCEPTED) != (self.error_class == ErrorClass.NONE):
             raise ValueError("error_class 'none' goes with outcome 'accepted' only")
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from storage.records import RuleKind
+from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus, RuleKind
 
 WECOM_APP = "wecom_app"
 WXPUSHER = "wxpusher"
@@ -35,8 +35,7 @@ SERVERCHAN_USER = "serverchan_user"
 """The channel name of Server酱 with the user's own SendKey (the operator's
 KEEPER_SERVERCHAN_SENDKEY channel, `serverchan`, is for admin alerts)."""
 
-AT_LEAST_ONCE = "at_least_once"
-FOR_GOOD = frozenset({"permanent", "config"})
+FOR_GOOD = frozenset({ErrorClass.PERMANENT, ErrorClass.CONFIG})
 NOT_ROUTED = frozenset({RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT})
 
 
@@ -100,10 +99,11 @@ def fallback_for(
     """
     if kind in NOT_ROUTED:
         return None  # a card update cannot leave WeCom; an alert has its own road
-    if policy != AT_LEAST_ONCE or ends != "failed" or uncertain_before:
+    if policy != DeliveryPolicy.AT_LEAST_ONCE or ends != JobStatus.FAILED or uncertain_before:
         return None  # it may have arrived: a second road could double it
-    failed_for_good = outcome == "failed" and error_class in FOR_GOOD
-    retries_spent = outcome == "retry"  # and yet it ends failed: the last transient try
+    failed_for_good = outcome == AttemptOutcome.FAILED and error_class in FOR_GOOD
+    # and yet it ends failed: the last transient try
+    retries_spent = outcome == AttemptOutcome.RETRY
     if not (failed_for_good or retries_spent):
         return None
     if fallback is None or fallback.channel == channel or fallback.channel not in configured:

@@ -35,19 +35,12 @@ __all__ = [
     "Action",
     "AlertRoute",
     "Event",
-    "IncidentKind",
     "State",
     "Step",
     "outbound_ip",
     "state_of",
     "step",
 ]
-
-
-class IncidentKind(StrEnum):
-    CHANNEL_HOLD = "channel_hold"
-    SCHEDULER_STOPPED = "scheduler_stopped"
-    BACKUP_OVERDUE = "backup_overdue"
 
 
 class State(StrEnum):

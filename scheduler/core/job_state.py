@@ -8,7 +8,7 @@ Two additions to DESIGN's list, which its own prose requires:
   re-reads the business state ("before sending"), so a job found to have nothing left
   to say is already `processing` when it is suppressed; nothing has been sent then.
 - `processing -> pending` (and `-> retry_wait`): a claim given back because its send
-  never started (its worker died before the request, `jobs.release`). At-most-once
+  never started (its worker died before the request, `job_claims.release`). At-most-once
   means never sending twice, not giving up on what was never tried.
 
 `accepted` means the channel took the message, not that a phone showed it.
@@ -17,22 +17,8 @@ Two additions to DESIGN's list, which its own prose requires:
 from __future__ import annotations
 
 import datetime as dt
-from enum import StrEnum
 
-
-class JobStatus(StrEnum):
-    """A notification job's status, stored as its string value."""
-
-    PENDING = "pending"
-    PROCESSING = "processing"
-    ACCEPTED = "accepted"
-    RETRY_WAIT = "retry_wait"
-    FAILED = "failed"
-    UNKNOWN = "unknown"
-    SUPPRESSED = "suppressed"
-    CANCELLED = "cancelled"
-    EXPIRED = "expired"
-
+from storage.vocabulary import DeliveryPolicy, JobStatus, Priority
 
 _NOT_SENT = frozenset({JobStatus.SUPPRESSED, JobStatus.CANCELLED, JobStatus.EXPIRED})
 
@@ -72,19 +58,6 @@ def can_transition(current: JobStatus, new: JobStatus) -> bool:
     return new in TRANSITIONS[current]
 
 
-class DeliveryPolicy(StrEnum):
-    """What an uncertain send means; data on the rule, shown to the admin.
-
-    `at_most_once` (water, digests): never risk a duplicate; an uncertain send stays
-    `unknown`. `at_least_once` (events, reminders marked important): never risk a
-    loss; an uncertain send is sent again, with WeCom's `enable_duplicate_check` so the
-    platform drops an exact repeat.
-    """
-
-    AT_MOST_ONCE = "at_most_once"
-    AT_LEAST_ONCE = "at_least_once"
-
-
 def after_unknown(policy: DeliveryPolicy) -> JobStatus:
     """The job status to write when a send's outcome is uncertain (timeout, reset).
 
@@ -94,14 +67,6 @@ def after_unknown(policy: DeliveryPolicy) -> JobStatus:
     if policy is DeliveryPolicy.AT_LEAST_ONCE:
         return JobStatus.RETRY_WAIT
     return JobStatus.UNKNOWN
-
-
-class Priority(StrEnum):
-    """How late a due job may still go out after downtime (see `CATCH_UP_WINDOWS`)."""
-
-    HIGH = "high"
-    NORMAL = "normal"
-    LOW = "low"
 
 
 CATCH_UP_WINDOWS: dict[Priority, dt.timedelta] = {

@@ -15,9 +15,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from scheduler.core.channel import SendResult
-from scheduler.core.job_state import DeliveryPolicy, JobStatus, after_unknown
+from scheduler.core.job_state import after_unknown
 from scheduler.core.redact import ERROR_MAX_CHARS, redact
 from storage.records import AttemptRecord, JobRecord
+from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus
 
 MAX_ATTEMPTS = 5
 BACKOFF_BASE_S = 30.0
@@ -33,24 +34,26 @@ class Decision:
 
 def decide(job: JobRecord, result: SendResult, now: dt.datetime) -> Decision:
     """The job's next state after `result` (its `attempts` already counts this try)."""
-    if result.outcome == "accepted":
-        return Decision(status="accepted")
-    if result.outcome == "failed":
-        return Decision(status="failed", note=f"{result.error_class}: {result.provider_code}")
-    if result.outcome == "unknown":
+    if result.outcome == AttemptOutcome.ACCEPTED:
+        return Decision(status=JobStatus.ACCEPTED)
+    if result.outcome == AttemptOutcome.FAILED:
+        return Decision(
+            status=JobStatus.FAILED, note=f"{result.error_class}: {result.provider_code}"
+        )
+    if result.outcome == AttemptOutcome.UNKNOWN:
         resend = after_unknown(DeliveryPolicy(job.policy)) is JobStatus.RETRY_WAIT
         if resend and job.attempts < MAX_ATTEMPTS:
             return _retry(job, now, result, "uncertain; resend with duplicate check")
-        return Decision(status="unknown", note="uncertain result; not resent")
+        return Decision(status=JobStatus.UNKNOWN, note="uncertain result; not resent")
     if job.attempts >= MAX_ATTEMPTS:
-        return Decision(status="failed", note="transient errors; attempts exhausted")
+        return Decision(status=JobStatus.FAILED, note="transient errors; attempts exhausted")
     return _retry(job, now, result, "transient")
 
 
 def _retry(job: JobRecord, now: dt.datetime, result: SendResult, note: str) -> Decision:
     delay = result.retry_after if result.retry_after is not None else backoff(job.id, job.attempts)
     return Decision(
-        status="retry_wait", next_attempt_at=now + dt.timedelta(seconds=delay), note=note
+        status=JobStatus.RETRY_WAIT, next_attempt_at=now + dt.timedelta(seconds=delay), note=note
     )
 
 
@@ -86,10 +89,10 @@ def jittered(
 def lease_lost(job: JobRecord) -> SendResult:
     """What a job whose worker vanished mid-send counts as: an uncertain send, so
     `decide` applies the policy (`job_state.after_unknown`). Only for a job whose
-    send had started; one that never started is released (`jobs.release`)."""
+    send had started; one that never started is released (`job_claims.release`)."""
     return SendResult(
-        outcome="unknown",
-        error_class="uncertain",
+        outcome=AttemptOutcome.UNKNOWN,
+        error_class=ErrorClass.UNCERTAIN,
         provider_code=None,
         provider_message_id=None,
         error="lease expired before the worker finished",
@@ -101,8 +104,8 @@ def lease_lost(job: JobRecord) -> SendResult:
 def crashed(exception_name: str) -> SendResult:
     """The channel raised instead of returning: we cannot know whether it sent."""
     return SendResult(
-        outcome="unknown",
-        error_class="uncertain",
+        outcome=AttemptOutcome.UNKNOWN,
+        error_class=ErrorClass.UNCERTAIN,
         provider_code=None,
         provider_message_id=None,
         error=f"channel raised {exception_name}",
@@ -141,7 +144,7 @@ def not_sent(job: JobRecord, status: str, reason: str, now: dt.datetime) -> Atte
         started_at=now,
         duration_ms=0,
         outcome=status,
-        error_class="none",
+        error_class=ErrorClass.NONE,
         provider_code=None,
         provider_message_id=None,
         error=reason[:500],

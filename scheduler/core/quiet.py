@@ -30,9 +30,8 @@ from dataclasses import dataclass
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from scheduler.core.job_state import Priority
 from scheduler.core.reminder_rules import DIGESTS
-from storage.records import RuleKind
+from storage.vocabulary import Priority, RuleKind
 
 MAX_QUIET = dt.timedelta(days=7)
 """The longest quiet time one command may set; longer reads as a mistake (or `关闭`)."""

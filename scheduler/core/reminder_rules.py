@@ -10,7 +10,8 @@ import datetime as dt
 from zoneinfo import ZoneInfo
 
 from scheduler.core.schedule import Schedule
-from storage.records import EventRecord, RuleKind, RuleRecord, TaskRecord
+from storage.records import EventRecord, RuleRecord, TaskRecord
+from storage.vocabulary import RuleKind
 
 DIGESTS = (RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING)
 DEFAULT_DIGEST_TIMES = {

@@ -19,7 +19,7 @@ functions accept (`scheduler.retention_job`). Decisions where the issue was sile
   every final transition), or `updated_at` for a row that has none.
 - The jobs of a user who has not yet been told about missed reminders (their
   `missed_since` is set: they have not written since) stay when they ended at or after
-  `missed_since - UNTOLD_MARGIN`: the next message lists them (`jobs.missed_since`) and
+  `missed_since - UNTOLD_MARGIN`: the next message lists them (`sent_or_missed.missed_since`) and
   looks a nag's run up for a message already seen; a run spans at most 20 repeats 2 h
   apart, restarted after at most 7 days of quiet time, so 9 days cover it.
 - Nothing breaks when an inbound message goes: no table has a foreign key to it. The
@@ -46,7 +46,8 @@ import datetime as dt
 from dataclasses import dataclass
 from enum import StrEnum
 
-from scheduler.core.job_state import TERMINAL, JobStatus
+from scheduler.core.job_state import TERMINAL
+from storage.vocabulary import JobStatus
 
 
 class Family(StrEnum):

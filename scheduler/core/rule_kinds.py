@@ -25,8 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
-from scheduler.core.job_state import DeliveryPolicy, Priority
-from storage.records import RuleKind
+from storage.vocabulary import DeliveryPolicy, Priority, RuleKind
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -13,18 +13,7 @@ to the admin (管理 状态); only deleting it is left.
 
 from __future__ import annotations
 
-from enum import StrEnum
-
-
-class RuleStatus(StrEnum):
-    ACTIVE = "active"
-    PAUSED = "paused"
-    OFF = "off"
-    DONE = "done"
-    DELETED = "deleted"
-    INTERNAL = "internal"
-    ERROR = "error"
-
+from storage.vocabulary import RuleStatus
 
 _ON, _PAUSED, _OFF = RuleStatus.ACTIVE, RuleStatus.PAUSED, RuleStatus.OFF
 _DONE, _DELETED = RuleStatus.DONE, RuleStatus.DELETED

@@ -31,16 +31,10 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Literal
 
-PauseCause = Literal["failed", "unknown"]
+from storage.vocabulary import GrantStatus, JobStatus, PlanState
+
+PauseCause = Literal[JobStatus.FAILED, JobStatus.UNKNOWN]
 """Why a plan paused itself: the reminder failed, or may not have arrived."""
-
-
-class PlanState(StrEnum):
-    DISABLED = "disabled"
-    SCHEDULED = "scheduled"
-    SENDING = "sending"
-    AWAITING_CHECKIN = "awaiting_checkin"
-    PAUSED = "paused"
 
 
 class EventKind(StrEnum):
@@ -55,15 +49,6 @@ class EventKind(StrEnum):
     UNKNOWN = "unknown"  # it may have gone out (timeout, reset, the worker died)
     EXPIRED = "expired"  # the due reminder was past its catch-up window, never claimed
     RELEASED = "released"  # the reserved reminder's job ended unsent (expired, cancelled, ...)
-
-
-class GrantStatus(StrEnum):
-    """A grant's status: `available -> reserved -> consumed | invalid`."""
-
-    AVAILABLE = "available"
-    RESERVED = "reserved"
-    CONSUMED = "consumed"
-    INVALID = "invalid"
 
 
 class Reason(StrEnum):
@@ -86,7 +71,10 @@ _ON = (S.SCHEDULED, S.SENDING, S.AWAITING_CHECKIN)
 _GRANTING = frozenset({E.ENABLE, E.CHECKIN, E.RESUME})
 _BOOKING = _GRANTING | {E.EXPIRED, E.RELEASED}  # events that carry the next time
 _FINAL = frozenset({E.ACCEPTED, E.FAILED, E.UNKNOWN, E.RELEASED})  # the reserved job's ends
-_AUTO_PAUSE: dict[EventKind, PauseCause] = {E.FAILED: "failed", E.UNKNOWN: "unknown"}
+_AUTO_PAUSE: dict[EventKind, PauseCause] = {
+    E.FAILED: JobStatus.FAILED,
+    E.UNKNOWN: JobStatus.UNKNOWN,
+}
 
 TRANSITIONS: dict[tuple[PlanState, EventKind], PlanState] = {
     # The user's message is the first grant.
@@ -261,10 +249,21 @@ def apply(plan: Plan, event: Event) -> Applied | Refused:
     return Applied(plan=moved, effects=effects)
 
 
-JobEnd = Literal["accepted", "failed", "unknown", "expired", "cancelled", "suppressed"]
+JobEnd = Literal[
+    JobStatus.ACCEPTED,
+    JobStatus.FAILED,
+    JobStatus.UNKNOWN,
+    JobStatus.EXPIRED,
+    JobStatus.CANCELLED,
+    JobStatus.SUPPRESSED,
+]
 """Every terminal status a water job can end in (`scheduler.core.job_state.TERMINAL`)."""
 
-_SENT_ENDS: dict[str, Event] = {"accepted": ACCEPTED, "failed": FAILED, "unknown": UNKNOWN}
+_SENT_ENDS: dict[str, Event] = {
+    JobStatus.ACCEPTED: ACCEPTED,
+    JobStatus.FAILED: FAILED,
+    JobStatus.UNKNOWN: UNKNOWN,
+}
 
 
 def event_for_job_end(
@@ -280,10 +279,10 @@ def event_for_job_end(
     the time to book if the answer books one.
     """
     if plan.state is S.SENDING:
-        if not holds_reservation or status == "retry_wait":
+        if not holds_reservation or status == JobStatus.RETRY_WAIT:
             return None
         return _SENT_ENDS.get(status) or Event(kind=E.RELEASED, next_at=next_at)
-    if plan.state is S.SCHEDULED and status == "expired":
+    if plan.state is S.SCHEDULED and status == JobStatus.EXPIRED:
         return Event(kind=E.EXPIRED, next_at=next_at)
     return None
 

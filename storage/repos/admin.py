@@ -11,11 +11,14 @@ from sqlalchemy import func, select, update
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.records import ChannelStats, FailureCause, JobRecord
-from storage.repos import attempts, day_counts, jobs
+from storage.repos import attempts, day_counts, job_claims
+from storage.vocabulary import CLAIMABLE, AttemptOutcome, Evidence, JobStatus
 
-WAITING = ("pending", "retry_wait")
-FAILURES = ("failed", "unknown", "retry")
+FAILURES = (AttemptOutcome.FAILED, AttemptOutcome.UNKNOWN, AttemptOutcome.RETRY)
 """Attempt outcomes that count as a failed try (suppressed/cancelled jobs tried nothing)."""
+NOT_SENT = (JobStatus.SUPPRESSED, JobStatus.CANCELLED, JobStatus.EXPIRED)
+"""Job statuses, counted among a channel's figures next to the attempt outcomes, of a
+job that ended without a try."""
 
 
 async def channel_stats(session: Session) -> list[ChannelStats]:
@@ -33,7 +36,7 @@ async def _stats(
     live_success = (
         await session.execute(
             select(func.max(ATTEMPTS.c.started_at)).where(
-                ATTEMPTS.c.channel == channel, ATTEMPTS.c.outcome == "accepted"
+                ATTEMPTS.c.channel == channel, ATTEMPTS.c.outcome == AttemptOutcome.ACCEPTED
             )
         )
     ).scalar_one_or_none()
@@ -47,17 +50,17 @@ async def _stats(
     waiting = (
         await session.execute(
             select(func.count(), func.min(JOBS.c.next_attempt_at)).where(
-                JOBS.c.channel == channel, JOBS.c.status.in_(WAITING)
+                JOBS.c.channel == channel, JOBS.c.status.in_(CLAIMABLE)
             )
         )
     ).one()
     return ChannelStats(
         channel=channel,
-        accepted=by_outcome.get("accepted", 0),
-        failed=by_outcome.get("failed", 0),
-        unknown=by_outcome.get("unknown", 0),
-        retries=by_outcome.get("retry", 0),
-        not_sent=sum(by_outcome.get(o, 0) for o in ("suppressed", "cancelled", "expired")),
+        accepted=by_outcome.get(AttemptOutcome.ACCEPTED, 0),
+        failed=by_outcome.get(AttemptOutcome.FAILED, 0),
+        unknown=by_outcome.get(AttemptOutcome.UNKNOWN, 0),
+        retries=by_outcome.get(AttemptOutcome.RETRY, 0),
+        not_sent=sum(by_outcome.get(o, 0) for o in NOT_SENT),
         last_success=last_success,
         consecutive_failures=int((await session.execute(since)).scalar_one()) + pruned_failures,
         waiting=int(waiting[0]),
@@ -67,7 +70,7 @@ async def _stats(
 
 async def failure_causes(session: Session) -> list[FailureCause]:
     """Failed and retried attempts grouped by channel and cause, most frequent first."""
-    tried = ("failed", "retry")
+    tried = (AttemptOutcome.FAILED, AttemptOutcome.RETRY)
     stmt = (
         select(ATTEMPTS.c.channel, ATTEMPTS.c.error_class, ATTEMPTS.c.provider_code, func.count())
         .where(ATTEMPTS.c.outcome.in_(tried))
@@ -88,7 +91,7 @@ async def settle_unknown(session: Session, job_id: int, *, received: bool, note:
     received or missing. False if there is no such unknown job."""
     row = (
         await session.execute(
-            select(JOBS.c.id).where(JOBS.c.id == job_id, JOBS.c.status == "unknown")
+            select(JOBS.c.id).where(JOBS.c.id == job_id, JOBS.c.status == JobStatus.UNKNOWN)
         )
     ).first()
     if row is None:
@@ -99,7 +102,7 @@ async def settle_unknown(session: Session, job_id: int, *, received: bool, note:
     await session.execute(
         update(ATTEMPTS)
         .where(ATTEMPTS.c.job_id == job_id, ATTEMPTS.c.attempt_no == last)
-        .values(settled="received" if received else "missing")
+        .values(settled=Evidence.RECEIVED if received else Evidence.MISSING)
     )
     await session.execute(update(JOBS).where(JOBS.c.id == job_id).values(outcome_note=note[:200]))
     return True
@@ -109,12 +112,12 @@ async def next_pending(session: Session) -> JobRecord | None:
     """The waiting job due soonest (for 管理 状态)."""
     stmt = (
         select(JOBS.c.id)
-        .where(JOBS.c.status.in_(WAITING))
+        .where(JOBS.c.status.in_(CLAIMABLE))
         .order_by(JOBS.c.next_attempt_at, JOBS.c.id)
         .limit(1)
     )
     job_id = (await session.execute(stmt)).scalar_one_or_none()
-    return None if job_id is None else await jobs.get(session, job_id)
+    return None if job_id is None else await job_claims.get(session, job_id)
 
 
 async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:

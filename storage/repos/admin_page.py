@@ -12,6 +12,8 @@ from sqlalchemy import func, select
 
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS, TICKS
+from storage.repos.admin import FAILURES
+from storage.vocabulary import AttemptOutcome, ErrorClass
 
 
 async def jobs_by_kind_since(session: Session, since: dt.datetime) -> dict[tuple[str, str], int]:
@@ -62,7 +64,7 @@ async def recent_failures(session: Session, limit: int = 20) -> list[FailedAttem
             ATTEMPTS.c.error,
         )
         .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
-        .where(ATTEMPTS.c.outcome.in_(("failed", "unknown", "retry")))
+        .where(ATTEMPTS.c.outcome.in_(FAILURES))
         .order_by(ATTEMPTS.c.started_at.desc(), ATTEMPTS.c.id.desc())
         .limit(limit)
     )
@@ -89,7 +91,7 @@ async def last_config_error(
     was accepted after it: (when, provider code)."""
     stmt = (
         select(ATTEMPTS.c.started_at, ATTEMPTS.c.provider_code)
-        .where(ATTEMPTS.c.channel == channel, ATTEMPTS.c.error_class == "config")
+        .where(ATTEMPTS.c.channel == channel, ATTEMPTS.c.error_class == ErrorClass.CONFIG)
         .order_by(ATTEMPTS.c.started_at.desc())
         .limit(1)
     )
@@ -98,7 +100,7 @@ async def last_config_error(
         return None
     accepted_after = select(ATTEMPTS.c.id).where(
         ATTEMPTS.c.channel == channel,
-        ATTEMPTS.c.outcome == "accepted",
+        ATTEMPTS.c.outcome == AttemptOutcome.ACCEPTED,
         ATTEMPTS.c.started_at > row.started_at,
     )
     if (await session.execute(accepted_after.limit(1))).first() is not None:

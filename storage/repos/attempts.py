@@ -12,8 +12,9 @@ from sqlalchemy import func, select
 from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.dialect import insert_into
-from storage.records import AttemptRecord, RuleKind
+from storage.records import AttemptRecord
 from storage.repos import day_counts
+from storage.vocabulary import AttemptOutcome, RuleKind
 
 
 async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
@@ -71,7 +72,7 @@ async def accepted_sends_by_recipient(
             JOBS.c.recipient.in_(recipients),
             JOBS.c.payload_kind != RuleKind.CARD_UPDATE,
             ATTEMPTS.c.channel == channel,
-            ATTEMPTS.c.outcome == "accepted",
+            ATTEMPTS.c.outcome == AttemptOutcome.ACCEPTED,
             ATTEMPTS.c.started_at >= since,
         )
         .group_by(JOBS.c.recipient, ATTEMPTS.c.started_at, ATTEMPTS.c.provider_message_id)

@@ -18,10 +18,9 @@ from sqlalchemy import func, select
 from storage.database import Session
 from storage.dialect import insert_into
 from storage.retention_models import DAY_COUNTS
+from storage.vocabulary import AttemptOutcome, CountSubject
 
 Key = TypeVar("Key", bound=tuple[Any, ...])
-
-JOB, ATTEMPT = "job", "attempt"
 
 
 def of_jobs(jobs: Iterable[Any]) -> list[dict[str, Any]]:
@@ -31,7 +30,7 @@ def of_jobs(jobs: Iterable[Any]) -> list[dict[str, Any]]:
     for j in jobs:
         key = (j.scheduled_slot_utc.date(), j.channel, j.payload_kind, j.status, "", None)
         groups.setdefault(key, []).append(j.finished_at or j.updated_at)
-    return [_row(JOB, key, ends) for key, ends in groups.items()]
+    return [_row(CountSubject.JOB, key, ends) for key, ends in groups.items()]
 
 
 def of_attempts(attempts: Iterable[Any], jobs: Iterable[Any]) -> list[dict[str, Any]]:
@@ -49,7 +48,7 @@ def of_attempts(attempts: Iterable[Any], jobs: Iterable[Any]) -> list[dict[str, 
             a.provider_code,
         )
         groups.setdefault(key, []).append(a.started_at)
-    return [_row(ATTEMPT, key, starts) for key, starts in groups.items()]
+    return [_row(CountSubject.ATTEMPT, key, starts) for key, starts in groups.items()]
 
 
 def _row(subject: str, key: tuple[Any, ...], times: list[dt.datetime]) -> dict[str, Any]:
@@ -91,7 +90,7 @@ async def attempt_totals(session: Session) -> dict[tuple[str, str], int]:
     """Pruned attempts per (channel, outcome)."""
     stmt = (
         select(DAY_COUNTS.c.channel, DAY_COUNTS.c.status, _total())
-        .where(DAY_COUNTS.c.subject == ATTEMPT)
+        .where(DAY_COUNTS.c.subject == CountSubject.ATTEMPT)
         .group_by(DAY_COUNTS.c.channel, DAY_COUNTS.c.status)
     )
     return {(channel, outcome): int(n) for channel, outcome, n in await session.execute(stmt)}
@@ -101,7 +100,7 @@ async def job_totals(session: Session) -> dict[tuple[str, str], int]:
     """Pruned jobs per (kind, status)."""
     stmt = (
         select(DAY_COUNTS.c.kind, DAY_COUNTS.c.status, _total())
-        .where(DAY_COUNTS.c.subject == JOB)
+        .where(DAY_COUNTS.c.subject == CountSubject.JOB)
         .group_by(DAY_COUNTS.c.kind, DAY_COUNTS.c.status)
     )
     return {(kind, status): int(n) for kind, status, n in await session.execute(stmt)}
@@ -109,16 +108,16 @@ async def job_totals(session: Session) -> dict[tuple[str, str], int]:
 
 async def channels(session: Session) -> set[str]:
     """Channels that had pruned jobs."""
-    stmt = select(DAY_COUNTS.c.channel).where(DAY_COUNTS.c.subject == JOB).distinct()
+    stmt = select(DAY_COUNTS.c.channel).where(DAY_COUNTS.c.subject == CountSubject.JOB).distinct()
     return set((await session.execute(stmt)).scalars())
 
 
 async def last_success(session: Session, channel: str) -> dt.datetime | None:
     """When the latest pruned accepted attempt of `channel` started."""
     stmt = select(func.max(DAY_COUNTS.c.last_at)).where(
-        DAY_COUNTS.c.subject == ATTEMPT,
+        DAY_COUNTS.c.subject == CountSubject.ATTEMPT,
         DAY_COUNTS.c.channel == channel,
-        DAY_COUNTS.c.status == "accepted",
+        DAY_COUNTS.c.status == AttemptOutcome.ACCEPTED,
     )
     found: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
     return found
@@ -134,7 +133,7 @@ async def failures_after(
     came before it are counted too (a figure that errs towards alarm).
     """
     stmt = select(_total()).where(
-        DAY_COUNTS.c.subject == ATTEMPT,
+        DAY_COUNTS.c.subject == CountSubject.ATTEMPT,
         DAY_COUNTS.c.channel == channel,
         DAY_COUNTS.c.status.in_(list(outcomes)),
     )
@@ -149,7 +148,9 @@ async def causes(
     """Pruned attempts with one of `outcomes`, per (channel, error class, provider code)."""
     stmt = (
         select(DAY_COUNTS.c.channel, DAY_COUNTS.c.error_class, DAY_COUNTS.c.provider_code, _total())
-        .where(DAY_COUNTS.c.subject == ATTEMPT, DAY_COUNTS.c.status.in_(list(outcomes)))
+        .where(
+            DAY_COUNTS.c.subject == CountSubject.ATTEMPT, DAY_COUNTS.c.status.in_(list(outcomes))
+        )
         .group_by(DAY_COUNTS.c.channel, DAY_COUNTS.c.error_class, DAY_COUNTS.c.provider_code)
     )
     return {(ch, cls, code): int(n) for ch, cls, code, n in await session.execute(stmt)}

@@ -16,12 +16,15 @@ from storage.models import EVENTS
 from storage.records import EventRecord
 from storage.repos.numbers import smallest_free
 from storage.repos.reads import event_record
-
-SCHEDULED, CANCELLED = "scheduled", "cancelled"
+from storage.vocabulary import EventStatus
 
 
 def _upcoming(user_id: int, today: dt.date) -> tuple[Any, ...]:
-    return (EVENTS.c.user_id == user_id, EVENTS.c.status == SCHEDULED, EVENTS.c.day >= today)
+    return (
+        EVENTS.c.user_id == user_id,
+        EVENTS.c.status == EventStatus.SCHEDULED,
+        EVENTS.c.day >= today,
+    )
 
 
 async def free_number(session: Session, user_id: int, today: dt.date) -> int:
@@ -43,7 +46,7 @@ async def count_between(session: Session, user_id: int, first: dt.date, last: dt
     """Scheduled events on the local days `first` to `last`, both included."""
     stmt = select(func.count()).where(
         EVENTS.c.user_id == user_id,
-        EVENTS.c.status == SCHEDULED,
+        EVENTS.c.status == EventStatus.SCHEDULED,
         EVENTS.c.day >= first,
         EVENTS.c.day <= last,
     )

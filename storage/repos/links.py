@@ -8,16 +8,13 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from dataclasses import dataclass
-from typing import Literal
 
 from sqlalchemy import insert, select, update
 
 from storage.database import Session
 from storage.models import USERS
+from storage.vocabulary import LinkPurpose, LinkRefusal
 from storage.web_models import WEB_LINKS
-
-Purpose = Literal["page", "admin", "export"]
-Refusal = Literal["unknown", "used", "expired"]
 
 
 def hash_token(token: str) -> str:
@@ -39,7 +36,7 @@ async def create(
     *,
     token_hash: str,
     user_id: int,
-    purpose: Purpose,
+    purpose: LinkPurpose,
     now: dt.datetime,
     expires_at: dt.datetime,
 ) -> None:
@@ -55,7 +52,7 @@ async def create(
     )
 
 
-async def consume(session: Session, token_hash: str, now: dt.datetime) -> Consumed | Refusal:
+async def consume(session: Session, token_hash: str, now: dt.datetime) -> Consumed | LinkRefusal:
     """Use the link once. The conditional UPDATE is the whole claim: of two requests
     racing with the same token (a replay, a double tap), the database lets exactly
     one set `used_at`; the other matches no row and is told the link was used. This
@@ -78,10 +75,10 @@ async def consume(session: Session, token_hash: str, now: dt.datetime) -> Consum
         )
     ).first()
     if row is None:
-        return "unknown"
+        return LinkRefusal.UNKNOWN
     if claimed.rowcount == 1:
         return Consumed(user_id=row.user_id, purpose=row.purpose)
-    return "used" if row.used_at is not None else "expired"
+    return LinkRefusal.USED if row.used_at is not None else LinkRefusal.EXPIRED
 
 
 async def member(session: Session, user_id: int) -> tuple[str, str] | None:

@@ -17,6 +17,7 @@ from storage.delivery_models import WATER_GRANTS, WATER_PLANS
 from storage.dialect import insert_unless_exists
 from storage.models import USERS, WATER_CHECKINS
 from storage.mp_models import MP_ACTIONS, MP_GRANT_ANSWERS, MP_IDENTITIES, MP_LINK_CODES
+from storage.vocabulary import GrantStatus
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -216,7 +217,7 @@ async def mp_grant_available(session: Session, user_id: int) -> bool:
         .join(WATER_PLANS, WATER_PLANS.c.id == WATER_GRANTS.c.plan_id)
         .where(
             WATER_PLANS.c.user_id == user_id,
-            WATER_GRANTS.c.state == "available",
+            WATER_GRANTS.c.state == GrantStatus.AVAILABLE,
             WATER_GRANTS.c.request_key.like("mp:%"),
         )
         .limit(1)

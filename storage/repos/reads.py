@@ -14,6 +14,7 @@ from sqlalchemy import Row, bindparam, func, select
 from storage.database import Session
 from storage.models import EVENTS, LEDGER, MEASUREMENTS, WATER_CHECKINS
 from storage.records import EventRecord, LedgerRow, WeightPoint
+from storage.vocabulary import EventStatus, MeasurementKind
 
 
 async def latest_weight(session: Session, user_id: int) -> WeightPoint | None:
@@ -25,7 +26,10 @@ async def latest_weight(session: Session, user_id: int) -> WeightPoint | None:
 # as parameters: building one per call cost more than running it (issue 11's profile).
 _LATEST_WEIGHT = (
     select(MEASUREMENTS.c.value, MEASUREMENTS.c.occurred_at)
-    .where(MEASUREMENTS.c.user_id == bindparam("user_id"), MEASUREMENTS.c.kind == "weight")
+    .where(
+        MEASUREMENTS.c.user_id == bindparam("user_id"),
+        MEASUREMENTS.c.kind == MeasurementKind.WEIGHT,
+    )
     .order_by(MEASUREMENTS.c.occurred_at.desc(), MEASUREMENTS.c.id.desc())
     .limit(1)
 )
@@ -38,7 +42,7 @@ async def weights_between(
         select(MEASUREMENTS.c.value, MEASUREMENTS.c.occurred_at)
         .where(
             MEASUREMENTS.c.user_id == user_id,
-            MEASUREMENTS.c.kind == "weight",
+            MEASUREMENTS.c.kind == MeasurementKind.WEIGHT,
             MEASUREMENTS.c.occurred_at >= start,
             MEASUREMENTS.c.occurred_at < end,
         )
@@ -100,7 +104,7 @@ async def events_on(session: Session, user_id: int, day: dt.date) -> list[EventR
         .where(
             EVENTS.c.user_id == user_id,
             EVENTS.c.day == day,
-            EVENTS.c.status == "scheduled",
+            EVENTS.c.status == EventStatus.SCHEDULED,
         )
         .order_by(EVENTS.c.starts_at.is_not(None), EVENTS.c.starts_at, EVENTS.c.id)
     )
@@ -124,7 +128,7 @@ async def weighed_since(session: Session, user_id: int, since: dt.datetime) -> b
     """Whether any weight was recorded at or after `since`."""
     stmt = select(MEASUREMENTS.c.id).where(
         MEASUREMENTS.c.user_id == user_id,
-        MEASUREMENTS.c.kind == "weight",
+        MEASUREMENTS.c.kind == MeasurementKind.WEIGHT,
         MEASUREMENTS.c.occurred_at >= since,
     )
     return (await session.execute(stmt.limit(1))).first() is not None

@@ -16,13 +16,14 @@ from sqlalchemy import CursorResult, Table, delete
 from storage.database import Session
 from storage.dialect import insert_into, insert_returning_id
 from storage.models import EVENTS, JOURNAL, LEDGER, MEASUREMENTS, WATER_CHECKINS
+from storage.vocabulary import EffectKind, EventStatus, MeasurementKind
 
 FACT_TABLES: dict[str, Table] = {
-    "weight": MEASUREMENTS,
-    "water": WATER_CHECKINS,
-    "ledger": LEDGER,
-    "journal": JOURNAL,
-    "event": EVENTS,
+    EffectKind.WEIGHT: MEASUREMENTS,
+    EffectKind.WATER: WATER_CHECKINS,
+    EffectKind.LEDGER: LEDGER,
+    EffectKind.JOURNAL: JOURNAL,
+    EffectKind.EVENT: EVENTS,
 }
 """Effect kind -> the table its record lives in (tasks are handled in `tasks`)."""
 
@@ -38,7 +39,7 @@ async def add_weight(
         session,
         MEASUREMENTS,
         user_id=user_id,
-        kind="weight",
+        kind=MeasurementKind.WEIGHT,
         value=kg,
         occurred_at=occurred_at,
         source_key=source_key,
@@ -118,7 +119,7 @@ async def add_event(
         ends_at=ends_at,
         remind_minutes_before=remind_minutes_before,
         number=number,
-        status="scheduled",
+        status=EventStatus.SCHEDULED,
         created_at=now,
         source_key=source_key,
     )

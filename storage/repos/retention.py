@@ -35,6 +35,7 @@ from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import INBOUND, USERS
 from storage.mp_models import MP_LINK_CODES
 from storage.repos import day_counts
+from storage.vocabulary import JobStatus
 from storage.web_models import WEB_LINKS
 
 LINK_TABLES: dict[str, Table] = {"web_links": WEB_LINKS, "mp_link_codes": MP_LINK_CODES}
@@ -157,7 +158,7 @@ async def job_candidates(
     )
     found = list(await session.execute(stmt))
     missed = await _missed_since(session, {r.user_id for r in found})
-    settled = await _settled(session, [r.id for r in found if r.status == "unknown"])
+    settled = await _settled(session, [r.id for r in found if r.status == JobStatus.UNKNOWN])
     return [
         JobRow(
             id=r.id,

@@ -21,12 +21,13 @@ from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.dialect import insert_into, insert_returning_id
 from storage.models import UTCDateTime
-from storage.records import Broken, RuleKind, RuleRecord
+from storage.records import Broken, RuleRecord
 from storage.repos.numbers import smallest_free
+from storage.vocabulary import CLAIMABLE, JobStatus, RuleKind, RuleStatus
 
-LISTED = ("active", "paused", "off")
+LISTED = (RuleStatus.ACTIVE, RuleStatus.PAUSED, RuleStatus.OFF)
 """Statuses of the rules the user switches and edits (their numbers are theirs)."""
-SHOWN = (*LISTED, "error")
+SHOWN = (*LISTED, RuleStatus.ERROR)
 """Statuses the user's list shows and a number finds: also a rule the tick set aside,
 which keeps its number until the user deletes it (deleting is all it allows)."""
 
@@ -61,7 +62,7 @@ async def create(
     channel: str,
     now: dt.datetime,
     next_fire_at: dt.datetime | None = None,
-    status: str = "active",
+    status: str = RuleStatus.ACTIVE,
     spec: str = "",
     ref_id: int | None = None,
     label: str = "",
@@ -162,7 +163,7 @@ async def due(session: Session, *, now: dt.datetime, limit: int) -> list[RuleRec
     """
     stmt = (
         select(*_RECORD_COLUMNS)  # not created_at/updated_at/error_note: rows cost per column
-        .where(RULES.c.status == "active", RULES.c.next_fire_at <= now)
+        .where(RULES.c.status == RuleStatus.ACTIVE, RULES.c.next_fire_at <= now)
         .order_by(RULES.c.next_fire_at, RULES.c.id)
         .limit(limit)
     )
@@ -252,7 +253,7 @@ def _naive_utc(at: dt.datetime | None) -> str | None:
 async def set_aside(session: Session, rule_id: int, reason: str, *, now: dt.datetime) -> None:
     """Status `error` with the reason: the tick could not plan the rule. It keeps its
     number, so the user sees it in 提醒 and can delete it."""
-    values = {"status": "error", "error_note": reason[:200], "next_fire_at": None}
+    values = {"status": RuleStatus.ERROR, "error_note": reason[:200], "next_fire_at": None}
     await session.execute(
         update(RULES).where(RULES.c.id == rule_id).values(updated_at=now, **values)
     )
@@ -263,7 +264,11 @@ async def set_aside_since(session: Session, user_id: int, since: dt.datetime) ->
     first (told once on the user's next message)."""
     stmt = (
         select(*_RECORD_COLUMNS)
-        .where(RULES.c.user_id == user_id, RULES.c.status == "error", RULES.c.updated_at >= since)
+        .where(
+            RULES.c.user_id == user_id,
+            RULES.c.status == RuleStatus.ERROR,
+            RULES.c.updated_at >= since,
+        )
         .order_by(RULES.c.updated_at, RULES.c.id)
     )
     return [_record(r) for r in await session.execute(stmt)]
@@ -272,11 +277,11 @@ async def set_aside_since(session: Session, user_id: int, since: dt.datetime) ->
 async def set_aside_rules(session: Session, *, limit: int = 5) -> tuple[int, list[Broken]]:
     """How many rules are set aside, and the latest `limit` of them."""
     count = (
-        await session.execute(select(func.count()).where(RULES.c.status == "error"))
+        await session.execute(select(func.count()).where(RULES.c.status == RuleStatus.ERROR))
     ).scalar_one()
     stmt = (
         select(RULES.c.id, RULES.c.kind, RULES.c.error_note)
-        .where(RULES.c.status == "error")
+        .where(RULES.c.status == RuleStatus.ERROR)
         .order_by(RULES.c.updated_at.desc(), RULES.c.id.desc())
         .limit(limit)
     )
@@ -307,7 +312,7 @@ async def count_by_kind(session: Session) -> dict[tuple[str, str], int]:
 
 async def next_fire_min(session: Session) -> dt.datetime | None:
     """The earliest `next_fire_at` of any active rule (for the demo's clock jumps)."""
-    stmt = select(func.min(RULES.c.next_fire_at)).where(RULES.c.status == "active")
+    stmt = select(func.min(RULES.c.next_fire_at)).where(RULES.c.status == RuleStatus.ACTIVE)
     earliest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
     return earliest
 
@@ -326,7 +331,7 @@ async def retire_spent(session: Session, rule_ids: set[int], *, now: dt.datetime
         select(JOBS.c.id)
         .where(
             JOBS.c.rule_id == RULES.c.id,
-            JOBS.c.status.in_(("pending", "retry_wait", "processing")),
+            JOBS.c.status.in_((*CLAIMABLE, JobStatus.PROCESSING)),
         )
         .exists()
     )
@@ -334,11 +339,11 @@ async def retire_spent(session: Session, rule_ids: set[int], *, now: dt.datetime
         update(RULES)
         .where(
             RULES.c.id.in_(rule_ids),
-            RULES.c.status == "active",
+            RULES.c.status == RuleStatus.ACTIVE,
             RULES.c.next_fire_at.is_(None),
             RULES.c.kind.in_(ONE_OFF_KINDS),
             ~waiting,
         )
-        .values(status="done", number=None, updated_at=now)
+        .values(status=RuleStatus.DONE, number=None, updated_at=now)
     )
     return int(cast(CursorResult[Any], await session.execute(stmt)).rowcount)

@@ -12,8 +12,7 @@ from storage.dialect import insert_returning_id
 from storage.models import TASKS
 from storage.records import TaskRecord
 from storage.repos.numbers import smallest_free
-
-OPEN, DONE, CANCELLED = "open", "done", "cancelled"
+from storage.vocabulary import TaskStatus
 
 
 def _record(row: Row[Any]) -> TaskRecord:
@@ -52,7 +51,7 @@ async def add_task(
             title=title,
             due_date=due_date,
             due_time=due_time,
-            status=OPEN,
+            status=TaskStatus.OPEN,
             created_at=now,
             source_key=source_key,
         ),
@@ -63,7 +62,7 @@ async def add_task(
         title=title,
         due_date=due_date,
         due_time=due_time,
-        status=OPEN,
+        status=TaskStatus.OPEN,
     )
 
 
@@ -71,7 +70,7 @@ async def open_tasks(session: Session, user_id: int) -> list[TaskRecord]:
     """Open tasks: dated ones first by date and time, then undated, each by number."""
     stmt = (
         select(TASKS)
-        .where(TASKS.c.user_id == user_id, TASKS.c.status == OPEN)
+        .where(TASKS.c.user_id == user_id, TASKS.c.status == TaskStatus.OPEN)
         .order_by(
             TASKS.c.due_date.is_(None),
             TASKS.c.due_date,
@@ -85,7 +84,7 @@ async def open_tasks(session: Session, user_id: int) -> list[TaskRecord]:
 
 async def find_open_by_number(session: Session, user_id: int, number: int) -> TaskRecord | None:
     stmt = select(TASKS).where(
-        TASKS.c.user_id == user_id, TASKS.c.status == OPEN, TASKS.c.number == number
+        TASKS.c.user_id == user_id, TASKS.c.status == TaskStatus.OPEN, TASKS.c.number == number
     )
     row = (await session.execute(stmt)).first()
     return None if row is None else _record(row)
@@ -102,7 +101,7 @@ async def close_task(session: Session, task_id: int, *, status: str, now: dt.dat
     """Mark done or cancelled and release the short number."""
     await session.execute(
         update(TASKS)
-        .where(TASKS.c.id == task_id, TASKS.c.status == OPEN)
+        .where(TASKS.c.id == task_id, TASKS.c.status == TaskStatus.OPEN)
         .values(status=status, closed_at=now, number=None)
     )
 
@@ -112,8 +111,8 @@ async def reopen_task(session: Session, task_id: int, user_id: int) -> TaskRecor
     number = await _free_number(session, user_id)
     await session.execute(
         update(TASKS)
-        .where(TASKS.c.id == task_id, TASKS.c.user_id == user_id, TASKS.c.status != OPEN)
-        .values(status=OPEN, closed_at=None, number=number)
+        .where(TASKS.c.id == task_id, TASKS.c.user_id == user_id, TASKS.c.status != TaskStatus.OPEN)
+        .values(status=TaskStatus.OPEN, closed_at=None, number=number)
     )
     stmt = select(TASKS).where(TASKS.c.id == task_id, TASKS.c.user_id == user_id)
     row = (await session.execute(stmt)).first()
@@ -138,7 +137,7 @@ async def count_done_between(
         .select_from(TASKS)
         .where(
             TASKS.c.user_id == user_id,
-            TASKS.c.status == DONE,
+            TASKS.c.status == TaskStatus.DONE,
             TASKS.c.closed_at >= start,
             TASKS.c.closed_at < end,
         )
@@ -160,5 +159,7 @@ async def owner_of(session: Session, task_id: int) -> int | None:
 async def set_due(session: Session, task_id: int, *, due_date: dt.date | None) -> None:
     """Move an open task to another day (明天再说); its time of day stays."""
     await session.execute(
-        update(TASKS).where(TASKS.c.id == task_id, TASKS.c.status == OPEN).values(due_date=due_date)
+        update(TASKS)
+        .where(TASKS.c.id == task_id, TASKS.c.status == TaskStatus.OPEN)
+        .values(due_date=due_date)
     )

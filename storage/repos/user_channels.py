@@ -18,8 +18,9 @@ from storage.database import Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import USERS
 from storage.records import Receiver
+from storage.vocabulary import AttemptOutcome, ChannelRole
 
-ROLES = ("primary", "fallback", "none")
+ROLES = tuple(ChannelRole)
 
 
 def _receiver(row: Row[Any]) -> Receiver:
@@ -50,7 +51,7 @@ async def bind(
     )
     if cast(CursorResult[Any], result).rowcount:
         return False
-    row = {"user_id": user_id, "channel": channel, "role": "none", "created_at": now}
+    row = {"user_id": user_id, "channel": channel, "role": ChannelRole.NONE, "created_at": now}
     await session.execute(USER_CHANNELS.insert().values(**row, **values))
     return True
 
@@ -79,7 +80,7 @@ async def set_role(
     await session.execute(
         update(USER_CHANNELS)
         .where(USER_CHANNELS.c.user_id == user_id, USER_CHANNELS.c.role == role)
-        .values(role="none", updated_at=now)
+        .values(role=ChannelRole.NONE, updated_at=now)
     )
     if channel is None:
         return
@@ -139,13 +140,13 @@ async def recent_outcomes(
         .where(
             JOBS.c.user_id == user_id,
             ATTEMPTS.c.started_at >= since,
-            ATTEMPTS.c.outcome.in_(("accepted", "failed", "unknown", "retry")),
+            ATTEMPTS.c.outcome.in_(tuple(AttemptOutcome)),
         )
         .order_by(ATTEMPTS.c.started_at.desc(), ATTEMPTS.c.id.desc())
         .limit(200)
     )
     found: dict[str, list[str]] = {}
     for channel, outcome, error_class in await session.execute(stmt):
-        label = outcome if outcome != "failed" else f"failed:{error_class}"
+        label = outcome if outcome != AttemptOutcome.FAILED else f"failed:{error_class}"
         found.setdefault(channel, []).append(label)
     return found

@@ -16,6 +16,7 @@ from storage.delivery_models import WATER_GRANTS, WATER_PLANS
 from storage.dialect import insert_into, insert_returning_id, insert_unless_exists
 from storage.models import USERS
 from storage.records import Habit, PlanRecord
+from storage.vocabulary import GrantStatus, PlanState
 
 
 async def plan_of(session: Session, user_id: int, *, lock: bool = False) -> PlanRecord | None:
@@ -43,7 +44,7 @@ async def create_plan(session: Session, *, user_id: int, rule_id: int, now: dt.d
     values = {
         "user_id": user_id,
         "rule_id": rule_id,
-        "state": "disabled",
+        "state": PlanState.DISABLED,
         "parked_request_key": None,
         "parked_next_at": None,
         "pause_notice": None,
@@ -99,7 +100,7 @@ async def add_grant(
     values = {
         "plan_id": plan_id,
         "request_key": request_key,
-        "state": "available",
+        "state": GrantStatus.AVAILABLE,
         "job_id": None,
         "created_at": now,
         "updated_at": now,
@@ -142,8 +143,8 @@ async def release_grant(session: Session, plan_id: int, *, now: dt.datetime) -> 
     never left). False if the plan holds no reserved grant."""
     stmt = (
         update(WATER_GRANTS)
-        .where(WATER_GRANTS.c.plan_id == plan_id, WATER_GRANTS.c.state == "reserved")
-        .values(state="available", job_id=None, updated_at=now)
+        .where(WATER_GRANTS.c.plan_id == plan_id, WATER_GRANTS.c.state == GrantStatus.RESERVED)
+        .values(state=GrantStatus.AVAILABLE, job_id=None, updated_at=now)
     )
     return bool((await session.execute(stmt)).rowcount)
 
@@ -153,9 +154,10 @@ async def invalidate_open_grants(session: Session, plan_id: int, *, now: dt.date
     stmt = (
         update(WATER_GRANTS)
         .where(
-            WATER_GRANTS.c.plan_id == plan_id, WATER_GRANTS.c.state.in_(("available", "reserved"))
+            WATER_GRANTS.c.plan_id == plan_id,
+            WATER_GRANTS.c.state.in_((GrantStatus.AVAILABLE, GrantStatus.RESERVED)),
         )
-        .values(state="invalid", updated_at=now)
+        .values(state=GrantStatus.INVALID, updated_at=now)
     )
     return int((await session.execute(stmt)).rowcount)
 
@@ -164,7 +166,7 @@ async def reserved_for_job(session: Session, plan_id: int, job_id: int) -> bool:
     """Whether the plan's reserved grant was reserved by this job (a retried send)."""
     stmt = select(WATER_GRANTS.c.id).where(
         WATER_GRANTS.c.plan_id == plan_id,
-        WATER_GRANTS.c.state == "reserved",
+        WATER_GRANTS.c.state == GrantStatus.RESERVED,
         WATER_GRANTS.c.job_id == job_id,
     )
     return (await session.execute(stmt)).first() is not None

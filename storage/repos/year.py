@@ -26,6 +26,7 @@ from storage.database import Session
 from storage.models import EVENTS, JOURNAL, LEDGER, TASKS, WATER_CHECKINS
 from storage.records import WeightPoint
 from storage.repos import reads
+from storage.vocabulary import EventStatus, LedgerDirection, TaskStatus
 
 ONE_DAY = dt.timedelta(days=1)
 
@@ -96,7 +97,9 @@ async def facts_between(
             spent, income = money.get(day, (Decimal("0.00"), Decimal("0.00")))
             amount = Decimal(cents) / 100
             money[day] = (
-                (spent + amount, income) if direction == "expense" else (spent, income + amount)
+                (spent + amount, income)
+                if direction == LedgerDirection.EXPENSE
+                else (spent, income + amount)
             )
             key = (day.replace(day=1), direction, category)
             months[key] = months.get(key, Decimal("0.00")) + amount
@@ -152,7 +155,7 @@ async def _done_between(
 ) -> list[dt.datetime]:
     stmt = select(TASKS.c.closed_at).where(
         TASKS.c.user_id == user_id,
-        TASKS.c.status == "done",
+        TASKS.c.status == TaskStatus.DONE,
         TASKS.c.closed_at >= start,
         TASKS.c.closed_at < end,
     )
@@ -168,7 +171,7 @@ async def _event_days(
             EVENTS.c.user_id == user_id,
             EVENTS.c.day >= first,
             EVENTS.c.day <= last,
-            EVENTS.c.status != "cancelled",
+            EVENTS.c.status != EventStatus.CANCELLED,
         )
         .order_by(EVENTS.c.day, EVENTS.c.starts_at, EVENTS.c.id)
     )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
@@ -18,6 +17,7 @@ from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, TickReport, tick
 from storage.database import Database
 from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.settings_env import changed
 
 
 @dataclass
@@ -40,25 +40,27 @@ class Keeper:
 
 
 @pytest.fixture
-def keeper_settings() -> dict[str, object]:
-    """Settings a test module changes from TEST_SETTINGS (override this fixture)."""
+def keeper_settings() -> dict[str, dict[str, object]]:
+    """Settings a test module changes from TEST_SETTINGS, by group (override this
+    fixture): e.g. `{"web": {"public_url": "https://keeper.example.com"}}`."""
     return {}
 
 
 @pytest.fixture
 async def keeper(
-    engine: AsyncEngine, clock: FakeClock, keeper_settings: dict[str, object]
+    engine: AsyncEngine, clock: FakeClock, keeper_settings: dict[str, dict[str, object]]
 ) -> AsyncIterator[Keeper]:
     api = FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id,
-        secret=TEST_SETTINGS.secret,
-        agent_id=TEST_SETTINGS.agent_id,
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
         clock=clock.now,
     )
     async with run_fake_wecom(api) as api_base:
-        settings = dataclasses.replace(
-            TEST_SETTINGS, api_base=api_base, admins=frozenset({"boss"}), **keeper_settings
+        base = changed(
+            TEST_SETTINGS, wecom={"api_base": api_base}, operations={"admins": frozenset({"boss"})}
         )
+        settings = changed(base, **keeper_settings)
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             wecom = wecom_side(client, settings, clock)

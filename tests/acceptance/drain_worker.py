@@ -149,7 +149,7 @@ def rule_row(
 def _job_row(
     job_id: int, rule: dict[str, Any], user: dict[str, Any], due: dt.datetime
 ) -> dict[str, Any]:
-    """The row `storage.repos.jobs.materialise` writes for this rule's occurrence."""
+    """The row `storage.repos.job_claims.materialise` writes for this rule's occurrence."""
     return {
         "id": job_id,
         "user_id": user["id"],
@@ -251,8 +251,11 @@ async def _nothing_left(scheduler: Scheduler) -> bool:
 
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Build the scheduler like `keeper worker`, drain, and return the figures."""
+    environment = load_settings(dotenv=None)
     settings = dataclasses.replace(
-        load_settings(dotenv=None), database_url=args.db, api_base=args.api
+        environment,
+        database=dataclasses.replace(environment.database, url=args.db),
+        wecom=dataclasses.replace(environment.wecom, api_base=args.api),
     )
     configure_logging(
         settings.secrets(), level=logging.getLevelNamesMapping()[args.log_level.upper()]
@@ -260,7 +263,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     clock: Clock = (
         SystemClock() if args.at is None else FakeClock(dt.datetime.fromisoformat(args.at))
     )
-    engine = create_engine(settings.database_url)
+    engine = create_engine(settings.database.url)
     calls = count_database_calls(engine)
     stop = _stop_on_sigterm()
     try:

@@ -53,11 +53,11 @@ def keeper_env(db_url: str, api_base: str, **extra: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
     env.update(
         KEEPER_DATABASE_URL=db_url,
-        WECOM_CORP_ID=s.corp_id,
-        WECOM_AGENT_ID=str(s.agent_id),
-        WECOM_SECRET=s.secret,
-        WECOM_TOKEN=s.token,
-        WECOM_AES_KEY=s.aes_key,
+        WECOM_CORP_ID=s.wecom.corp_id,
+        WECOM_AGENT_ID=str(s.wecom.agent_id),
+        WECOM_SECRET=s.wecom.secret,
+        WECOM_TOKEN=s.wecom.token,
+        WECOM_AES_KEY=s.wecom.aes_key,
         WECOM_API_BASE=api_base,
     )
     env.update(extra)

@@ -7,8 +7,9 @@ import datetime as dt
 from handlers import texts
 from scheduler.tick import materialise_due
 from storage.delivery_models import ATTEMPTS
-from storage.repos import jobs
+from storage.repos import job_claims
 from tests.acceptance.conftest import Keeper
+from tests.integration.job_setup import start_sending
 
 HOUR = dt.timedelta(hours=1)
 
@@ -83,8 +84,10 @@ async def test_a_send_the_lease_sweeper_settles_is_counted_and_can_be_settled(
     await materialise_due(scheduler, keeper.clock.now())
     async with scheduler.database.transaction() as session:  # a worker starts to send, dies
         now = keeper.clock.now()
-        (job,) = await jobs.claim(session, now=now, owner="dead", lease=scheduler.lease, limit=10)
-        await jobs.start_sending(session, [job.id], owner="dead", now=now, lease=scheduler.lease)
+        (job,) = await job_claims.claim(
+            session, now=now, owner="dead", lease=scheduler.lease, limit=10
+        )
+        await start_sending(session, [job.id], owner="dead", now=now, lease=scheduler.lease)
     keeper.clock.advance(scheduler.lease + dt.timedelta(minutes=1))
     assert (await keeper.tick()).recovered == 1
     assert "未知 1" in await keeper.say("管理 状态", user="boss")

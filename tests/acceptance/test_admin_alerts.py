@@ -35,6 +35,7 @@ from storage.database import Database
 from storage.delivery_models import INCIDENTS, JOBS
 from storage.repos import backups
 from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.settings_env import changed
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 TODAY = dt.date(2026, 11, 25)
@@ -65,11 +66,16 @@ class Deployment:
 @pytest.fixture
 async def deployment(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Deployment]:
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
-    robot = FakeRobot(keys={s.robot_key}, clock=clock.now)
+    api = FakeWeCom(
+        corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id, clock=clock.now
+    )
+    robot = FakeRobot(keys={s.channels.robot_key}, clock=clock.now)
     async with serve(add_robot_routes(create_fake_wecom_app(api), robot), api) as api_base:
-        settings = dataclasses.replace(
-            s, api_base=api_base, admins=frozenset({"boss"}), alert_channel="wecom_robot"
+        settings = changed(
+            s,
+            wecom={"api_base": api_base},
+            operations={"admins": frozenset({"boss"})},
+            channels={"alert_channel": "wecom_robot"},
         )
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
@@ -182,7 +188,7 @@ async def test_without_an_alert_channel_the_broken_wecom_app_is_not_asked_to_rep
     deployment: Deployment, engine: AsyncEngine
 ) -> None:
     d = deployment
-    fallback = alert_route(dataclasses.replace(TEST_SETTINGS, admins=frozenset({"boss"})))
+    fallback = alert_route(changed(TEST_SETTINGS, operations={"admins": frozenset({"boss"})}))
     assert fallback is not None
     assert fallback.fallback
     d.scheduler = dataclasses.replace(d.scheduler, alerts=fallback)

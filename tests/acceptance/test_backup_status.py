@@ -23,8 +23,8 @@ def backup_dir(tmp_path: Path) -> Path:
 
 
 @pytest.fixture
-def keeper_settings(database_url: str, backup_dir: Path) -> dict[str, object]:
-    return {"database_url": database_url, "backup_dir": backup_dir, "backup_key": KEY}
+def keeper_settings(database_url: str, backup_dir: Path) -> dict[str, dict[str, object]]:
+    return {"database": {"url": database_url}, "backup": {"directory": backup_dir, "key": KEY}}
 
 
 async def backup_now(keeper: Keeper) -> None:

@@ -15,7 +15,7 @@ from storage.channel_models import USER_CHANNELS
 from storage.delivery_models import JOBS
 from storage.models import USERS
 from storage.records import NewJob
-from storage.repos import incidents, jobs, user_channels
+from storage.repos import incidents, job_claims, user_channels
 from tests.acceptance.conftest import Keeper
 from tests.conftest import USER_SENDKEY
 from tests.integration.conftest import new_rule, new_user
@@ -145,8 +145,8 @@ async def test_health_follows_the_latest_send(keeper: Keeper) -> None:
 
 class TestWithoutWxPusher:
     @pytest.fixture
-    def keeper_settings(self) -> dict[str, object]:
-        return {"wxpusher_app_token": ""}
+    def keeper_settings(self) -> dict[str, dict[str, object]]:
+        return {"channels": {"wxpusher_app_token": ""}}
 
     async def test_binding_wxpusher_is_refused_when_keeper_has_no_app_token(
         self, keeper: Keeper, engine: AsyncEngine
@@ -206,7 +206,7 @@ async def _alice_job(engine: AsyncEngine, keeper: Keeper, channel: str, recipien
         payload_kind="custom",
     )
     async with engine.begin() as session:
-        job_id = await jobs.materialise(session, new, now=keeper.clock.now())
+        job_id = await job_claims.materialise(session, new, now=keeper.clock.now())
     assert job_id is not None
     return job_id
 

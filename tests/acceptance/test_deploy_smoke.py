@@ -164,11 +164,11 @@ def _systemd(db_url: str, api_base: str, port: int) -> Deployment:
         "KEEPER_DATABASE_URL": url.render_as_string(hide_password=False),
         "KEEPER_ADMINS": "alice",
         "KEEPER_PORT": str(port),
-        "WECOM_CORP_ID": s.corp_id,
-        "WECOM_AGENT_ID": str(s.agent_id),
-        "WECOM_SECRET": s.secret,
-        "WECOM_TOKEN": s.token,
-        "WECOM_AES_KEY": s.aes_key,
+        "WECOM_CORP_ID": s.wecom.corp_id,
+        "WECOM_AGENT_ID": str(s.wecom.agent_id),
+        "WECOM_SECRET": s.wecom.secret,
+        "WECOM_TOKEN": s.wecom.token,
+        "WECOM_AES_KEY": s.wecom.aes_key,
         "WECOM_API_BASE": api_base,
     }
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
@@ -189,7 +189,7 @@ async def test_the_deploy_kits_commands_on_mariadb_deliver_a_reminder_set_in_cha
 ) -> None:
     db_url, secret = compose_database
     s, port = TEST_SETTINGS, free_port()
-    api = ArrivalFake(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api = ArrivalFake(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
     async with run_fake_wecom(api) as api_base:
         plan = (
             _compose(db_url, secret, api_base, port)
@@ -206,7 +206,9 @@ async def test_the_deploy_kits_commands_on_mariadb_deliver_a_reminder_set_in_cha
         async with _running(plan.commands["web"], plan.envs["web"], tmp_path):
             base = f"http://127.0.0.1:{port}"
             await _until_listening(base)
-            async with WeComSide(base, s.token, s.aes_key, s.corp_id, s.agent_id) as wecom:
+            async with WeComSide(
+                base, s.wecom.token, s.wecom.aes_key, s.wecom.corp_id, s.wecom.agent_id
+            ) as wecom:
                 reply = await wecom.send_text("alice", _an_event_due_for_its_reminder())
             assert "复诊" in (reply.text or "")
             # The worker's first tick, at its start, finds the reminder due.

@@ -37,7 +37,7 @@ OUTBOUND_IP = "203.0.113.7"  # TEST-NET-3: what WeCom reports as our address
 async def fake() -> AsyncIterator[tuple[FakeWeCom, str]]:
     """A healthy app: enabled, alice (the admin) listed in 可见范围, enter events on."""
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api = FakeWeCom(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
     api.console.visible_users = {"alice"}
     async with run_fake_wecom(api) as base:
         yield api, base
@@ -265,11 +265,11 @@ async def test_send_test_tries_the_alert_channel_too(tmp_path: Path, key_works: 
     """The road around WeCom is tried before an outage needs it: a removed robot
     (93000) is a cross today, not a silent alert later."""
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api = FakeWeCom(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
     api.console.visible_users = {"alice"}
-    robot = FakeRobot(keys={s.robot_key})
+    robot = FakeRobot(keys={s.channels.robot_key})
     if not key_works:
-        robot.remove(s.robot_key)
+        robot.remove(s.channels.robot_key)
     url = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
     await _migrated(url, ticked_ago=dt.timedelta(seconds=5))
     async with serve(add_robot_routes(create_fake_wecom_app(api), robot), api) as base:
@@ -279,7 +279,7 @@ async def test_send_test_tries_the_alert_channel_too(tmp_path: Path, key_works: 
             tmp_path,
             "--send-test",
             KEEPER_ALERT_CHANNEL="robot",
-            KEEPER_ROBOT_KEY=s.robot_key,
+            KEEPER_ROBOT_KEY=s.channels.robot_key,
         )
     alerts = [line for line in out if line[2:].startswith("alerts")]
     assert len(alerts) == 1
@@ -289,7 +289,7 @@ async def test_send_test_tries_the_alert_channel_too(tmp_path: Path, key_works: 
     else:
         assert (code, alerts[0][0]) == (1, "✗")
         assert "failed through wecom_robot (code 93000)" in alerts[0]
-        assert s.robot_key not in "\n".join(out)
+        assert s.channels.robot_key not in "\n".join(out)
 
 
 async def test_without_an_alert_channel_the_doctor_says_who_would_not_be_told(

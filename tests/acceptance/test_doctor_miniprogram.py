@@ -20,7 +20,7 @@ from tests.integration.mp_support import make_fake
 @pytest.mark.parametrize(
     ("secret", "line", "fix"),
     [
-        (TEST_SETTINGS.mp_secret, "✓ 小程序", ""),
+        (TEST_SETTINGS.mp.secret, "✓ 小程序", ""),
         ("f" * 32, "✗ 小程序", "KEEPER_MP_SECRET 不对"),
     ],
     ids=["healthy", "wrong-secret"],
@@ -32,13 +32,13 @@ async def test_doctor_checks_the_mini_programs_token(
     await upgrade(engine)
     await engine.dispose()
     s = TEST_SETTINGS
-    wecom = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    wecom = FakeWeCom(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
     async with run_fake_wecom(wecom) as wecom_base, run_fake_wechat(make_fake(clock)) as base:
         env = keeper_env(
             database_url,
             wecom_base,
             KEEPER_ADMINS="alice",
-            KEEPER_MP_APPID=s.mp_appid,
+            KEEPER_MP_APPID=s.mp.appid,
             KEEPER_MP_SECRET=secret,
             KEEPER_MP_TEMPLATE_ID="tmpl-water-0001",
             KEEPER_WECHAT_API_BASE=base,

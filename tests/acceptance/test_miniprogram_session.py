@@ -32,6 +32,7 @@ from scheduler.tick import Scheduler, tick
 from storage.database import Database
 from tests.conftest import TEST_SETTINGS, wecom_side
 from tests.integration.mp_support import MiniProgram, make_fake, new_id, rows
+from tests.settings_env import changed
 
 OPENID = "oMpUser0001"
 
@@ -92,14 +93,14 @@ async def flaky_network(target: str, drops: deque[str]) -> AsyncIterator[str]:
 async def day(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Session]:
     wechat = make_fake(clock)
     wecom = FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id,
-        secret=TEST_SETTINGS.secret,
-        agent_id=TEST_SETTINGS.agent_id,
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
         clock=clock.now,
     )
     async with run_fake_wechat(wechat) as wechat_base, run_fake_wecom(wecom) as wecom_base:
-        settings = dataclasses.replace(
-            TEST_SETTINGS, wechat_api_base=wechat_base, api_base=wecom_base
+        settings = changed(
+            TEST_SETTINGS, mp={"api_base": wechat_base}, wecom={"api_base": wecom_base}
         )
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
@@ -150,7 +151,7 @@ async def test_a_mini_program_day_with_a_lost_glass(day: Session, engine: AsyncE
     day.wechat.subscribe(OPENID)
     grant_body = {
         "request_id": second_request,
-        "template_id": TEST_SETTINGS.mp_template_id,
+        "template_id": TEST_SETTINGS.mp.template_id,
         "result": "accept",
     }
     action_body = phone.action_body(second_action, local(clock), second_request, "accept")
@@ -240,7 +241,7 @@ async def test_a_linked_mini_program_adds_its_glasses_to_the_members_today(day: 
 async def test_without_the_mini_program_configured_no_code_is_given(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:
-    settings = dataclasses.replace(TEST_SETTINGS, mp_appid="", mp_secret="")
+    settings = changed(TEST_SETTINGS, mp={"appid": "", "secret": ""})
     app = create_app(settings, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         reply = await wecom_side(client, settings, clock).send_text("alice", "绑定 小程序")

@@ -13,7 +13,7 @@ from scheduler.core.texts import digests, messages
 from scheduler.tick import LEASE, materialise_due
 from scheduler.water_kind import WaterKind
 from storage.database import Session
-from storage.repos import jobs, rules, users, water
+from storage.repos import job_claims, rules, users, water
 from tests.acceptance.conftest import Keeper
 from tests.acceptance.test_reminders import local, number_in, reminders, run_until, say_at
 
@@ -217,7 +217,9 @@ async def test_a_dead_workers_claim_released_past_its_window_expires_and_is_told
     keeper.clock.advance(dt.timedelta(hours=2))  # 12:00
     await materialise_due(keeper.scheduler, keeper.clock.now())
     async with keeper.scheduler.database.transaction() as session:  # claims, then dies
-        await jobs.claim(session, now=keeper.clock.now(), owner="dead:1", lease=LEASE, limit=10)
+        await job_claims.claim(
+            session, now=keeper.clock.now(), owner="dead:1", lease=LEASE, limit=10
+        )
     keeper.clock.advance(dt.timedelta(hours=3))  # no scheduler until 15:00
     report = await keeper.tick()
     assert (report.recovered, report.expired, report.claimed) == (1, 1, 0)

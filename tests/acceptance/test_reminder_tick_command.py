@@ -27,6 +27,7 @@ from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import keeper_env, run_keeper
 from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.settings_env import changed
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 TODAY = dt.date(2026, 11, 25)  # the fixture clock's local day
@@ -51,7 +52,7 @@ class Setup:
     async def chat(self) -> AsyncIterator[WeComSide]:
         """An in-process app on the database; closed again before any tick process."""
         engine = create_engine(self.db_url)
-        settings = dataclasses.replace(TEST_SETTINGS, api_base=self.api_base)
+        settings = changed(TEST_SETTINGS, wecom={"api_base": self.api_base})
         app = create_app(settings, clock=self.clock, engine=engine)
         try:
             async with TestClient(TestServer(app)) as client:
@@ -87,7 +88,7 @@ async def setup(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Setup]:
     await upgrade(engine)
     await engine.dispose()
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api = FakeWeCom(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
     async with run_fake_wecom(api) as api_base:
         yield Setup(db_url=db_url, api=api, api_base=api_base, clock=clock)
 

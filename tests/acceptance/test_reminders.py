@@ -21,7 +21,7 @@ from scheduler.core.texts import digests, messages
 from scheduler.tick import TickReport
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import TASKS
-from storage.repos import jobs, rules
+from storage.repos import job_claims, rules
 from tests.acceptance.conftest import Keeper
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -47,7 +47,7 @@ async def run_until(keeper: Keeper, day: int, hm: str) -> TickReport:
 
 async def _next_due(keeper: Keeper) -> dt.datetime | None:
     async with keeper.scheduler.database.transaction() as session:
-        times = [await rules.next_fire_min(session), await jobs.next_waiting_at(session)]
+        times = [await rules.next_fire_min(session), await job_claims.next_waiting_at(session)]
     return min((t for t in times if t is not None), default=None)
 
 

@@ -28,8 +28,8 @@ DAY = dt.timedelta(days=1)
 
 
 @pytest.fixture
-def keeper_settings() -> dict[str, object]:
-    return {"public_url": "https://keeper.example.com"}
+def keeper_settings() -> dict[str, dict[str, object]]:
+    return {"web": {"public_url": "https://keeper.example.com"}}
 
 
 async def _ids(engine: AsyncEngine, table: object) -> set[int]:
@@ -148,7 +148,9 @@ async def test_a_pretend_time_tick_never_prunes_and_a_real_one_says_what_it_prun
     old = await seed.message(40 * DAY)
     await engine.dispose()
     api = FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
     )
     async with run_fake_wecom(api) as base:
         ahead = (real_now + 365 * DAY).isoformat()

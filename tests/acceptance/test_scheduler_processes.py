@@ -10,7 +10,6 @@ API is served from this test's event loop, so the test only ever awaits them.
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import datetime as dt
 import itertools
 import json
@@ -40,10 +39,12 @@ from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.engine import create_engine
 from storage.records import JobRecord
-from storage.repos import jobs, rules, tokens, water
+from storage.repos import job_claims, rules, tokens, water
 from storage.repos.users import ensure_and_lock_user
 from tests.acceptance.drain_worker import PLAIN, seed_plain_jobs, with_plain
 from tests.conftest import TEST_SETTINGS
+from tests.integration.job_setup import count_by_status
+from tests.settings_env import changed
 
 DRIVER = Path(__file__).with_name("drain_worker.py")
 T = dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC)
@@ -63,7 +64,7 @@ class WatchedFake(FakeWeCom):
         s = TEST_SETTINGS
         self._sends = 0
         self._sends_wanted: tuple[int, asyncio.Event] | None = None
-        super().__init__(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+        super().__init__(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
         self.holding = asyncio.Event()
 
     async def wait_released(self) -> None:
@@ -144,8 +145,12 @@ def _worker_env() -> dict[str, str]:
     """The test app's settings, the way `keeper worker` reads them."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("KEEPER_", "WECOM_"))}
     s = TEST_SETTINGS
-    env |= {"WECOM_CORP_ID": s.corp_id, "WECOM_AGENT_ID": str(s.agent_id)}
-    env |= {"WECOM_SECRET": s.secret, "WECOM_TOKEN": s.token, "WECOM_AES_KEY": s.aes_key}
+    env |= {"WECOM_CORP_ID": s.wecom.corp_id, "WECOM_AGENT_ID": str(s.wecom.agent_id)}
+    env |= {
+        "WECOM_SECRET": s.wecom.secret,
+        "WECOM_TOKEN": s.wecom.token,
+        "WECOM_AES_KEY": s.wecom.aes_key,
+    }
     return env
 
 
@@ -173,12 +178,12 @@ async def attempts_per_job(engine: AsyncEngine) -> dict[int, int]:
 
 async def statuses(engine: AsyncEngine) -> dict[str, int]:
     async with engine.connect() as conn:
-        return await jobs.count_by_status(conn)
+        return await count_by_status(conn)
 
 
 async def in_test_tick(engine: AsyncEngine, api: str, now: dt.datetime) -> TickReport:
     """One tick of this test's own scheduler (`plain` known too) at `now`."""
-    settings = dataclasses.replace(TEST_SETTINGS, api_base=api)
+    settings = changed(TEST_SETTINGS, wecom={"api_base": api})
     clock = FakeClock(now)
     async with scheduler_for(settings, Database(engine), clock, send_timeout=0.5) as scheduler:
         return await tick(with_plain(scheduler))
@@ -241,7 +246,7 @@ async def test_four_workers_starting_with_no_token_fetch_one(
     async with run_fake_wecom(fake) as api, engine.connect() as probe, engine.begin() as holder:
         # Hold the token row: each worker claims one batch, finds no token and
         # queues on this lock; all four want a token at the same moment.
-        await tokens.lock_row(holder, TEST_SETTINGS.corp_id, TEST_SETTINGS.agent_id)
+        await tokens.lock_row(holder, TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.agent_id)
         async with workers(processes, database_url, api, tmp_path, *options) as started:
             await until_lock_waits(probe, processes)
             await holder.commit()
@@ -264,13 +269,13 @@ async def test_a_token_store_error_before_sending_is_not_an_uncertain_send(
     try:
         async with run_fake_wecom(fake) as api, engine.begin() as holder:
             # Another process refreshes the token for longer than this one waits.
-            await tokens.lock_row(holder, TEST_SETTINGS.corp_id, TEST_SETTINGS.agent_id)
+            await tokens.lock_row(holder, TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.agent_id)
             report = await in_test_tick(impatient, api, T)
     finally:
         await impatient.dispose()
 
     async with engine.connect() as conn:
-        job = await jobs.get(conn, job_id)
+        job = await job_claims.get(conn, job_id)
     assert fake.send_calls == 0
     assert report.outcomes == {"retry_wait": 1}
     assert job is not None
@@ -285,14 +290,14 @@ def _short_lock_waits(dbapi_connection: Any, _record: Any) -> None:
 
 async def store_token(engine: AsyncEngine, fake: FakeWeCom) -> None:
     """Put a token the fake accepts in the token store, as if a worker had fetched it."""
-    reply = fake.gettoken(TEST_SETTINGS.corp_id, TEST_SETTINGS.secret)
+    reply = fake.gettoken(TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.secret)
     expires_at = T + dt.timedelta(seconds=reply["expires_in"])
     async with engine.begin() as session:
-        await tokens.lock_row(session, TEST_SETTINGS.corp_id, TEST_SETTINGS.agent_id)
+        await tokens.lock_row(session, TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.agent_id)
         await tokens.save(
             session,
-            TEST_SETTINGS.corp_id,
-            TEST_SETTINGS.agent_id,
+            TEST_SETTINGS.wecom.corp_id,
+            TEST_SETTINGS.wecom.agent_id,
             token=reply["access_token"],
             expires_at=expires_at,
             refreshed_at=T,
@@ -395,7 +400,7 @@ async def sends_started(engine: AsyncEngine) -> set[int]:
 async def jobs_in(engine: AsyncEngine, status: str) -> list[JobRecord]:
     async with engine.connect() as conn:
         ids = (await conn.execute(select(JOBS.c.id).where(JOBS.c.status == status))).scalars()
-        return [job for job_id in ids if (job := await jobs.get(conn, job_id)) is not None]
+        return [job for job_id in ids if (job := await job_claims.get(conn, job_id)) is not None]
 
 
 async def enable_water(engine: AsyncEngine, wecom_id: str, *, due: dt.datetime) -> int:
@@ -412,7 +417,7 @@ async def enable_water(engine: AsyncEngine, wecom_id: str, *, due: dt.datetime) 
 async def jobs_of(engine: AsyncEngine, user_id: int) -> list[JobRecord]:
     async with engine.connect() as conn:
         ids = (await conn.execute(select(JOBS.c.id).where(JOBS.c.user_id == user_id))).scalars()
-        return [job for job_id in ids if (job := await jobs.get(conn, job_id)) is not None]
+        return [job for job_id in ids if (job := await job_claims.get(conn, job_id)) is not None]
 
 
 async def plan_state(engine: AsyncEngine, user_id: int) -> str | None:

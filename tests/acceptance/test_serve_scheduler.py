@@ -47,7 +47,7 @@ async def test_serve_with_the_scheduler_on_sends_a_due_reminder_and_stops_cleanl
     db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
     await _due_reminder(db_url)
     s = TEST_SETTINGS
-    api = ArrivalFake(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api = ArrivalFake(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
     async with run_fake_wecom(api) as api_base:
         env = keeper_env(db_url, api_base, KEEPER_SCHEDULER="on")
         proc = await asyncio.create_subprocess_exec(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -16,6 +15,7 @@ from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import keeper_env, run_keeper
 from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.settings_env import changed
 
 
 async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
@@ -25,10 +25,12 @@ async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
     engine = create_engine(db_url)
     await upgrade(engine)
     api = FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
     )
     async with run_fake_wecom(api) as api_base:
-        settings = dataclasses.replace(TEST_SETTINGS, api_base=api_base)
+        settings = changed(TEST_SETTINGS, wecom={"api_base": api_base})
         async with TestClient(
             TestServer(create_app(settings, clock=clock, engine=engine))
         ) as client:
@@ -79,7 +81,9 @@ async def test_tick_from_cron_makes_the_days_backup_and_waits_for_it(tmp_path: P
     backups_dir = tmp_path / "backups"
     at = "2026-12-01T03:31+08:00"
     api = FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
     )
     async with run_fake_wecom(api) as api_base:
         env = keeper_env(

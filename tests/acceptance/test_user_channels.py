@@ -8,7 +8,6 @@ while the admin hears once through the group robot what to add to 企业可信 I
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import logging
 from collections.abc import AsyncIterator
@@ -35,6 +34,7 @@ from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import INBOUND
 from tests.conftest import TEST_SETTINGS, USER_SENDKEY, wecom_side
+from tests.settings_env import changed
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 TODAY = dt.date(2026, 11, 25)
@@ -73,22 +73,28 @@ class Deployment:
 @pytest.fixture
 async def deployment(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Deployment]:
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
-    robot = FakeRobot(keys={s.robot_key}, clock=clock.now)
-    pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={ALICE_UID}, clock=clock.now)
+    api = FakeWeCom(
+        corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id, clock=clock.now
+    )
+    robot = FakeRobot(keys={s.channels.robot_key}, clock=clock.now)
+    pusher = FakeWxPusher(
+        app_token=s.channels.wxpusher_app_token, uids={ALICE_UID}, clock=clock.now
+    )
     chan = FakeServerChan(sendkeys={USER_SENDKEY}, clock=clock.now)
     async with (
         serve(add_robot_routes(create_fake_wecom_app(api), robot), api) as api_base,
         run_fake_wxpusher(pusher) as wxpusher_base,
         run_fake_serverchan(chan) as serverchan_base,
     ):
-        settings = dataclasses.replace(
+        settings = changed(
             s,
-            api_base=api_base,
-            wxpusher_api_base=wxpusher_base,
-            serverchan_api_base=serverchan_base,
-            admins=frozenset({"boss"}),
-            alert_channel="wecom_robot",
+            wecom={"api_base": api_base},
+            channels={
+                "wxpusher_api_base": wxpusher_base,
+                "serverchan_api_base": serverchan_base,
+                "alert_channel": "wecom_robot",
+            },
+            operations={"admins": frozenset({"boss"})},
         )
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:

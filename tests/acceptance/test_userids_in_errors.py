@@ -7,7 +7,6 @@ WARNING line or the admin page's 最近的失败: every known UserID is tagged f
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import logging
 import re
@@ -28,6 +27,7 @@ from storage.delivery_models import ATTEMPTS
 from storage.repos import links
 from tests.acceptance.conftest import Keeper
 from tests.conftest import TEST_SETTINGS
+from tests.settings_env import changed
 
 HOUR = dt.timedelta(hours=1)
 NAMED = re.compile(r"(?i)(?<![a-z0-9])(carol|dave)(?![a-z0-9])")
@@ -43,7 +43,7 @@ def named(text: str) -> list[str]:
 
 async def admin_page(engine: AsyncEngine, clock: FakeClock) -> str:
     """The admin page as the admin `boss` sees it, signed in with a fresh session."""
-    settings = dataclasses.replace(TEST_SETTINGS, admins=frozenset({"boss"}))
+    settings = changed(TEST_SETTINGS, operations={"admins": frozenset({"boss"})})
     async with Database(engine).transaction() as session:
         boss = await links.user_id_of(session, "boss")
     assert boss is not None

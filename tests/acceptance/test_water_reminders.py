@@ -9,8 +9,9 @@ import pytest
 
 from scheduler.core.texts import messages
 from storage.records import AttemptRecord, NewJob
-from storage.repos import attempts, jobs, rules, users, water
+from storage.repos import attempts, job_claims, rules, users, water
 from tests.acceptance.conftest import Keeper
+from tests.integration.job_setup import count_by_status
 
 HOUR = dt.timedelta(hours=1)
 
@@ -159,9 +160,9 @@ async def _fake_recent_sends(keeper: Keeper, user: str, count: int) -> None:
                 recipient=user,
                 payload_kind="water",
             )
-            job_id = await jobs.materialise(session, new, now=now)
+            job_id = await job_claims.materialise(session, new, now=now)
             assert job_id is not None
-            await jobs.settle_waiting(session, [job_id], status="accepted", now=now)
+            await job_claims.settle_waiting(session, [job_id], status="accepted", now=now)
             await attempts.record_attempt(
                 session,
                 AttemptRecord(
@@ -287,7 +288,7 @@ async def test_a_reminder_retried_past_its_window_leaves_the_plan_booked_not_sen
     assert keeper.sent_to() == []
     assert await _plan_state(keeper) == "scheduled"
     async with keeper.scheduler.database.transaction() as session:
-        assert (await jobs.count_by_status(session)).get("expired") == 1
+        assert (await count_by_status(session)).get("expired") == 1
     listing = await keeper.say("提醒")
     assert "正在发送" not in listing
     assert "下次 14:1" in listing  # booked again from when the reminder gave up

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import datetime as dt
 import signal
 from pathlib import Path
@@ -23,6 +22,7 @@ from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env
 from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.settings_env import changed
 
 ARRIVAL_TIMEOUT_S = 20  # the fake tells the moment the message arrives; bounded
 
@@ -37,10 +37,14 @@ async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(tmp_path: 
     clock = FakeClock(real_now - dt.timedelta(hours=2, minutes=1))
     zone = _noon_zone(real_now)
     api = ArrivalFake(
-        corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
     )
     async with run_fake_wecom(api) as api_base:
-        settings = dataclasses.replace(TEST_SETTINGS, api_base=api_base, timezone=zone)
+        settings = changed(
+            TEST_SETTINGS, wecom={"api_base": api_base}, operations={"timezone": zone}
+        )
         await _enable_water(settings, clock, engine)
         proc = await asyncio.create_subprocess_exec(
             KEEPER,

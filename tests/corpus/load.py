@@ -19,6 +19,7 @@ import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 from zoneinfo import ZoneInfo
@@ -273,6 +274,13 @@ def _typed(value: Any, hint: Any, where: str) -> Any:
         if value not in typing.get_args(hint):
             raise CorpusError(f"{where} is one of {typing.get_args(hint)}, not {value!r}")
         return value
+    if isinstance(hint, type) and issubclass(hint, StrEnum):  # a `storage.vocabulary` word
+        try:
+            return hint(value)
+        except ValueError:
+            raise CorpusError(
+                f"{where} is one of {[m.value for m in hint]}, not {value!r}"
+            ) from None
     if hint is bool:
         if not isinstance(value, bool):
             raise CorpusError(f"{where} is true or false")

@@ -14,7 +14,7 @@ async def doctor_table(database_url: str, clock: FakeClock, **extra: str) -> tup
     """The doctor's exit code and its whole table, with alice the only admin and
     visible member; `extra` settings are added to the environment."""
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api = FakeWeCom(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
     api.console.visible_users = {"alice"}
     async with run_fake_wecom(api) as base:
         environ = keeper_env(database_url, base, KEEPER_ADMINS="alice", **extra)

@@ -1,7 +1,8 @@
 """Setting up notification jobs for the repository tests: pending jobs for one member,
 a job put straight into a state, a job's row as stored.
 
-Shared by the tests of `storage/repos/jobs.py` and `storage/repos/admin.py`.
+Shared by the tests of `storage/repos/job_claims.py`, `storage/repos/sent_or_missed.py`
+and `storage/repos/admin.py`, and by acceptance tests that set a job's state up.
 """
 
 from __future__ import annotations
@@ -9,13 +10,14 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
+from storage.database import Session
 from storage.delivery_models import JOBS
 from storage.records import NewJob
-from storage.repos import jobs
+from storage.repos import job_claims
 from tests.integration.conftest import new_rule, new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
@@ -46,7 +48,7 @@ async def pending_jobs(
                 recipient=recipient,
                 payload_kind=kind,
             )
-            job_id = await jobs.materialise(session, job, now=clock.now())
+            job_id = await job_claims.materialise(session, job, now=clock.now())
             assert job_id is not None
             ids.append(job_id)
     return ids
@@ -62,3 +64,19 @@ async def job_row(sessionmaker: Sessions, job_id: int) -> Any:
     """The job's row as stored."""
     async with sessionmaker.begin() as session:
         return (await session.execute(select(JOBS).where(JOBS.c.id == job_id))).one()
+
+
+async def start_sending(
+    session: Session, job_ids: list[int], *, owner: str, now: dt.datetime, lease: dt.timedelta
+) -> set[int]:
+    """Mark these claims' sends as started, as the delivery window does just before
+    its requests (`job_claims.lock_claims`, then `start_claimed`); the ids still ours."""
+    mine = set(await job_claims.lock_claims(session, job_ids, owner=owner))
+    await job_claims.start_claimed(session, sorted(mine), now=now, lease=lease)
+    return mine
+
+
+async def count_by_status(session: Session) -> dict[str, int]:
+    """How many jobs there are in each status (statuses with none absent)."""
+    stmt = select(JOBS.c.status, func.count()).group_by(JOBS.c.status)
+    return {status: int(n) for status, n in await session.execute(stmt)}

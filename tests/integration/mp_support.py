@@ -3,7 +3,6 @@ client that logs in and calls the contract's endpoints the way `miniprogram/` do
 
 from __future__ import annotations
 
-import dataclasses
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -19,6 +18,7 @@ from bot.sandbox.fake_wechat import FakeWeChat, run_fake_wechat
 from bot.settings import Settings
 from scheduler.clock import FakeClock
 from tests.conftest import TEST_SETTINGS
+from tests.settings_env import changed
 
 Client = TestClient[object, object]
 LINK_KEY = link_code_key(TEST_SETTINGS.web_key())
@@ -28,9 +28,9 @@ LINK_KEY = link_code_key(TEST_SETTINGS.web_key())
 def make_fake(clock: FakeClock) -> FakeWeChat:
     """A fake WeChat that knows the suite's AppID, secret and template."""
     return FakeWeChat(
-        appid=TEST_SETTINGS.mp_appid,
-        secret=TEST_SETTINGS.mp_secret,
-        template_id=TEST_SETTINGS.mp_template_id,
+        appid=TEST_SETTINGS.mp.appid,
+        secret=TEST_SETTINGS.mp.secret,
+        template_id=TEST_SETTINGS.mp.template_id,
         clock=clock.now,
     )
 
@@ -41,7 +41,7 @@ async def serve_api(
 ) -> AsyncIterator[tuple[Client, Settings]]:
     """The keeper app, its WeChat API base pointed at `fake` (served meanwhile)."""
     async with run_fake_wechat(fake) as base:
-        settings = dataclasses.replace(TEST_SETTINGS, wechat_api_base=base, **changes)
+        settings = changed(TEST_SETTINGS, mp={"api_base": base}, **changes)
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             yield client, settings
@@ -85,7 +85,7 @@ class MiniProgram:
     async def grant(self, request_id: str, result: str = "accept") -> dict[str, Any]:
         body = {
             "request_id": request_id,
-            "template_id": TEST_SETTINGS.mp_template_id,
+            "template_id": TEST_SETTINGS.mp.template_id,
             "result": result,
         }
         return await self.call("POST", "/water/grants", body)

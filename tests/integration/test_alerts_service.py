@@ -10,10 +10,11 @@ from sqlalchemy import Table, func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
-from scheduler.core.incidents import AlertRoute, IncidentKind
+from scheduler.core.incidents import AlertRoute
 from services import alerts
 from storage.database import Database
 from storage.delivery_models import INCIDENTS, JOBS
+from storage.vocabulary import IncidentKind
 
 ROUTE = AlertRoute(
     channel="wecom_robot", owner="boss", recipients=("boss",), timezone="Asia/Shanghai"

@@ -32,8 +32,8 @@ MP_TOKEN = "live-mp-stable-token-0123456789abcdef"
 
 async def cache_tokens(engine: AsyncEngine, now: dt.datetime) -> None:
     """The rows the token stores write: WeCom's app and the mini-program's."""
-    apps = [(TEST_SETTINGS.corp_id, TEST_SETTINGS.agent_id, WECOM_TOKEN)]
-    apps.append((f"mp:{TEST_SETTINGS.mp_appid}", 0, MP_TOKEN))
+    apps = [(TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.agent_id, WECOM_TOKEN)]
+    apps.append((f"mp:{TEST_SETTINGS.mp.appid}", 0, MP_TOKEN))
     async with Database(engine).transaction() as session:
         for corp_id, agent_id, token in apps:
             await tokens.lock_row(session, corp_id, agent_id)
@@ -79,24 +79,24 @@ async def fetched_after_restore(target: AsyncEngine, clock: FakeClock) -> int:
     async with database.transaction() as session:
         assert (await session.execute(select(TOKENS.c.id))).all() == []
     fake = FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id,
-        secret=TEST_SETTINGS.secret,
-        agent_id=TEST_SETTINGS.agent_id,
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
         clock=clock.now,
     )
     async with run_fake_wecom(fake) as base:
         config = WeComAppConfig(
             api_base=base,
-            corp_id=TEST_SETTINGS.corp_id,
-            agent_id=TEST_SETTINGS.agent_id,
-            secret=TEST_SETTINGS.secret,
+            corp_id=TEST_SETTINGS.wecom.corp_id,
+            agent_id=TEST_SETTINGS.wecom.agent_id,
+            secret=TEST_SETTINGS.wecom.secret,
         )
         store = DatabaseTokenStore(database)
         async with WeComAppChannel(config, store=store, now=clock.now) as channel:
             result = await channel.send("zhangsan", OutboundMessage(text="after the restore"))
     assert result.outcome == "accepted"
     async with database.transaction() as session:
-        row = await tokens.load(session, TEST_SETTINGS.corp_id, TEST_SETTINGS.agent_id)
+        row = await tokens.load(session, TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.agent_id)
     assert row is not None
     assert row.access_token not in (WECOM_TOKEN, "")
     return fake.gettoken_calls

@@ -125,10 +125,10 @@ async def test_a_foreign_receive_id_is_forbidden_and_changes_nothing(
 ) -> None:
     foreign = WeComSide(
         "http://unused",
-        settings.token,
-        settings.aes_key,
+        settings.wecom.token,
+        settings.wecom.aes_key,
         "wwsomeoneelse01",
-        settings.agent_id,
+        settings.wecom.agent_id,
         clock.now,
     )
     request = foreign.build(_text("mallory", "体重 70", 4, foreign))

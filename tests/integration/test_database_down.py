@@ -9,11 +9,10 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import create_app
-from bot.sandbox.wecom_side import WeComSide
 from handlers import texts
 from scheduler.clock import FakeClock
 from storage.engine import create_engine
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 
 
 @pytest.fixture
@@ -43,11 +42,7 @@ async def test_the_health_check_says_the_database_is_unreachable(
 async def test_a_message_gets_a_plain_apology_not_a_500(
     down_client: TestClient[object, object], clock: FakeClock
 ) -> None:
-    s = TEST_SETTINGS
-    base = str(down_client.make_url("")).rstrip("/")
-    wecom = WeComSide(
-        base, s.token, s.aes_key, s.corp_id, s.agent_id, clock.now, session=down_client.session
-    )
+    wecom = wecom_side(down_client, TEST_SETTINGS, clock)
     reply = await wecom.send_text("alice", "体重 72.4")
     assert reply.status == 200
     assert reply.text == texts.STORAGE_DOWN

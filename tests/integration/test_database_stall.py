@@ -79,10 +79,10 @@ async def _stalled(url: str, engine: AsyncEngine, clock: FakeClock) -> AsyncIter
         s = TEST_SETTINGS
         wecom = WeComSide(
             str(client.make_url("")).rstrip("/"),
-            s.token,
-            s.aes_key,
-            s.corp_id,
-            s.agent_id,
+            s.wecom.token,
+            s.wecom.aes_key,
+            s.wecom.corp_id,
+            s.wecom.agent_id,
             clock.now,
             session=client.session,
             timeout_s=WECOM_PATIENCE_S,

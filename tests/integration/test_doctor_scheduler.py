@@ -34,7 +34,7 @@ async def test_the_scheduler_is_alive_only_with_a_real_tick_in_the_last_two_minu
     async with engine.begin() as session:
         await ticks.heartbeat(session, worker=worker, at=clock.now() - ago, duration_ms=1)
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id)
+    api = FakeWeCom(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
     api.console.visible_users = {"alice"}
     async with run_fake_wecom(api) as base:
         environ = keeper_env(database_url, base, KEEPER_ADMINS="alice")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import datetime as dt
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -28,6 +27,7 @@ from storage.delivery_models import API_BUDGET, JOBS
 from storage.engine import create_engine
 from tests.acceptance.drain_worker import seed_plain_jobs, with_plain
 from tests.conftest import TEST_SETTINGS
+from tests.settings_env import changed
 
 T = dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC)
 ROUND = dt.timedelta(seconds=5)  # one bucket of the minute window
@@ -39,7 +39,7 @@ WORKERS = 4
 @contextlib.asynccontextmanager
 async def four_workers(url: str, api: str, clock: FakeClock) -> AsyncIterator[list[Scheduler]]:
     """Four schedulers on engines of their own, claiming 25 jobs a tick."""
-    settings = dataclasses.replace(TEST_SETTINGS, api_base=api)
+    settings = changed(TEST_SETTINGS, wecom={"api_base": api})
     engines = [create_engine(url) for _ in range(WORKERS)]
     try:
         async with contextlib.AsyncExitStack() as stack:
@@ -97,7 +97,9 @@ async def test_four_workers_never_pass_the_budget_high_priority_first_and_nothin
     low = await seed_plain_jobs(engine, count=60, due=T, priority="low")
     high = await seed_plain_jobs(engine, count=8, due=T, priority="high")
     fake = FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id, secret=TEST_SETTINGS.secret, agent_id=TEST_SETTINGS.agent_id
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
     )
     clock = FakeClock(T)
     async with run_fake_wecom(fake) as api, four_workers(database_url, api, clock) as workers:

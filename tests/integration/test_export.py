@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import csv
-import dataclasses
 import io
 import json
 import re
@@ -21,6 +20,7 @@ from scheduler.clock import FakeClock
 from storage.export import FILES
 from tests.conftest import TEST_SETTINGS
 from tests.integration.conftest import row_counts
+from tests.settings_env import changed
 
 LINK = re.compile(r"(/web/link/[A-Za-z0-9_-]+)")
 ALICE = ("体重 72.4", "喝水 +2", "记账 35 午饭", "收入 8000 工资", "任务 明天 交材料",
@@ -32,7 +32,7 @@ BOB = ("体重 99.9", "记账 77 鲍勃的饭", "任务 明天 鲍勃的事", "�
 
 @pytest.fixture
 def settings() -> Settings:
-    return dataclasses.replace(TEST_SETTINGS, public_url="http://keeper.test")
+    return changed(TEST_SETTINGS, web={"public_url": "http://keeper.test"})
 
 
 @pytest.fixture

@@ -28,10 +28,11 @@ from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.engine import create_engine
 from storage.records import AttemptRecord, NewJob
-from storage.repos import attempts, jobs, user_channels
+from storage.repos import attempts, job_claims, user_channels
 from tests.conftest import TEST_SETTINGS
 from tests.integration.conftest import new_rule, new_user
 from tests.integration.job_setup import force_job, job_row
+from tests.settings_env import changed
 
 UID = "UID_zhangsan000000000000001"
 STRANGER = "UID_notfollowing0000000001"
@@ -67,7 +68,7 @@ class Setup:
                 recipient=recipient,
                 payload_kind="custom",
             )
-            job_id = await jobs.materialise(session, new, now=now)
+            job_id = await job_claims.materialise(session, new, now=now)
         assert job_id is not None
         return job_id
 
@@ -94,10 +95,14 @@ class Setup:
 @pytest.fixture
 async def setup(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Setup]:
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
-    pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={UID}, clock=clock.now)
+    api = FakeWeCom(
+        corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id, clock=clock.now
+    )
+    pusher = FakeWxPusher(app_token=s.channels.wxpusher_app_token, uids={UID}, clock=clock.now)
     async with run_fake_wecom(api) as api_base, run_fake_wxpusher(pusher) as pusher_base:
-        settings = dataclasses.replace(s, api_base=api_base, wxpusher_api_base=pusher_base)
+        settings = changed(
+            s, wecom={"api_base": api_base}, channels={"wxpusher_api_base": pusher_base}
+        )
         async with scheduler_for(settings, Database(engine), clock, send_timeout=5) as sched:
             yield Setup(engine, clock, api, pusher, sched)
 
@@ -257,7 +262,7 @@ async def test_divert_held_with_a_lost_claim_changes_nothing_and_records_nothing
     )
     await force_job(setup.engine, job, status="processing", attempts=2, lease_owner="other")
     async with setup.engine.begin() as session:
-        theirs = await jobs.get(session, job)
+        theirs = await job_claims.get(session, job)
         assert theirs is not None
         late = dataclasses.replace(theirs, attempts=1, lease_owner="late")
         diverted, left = await routing.divert_held(
@@ -332,14 +337,18 @@ async def test_two_racing_workers_send_each_fallback_once(
             payload_kind="custom",
         )
         async with engine.begin() as session:
-            made.append(await jobs.materialise(session, new, now=clock.now()))
+            made.append(await job_claims.materialise(session, new, now=clock.now()))
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.corp_id, secret=s.secret, agent_id=s.agent_id, clock=clock.now)
-    pusher = FakeWxPusher(app_token=s.wxpusher_app_token, uids={UID}, clock=clock.now)
+    api = FakeWeCom(
+        corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id, clock=clock.now
+    )
+    pusher = FakeWxPusher(app_token=s.channels.wxpusher_app_token, uids={UID}, clock=clock.now)
     second = create_engine(database_url)
     try:
         async with run_fake_wecom(api) as api_base, run_fake_wxpusher(pusher) as pusher_base:
-            settings = dataclasses.replace(s, api_base=api_base, wxpusher_api_base=pusher_base)
+            settings = changed(
+                s, wecom={"api_base": api_base}, channels={"wxpusher_api_base": pusher_base}
+            )
             async with (
                 scheduler_for(settings, Database(engine), clock, owner="w1") as w1,
                 scheduler_for(settings, Database(second), clock, owner="w2") as w2,

@@ -68,7 +68,7 @@ CONTRACT_KEYS = (
 )  # fmt: skip
 CONTRACT_WORDS = (
     "accept", "reject", "ban", "filter", "skipped", "enable", "close", "update",
-    TEST_SETTINGS.mp_template_id, "07:30", "22:00", "24:00", "123456", "0b9f3c1e0b9f3c1e",
+    TEST_SETTINGS.mp.template_id, "07:30", "22:00", "24:00", "123456", "0b9f3c1e0b9f3c1e",
 )  # fmt: skip
 INSTANTS = st.builds(
     lambda moment, minutes: moment.replace(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 
 from aiohttp import ClientSession
@@ -14,12 +13,13 @@ from bot.app import create_app
 from scheduler.clock import FakeClock
 from storage.repos import backups
 from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.settings_env import changed
 
 
 async def test_metrics_are_served_on_their_own_port_with_every_family(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:
-    settings = dataclasses.replace(TEST_SETTINGS, metrics_port=0)  # 0: any free port
+    settings = changed(TEST_SETTINGS, operations={"metrics_port": 0})  # 0: any free port
     app = create_app(settings, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         wecom = wecom_side(client, settings, clock)
@@ -77,12 +77,12 @@ async def test_a_taken_metrics_port_leaves_the_app_running_without_metrics(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:
     first = create_app(
-        dataclasses.replace(TEST_SETTINGS, metrics_port=0), clock=clock, engine=engine
+        changed(TEST_SETTINGS, operations={"metrics_port": 0}), clock=clock, engine=engine
     )
     async with TestClient(TestServer(first)):
         taken = first[keys.METRICS_PORT]
         second = create_app(
-            dataclasses.replace(TEST_SETTINGS, metrics_port=taken), clock=clock, engine=engine
+            changed(TEST_SETTINGS, operations={"metrics_port": taken}), clock=clock, engine=engine
         )
         async with TestClient(TestServer(second)) as client:
             assert second[keys.METRICS_PORT] == 0

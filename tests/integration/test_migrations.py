@@ -20,7 +20,7 @@ from scheduler.tick import Scheduler, recover_leases
 from storage.database import Database
 from storage.engine import create_engine
 from storage.migrate import alembic_config, current_revision, upgrade
-from storage.repos import jobs
+from storage.repos import job_claims
 from storage.schema import metadata
 
 # These tests are about the migrations: each runs them itself, on every engine.
@@ -86,7 +86,7 @@ async def test_a_job_an_older_worker_was_sending_at_the_upgrade_is_never_release
     )
     await recover_leases(scheduler, clock.now())
     async with engine.begin() as session:
-        job = await jobs.get(session, job_id)
+        job = await job_claims.get(session, job_id)
     await engine.dispose()
     assert job is not None
     assert job.status == "unknown"

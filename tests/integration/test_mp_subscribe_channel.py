@@ -51,9 +51,9 @@ async def make_channel(base_url: str, clock: FakeClock) -> AsyncIterator[MakeCha
     def build(api_base: str = base_url, session: Any = None, **kw: Any) -> MpSubscribeChannel:
         values = {
             "api_base": api_base,
-            "appid": TEST_SETTINGS.mp_appid,
-            "secret": TEST_SETTINGS.mp_secret,
-            "template_id": TEST_SETTINGS.mp_template_id,
+            "appid": TEST_SETTINGS.mp.appid,
+            "secret": TEST_SETTINGS.mp.secret,
+            "template_id": TEST_SETTINGS.mp.template_id,
         }
         config = MpSubscribeConfig(**values | kw)
         return MpSubscribeChannel(config, store=store, session=session, now=clock.now)
@@ -246,6 +246,6 @@ async def test_the_secret_and_the_token_are_in_no_result_and_no_log_line(
         fake.fail_next(40001, times=2)
         results.append(await channel.send(ME, HI))
     text = logged(caplog) + " ".join(r.error for r in results)
-    assert TEST_SETTINGS.mp_secret not in text
+    assert TEST_SETTINGS.mp.secret not in text
     assert all(token not in text for token in channel._issued)
     assert ME not in text

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import datetime as dt
 from collections.abc import AsyncIterator
 
@@ -31,6 +30,7 @@ from storage.engine import create_engine
 from storage.records import RuleRecord
 from storage.repos import rules, users
 from tests.conftest import TEST_SETTINGS
+from tests.settings_env import changed
 
 START = dt.datetime(2026, 11, 25, 3, 0, tzinfo=dt.UTC)
 MINUTE = dt.timedelta(minutes=1)
@@ -39,9 +39,9 @@ MINUTE = dt.timedelta(minutes=1)
 @contextlib.asynccontextmanager
 async def fake_api(clock: FakeClock) -> AsyncIterator[tuple[FakeWeCom, str]]:
     api = FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id,
-        secret=TEST_SETTINGS.secret,
-        agent_id=TEST_SETTINGS.agent_id,
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
         clock=clock.now,
     )
     async with run_fake_wecom(api) as base:
@@ -52,7 +52,7 @@ async def fake_api(clock: FakeClock) -> AsyncIterator[tuple[FakeWeCom, str]]:
 async def worker(
     engine: AsyncEngine, base: str, clock: FakeClock, owner: str = "w0"
 ) -> AsyncIterator[Scheduler]:
-    settings = dataclasses.replace(TEST_SETTINGS, api_base=base)
+    settings = changed(TEST_SETTINGS, wecom={"api_base": base})
     async with scheduler_for(
         settings, Database(engine), clock, owner=owner, send_timeout=5
     ) as scheduler:

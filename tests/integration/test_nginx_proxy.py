@@ -92,7 +92,13 @@ async def proxy(tmp_path: Path, clock: FakeClock, engine: AsyncEngine) -> AsyncI
 def _wecom(proxy: Proxy, clock: FakeClock) -> WeComSide:
     s = TEST_SETTINGS
     return WeComSide(
-        proxy.https, s.token, s.aes_key, s.corp_id, s.agent_id, clock.now, session=proxy.session
+        proxy.https,
+        s.wecom.token,
+        s.wecom.aes_key,
+        s.wecom.corp_id,
+        s.wecom.agent_id,
+        clock.now,
+        session=proxy.session,
     )
 
 

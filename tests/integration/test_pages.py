@@ -6,7 +6,6 @@ callback) and opened with the test client, whose cookie jar plays the browser.
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import re
 from collections.abc import AsyncIterator
@@ -29,14 +28,17 @@ from storage.models import INBOUND
 from storage.repos import backups
 from tests.conftest import TEST_SETTINGS, wecom_side
 from tests.integration.conftest import new_rule, new_user, row_counts
+from tests.settings_env import changed
 
 LINK = re.compile(r"https?://[^/\s]+(/web/link/[A-Za-z0-9_-]+)")
 
 
 @pytest.fixture
 def settings() -> Settings:
-    return dataclasses.replace(
-        TEST_SETTINGS, public_url="http://keeper.test", admins=frozenset({"boss"})
+    return changed(
+        TEST_SETTINGS,
+        web={"public_url": "http://keeper.test"},
+        operations={"admins": frozenset({"boss"})},
     )
 
 
@@ -88,7 +90,7 @@ async def test_an_https_public_url_makes_the_cookie_secure(
     settings: Settings, clock: FakeClock, engine: AsyncEngine
 ) -> None:
     app = create_app(
-        dataclasses.replace(settings, public_url="https://keeper.test"), clock=clock, engine=engine
+        changed(settings, web={"public_url": "https://keeper.test"}), clock=clock, engine=engine
     )
     async with TestClient(TestServer(app)) as client:
         wecom = wecom_side(client, settings, clock)
@@ -102,7 +104,7 @@ async def test_a_public_url_with_a_path_prefixes_redirects_cookie_and_links(
     """Behind a proxy serving keeper at https://h/keeper (stripping the prefix), the
     browser must be sent to /keeper/web/..., or sign-in lands on another site's page."""
     app = create_app(
-        dataclasses.replace(settings, public_url="http://keeper.test/keeper"),
+        changed(settings, web={"public_url": "http://keeper.test/keeper"}),
         clock=clock,
         engine=engine,
     )
@@ -281,7 +283,7 @@ async def test_an_admin_link_opens_the_admin_page_with_masked_recipients(
             insert(ATTEMPTS).values(
                 job_id=job, attempt_no=1, channel="wecom_app", started_at=clock.now(),
                 duration_ms=12, outcome="failed", error_class="config", provider_code=60020,
-                error=f"errcode 60020 corpsecret={TEST_SETTINGS.secret}",
+                error=f"errcode 60020 corpsecret={TEST_SETTINGS.wecom.secret}",
             )
         )  # fmt: skip
     path = await link_for(wecom, "boss", "管理 网页")
@@ -296,7 +298,7 @@ async def test_an_admin_link_opens_the_admin_page_with_masked_recipients(
     assert "备份：未开启" in html
     assert "u:" in html
     assert ">alice<" not in html
-    assert TEST_SETTINGS.secret not in html
+    assert TEST_SETTINGS.wecom.secret not in html
     assert (await client.get("/web/me")).status == 200  # an admin sees their own page too
 
 
@@ -305,7 +307,9 @@ async def test_an_admin_session_ends_when_the_member_leaves_keeper_admins(
 ) -> None:
     boss = await new_user(engine, clock, "boss")
     cookie = auth.issue(settings.web_key(), boss, "admin", clock.now())
-    app = create_app(dataclasses.replace(settings, admins=frozenset()), clock=clock, engine=engine)
+    app = create_app(
+        changed(settings, operations={"admins": frozenset()}), clock=clock, engine=engine
+    )
     async with TestClient(TestServer(app), cookie_jar=CookieJar(unsafe=True)) as client:
         client.session.cookie_jar.update_cookies({auth.COOKIE_NAME: cookie})
         assert (await client.get("/web/admin")).status == 403
@@ -338,11 +342,11 @@ async def test_a_retried_link_message_gets_no_second_link_and_no_token_is_stored
 async def test_without_a_public_url_the_link_commands_say_the_pages_are_off(
     settings: Settings, clock: FakeClock, engine: AsyncEngine
 ) -> None:
-    app = create_app(dataclasses.replace(settings, public_url=""), clock=clock, engine=engine)
+    app = create_app(changed(settings, web={"public_url": ""}), clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         wecom = WeComSide(
-            str(client.make_url("")).rstrip("/"), settings.token, settings.aes_key,
-            settings.corp_id, settings.agent_id, clock.now, session=client.session,
+            str(client.make_url("")).rstrip("/"), settings.wecom.token, settings.wecom.aes_key,
+            settings.wecom.corp_id, settings.wecom.agent_id, clock.now, session=client.session,
         )  # fmt: skip
         for text in ("网页", "导出"):
             assert (await wecom.send_text("alice", text)).text == texts.PAGES_OFF
@@ -368,12 +372,11 @@ async def test_the_page_shows_this_weeks_review_without_its_question(
     assert "回「好」" not in section
 
 
-BACKUPS_ON = dataclasses.replace(
+BACKUPS_ON = changed(
     TEST_SETTINGS,
-    public_url="http://keeper.test",
-    admins=frozenset({"boss"}),
-    backup_dir=Path("/var/backups/keeper"),
-    backup_key="page test backup passphrase",
+    web={"public_url": "http://keeper.test"},
+    operations={"admins": frozenset({"boss"})},
+    backup={"directory": Path("/var/backups/keeper"), "key": "page test backup passphrase"},
 )
 
 

@@ -3,7 +3,6 @@ loopback socket, with every record made through encrypted callbacks."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import re
 from collections.abc import AsyncIterator
@@ -15,11 +14,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import create_app
 from bot.sandbox.wecom_side import WeComSide
-from bot.settings import Settings
 from scheduler.clock import FakeClock
 from tests.browser import chromium, console_errors, run, screenshot
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, wecom_side
 from tests.integration.conftest import new_user
+from tests.settings_env import changed
 
 __all__ = ["chromium"]  # the fixture, used by name below
 LINK = re.compile(r"(/web/link/[A-Za-z0-9_-]+)")
@@ -30,19 +29,13 @@ pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def client(
     clock: FakeClock, engine: AsyncEngine
 ) -> AsyncIterator[TestClient[object, object]]:
-    settings = dataclasses.replace(
-        TEST_SETTINGS, public_url="http://keeper.test", admins=frozenset({"boss"})
+    settings = changed(
+        TEST_SETTINGS,
+        web={"public_url": "http://keeper.test"},
+        operations={"admins": frozenset({"boss"})},
     )
     async with TestClient(TestServer(create_app(settings, clock=clock, engine=engine))) as c:
         yield c
-
-
-def _wecom(client: TestClient[object, object], clock: FakeClock) -> WeComSide:
-    s: Settings = TEST_SETTINGS
-    base = str(client.make_url("")).rstrip("/")
-    return WeComSide(
-        base, s.token, s.aes_key, s.corp_id, s.agent_id, clock.now, session=client.session
-    )
 
 
 async def _open_link(
@@ -60,7 +53,7 @@ async def test_the_personal_page_shows_the_year_and_one_weight_point_per_record(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    wecom = _wecom(client, clock)
+    wecom = wecom_side(client, TEST_SETTINGS, clock)
     for day, kg in enumerate(("72.4", "72.1", "71.8", "71.9", "71.5")):
         clock.set(dt.datetime(2026, 11, 10 + day * 3, 1, 0, tzinfo=dt.UTC))
         await wecom.send_text("alice", f"体重 {kg}")
@@ -84,7 +77,7 @@ async def test_the_admin_page_opens_for_an_admin_in_a_real_browser(
     from selenium.webdriver.common.by import By
 
     await new_user(engine, clock, "boss")
-    wecom = _wecom(client, clock)
+    wecom = wecom_side(client, TEST_SETTINGS, clock)
     await _open_link(chromium, client, wecom, "boss", "管理 网页")
     assert chromium.current_url.endswith("/web/admin")
     headings = [h.text for h in chromium.find_elements(By.TAG_NAME, "h2")]
@@ -99,7 +92,7 @@ async def test_a_replayed_link_in_the_browser_shows_a_plain_page(
 ) -> None:
     from selenium.webdriver.common.by import By
 
-    wecom = _wecom(client, clock)
+    wecom = wecom_side(client, TEST_SETTINGS, clock)
     reply = await wecom.send_text("alice", "网页")
     assert reply.text is not None
     found = LINK.search(reply.text)

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.records import EventRecord
 from storage.repos import events, records
+from storage.vocabulary import EventStatus
 from tests.integration.conftest import new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
@@ -55,7 +56,7 @@ async def _event_get(sessionmaker: Sessions, event_id: int) -> EventRecord:
 
 async def _cancel(sessionmaker: Sessions, event_id: int, user_id: int) -> None:
     async with sessionmaker.begin() as session:
-        await events.change(session, event_id, user_id, status=events.CANCELLED)
+        await events.change(session, event_id, user_id, status=EventStatus.CANCELLED)
 
 
 async def _free(sessionmaker: Sessions, user_id: int, today: dt.date = TODAY) -> int:

@@ -25,9 +25,10 @@ from storage.database import Database, Session
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.records import AttemptRecord, JobRecord, NewJob
 from storage.repos import attempts as attempt_rows
-from storage.repos import jobs, rules
+from storage.repos import job_claims, rules
 from storage.retry import retrying
 from tests.integration.conftest import new_user
+from tests.integration.job_setup import count_by_status, start_sending
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 MINUTE = dt.timedelta(minutes=1)
@@ -83,7 +84,7 @@ def _job(
 
 async def _materialise(sessionmaker: Sessions, job: NewJob, now: dt.datetime) -> int | None:
     async with sessionmaker.begin() as session:
-        return await jobs.materialise(session, job, now=now)
+        return await job_claims.materialise(session, job, now=now)
 
 
 async def _due_jobs(
@@ -105,14 +106,14 @@ async def _claim(
     sessionmaker: Sessions, now: dt.datetime, owner: str = "worker-1", limit: int = 100
 ) -> list[JobRecord]:
     async with sessionmaker.begin() as session:
-        return await jobs.claim(session, now=now, owner=owner, lease=LEASE, limit=limit)
+        return await job_claims.claim(session, now=now, owner=owner, lease=LEASE, limit=limit)
 
 
 async def _finalise(
     sessionmaker: Sessions, job: JobRecord, status: str, now: dt.datetime, **kw: Any
 ) -> bool:
     async with sessionmaker.begin() as session:
-        return await jobs.finalise(session, job, status=status, now=now, **kw)
+        return await job_claims.finalise(session, job, status=status, now=now, **kw)
 
 
 async def _row(sessionmaker: Sessions, job_id: int) -> Any:
@@ -148,8 +149,8 @@ async def test_materialise_creates_a_pending_job_due_at_its_slot_and_returns_its
     job_id = await _materialise(sessionmaker, _job(user_id, rule_id, slot), clock.now())
     row = await _row(sessionmaker, job_id or 0)
     async with sessionmaker.begin() as session:
-        record = await jobs.get(session, job_id or 0)
-        missing = await jobs.get(session, (job_id or 0) + 100)
+        record = await job_claims.get(session, job_id or 0)
+        missing = await job_claims.get(session, (job_id or 0) + 100)
 
     assert isinstance(job_id, int)
     assert record == JobRecord(
@@ -206,8 +207,8 @@ async def test_materialise_many_inserts_each_new_slot_once_and_counts_only_new_o
     ]
 
     async with sessionmaker.begin() as session:
-        made = await jobs.materialise_many(session, batch, now=clock.now() + MINUTE)
-        again = await jobs.materialise_many(session, batch, now=clock.now() + MINUTE)
+        made = await job_claims.materialise_many(session, batch, now=clock.now() + MINUTE)
+        again = await job_claims.materialise_many(session, batch, now=clock.now() + MINUTE)
     async with sessionmaker.begin() as session:
         rows = (await session.execute(select(JOBS).order_by(JOBS.c.scheduled_slot_utc))).all()
 
@@ -226,12 +227,12 @@ async def test_materialise_many_makes_every_job_of_a_batch_larger_than_a_chunk(
 ) -> None:
     user_id = await new_user(sessionmaker, clock)
     rule_id = await _rule(sessionmaker, clock, user_id)
-    count = 2 * jobs.MATERIALISE_CHUNK + 1
+    count = 2 * job_claims.MATERIALISE_CHUNK + 1
     batch = [_job(user_id, rule_id, clock.now() + i * MINUTE) for i in range(count)]
     await _materialise(sessionmaker, batch[-1], clock.now())  # the last chunk's only one
 
     async with sessionmaker.begin() as session:
-        made = await jobs.materialise_many(session, batch, now=clock.now())
+        made = await job_claims.materialise_many(session, batch, now=clock.now())
 
     assert made == count - 1
     assert await _job_count(sessionmaker) == count
@@ -251,7 +252,7 @@ async def test_three_concurrent_materialisations_of_one_slot_make_exactly_one_jo
         async with database.transaction() as session:
             if barrier is not None:
                 await barrier.wait()
-            return await jobs.materialise(session, job, now=clock.now())
+            return await job_claims.materialise(session, job, now=clock.now())
 
     made = await asyncio.gather(tick(), tick(), tick())
 
@@ -357,7 +358,9 @@ async def test_two_concurrent_claimers_take_disjoint_jobs_and_together_all_due_o
 
     async def first() -> list[int]:
         async with database.transaction() as session:
-            got = await jobs.claim(session, now=clock.now(), owner="first", lease=LEASE, limit=4)
+            got = await job_claims.claim(
+                session, now=clock.now(), owner="first", lease=LEASE, limit=4
+            )
             first_has_claimed.set()
             if concurrent:
                 await second_is_done.wait()
@@ -366,7 +369,9 @@ async def test_two_concurrent_claimers_take_disjoint_jobs_and_together_all_due_o
     async def second() -> list[int]:
         await first_has_claimed.wait()
         async with database.transaction() as session:
-            got = await jobs.claim(session, now=clock.now(), owner="second", lease=LEASE, limit=10)
+            got = await job_claims.claim(
+                session, now=clock.now(), owner="second", lease=LEASE, limit=10
+            )
         second_is_done.set()
         return [j.id for j in got]
 
@@ -425,7 +430,7 @@ async def test_a_late_worker_cannot_overwrite_what_the_lease_sweeper_settled(
     (worker_view,) = await _claim(sessionmaker, clock.now(), owner="worker-1")
     later = clock.now() + LEASE + MINUTE
     async with sessionmaker.begin() as session:
-        (sweeper_view,) = await jobs.expired_leases(session, now=later, limit=10)
+        (sweeper_view,) = await job_claims.expired_leases(session, now=later, limit=10)
 
     swept = await _finalise(sessionmaker, sweeper_view, "unknown", later, note="lease lost")
     late = await _finalise(sessionmaker, worker_view, "accepted", later + MINUTE)
@@ -443,10 +448,10 @@ async def test_a_claim_whose_send_never_started_is_released_as_if_never_claimed(
     (claimed,) = await _claim(sessionmaker, clock.now(), owner="worker-1")
     later = clock.now() + LEASE + MINUTE
     async with sessionmaker.begin() as session:
-        (swept,) = await jobs.expired_leases(session, now=later, limit=10)
+        (swept,) = await job_claims.expired_leases(session, now=later, limit=10)
         assert swept.send_started_at is None
-        assert await jobs.release(session, swept, now=later, note="released")
-        assert not await jobs.release(session, swept, now=later, note="again")  # once
+        assert await job_claims.release(session, swept, now=later, note="released")
+        assert not await job_claims.release(session, swept, now=later, note="again")  # once
     row = await _row(sessionmaker, job_id)
     assert (row.status, row.attempts, row.lease_owner, row.next_attempt_at) == (
         "pending",
@@ -465,15 +470,15 @@ async def test_a_claim_whose_send_started_is_not_released(
     (job_id,) = await _due_jobs(sessionmaker, clock, [1])
     await _claim(sessionmaker, clock.now(), owner="worker-1")
     async with sessionmaker.begin() as session:
-        mine = await jobs.start_sending(
+        mine = await start_sending(
             session, [job_id], owner="worker-1", now=clock.now(), lease=LEASE
         )
     assert mine == {job_id}
     later = clock.now() + LEASE + MINUTE
     async with sessionmaker.begin() as session:
-        (swept,) = await jobs.expired_leases(session, now=later, limit=10)
+        (swept,) = await job_claims.expired_leases(session, now=later, limit=10)
         assert swept.send_started_at is not None
-        assert not await jobs.release(session, swept, now=later, note="released")
+        assert not await job_claims.release(session, swept, now=later, note="released")
     assert (await _row(sessionmaker, job_id)).status == "processing"  # the policy decides
 
 
@@ -485,7 +490,7 @@ async def test_starting_a_send_renews_the_lease_and_skips_jobs_that_are_not_ours
     await _force(sessionmaker, theirs, lease_owner="worker-2")
     later = clock.now() + MINUTE
     async with sessionmaker.begin() as session:
-        mine = await jobs.start_sending(
+        mine = await start_sending(
             session, [ours, theirs], owner="worker-1", now=later, lease=LEASE
         )
     assert mine == {ours}
@@ -500,14 +505,14 @@ async def test_a_retry_claims_with_its_send_not_started_again(
     (job_id,) = await _due_jobs(sessionmaker, clock, [1])
     (claimed,) = await _claim(sessionmaker, clock.now(), owner="worker-1")
     async with sessionmaker.begin() as session:
-        await jobs.start_sending(session, [job_id], owner="worker-1", now=clock.now(), lease=LEASE)
-        await jobs.finalise(
+        await start_sending(session, [job_id], owner="worker-1", now=clock.now(), lease=LEASE)
+        await job_claims.finalise(
             session, claimed, status="retry_wait", now=clock.now(), next_attempt_at=clock.now()
         )
     (retry,) = await _claim(sessionmaker, clock.now() + MINUTE, owner="worker-1")
     assert retry.send_started_at is None
     async with sessionmaker.begin() as session:
-        assert await jobs.release(session, retry, now=clock.now(), note="released")
+        assert await job_claims.release(session, retry, now=clock.now(), note="released")
     row = await _row(sessionmaker, job_id)
     assert (row.status, row.attempts) == ("retry_wait", 1)  # the earlier try still counts
 
@@ -519,7 +524,7 @@ async def test_the_lease_sweeper_cannot_overwrite_what_the_worker_finalised(
     (worker_view,) = await _claim(sessionmaker, clock.now(), owner="worker-1")
     later = clock.now() + LEASE + MINUTE
     async with sessionmaker.begin() as session:
-        (sweeper_view,) = await jobs.expired_leases(session, now=later, limit=10)
+        (sweeper_view,) = await job_claims.expired_leases(session, now=later, limit=10)
 
     finished = await _finalise(sessionmaker, worker_view, "accepted", later)
     swept = await _finalise(sessionmaker, sweeper_view, "unknown", later + MINUTE)
@@ -588,14 +593,14 @@ async def test_settle_waiting_touches_only_pending_and_retry_wait_jobs(
     later = clock.now() + MINUTE
 
     async with sessionmaker.begin() as session:
-        settled = await jobs.settle_waiting(
+        settled = await job_claims.settle_waiting(
             session,
             [pending, waiting, processing, accepted],
             status="suppressed",
             now=later,
             note="done",
         )
-        nothing = await jobs.settle_waiting(session, [], status="suppressed", now=later)
+        nothing = await job_claims.settle_waiting(session, [], status="suppressed", now=later)
 
     assert (settled, nothing) == (2, 0)
     for job_id in (pending, waiting):
@@ -615,7 +620,9 @@ async def test_cancel_pending_for_rule_cancels_only_that_rules_waiting_jobs(
     later = clock.now() + MINUTE
 
     async with sessionmaker.begin() as session:
-        cancelled = await jobs.cancel_pending_for_rule(session, rule_id, now=later, note="关闭")
+        cancelled = await job_claims.cancel_pending_for_rule(
+            session, rule_id, now=later, note="关闭"
+        )
 
     assert cancelled == 2
     for job_id in (pending, waiting):
@@ -636,7 +643,7 @@ async def test_expire_older_than_expires_only_that_prioritys_waiting_jobs_before
     await _force(sessionmaker, old_processing, status="processing", lease_owner="w")
 
     async with sessionmaker.begin() as session:
-        gone = await jobs.expire_older_than(
+        gone = await job_claims.expire_older_than(
             session, priority="high", cutoff=cutoff, now=clock.now()
         )
 
@@ -692,11 +699,11 @@ async def test_expire_older_than_and_a_racing_claimer_never_both_take_a_job(
 
     async def a_worker_claims_the_oldest() -> None:
         async with database.transaction() as session:
-            await jobs.claim(session, now=clock.now(), owner="worker-1", lease=LEASE, limit=1)
+            await job_claims.claim(session, now=clock.now(), owner="worker-1", lease=LEASE, limit=1)
 
     async with database.transaction() as session:
         racing = cast(Session, _MeanwhileAfterFirstRead(session, a_worker_claims_the_oldest))
-        gone = await jobs.expire_older_than(
+        gone = await job_claims.expire_older_than(
             racing, priority="high", cutoff=clock.now() - 30 * MINUTE, now=clock.now()
         )
 
@@ -730,8 +737,8 @@ async def test_expired_leases_lists_processing_jobs_whose_lease_ran_out_oldest_f
     await _force(sessionmaker, waiting, status="pending", lease_expires_at=start - 9 * MINUTE)
 
     async with sessionmaker.begin() as session:
-        every = await jobs.expired_leases(session, now=start, limit=10)
-        first = await jobs.expired_leases(session, now=start, limit=1)
+        every = await job_claims.expired_leases(session, now=start, limit=10)
+        first = await job_claims.expired_leases(session, now=start, limit=1)
 
     assert [j.id for j in every] == [early_lease, later_lease]
     assert [j.id for j in first] == [early_lease]
@@ -830,25 +837,6 @@ async def test_a_merged_message_counts_once_against_the_recipients_budget(
     assert sorted(sends) == [at, at + MINUTE]
 
 
-# --- counting ------------------------------------------------------------------------
-
-
-async def test_count_by_status_counts_every_job_by_its_status(
-    sessionmaker: Sessions, clock: FakeClock
-) -> None:
-    async with sessionmaker.begin() as session:
-        empty = await jobs.count_by_status(session)
-    ids = await _due_jobs(sessionmaker, clock, [1, 2, 3, 4, 5, 6])
-    await _claim(sessionmaker, clock.now(), limit=3)  # the three oldest
-    await _force(sessionmaker, ids[0], status="retry_wait")
-
-    async with sessionmaker.begin() as session:
-        counts = await jobs.count_by_status(session)
-
-    assert empty == {}
-    assert counts == {"pending": 2, "retry_wait": 1, "processing": 3}
-
-
 # --- many workers at once ------------------------------------------------------------
 
 
@@ -860,18 +848,20 @@ async def test_four_claimer_loops_claim_every_one_of_500_jobs_exactly_once(
     async with engine.begin() as session:
         for n in range(500):
             slot = clock.now() - dt.timedelta(seconds=n)
-            await jobs.materialise(session, _job(user_id, rule_id, slot), now=clock.now())
+            await job_claims.materialise(session, _job(user_id, rule_id, slot), now=clock.now())
     database = Database(engine)
     claims: collections.Counter[int] = collections.Counter()
 
     async def claim_batch(owner: str) -> list[JobRecord]:
         async with database.transaction() as session:
-            return await jobs.claim(session, now=clock.now(), owner=owner, lease=LEASE, limit=25)
+            return await job_claims.claim(
+                session, now=clock.now(), owner=owner, lease=LEASE, limit=25
+            )
 
     async def finalise_all(batch: list[JobRecord]) -> list[bool]:
         async with database.transaction() as session:
             return [
-                await jobs.finalise(session, job, status="accepted", now=clock.now())
+                await job_claims.finalise(session, job, status="accepted", now=clock.now())
                 for job in batch
             ]
 
@@ -885,4 +875,4 @@ async def test_four_claimer_loops_claim_every_one_of_500_jobs_exactly_once(
     assert len(claims) == 500
     assert set(claims.values()) == {1}
     async with engine.begin() as session:
-        assert await jobs.count_by_status(session) == {"accepted": 500}
+        assert await count_by_status(session) == {"accepted": 500}

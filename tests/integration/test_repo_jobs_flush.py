@@ -14,7 +14,7 @@ from scheduler.clock import FakeClock
 from storage.delivery_models import ATTEMPTS
 from storage.records import JobEnd
 from storage.repos import attempts as attempt_rows
-from storage.repos import jobs
+from storage.repos import job_claims
 from storage.repos.attempts import AttemptRecord
 from tests.integration.test_repo_jobs import LEASE, MINUTE, _claim, _due_jobs, _force, _row
 
@@ -42,11 +42,11 @@ async def test_a_flush_finalises_only_its_own_claims_with_one_update_per_outcome
     later = clock.now() + MINUTE
     statements = counting(sessionmaker)
     async with sessionmaker.begin() as session:
-        mine = await jobs.lock_claims(session, ids, owner="worker-1")
+        mine = await job_claims.lock_claims(session, ids, owner="worker-1")
         assert mine == {job.id: 1 for job in claimed[:4]}
         finals = [JobEnd(job=job, status="accepted") for job in claimed[:3]]
         finals.append(JobEnd(job=claimed[3], status="retry_wait", next_attempt_at=later, note="x"))
-        await jobs.finalise_claimed(session, finals, now=later)
+        await job_claims.finalise_claimed(session, finals, now=later)
     assert statements["UPDATE"] == 2  # accepted, retry_wait
     rows = [await _row(sessionmaker, job.id) for job in claimed]  # oldest first
     assert [r.status for r in rows] == ["accepted"] * 3 + ["retry_wait", "unknown"]
@@ -63,8 +63,8 @@ async def test_starting_renewing_and_giving_back_touch_only_this_workers_claims(
     await _force(sessionmaker, theirs, lease_owner="worker-2")
     later = clock.now() + MINUTE
     async with sessionmaker.begin() as session:
-        await jobs.start_claimed(session, [started], now=clock.now(), lease=LEASE)
-        await jobs.renew_leases(
+        await job_claims.start_claimed(session, [started], now=clock.now(), lease=LEASE)
+        await job_claims.renew_leases(
             session, [started, waiting, theirs], owner="worker-1", now=later, lease=LEASE
         )
     rows = {job_id: await _row(sessionmaker, job_id) for job_id in (started, waiting, theirs)}
@@ -72,7 +72,9 @@ async def test_starting_renewing_and_giving_back_touch_only_this_workers_claims(
     assert rows[waiting].lease_expires_at == later + LEASE
     assert rows[theirs].lease_expires_at == clock.now() + LEASE  # not ours: untouched
     async with sessionmaker.begin() as session:
-        released = await jobs.release_unstarted(session, claimed, now=later, note="given back")
+        released = await job_claims.release_unstarted(
+            session, claimed, now=later, note="given back"
+        )
     assert released == 1  # only the one never started and still ours
     row = await _row(sessionmaker, waiting)
     assert (row.status, row.attempts, row.lease_owner) == ("pending", 0, None)

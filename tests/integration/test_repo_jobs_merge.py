@@ -1,4 +1,4 @@
-"""Notification jobs (storage/repos/jobs.py) as the merge window uses them: the
+"""Notification jobs (storage/repos/job_claims.py) as the merge window uses them: the
 companion claim, refunding a deferral's attempt, what was missed, stored payloads.
 
 Concurrent tests open each transaction through `Database(engine).transaction()`: on
@@ -17,7 +17,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.database import Database
 from storage.records import JobRecord, Missed, NewJob
-from storage.repos import jobs
+from storage.repos import job_claims, sent_or_missed
 from tests.integration.conftest import new_rule, new_user
 from tests.integration.job_setup import force_job, job_row, pending_jobs
 
@@ -32,7 +32,7 @@ async def _companions(
     sessionmaker: Sessions, recipients: set[str], now: dt.datetime, owner: str = "worker-1"
 ) -> list[JobRecord]:
     async with sessionmaker.begin() as session:
-        return await jobs.claim_companions(
+        return await job_claims.claim_companions(
             session, recipients, until=now + WINDOW, now=now, owner=owner, lease=LEASE
         )
 
@@ -111,7 +111,7 @@ async def test_a_companion_claim_skips_jobs_another_open_claim_holds(
 
     async def claim(owner: str) -> list[int]:
         async with database.transaction() as session:
-            taken = await jobs.claim_companions(
+            taken = await job_claims.claim_companions(
                 session,
                 {"zhangsan"},
                 until=clock.now() + WINDOW,
@@ -151,7 +151,7 @@ async def test_two_companion_claims_at_once_never_take_the_same_job(
         async with database.transaction() as session:
             if barrier is not None:
                 await barrier.wait()
-            taken = await jobs.claim_companions(
+            taken = await job_claims.claim_companions(
                 session,
                 {"zhangsan"},
                 until=clock.now() + WINDOW,
@@ -181,13 +181,13 @@ async def test_finalise_with_refund_attempt_puts_the_claims_attempt_back(
     until = now + 30 * MINUTE
 
     async with sessionmaker.begin() as session:
-        refunded = await jobs.finalise(
+        refunded = await job_claims.finalise(
             session, first, status="retry_wait", now=now, next_attempt_at=until, refund_attempt=True
         )
-        kept = await jobs.finalise(
+        kept = await job_claims.finalise(
             session, second, status="retry_wait", now=now, next_attempt_at=until
         )
-        again = await jobs.finalise(
+        again = await job_claims.finalise(
             session, first, status="retry_wait", now=now, refund_attempt=True
         )
     row = await job_row(sessionmaker, deferred)
@@ -228,8 +228,8 @@ async def test_missed_since_lists_the_users_expired_reminders_since_then_oldest_
     user_id = (await job_row(sessionmaker, waiting)).user_id
 
     async with sessionmaker.begin() as session:
-        missed = await jobs.missed_since(session, user_id, since)
-        none_later = await jobs.missed_since(session, user_id, now + TICK)
+        missed = await sent_or_missed.missed_since(session, user_id, since)
+        none_later = await sent_or_missed.missed_since(session, user_id, now + TICK)
 
     assert missed == [  # digests are not told: they may have had nothing to say
         Missed(kind="custom", slot=now - 50 * MINUTE, label="吃药"),
@@ -249,7 +249,7 @@ async def test_an_expired_card_update_is_not_told_as_a_missed_reminder(
     user_id = (await job_row(sessionmaker, medicine)).user_id
 
     async with sessionmaker.begin() as session:
-        missed = await jobs.missed_since(session, user_id, now - 60 * MINUTE)
+        missed = await sent_or_missed.missed_since(session, user_id, now - 60 * MINUTE)
 
     assert missed == [Missed(kind="custom", slot=now - 20 * MINUTE, label="吃药")]
 
@@ -274,8 +274,10 @@ async def test_a_jobs_payload_is_stored_and_cut_to_2048_characters(
     plain = dataclasses.replace(base, slot=clock.now() + 2 * TICK)
 
     async with sessionmaker.begin() as session:
-        made = [await jobs.materialise(session, j, now=clock.now()) for j in (short, long, plain)]
-        found = [await jobs.get(session, job_id or 0) for job_id in made]
+        made = [
+            await job_claims.materialise(session, j, now=clock.now()) for j in (short, long, plain)
+        ]
+        found = [await job_claims.get(session, job_id or 0) for job_id in made]
 
     payloads = [j.payload if j else None for j in found]
     assert payloads == ["code-1\n已完成", "卡" * 2048, ""]

@@ -12,6 +12,7 @@ from scheduler.clock import FakeClock
 from storage.models import TASKS
 from storage.records import TaskRecord
 from storage.repos import tasks
+from storage.vocabulary import TaskStatus
 from tests.integration.conftest import new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
@@ -41,7 +42,7 @@ async def _add(
 
 
 async def _close(
-    sessionmaker: Sessions, task: TaskRecord, now: dt.datetime, status: str = tasks.DONE
+    sessionmaker: Sessions, task: TaskRecord, now: dt.datetime, status: str = TaskStatus.DONE
 ) -> None:
     async with sessionmaker.begin() as session:
         await tasks.close_task(session, task.id, status=status, now=now)
@@ -70,7 +71,7 @@ async def test_new_tasks_are_numbered_one_two_three(
     ]
 
     assert [t.number for t in added] == [1, 2, 3]
-    assert [t.status for t in added] == [tasks.OPEN] * 3
+    assert [t.status for t in added] == [TaskStatus.OPEN] * 3
     assert await _open(sessionmaker, user_id) == added
 
 
@@ -168,7 +169,7 @@ async def test_closing_a_task_sets_status_and_time_and_releases_its_number(
     await _close(sessionmaker, task, closed_at)
     row = await _row(sessionmaker, task.id)
 
-    assert (row.status, row.number, row.closed_at) == (tasks.DONE, None, closed_at)
+    assert (row.status, row.number, row.closed_at) == (TaskStatus.DONE, None, closed_at)
     assert await _open(sessionmaker, user_id) == []
 
 
@@ -179,10 +180,12 @@ async def test_closing_an_already_closed_task_changes_nothing(
     task = await _add(sessionmaker, clock, user_id, "交材料")
     await _close(sessionmaker, task, clock.now())
 
-    await _close(sessionmaker, task, clock.now() + dt.timedelta(days=1), status=tasks.CANCELLED)
+    await _close(
+        sessionmaker, task, clock.now() + dt.timedelta(days=1), status=TaskStatus.CANCELLED
+    )
     row = await _row(sessionmaker, task.id)
 
-    assert (row.status, row.closed_at, row.number) == (tasks.DONE, clock.now(), None)
+    assert (row.status, row.closed_at, row.number) == (TaskStatus.DONE, clock.now(), None)
 
 
 async def test_a_reopened_task_gets_the_smallest_free_number(
@@ -191,16 +194,16 @@ async def test_a_reopened_task_gets_the_smallest_free_number(
     user_id = await new_user(sessionmaker, clock)
     first, _, third = [await _add(sessionmaker, clock, user_id, t) for t in ("a", "b", "c")]
     await _close(sessionmaker, first, clock.now())
-    await _close(sessionmaker, third, clock.now(), status=tasks.CANCELLED)
+    await _close(sessionmaker, third, clock.now(), status=TaskStatus.CANCELLED)
 
     async with sessionmaker.begin() as session:
         reopened = await tasks.reopen_task(session, third.id, user_id)
     row = await _row(sessionmaker, third.id)
 
     assert reopened == TaskRecord(
-        id=third.id, number=1, title="c", due_date=None, due_time=None, status=tasks.OPEN
+        id=third.id, number=1, title="c", due_date=None, due_time=None, status=TaskStatus.OPEN
     )
-    assert (row.status, row.number, row.closed_at) == (tasks.OPEN, 1, None)
+    assert (row.status, row.number, row.closed_at) == (TaskStatus.OPEN, 1, None)
 
 
 async def test_reopening_an_open_task_keeps_its_number(
@@ -231,7 +234,7 @@ async def test_reopening_another_users_task_returns_nothing_and_leaves_it_closed
     row = await _row(sessionmaker, task.id)
 
     assert returned is None
-    assert (row.status, row.number) == (tasks.DONE, None)
+    assert (row.status, row.number) == (TaskStatus.DONE, None)
 
 
 async def test_delete_task_returns_what_it_deleted_once_and_only_for_its_owner(
@@ -310,11 +313,11 @@ async def test_count_done_between_counts_done_tasks_closed_in_a_half_open_range(
     start = clock.now()
     end = start + dt.timedelta(days=7)
     closings = [
-        ("before", start - dt.timedelta(microseconds=1), tasks.DONE),
-        ("at-start", start, tasks.DONE),
-        ("midweek", start + dt.timedelta(days=3), tasks.DONE),
-        ("cancelled", start + dt.timedelta(days=3), tasks.CANCELLED),
-        ("at-end", end, tasks.DONE),
+        ("before", start - dt.timedelta(microseconds=1), TaskStatus.DONE),
+        ("at-start", start, TaskStatus.DONE),
+        ("midweek", start + dt.timedelta(days=3), TaskStatus.DONE),
+        ("cancelled", start + dt.timedelta(days=3), TaskStatus.CANCELLED),
+        ("at-end", end, TaskStatus.DONE),
     ]
     for title, when, status in closings:
         task = await _add(sessionmaker, clock, user_id, title)
@@ -370,7 +373,7 @@ async def test_set_due_moves_an_open_task_keeping_its_time_and_leaves_a_closed_o
     open_task = await _task(sessionmaker, clock, user_id, "交报告", TODAY)
     closed = await _task(sessionmaker, clock, user_id, "买菜", TODAY)
     async with sessionmaker.begin() as session:
-        await tasks.close_task(session, closed.id, status=tasks.DONE, now=clock.now())
+        await tasks.close_task(session, closed.id, status=TaskStatus.DONE, now=clock.now())
 
     async with sessionmaker.begin() as session:
         await tasks.set_due(session, open_task.id, due_date=TODAY + DAY)

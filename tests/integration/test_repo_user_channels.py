@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from scheduler.clock import FakeClock
 from storage.channel_models import USER_CHANNELS
 from storage.records import AttemptRecord, Receiver
-from storage.repos import attempts, jobs, user_channels
+from storage.repos import attempts, job_claims, user_channels
 from tests.integration.conftest import new_user
 from tests.integration.job_setup import force_job, job_row, pending_jobs
 
@@ -96,16 +96,16 @@ async def test_a_job_is_rerouted_only_under_this_claim_and_its_past_routes_are_r
     await force_job(engine, claimed, status="processing", attempts=1, lease_owner="w1")
     user = await new_user(engine, clock, "zhangsan")  # the jobs' owner
     async with engine.begin() as session:
-        mine = await jobs.get(session, claimed)
-        other = await jobs.get(session, waiting)
+        mine = await job_claims.get(session, claimed)
+        other = await job_claims.get(session, waiting)
         assert mine is not None
         assert other is not None
         stale = dataclasses.replace(mine, attempts=2)  # another claim of the same job
         to = {"channel": "wxpusher", "recipient": "UID_a"}
         won = [
-            await jobs.reroute(session, stale, **to),
-            await jobs.reroute(session, other, **to),
-            await jobs.reroute(session, mine, **to),
+            await job_claims.reroute(session, stale, **to),
+            await job_claims.reroute(session, other, **to),
+            await job_claims.reroute(session, mine, **to),
         ]
         for no, channel, outcome in ((1, "wecom_app", "failed"), (2, "wxpusher", "accepted")):
             await attempts.record_attempt(session, _attempt(claimed, no, channel, outcome, clock))

@@ -31,7 +31,7 @@ from tests.integration.channel_checks import (
 )
 from tests.ports import free_port as closed_port
 
-KEY = TEST_SETTINGS.robot_key
+KEY = TEST_SETTINGS.channels.robot_key
 HI = OutboundMessage(text="⏰ 14:00 复诊")
 MakeChannel = Callable[..., Awaitable[RobotChannel]]
 

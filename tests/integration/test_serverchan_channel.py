@@ -32,7 +32,7 @@ from tests.integration.channel_checks import (
 )
 from tests.ports import free_port as closed_port
 
-KEY = TEST_SETTINGS.serverchan_sendkey
+KEY = TEST_SETTINGS.channels.serverchan_sendkey
 ME = "ZhangSan"
 HI = OutboundMessage(text="⏰ 14:00 复诊\n\n带上**病历本**")
 MakeChannel = Callable[..., Awaitable[ServerChanChannel]]

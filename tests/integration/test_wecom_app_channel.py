@@ -42,9 +42,9 @@ MakeChannel = Callable[..., Awaitable[WeComAppChannel]]
 @pytest.fixture
 def fake(clock: FakeClock) -> FakeWeCom:
     return FakeWeCom(
-        corp_id=TEST_SETTINGS.corp_id,
-        secret=TEST_SETTINGS.secret,
-        agent_id=TEST_SETTINGS.agent_id,
+        corp_id=TEST_SETTINGS.wecom.corp_id,
+        secret=TEST_SETTINGS.wecom.secret,
+        agent_id=TEST_SETTINGS.wecom.agent_id,
         users={"ZhangSan", "LiSi", "WangWu"},
         unlicensed_users={"WangWu"},
         clock=clock.now,
@@ -60,9 +60,9 @@ async def base_url(fake: FakeWeCom) -> AsyncIterator[str]:
 def config(api_base: str, **overrides: Any) -> WeComAppConfig:
     fields: dict[str, Any] = {
         "api_base": api_base,
-        "corp_id": TEST_SETTINGS.corp_id,
-        "agent_id": TEST_SETTINGS.agent_id,
-        "secret": TEST_SETTINGS.secret,
+        "corp_id": TEST_SETTINGS.wecom.corp_id,
+        "agent_id": TEST_SETTINGS.wecom.agent_id,
+        "secret": TEST_SETTINGS.wecom.secret,
         "connect_timeout": 5.0,
         "total_timeout": 10.0,
     }
@@ -111,7 +111,7 @@ async def test_an_accepted_text_keeps_the_msgid(channel: WeComAppChannel, fake: 
     assert result.provider_message_id == message.msgid
     assert message.payload == {
         "touser": "ZhangSan",
-        "agentid": TEST_SETTINGS.agent_id,
+        "agentid": TEST_SETTINGS.wecom.agent_id,
         "msgtype": "text",
         "text": {"content": HI.text},
     }
@@ -313,7 +313,7 @@ async def seeded_store(
     token = CachedToken(
         value=value, expires_at=clock.now() + timedelta(hours=2), fetched_at=clock.now()
     )
-    await store.save(TEST_SETTINGS.corp_id, TEST_SETTINGS.agent_id, token)
+    await store.save(TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.agent_id, token)
     return store
 
 
@@ -589,7 +589,7 @@ async def test_no_token_or_secret_in_any_result_or_log_line(
     results = []
     with caplog.at_level(logging.DEBUG):
         results.append(await channel.send("ZhangSan", HI))
-        first = await store.load(TEST_SETTINGS.corp_id, TEST_SETTINGS.agent_id)
+        first = await store.load(TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.agent_id)
         fake.expire_tokens()
         results.append(await channel.send("ZhangSan", HI))  # 42001, refreshed, resent
         faults: list[Callable[[], None]] = [
@@ -601,11 +601,11 @@ async def test_no_token_or_secret_in_any_result_or_log_line(
         for fault in faults:
             fault()
             results.append(await channel.send("ZhangSan", HI))
-        second = await store.load(TEST_SETTINGS.corp_id, TEST_SETTINGS.agent_id)
+        second = await store.load(TEST_SETTINGS.wecom.corp_id, TEST_SETTINGS.wecom.agent_id)
     assert first is not None
     assert second is not None
     assert first.value != second.value
-    secrets = [TEST_SETTINGS.secret, first.value, second.value]
+    secrets = [TEST_SETTINGS.wecom.secret, first.value, second.value]
     text = logged(caplog) + "\n".join(r.error for r in results)
     assert [s for s in secrets if s in text] == []
     outcomes = [r.outcome for r in results]

@@ -30,7 +30,7 @@ from tests.integration.channel_checks import (
 )
 from tests.ports import free_port as closed_port
 
-KEY = sendkey_of(TEST_SETTINGS.wecomchan_url)
+KEY = sendkey_of(TEST_SETTINGS.channels.wecomchan_url)
 ME = "ZhangSan"
 HI = OutboundMessage(text="⏰ 14:00 复诊 & 带上病历本?")
 MakeChannel = Callable[..., Awaitable[WecomchanChannel]]

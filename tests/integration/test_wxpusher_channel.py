@@ -31,7 +31,7 @@ from tests.integration.channel_checks import (
 )
 from tests.ports import free_port as closed_port
 
-TOKEN = TEST_SETTINGS.wxpusher_app_token
+TOKEN = TEST_SETTINGS.channels.wxpusher_app_token
 ME, STRANGER = "UID_zhangsan0001", "UID_stranger0002"
 HI = OutboundMessage(text="⏰ 14:00 复诊\n带上病历本")
 MakeChannel = Callable[..., Awaitable[WxPusherChannel]]

@@ -17,17 +17,17 @@ CHANNELS = {
 
 def test_every_extra_channel_is_off_unless_its_credential_is_set() -> None:
     settings = load_settings(GOOD)
-    assert (settings.robot_key, settings.wxpusher_app_token) == ("", "")
-    assert (settings.serverchan_sendkey, settings.wecomchan_url) == ("", "")
-    assert settings.wxpusher_api_base == "https://wxpusher.zjiecode.com"
-    assert settings.serverchan_api_base == "https://sctapi.ftqq.com"
-    assert settings.channel_secrets() == ()
+    assert (settings.channels.robot_key, settings.channels.wxpusher_app_token) == ("", "")
+    assert (settings.channels.serverchan_sendkey, settings.channels.wecomchan_url) == ("", "")
+    assert settings.channels.wxpusher_api_base == "https://wxpusher.zjiecode.com"
+    assert settings.channels.serverchan_api_base == "https://sctapi.ftqq.com"
+    assert settings.channels.secrets() == ()
 
 
 def test_the_credentials_load_and_are_secrets_never_in_the_repr() -> None:
     settings = load_settings({**GOOD, **CHANNELS})
-    assert settings.robot_key == CHANNELS["KEEPER_ROBOT_KEY"]
-    assert settings.wecomchan_url == CHANNELS["KEEPER_WECOMCHAN_URL"]
+    assert settings.channels.robot_key == CHANNELS["KEEPER_ROBOT_KEY"]
+    assert settings.channels.wecomchan_url == CHANNELS["KEEPER_WECOMCHAN_URL"]
     for name, value in CHANNELS.items():
         assert value not in repr(settings)
         if name != "KEEPER_WECOMCHAN_URL":
@@ -43,8 +43,8 @@ def test_the_base_urls_can_point_at_fakes() -> None:
             "KEEPER_SERVERCHAN_API_BASE": "http://127.0.0.1:8002",
         }
     )
-    assert settings.wxpusher_api_base == "http://127.0.0.1:8001"
-    assert settings.serverchan_api_base == "http://127.0.0.1:8002"
+    assert settings.channels.wxpusher_api_base == "http://127.0.0.1:8001"
+    assert settings.channels.serverchan_api_base == "http://127.0.0.1:8002"
 
 
 @pytest.mark.parametrize(

@@ -12,13 +12,13 @@ from scheduler.core.incidents import (
     TRANSITIONS,
     Action,
     Event,
-    IncidentKind,
     State,
     Step,
     state_of,
     step,
 )
 from scheduler.core.texts.incidents import alert_text, recovery_text
+from storage.vocabulary import IncidentKind
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 T0 = dt.datetime(2026, 11, 25, 2, 30, tzinfo=dt.UTC)  # 10:30 in Shanghai

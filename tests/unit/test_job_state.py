@@ -9,14 +9,12 @@ import pytest
 
 from scheduler.core.job_state import (
     TERMINAL,
-    DeliveryPolicy,
-    JobStatus,
-    Priority,
     after_unknown,
     can_transition,
     catch_up_window,
     expiry_cutoff,
 )
+from storage.vocabulary import DeliveryPolicy, JobStatus, Priority
 
 J = JobStatus
 

@@ -14,9 +14,9 @@ by the folder it sits in, never by a list of names:
 - `scheduler engine`: every module of `scheduler/` outside `scheduler/core/` (the
   tick, delivery, routing, the kinds, the channel adapters and their error tables);
   imports scheduler (core and engine), services and storage.
-- `scheduler core`: every module under `scheduler/core/`; pure: imports only the core
-  and `storage.records` (plain values: the record types and the rule-kind
-  vocabulary). `scheduler/core/__init__.py` says what each of its modules holds.
+- `scheduler core`: every module under `scheduler/core/`; pure: imports only the core,
+  `storage.records` and `storage.vocabulary` (plain values: the record types and every
+  status and kind). `scheduler/core/__init__.py` says what each of its modules holds.
 - `storage`: imports only storage.
 
 Nothing but `bot` imports `bot` (settings are built there and handed down).
@@ -114,7 +114,7 @@ def layer_of(module: str) -> str | None:
     if top == "scheduler":
         return CORE_LAYER if _within(module, {CORE_PACKAGE}) else ENGINE
     if top == "storage":
-        return RECORDS if _within(module, {"storage.records"}) else STORAGE
+        return RECORDS if _within(module, {"storage.records", "storage.vocabulary"}) else STORAGE
     return {"bot": BOT, "handlers": HANDLERS, "services": SERVICES}[top]
 
 
@@ -222,6 +222,7 @@ def test_the_core_is_the_folder_and_the_rest_of_the_scheduler_the_engine() -> No
         ("scheduler/core/schedule.py", "from storage.repos import rules\n", False),
         ("scheduler/core/schedule.py", "from services import water\n", False),
         ("scheduler/core/schedule.py", "from storage.records import RuleRecord\n", True),
+        ("scheduler/core/schedule.py", "from storage.vocabulary import JobStatus\n", True),
         ("scheduler/core/x.py", "from scheduler import tick\n", False),
         ("scheduler/core/x.py", "from scheduler.channels import wecom_errors\n", False),
         ("scheduler/core/x.py", "from .. import delivery\n", False),

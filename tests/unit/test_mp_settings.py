@@ -19,14 +19,14 @@ MP = {
 
 def test_the_mini_program_is_off_unless_configured() -> None:
     settings = load_settings(GOOD, dotenv=None)
-    assert not settings.mp_configured
-    assert settings.wechat_api_base == "https://api.weixin.qq.com"
+    assert not settings.mp.configured
+    assert settings.mp.api_base == "https://api.weixin.qq.com"
 
 
 def test_a_configured_mini_program_keeps_its_secret_out_of_repr_and_in_secrets() -> None:
     settings = load_settings(GOOD | MP | {"KEEPER_WECHAT_API_BASE": "http://127.0.0.1:9/"})
-    assert settings.mp_configured
-    assert settings.wechat_api_base == "http://127.0.0.1:9"
+    assert settings.mp.configured
+    assert settings.mp.api_base == "http://127.0.0.1:9"
     assert MP["KEEPER_MP_SECRET"] not in repr(settings)
     assert MP["KEEPER_MP_SECRET"] in settings.secrets()
 
@@ -53,9 +53,9 @@ def test_a_wrong_mini_program_setting_is_named_without_its_value(
 
 
 def test_the_trusted_proxies_are_loopback_unless_named() -> None:
-    assert load_settings(GOOD, dotenv=None).trusted_proxies == LOOPBACK
+    assert load_settings(GOOD, dotenv=None).web.trusted_proxies == LOOPBACK
     named = {"KEEPER_TRUSTED_PROXIES": " 127.0.0.1, 172.18.0.0/16 "}
-    assert load_settings(GOOD | named, dotenv=None).trusted_proxies == (
+    assert load_settings(GOOD | named, dotenv=None).web.trusted_proxies == (
         ipaddress.ip_network("127.0.0.1/32"),
         ipaddress.ip_network("172.18.0.0/16"),
     )

@@ -11,9 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scheduler.core import cards, nag, quiet
-from scheduler.core.job_state import Priority
 from scheduler.core.texts import nag as nag_words
-from storage.records import RuleKind
+from storage.vocabulary import Priority, RuleKind
 
 START = dt.datetime(2026, 11, 25, 6, 30, tzinfo=dt.UTC)  # 14:30 in Shanghai
 SPEC = nag.NagSpec(start=START, every=10, cap=6)

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scheduler.core.job_state import TERMINAL, JobStatus
+from scheduler.core.job_state import TERMINAL
 from scheduler.core.retention_policy import (
     MINIMUM_DAYS,
     PRUNABLE_STATUSES,
@@ -22,6 +22,7 @@ from scheduler.core.retention_policy import (
     message_prunable,
     overdue,
 )
+from storage.vocabulary import JobStatus
 
 NOW = dt.datetime(2026, 11, 25, 20, 30, tzinfo=dt.UTC)
 BEFORE = NOW - dt.timedelta(days=180)

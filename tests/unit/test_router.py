@@ -7,11 +7,13 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from bot.app import ROUTERS
+from bot.app import ROUTERS, deployment_of
 from handlers import admin, commands
 from handlers.context import Context, Outcome
+from handlers.deployment import Deployment
 from handlers.router import Dispatcher, Router
 from storage.records import UserRecord
+from tests.conftest import TEST_SETTINGS
 
 
 async def _noop(session: object, ctx: Context, cmd: object) -> Outcome:
@@ -48,26 +50,18 @@ def _ctx(*, is_admin: bool) -> Context:
         now=now,
         occurred_at=now,
         source_key="k",
+        deployment=deployment_of(TEST_SETTINGS),
         is_admin=is_admin,
-        channel_key=b"k" * 32,
-        channels_on=frozenset({"wecom_app"}),
-        mp_link_key=b"m" * 32,
     )
 
 
 def test_a_context_needs_its_keys_and_the_channels_on() -> None:
     """No empty default that would only fail inside AES at the first 绑定, or store
     link codes under an empty key."""
-    now = dt.datetime(2026, 11, 30, 8, tzinfo=dt.UTC)
-    user = UserRecord(id=1, wecom_user_id="zhangsan", timezone="Asia/Shanghai")
+    s = TEST_SETTINGS
     with pytest.raises(TypeError, match="'channel_key' and 'mp_link_key'"):
-        Context(  # type: ignore[call-arg]
-            user=user,
-            tz=ZoneInfo("Asia/Shanghai"),
-            now=now,
-            occurred_at=now,
-            source_key="k",
-            channels_on=frozenset({"wecom_app"}),
+        Deployment(  # type: ignore[call-arg]
+            operations=s.operations, web=s.web, channels=s.channels, mp=s.mp, backup=s.backup
         )
 
 

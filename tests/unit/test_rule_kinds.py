@@ -7,9 +7,9 @@ import datetime as dt
 import pytest
 
 from bot.scheduling import all_kinds
-from scheduler.core.job_state import CATCH_UP_WINDOWS, DeliveryPolicy, Priority
+from scheduler.core.job_state import CATCH_UP_WINDOWS
 from scheduler.core.rule_kinds import IMPORTANT, TERMS, terms
-from storage.records import RuleKind
+from storage.vocabulary import DeliveryPolicy, Priority, RuleKind
 
 
 def test_every_kind_has_terms_and_a_kind_the_tick_runs() -> None:

@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scheduler.core.rule_state import FIRES, LISTED, TRANSITIONS, RuleStatus, can_transition
+from scheduler.core.rule_state import FIRES, LISTED, TRANSITIONS, can_transition
 from storage.repos import rules
+from storage.vocabulary import RuleStatus
 
 S = RuleStatus
 ALLOWED = {

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
 from storage.secret_box import Unreadable, open_secret, seal_secret
 from tests.conftest import TEST_SETTINGS, USER_SENDKEY
+from tests.settings_env import changed
 
 KEY = TEST_SETTINGS.channel_key()
 
@@ -35,20 +34,20 @@ def test_a_sealed_key_copied_to_another_user_or_channel_does_not_open(
 
 def test_a_rotated_wecom_secret_without_a_web_secret_makes_sealed_keys_unreadable() -> None:
     sealed = seal_secret(KEY, USER_SENDKEY, user_id=3, channel="serverchan_user")
-    rotated = dataclasses.replace(TEST_SETTINGS, secret="a-new-wecom-secret-0002").channel_key()
+    rotated = changed(TEST_SETTINGS, wecom={"secret": "a-new-wecom-secret-0002"}).channel_key()
     with pytest.raises(Unreadable):
         open_secret(rotated, sealed, user_id=3, channel="serverchan_user")
 
 
 def test_with_a_web_secret_the_wecom_secret_can_rotate() -> None:
-    pinned = dataclasses.replace(TEST_SETTINGS, web_secret="w" * 40)
+    pinned = changed(TEST_SETTINGS, web={"secret": "w" * 40})
     sealed = seal_secret(pinned.channel_key(), USER_SENDKEY, user_id=3, channel="serverchan_user")
-    rotated = dataclasses.replace(pinned, secret="a-new-wecom-secret-0002").channel_key()
+    rotated = changed(pinned, wecom={"secret": "a-new-wecom-secret-0002"}).channel_key()
     assert open_secret(rotated, sealed, user_id=3, channel="serverchan_user") == USER_SENDKEY
 
 
 def test_the_channel_key_is_neither_the_cookie_key_nor_a_secret() -> None:
-    for settings in (TEST_SETTINGS, dataclasses.replace(TEST_SETTINGS, web_secret="w" * 40)):
+    for settings in (TEST_SETTINGS, changed(TEST_SETTINGS, web={"secret": "w" * 40})):
         assert settings.channel_key() != settings.web_key()
         assert len(settings.channel_key()) == 32
 

@@ -2,27 +2,34 @@
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import re
 from pathlib import Path
 
 import pytest
 
+from bot.app import deployment_of
 from bot.settings import SettingsError, load_settings, mask_database_url
 from tests.settings_env import GOOD
 
 
 def test_good_settings_load_with_documented_defaults() -> None:
     settings = load_settings(GOOD)
-    assert settings.database_url == "sqlite+aiosqlite:///keeper.db"
-    assert settings.timezone.key == "Asia/Shanghai"
-    assert (settings.host, settings.port, settings.scheduler_on) == ("127.0.0.1", 8080, False)
-    assert settings.api_base == "https://qyapi.weixin.qq.com"
-    assert settings.callback_window_seconds == 600
+    assert settings.database.url == "sqlite+aiosqlite:///keeper.db"
+    assert settings.operations.timezone.key == "Asia/Shanghai"
+    assert (settings.web.host, settings.web.port, settings.operations.scheduler_on) == (
+        "127.0.0.1",
+        8080,
+        False,
+    )
+    assert settings.wecom.api_base == "https://qyapi.weixin.qq.com"
+    assert settings.wecom.callback_window_seconds == 600
 
 
 def test_admins_are_a_set_of_user_ids() -> None:
     settings = load_settings({**GOOD, "KEEPER_ADMINS": " alice, bob ,,"})
-    assert settings.admins == frozenset({"alice", "bob"})
+    assert settings.operations.admins == frozenset({"alice", "bob"})
 
 
 @pytest.mark.parametrize(
@@ -65,13 +72,17 @@ def test_a_missing_or_malformed_variable_is_named_without_its_value(name: str, v
 
 
 def test_the_daily_cap_is_not_counted_unless_set() -> None:
-    assert load_settings(GOOD).wecom_daily_cap is None
-    assert load_settings({**GOOD, "KEEPER_WECOM_DAILY_CAP": " 2000 "}).wecom_daily_cap == 2000
+    assert load_settings(GOOD).wecom.daily_cap is None
+    assert load_settings({**GOOD, "KEEPER_WECOM_DAILY_CAP": " 2000 "}).wecom.daily_cap == 2000
 
 
 def test_logs_and_metrics_settings_have_safe_defaults_and_take_their_forms() -> None:
     plain = load_settings(GOOD)
-    assert (plain.log_format, plain.log_level, plain.metrics_port) == ("text", "INFO", None)
+    assert (
+        plain.operations.log_format,
+        plain.operations.log_level,
+        plain.operations.metrics_port,
+    ) == ("text", "INFO", None)
     chosen = load_settings(
         {
             **GOOD,
@@ -80,8 +91,12 @@ def test_logs_and_metrics_settings_have_safe_defaults_and_take_their_forms() -> 
             "KEEPER_METRICS_PORT": "9180",
         }
     )
-    assert (chosen.log_format, chosen.log_level, chosen.metrics_port) == ("json", "DEBUG", 9180)
-    assert chosen.metrics_host == "127.0.0.1"  # local only unless asked
+    assert (
+        chosen.operations.log_format,
+        chosen.operations.log_level,
+        chosen.operations.metrics_port,
+    ) == ("json", "DEBUG", 9180)
+    assert chosen.operations.metrics_host == "127.0.0.1"  # local only unless asked
 
 
 def test_the_repr_of_settings_shows_no_secret() -> None:
@@ -102,9 +117,9 @@ def test_the_database_password_comes_from_its_file_and_is_a_secret(tmp_path: Pat
     )
     from sqlalchemy.engine import make_url
 
-    assert make_url(settings.database_url).password == "p@ss:w/rd%1"
+    assert make_url(settings.database.url).password == "p@ss:w/rd%1"
     assert "p@ss:w/rd%1" in settings.secrets()
-    assert mask_database_url(settings.database_url) == "mysql+aiomysql://keeper:***@db:3306/keeper"
+    assert mask_database_url(settings.database.url) == "mysql+aiomysql://keeper:***@db:3306/keeper"
     assert "p@ss" not in repr(settings)
 
 
@@ -122,3 +137,38 @@ def test_an_unreadable_or_empty_password_file_is_named_with_the_expected_form(
 def test_a_masked_database_url_hides_only_the_password() -> None:
     assert mask_database_url("mysql+aiomysql://u:pw@h:3306/d") == "mysql+aiomysql://u:***@h:3306/d"
     assert mask_database_url("sqlite+aiosqlite:///keeper.db") == "sqlite+aiosqlite:///keeper.db"
+
+
+EVERY_SECRET = {
+    "KEEPER_WEB_SECRET": "0123456789abcdef" * 4,
+    "KEEPER_BACKUP_KEY": "correct horse battery staple",
+    "KEEPER_ROBOT_KEY": "693a91f6-7a3c-4bc4-97a0-0ec2sifa5aaa",
+    "KEEPER_WXPUSHER_APP_TOKEN": "AT_abcDEF123456",
+    "KEEPER_SERVERCHAN_SENDKEY": "SCT123456TabcdefABCDEF",
+    "KEEPER_WECOMCHAN_URL": "https://relay.example/wecomchan?sendkey=relay-key-42",
+    "KEEPER_MP_APPID": "wx0123456789abcdef",
+    "KEEPER_MP_SECRET": "0123456789abcdef0123456789abcdef",
+    "KEEPER_MP_TEMPLATE_ID": "AbCdEf0123456789-_xyz",
+}
+
+
+def test_no_settings_group_and_not_the_deployment_shows_a_secret(tmp_path: Path) -> None:
+    """Each group hides its own secrets, so a group logged or handed down alone (as
+    `handlers.deployment.Deployment` hands some to every handler) shows none either."""
+    (tmp_path / "db_password").write_text("p@ss:w/rd%1\n")
+    settings = load_settings(
+        {
+            **GOOD,
+            **EVERY_SECRET,
+            "KEEPER_DATABASE_URL": "mysql+aiomysql://keeper@db:3306/keeper",
+            "KEEPER_DATABASE_PASSWORD_FILE": str(tmp_path / "db_password"),
+        }
+    )
+    secrets = settings.secrets()
+    assert len(secrets) == 11  # WeCom's three, the password, web, backup, mp, four channels
+    deployment = deployment_of(settings)
+    shown = [repr(getattr(settings, f.name)) for f in dataclasses.fields(settings)]
+    shown += [repr(settings), str(settings), repr(deployment), str(deployment)]
+    for text, secret in itertools.product(shown, secrets):
+        assert secret not in text
+    assert repr(settings.channel_key()) not in repr(deployment)

@@ -15,9 +15,9 @@ PASSPHRASE = "correct horse battery staple"
 
 
 def test_the_backup_key_is_optional_for_serving_and_hidden_when_set() -> None:
-    assert load_settings(GOOD).backup_key == ""
+    assert load_settings(GOOD).backup.key == ""
     settings = load_settings({**GOOD, "KEEPER_BACKUP_KEY": PASSPHRASE})
-    assert settings.backup_key == PASSPHRASE
+    assert settings.backup.key == PASSPHRASE
     assert PASSPHRASE in settings.secrets()
     assert PASSPHRASE not in repr(settings)
 
@@ -51,7 +51,7 @@ def test_a_weak_or_mangled_key_is_refused_without_echoing_it(value: str, reason:
 
 def test_scheduled_backups_are_off_unless_a_directory_is_set() -> None:
     settings = load_settings({**GOOD, "KEEPER_BACKUP_KEY": PASSPHRASE})
-    assert (settings.backup_dir, settings.backup_at, settings.backup_keep) == (
+    assert (settings.backup.directory, settings.backup.at, settings.backup.keep) == (
         None,
         dt.time(3, 30),
         14,
@@ -68,8 +68,8 @@ def test_a_directory_with_its_key_turns_them_on_at_the_configured_time() -> None
             "KEEPER_BACKUP_KEEP": "30",
         }
     )
-    assert settings.backup_dir == Path("/var/backups/keeper")
-    assert (settings.backup_at, settings.backup_keep) == (dt.time(4, 5), 30)
+    assert settings.backup.directory == Path("/var/backups/keeper")
+    assert (settings.backup.at, settings.backup.keep) == (dt.time(4, 5), 30)
 
 
 def test_a_directory_without_the_key_is_refused_naming_the_key() -> None:

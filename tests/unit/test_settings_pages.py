@@ -13,7 +13,7 @@ from tests.settings_env import GOOD
 
 def test_the_pages_are_off_by_default_and_the_key_is_derived_from_the_wecom_secret() -> None:
     settings = load_settings(GOOD)
-    assert settings.public_url == ""
+    assert settings.web.public_url == ""
     expected = hmac.new(GOOD["WECOM_SECRET"].encode(), WEB_KEY_LABEL, hashlib.sha256).digest()
     assert settings.web_key() == expected
     assert settings.web_key() != GOOD["WECOM_SECRET"].encode()
@@ -29,7 +29,7 @@ def test_a_web_secret_is_the_key_and_a_secret() -> None:
 
 def test_the_public_url_loses_its_trailing_slash() -> None:
     settings = load_settings({**GOOD, "KEEPER_PUBLIC_URL": "https://keeper.example.com/ "})
-    assert settings.public_url == "https://keeper.example.com"
+    assert settings.web.public_url == "https://keeper.example.com"
 
 
 @pytest.mark.parametrize(
@@ -50,4 +50,4 @@ def test_a_malformed_pages_setting_is_named_without_its_value(name: str, value: 
 
 def test_a_public_url_under_a_plain_path_is_kept() -> None:
     settings = load_settings({**GOOD, "KEEPER_PUBLIC_URL": "https://example.com/my-keeper_1/"})
-    assert settings.public_url == "https://example.com/my-keeper_1"
+    assert settings.web.public_url == "https://example.com/my-keeper_1"

@@ -10,7 +10,7 @@ from tests.settings_env import GOOD
 
 
 def test_unset_periods_are_the_defaults() -> None:
-    assert load_settings(GOOD).retention == Periods(messages=30, jobs=180, links=7)
+    assert load_settings(GOOD).operations.retention == Periods(messages=30, jobs=180, links=7)
 
 
 def test_each_period_is_read_from_its_own_variable() -> None:
@@ -20,7 +20,7 @@ def test_each_period_is_read_from_its_own_variable() -> None:
         "KEEPER_RETAIN_JOBS_DAYS": " 365 ",
         "KEEPER_RETAIN_LINKS_DAYS": "1",
     }
-    assert load_settings(env).retention == Periods(messages=90, jobs=365, links=1)
+    assert load_settings(env).operations.retention == Periods(messages=90, jobs=365, links=1)
 
 
 @pytest.mark.parametrize(
@@ -56,4 +56,4 @@ def test_the_minimum_itself_is_accepted() -> None:
         "KEEPER_RETAIN_JOBS_DAYS": "14",
         "KEEPER_RETAIN_LINKS_DAYS": "1",
     }
-    assert load_settings(env).retention == Periods(messages=7, jobs=14, links=1)
+    assert load_settings(env).operations.retention == Periods(messages=7, jobs=14, links=1)

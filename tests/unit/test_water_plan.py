@@ -23,12 +23,10 @@ from scheduler.core.water_plan import (
     Effect,
     Event,
     EventKind,
-    GrantStatus,
     InvalidateGrants,
     Notice,
     PauseCause,
     Plan,
-    PlanState,
     Reason,
     Refused,
     ReleaseGrant,
@@ -39,6 +37,7 @@ from scheduler.core.water_plan import (
     event_for_job_end,
     take_notice,
 )
+from storage.vocabulary import GrantStatus, PlanState
 
 S, E, R = PlanState, EventKind, Reason
 NEXT = dt.datetime(2026, 11, 25, 12, 0, tzinfo=dt.UTC)

@@ -42,10 +42,8 @@ from scheduler.core.water_plan import (
     Effect,
     Event,
     EventKind,
-    GrantStatus,
     InvalidateGrants,
     Plan,
-    PlanState,
     Refused,
     ReleaseGrant,
     ReserveGrant,
@@ -56,6 +54,7 @@ from scheduler.core.water_plan import (
     take_notice,
 )
 from scheduler.core.water_rule import next_reminder
+from storage.vocabulary import GrantStatus, PlanState
 
 START = dt.datetime(2026, 11, 25, 0, 0, tzinfo=dt.UTC)  # 08:00 in Shanghai
 SHANGHAI = ZoneInfo("Asia/Shanghai")

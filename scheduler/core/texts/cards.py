@@ -6,21 +6,23 @@ from __future__ import annotations
 
 from typing import Final
 
+from storage.vocabulary import CardKind
+
 WATER_TITLE: Final = "💧 喝水提醒"
 TASK_TITLE: Final = "📌 任务提醒"
-BUTTONS: Final[dict[tuple[str, str], tuple[str, int]]] = {
-    ("water", "done"): ("喝了", 1),
-    ("water", "later"): ("稍后", 2),
-    ("task", "done"): ("完成", 1),
-    ("task", "tomorrow"): ("明天再说", 2),
-    ("nag", "ack"): ("知道了", 1),
+BUTTONS: Final[dict[tuple[CardKind, str], tuple[str, int]]] = {
+    (CardKind.WATER, "done"): ("喝了", 1),
+    (CardKind.WATER, "later"): ("稍后", 2),
+    (CardKind.TASK, "done"): ("完成", 1),
+    (CardKind.TASK, "tomorrow"): ("明天再说", 2),
+    (CardKind.NAG, "ack"): ("知道了", 1),
 }
-AFTER_CLICK: Final[dict[tuple[str, str], str]] = {
-    ("water", "done"): "已喝 💧",
-    ("water", "later"): "稍后提醒",
-    ("task", "done"): "已完成",
-    ("task", "tomorrow"): "明天再说",
-    ("nag", "ack"): "已收到",
+AFTER_CLICK: Final[dict[tuple[CardKind, str], str]] = {
+    (CardKind.WATER, "done"): "已喝 💧",
+    (CardKind.WATER, "later"): "稍后提醒",
+    (CardKind.TASK, "done"): "已完成",
+    (CardKind.TASK, "tomorrow"): "明天再说",
+    (CardKind.NAG, "ack"): "已收到",
 }
 AFTER_CLICK_OTHER: Final = "已处理"
 """A short neutral label for an action the card does not know."""

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from storage.vocabulary import ErrorClass
+
 BY_CODE: Final[dict[int, str]] = {
     60020: "服务器 IP 不在企业可信 IP 中",
     40001: "应用的 Secret 不对",
@@ -32,10 +34,10 @@ BY_CODE: Final[dict[int, str]] = {
 """Provider codes whose meaning a person can act on (or tell their admin)."""
 
 BY_CLASS: Final[dict[str, str]] = {
-    "config": "服务器配置有误",
-    "permanent": "企业微信拒收",
-    "transient": "企业微信一直忙，重试几次都没成功",
-    "uncertain": "发出后没等到回应",
+    ErrorClass.CONFIG: "服务器配置有误",
+    ErrorClass.PERMANENT: "企业微信拒收",
+    ErrorClass.TRANSIENT: "企业微信一直忙，重试几次都没成功",
+    ErrorClass.UNCERTAIN: "发出后没等到回应",
 }
 """The error class's words, when the code says nothing more."""
 
@@ -53,5 +55,5 @@ def failure_words(note: str) -> str:
     if code and int(code.group(1)) in BY_CODE:
         return BY_CODE[int(code.group(1))]
     if "attempts exhausted" in note:
-        return BY_CLASS["transient"]
+        return BY_CLASS[ErrorClass.TRANSIENT]
     return BY_CLASS.get(error_class.strip(), "")

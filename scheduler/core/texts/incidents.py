@@ -7,10 +7,11 @@ import datetime as dt
 from typing import Final
 from zoneinfo import ZoneInfo
 
-from scheduler.core.incidents import IncidentKind, outbound_ip
+from scheduler.core.incidents import outbound_ip
 from scheduler.core.texts.channels import CHANNEL_WORDS
 from scheduler.core.texts.failure_words import BY_CODE
 from scheduler.core.texts.times import stamp
+from storage.vocabulary import IncidentKind
 
 APP_PAGE = "应用管理 → 自建 → 本应用"
 

@@ -12,6 +12,7 @@ import datetime as dt
 from dataclasses import dataclass
 
 from scheduler.core.texts.times import hm
+from storage.vocabulary import JobStatus
 
 WATER_REMINDER = "该喝水了 💧\n喝完回复「喝水」；想晚点再提醒，回复「稍后」。"
 ADMIN_TEST = "keeper 测试消息：消息通道正常。"
@@ -164,7 +165,11 @@ class Lost:
     why: str = ""
 
 
-_HOW = {"expired": "过了时间", "failed": "发送失败", "unknown": "不确定是否送到"}
+_HOW: dict[str, str] = {
+    JobStatus.EXPIRED: "过了时间",
+    JobStatus.FAILED: "发送失败",
+    JobStatus.UNKNOWN: "不确定是否送到",
+}
 
 
 def lost_summary(items: list[Lost]) -> str:
@@ -175,7 +180,7 @@ def lost_summary(items: list[Lost]) -> str:
     Raises:
         ValueError: no items.
     """
-    if all(item.how == "expired" for item in items):
+    if all(item.how == JobStatus.EXPIRED for item in items):
         return missed_summary([item.label for item in items])
     shown = "、".join(
         f"{clip_title(item.label, REPLY_REF_MAX_CHARS)}（{_how(item)}）"
@@ -192,4 +197,4 @@ def lost_line(item: Lost) -> str:
 
 def _how(item: Lost) -> str:
     words = _HOW.get(item.how, "没能发出")
-    return f"{words}：{item.why}" if item.why and item.how == "failed" else words
+    return f"{words}：{item.why}" if item.why and item.how == JobStatus.FAILED else words

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from storage.records import RuleKind
+from storage.vocabulary import RuleKind
 
 RULE_KIND_NAMES: Final[dict[str, str]] = {
     RuleKind.WATER: "喝水",

@@ -1,9 +1,12 @@
-"""Notification jobs: materialise, claim, finalise, expire, recover.
+"""Notification jobs through their claims: made (materialised), claimed under a
+lease, renewed, finalised or given back, settled unsent (suppressed, cancelled,
+expired), recovered from a worker that died.
 
 Every state change here is a conditional UPDATE naming the state it expects, so two
 workers (or a worker and the lease sweeper) can never both win: the loser's UPDATE
 matches no row and it learns it lost. Which transitions are allowed is decided by
-`scheduler.core.job_state`; this module only performs them.
+`scheduler.core.job_state`; this module only performs them. What the user is told about
+jobs that went out, were missed or failed is `storage.repos.sent_or_missed`.
 """
 
 from __future__ import annotations
@@ -11,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import functools
-import json
 from collections.abc import Collection
 from typing import Any, cast
 
@@ -19,13 +21,10 @@ from sqlalchemy import (
     ColumnElement,
     CursorResult,
     Row,
-    Select,
     and_,
     delete,
     func,
-    or_,
     select,
-    true,
     update,
 )
 from sqlalchemy.dialects import sqlite
@@ -33,37 +32,14 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.sql.dml import Insert
 
 from storage.database import Session
-from storage.delivery_models import JOBS, RULES
+from storage.delivery_models import JOBS
 from storage.dialect import insert_into, insert_unless_exists
-from storage.records import JobEnd, JobRecord, Missed, NewJob, RuleKind
+from storage.records import JobEnd, JobRecord, NewJob
+from storage.vocabulary import CLAIMABLE, JobStatus, RuleKind
 
-CLAIMABLE = ("pending", "retry_wait")
-UNTOLD = (
-    RuleKind.WATER,
-    RuleKind.CARD_UPDATE,
-    RuleKind.DIGEST_MORNING,
-    RuleKind.DIGEST_EVENING,
-    RuleKind.WEEKLY_REVIEW,
-    RuleKind.ADMIN_ALERT,
-    RuleKind.NAG,
-)
-"""Kinds whose expiry the user is not told about: a late water reminder just moves the
-plan, a card update is not a reminder, a digest may well have had nothing to say
-(its content is one 「今天」 away), the same for the weekly review (「周报」), and an
-admin alert is the admin's, not a reminder (its incident stays in 管理 状态); a nag's
-expired repeat is covered by its next one (`scheduler.core.nag`), unless none of its
-messages ever went out (`missed_since` tells that nag once)."""
-WENT_OUT = ("accepted", "unknown")
-"""The job statuses that mean the message went out, or may have (unknown): the user
-may have seen it."""
 NEVER_EARLY = (RuleKind.NAG,)
 """Kinds whose jobs are never claimed early as another job's companion: a nag's repeat
 leaving with the reminder before it would be two repeats in one message."""
-UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT)
-"""Kinds whose failed or unknown send the user is not told about here: water has its
-own notice (the plan pauses and says why), a card update is not a reminder, and an
-admin alert's failure shows in 管理 状态. A digest that failed did have something to
-say, so it is told."""
 
 
 def _record(row: Row[Any]) -> JobRecord:
@@ -152,7 +128,7 @@ def _new_row(job: NewJob, now: dt.datetime) -> dict[str, Any]:
         "user_id": job.user_id,
         "rule_id": job.rule_id,
         "scheduled_slot_utc": job.slot,
-        "status": "pending",
+        "status": JobStatus.PENDING,
         "policy": job.policy,
         "priority": job.priority,
         "channel": job.channel,
@@ -215,32 +191,13 @@ def _claim_values(now: dt.datetime, owner: str, lease: dt.timedelta) -> dict[str
     """What a claim writes: `processing` under `owner`'s lease, one more attempt, its
     send not started yet."""
     return {
-        "status": "processing",
+        "status": JobStatus.PROCESSING,
         "lease_owner": owner,
         "lease_expires_at": now + lease,
         "attempts": JOBS.c.attempts + 1,
         "updated_at": now,
         "send_started_at": None,
     }
-
-
-async def start_sending(
-    session: Session, job_ids: list[int], *, owner: str, now: dt.datetime, lease: dt.timedelta
-) -> set[int]:
-    """Record that the sends of these claimed jobs begin now; the ids still ours.
-
-    `lock_claims` then `start_claimed` (the delivery window does the two itself, to
-    share the lock with a flush's outcomes). Called just before the requests, so a
-    worker that dies leaves `send_started_at` on exactly the jobs whose request may
-    have gone out (see `release`). The lease is renewed with it. A job the sweeper or another
-    worker took meanwhile is not ours (no longer `processing` under `owner`): it is
-    left alone and must not be sent. On MySQL/MariaDB the SELECT locks the rows, so a
-    sweeper cannot release one between our check and our UPDATE; on SQLite the
-    transaction holds the one write lock.
-    """
-    mine = set(await lock_claims(session, job_ids, owner=owner))
-    await start_claimed(session, sorted(mine), now=now, lease=lease)
-    return mine
 
 
 async def lock_claims(session: Session, job_ids: list[int], *, owner: str) -> dict[int, int]:
@@ -253,7 +210,9 @@ async def lock_claims(session: Session, job_ids: list[int], *, owner: str) -> di
     """
     if not job_ids:
         return {}
-    ours = and_(JOBS.c.id.in_(job_ids), JOBS.c.status == "processing", JOBS.c.lease_owner == owner)
+    ours = and_(
+        JOBS.c.id.in_(job_ids), JOBS.c.status == JobStatus.PROCESSING, JOBS.c.lease_owner == owner
+    )
     pick = select(JOBS.c.id, JOBS.c.attempts).where(ours)
     if session.dialect.name != "sqlite":
         pick = pick.with_for_update()
@@ -276,7 +235,9 @@ async def renew_leases(
     a long batch is not swept while its sends run or wait their turn."""
     if job_ids:
         ours = and_(
-            JOBS.c.id.in_(job_ids), JOBS.c.status == "processing", JOBS.c.lease_owner == owner
+            JOBS.c.id.in_(job_ids),
+            JOBS.c.status == JobStatus.PROCESSING,
+            JOBS.c.lease_owner == owner,
         )
         values = {"lease_expires_at": now + lease, "updated_at": now}
         await session.execute(update(JOBS).where(ours).values(values))
@@ -307,7 +268,7 @@ def _final_values(
     }
     if next_attempt_at is not None:
         values["next_attempt_at"] = next_attempt_at
-    if status != "retry_wait":
+    if status != JobStatus.RETRY_WAIT:
         values["finished_at"] = now
     return values
 
@@ -325,13 +286,13 @@ async def release_unstarted(
     for attempts, group in by_attempts.items():
         claims = and_(
             JOBS.c.id.in_([job.id for job in group]),
-            JOBS.c.status == "processing",
+            JOBS.c.status == JobStatus.PROCESSING,
             JOBS.c.lease_owner.in_({job.lease_owner for job in group}),
             JOBS.c.attempts == attempts,
             JOBS.c.send_started_at.is_(None),
         )
         values = {
-            "status": "retry_wait" if attempts - 1 else "pending",
+            "status": JobStatus.RETRY_WAIT if attempts - 1 else JobStatus.PENDING,
             "attempts": attempts - 1,
             "lease_owner": None,
             "lease_expires_at": None,
@@ -353,7 +314,7 @@ async def release(session: Session, job: JobRecord, *, now: dt.datetime, note: s
         update(JOBS)
         .where(_this_claim(job), JOBS.c.send_started_at.is_(None))
         .values(
-            status="retry_wait" if earlier_tries else "pending",
+            status=JobStatus.RETRY_WAIT if earlier_tries else JobStatus.PENDING,
             attempts=earlier_tries,
             lease_owner=None,
             lease_expires_at=None,
@@ -383,7 +344,7 @@ async def claim_companions(
         return []
     soon = and_(
         JOBS.c.recipient.in_(recipients),
-        JOBS.c.status == "pending",
+        JOBS.c.status == JobStatus.PENDING,
         JOBS.c.next_attempt_at > now,
         JOBS.c.next_attempt_at <= until,
         JOBS.c.payload_kind.not_in(NEVER_EARLY),
@@ -478,7 +439,7 @@ async def divert(
     due now, on another route (the fallback's, or back to the WeCom app). False if
     the claim was lost: then nothing changed, and the caller records no attempt.
     `refund_attempt`: nothing was tried, so the claim's count is undone."""
-    values = _final_values("retry_wait", now, now, note)
+    values = _final_values(JobStatus.RETRY_WAIT, now, now, note)
     values.update(channel=channel, recipient=recipient)
     return await _end_claim(session, job, values, refund_attempt=refund_attempt)
 
@@ -502,7 +463,7 @@ async def move_waiting(
     conditions = [
         JOBS.c.user_id == user_id,
         JOBS.c.channel == from_channel,
-        JOBS.c.status.in_(("pending", "retry_wait")),
+        JOBS.c.status.in_(CLAIMABLE),
         JOBS.c.payload_kind.not_in(list(keep_kinds)),
     ]
     if untried_only:
@@ -518,7 +479,7 @@ def _this_claim(job: JobRecord) -> ColumnElement[bool]:
     attempt. A late worker or the lease sweeper that lost the claim matches nothing."""
     return and_(
         JOBS.c.id == job.id,
-        JOBS.c.status == "processing",
+        JOBS.c.status == JobStatus.PROCESSING,
         JOBS.c.lease_owner == job.lease_owner,
         JOBS.c.attempts == job.attempts,
     )
@@ -550,7 +511,7 @@ async def cancel_pending_for_rule(
     """
     future = delete(JOBS).where(
         JOBS.c.rule_id == rule_id,
-        JOBS.c.status == "pending",
+        JOBS.c.status == JobStatus.PENDING,
         JOBS.c.attempts == 0,
         JOBS.c.scheduled_slot_utc > now,
     )
@@ -558,7 +519,9 @@ async def cancel_pending_for_rule(
     stmt = (
         update(JOBS)
         .where(JOBS.c.rule_id == rule_id, JOBS.c.status.in_(CLAIMABLE))
-        .values(status="cancelled", updated_at=now, finished_at=now, outcome_note=note[:200])
+        .values(
+            status=JobStatus.CANCELLED, updated_at=now, finished_at=now, outcome_note=note[:200]
+        )
     )
     return withdrawn + int((await session.execute(stmt)).rowcount)
 
@@ -580,8 +543,10 @@ async def expire_older_than(
     if not rows:
         return []
     note = "catch-up window passed"
-    await settle_waiting(session, [r.id for r in rows], status="expired", now=now, note=note)
-    return [dataclasses.replace(r, status="expired") for r in rows]
+    await settle_waiting(
+        session, [r.id for r in rows], status=JobStatus.EXPIRED, now=now, note=note
+    )
+    return [dataclasses.replace(r, status=JobStatus.EXPIRED) for r in rows]
 
 
 async def last_slot(session: Session, rule_id: int) -> dt.datetime | None:
@@ -596,7 +561,7 @@ async def expired_leases(session: Session, *, now: dt.datetime, limit: int) -> l
     """Jobs still `processing` whose lease ran out: their worker died or hung."""
     stmt = (
         select(JOBS)
-        .where(JOBS.c.status == "processing", JOBS.c.lease_expires_at < now)
+        .where(JOBS.c.status == JobStatus.PROCESSING, JOBS.c.lease_expires_at < now)
         .order_by(JOBS.c.lease_expires_at)
         .limit(limit)
     )
@@ -613,22 +578,6 @@ async def waiting_slot(session: Session, rule_id: int) -> dt.datetime | None:
     return slot
 
 
-async def sent_for_ref(session: Session, kind: str, ref_id: int) -> bool:
-    """Whether a reminder of this kind for this task or event was ever tried (any rule:
-    an edit may have replaced the rule)."""
-    stmt = (
-        select(JOBS.c.id)
-        .join(RULES, RULES.c.id == JOBS.c.rule_id)
-        .where(
-            RULES.c.kind == kind,
-            RULES.c.ref_id == ref_id,
-            JOBS.c.status.in_(("processing", "accepted", "unknown", "failed")),
-        )
-        .limit(1)
-    )
-    return (await session.execute(stmt)).first() is not None
-
-
 async def set_payload(session: Session, job_id: int, payload: str) -> None:
     """Keep small per-job data (an at-least-once job's exact text) for later tries."""
     await session.execute(update(JOBS).where(JOBS.c.id == job_id).values(payload=payload[:2048]))
@@ -640,156 +589,8 @@ async def get(session: Session, job_id: int) -> JobRecord | None:
     return None if row is None else _record(row)
 
 
-async def count_by_status(session: Session) -> dict[str, int]:
-    stmt = select(JOBS.c.status, func.count()).group_by(JOBS.c.status)
-    return {status: int(n) for status, n in await session.execute(stmt)}
-
-
 async def next_waiting_at(session: Session) -> dt.datetime | None:
     """The earliest time a waiting job may be tried (for the demo's clock jumps)."""
     stmt = select(func.min(JOBS.c.next_attempt_at)).where(JOBS.c.status.in_(CLAIMABLE))
     earliest: dt.datetime | None = (await session.execute(stmt)).scalar_one_or_none()
     return earliest
-
-
-def _lost_jobs(user_id: int, *conditions: Any) -> Select[Any]:
-    """The user's jobs matching `conditions`, with what telling them needs, oldest first."""
-    return (
-        select(
-            JOBS.c.payload_kind,
-            JOBS.c.scheduled_slot_utc,
-            RULES.c.label,
-            JOBS.c.status,
-            JOBS.c.outcome_note,
-        )
-        .join(RULES, RULES.c.id == JOBS.c.rule_id)
-        .where(JOBS.c.user_id == user_id, *conditions)
-        .order_by(JOBS.c.scheduled_slot_utc, JOBS.c.id)
-    )
-
-
-async def _missed(session: Session, stmt: Select[Any]) -> list[Missed]:
-    return [
-        Missed(
-            kind=kind,
-            slot=slot,
-            label=label,
-            status=status,
-            note="" if status == "expired" else note,
-        )
-        for kind, slot, label, status, note in await session.execute(stmt)
-    ]
-
-
-async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
-    """The user's reminders that ended unsent at or after `since`, oldest first:
-    expired (not `UNTOLD` kinds, and a nag only when `_nags_never_seen`), failed or
-    unknown (not `UNTOLD_FAILURES` kinds)."""
-    expired = and_(JOBS.c.status == "expired", JOBS.c.payload_kind.not_in(UNTOLD))
-    lost = and_(
-        JOBS.c.status.in_(("failed", "unknown")), JOBS.c.payload_kind.not_in(UNTOLD_FAILURES)
-    )
-    found = await _missed(
-        session, _lost_jobs(user_id, JOBS.c.finished_at >= since, or_(expired, lost))
-    )
-    nags = await _nags_never_seen(session, user_id, since)
-    return sorted(found + nags, key=lambda missed: missed.slot)  # stable: ties keep order
-
-
-def _run_start(spec: str) -> dt.datetime | None:
-    """The start of a nag's current run, read from its spec (`scheduler.core.nag.NagSpec`'s
-    JSON: storage cannot import the scheduler); None when malformed."""
-    try:
-        start = dt.datetime.fromisoformat(json.loads(spec)["start"])
-    except (ValueError, KeyError, TypeError):
-        return None
-    return start.astimezone(dt.UTC)
-
-
-async def _nags_never_seen(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
-    """Expired nag jobs to tell: those whose run sent nothing (an outage swallowed it
-    whole: no repeat covers it), once per run (its first expired job). A task's nag put
-    off (明天再说) keeps its rule and starts a new run at its spec's start, so a job
-    counts with the jobs on its side of that start only: the message seen yesterday
-    does not cover today's lost run."""
-    stmt = _lost_jobs(
-        user_id,
-        JOBS.c.finished_at >= since,
-        JOBS.c.status == "expired",
-        JOBS.c.payload_kind == RuleKind.NAG,
-    ).add_columns(JOBS.c.id, JOBS.c.rule_id, RULES.c.spec)
-    told: list[Missed] = []
-    for kind, slot, label, status, _, job_id, rule_id, spec in await session.execute(stmt):
-        start = _run_start(spec)
-        ours: ColumnElement[bool] = true()  # a malformed spec: the rule is one run
-        if start is not None:
-            ours = JOBS.c.scheduled_slot_utc >= start
-            if slot < start:  # a run before the current one
-                ours = JOBS.c.scheduled_slot_utc < start
-        went_out = JOBS.c.status.in_(WENT_OUT)
-        told_before = and_(JOBS.c.status == "expired", JOBS.c.id < job_id)
-        covered = select(JOBS.c.id).where(
-            JOBS.c.rule_id == rule_id, ours, or_(went_out, told_before)
-        )
-        if (await session.execute(covered.limit(1))).first() is not None:
-            continue
-        told.append(Missed(kind=kind, slot=slot, label=label, status=status))
-    return told
-
-
-async def unresolved_failures(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
-    """The user's reminders that failed or may not have arrived since `since` and are
-    still unresolved: no later send of the same rule was accepted, and the user has not
-    paused, switched off or deleted the rule. Oldest first (for 提醒)."""
-    later = JOBS.alias("later")
-    accepted_since = (
-        select(later.c.id)
-        .where(
-            later.c.rule_id == JOBS.c.rule_id,
-            later.c.status == "accepted",
-            later.c.finished_at > JOBS.c.finished_at,
-        )
-        .exists()
-    )
-    return await _missed(
-        session,
-        _lost_jobs(
-            user_id,
-            JOBS.c.status.in_(("failed", "unknown")),
-            JOBS.c.payload_kind.not_in(UNTOLD_FAILURES),
-            JOBS.c.finished_at >= since,
-            RULES.c.status.in_(("active", "done")),
-            ~accepted_since,
-        ),
-    )
-
-
-async def last_sent_nags(session: Session, user_id: int, since: dt.datetime) -> list[int]:
-    """The rule ids of the user's nag that sent most recently (its latest accepted or
-    unknown job's slot is the latest since `since`); several when their messages left
-    together as one. Empty when no nag has sent since `since`."""
-    sent = (
-        JOBS.c.user_id == user_id,
-        JOBS.c.payload_kind == RuleKind.NAG,
-        JOBS.c.status.in_(WENT_OUT),
-        JOBS.c.scheduled_slot_utc >= since,
-    )
-    latest = select(func.max(JOBS.c.scheduled_slot_utc)).where(*sent).scalar_subquery()
-    stmt = (
-        select(JOBS.c.rule_id)
-        .where(*sent, JOBS.c.scheduled_slot_utc == latest)
-        .distinct()
-        .order_by(JOBS.c.rule_id)
-    )
-    return [int(rule_id) for rule_id in (await session.execute(stmt)).scalars()]
-
-
-async def any_sent(session: Session, rule_id: int, since: dt.datetime) -> bool:
-    """Whether a job of the rule with its slot at or after `since` (a nag's current
-    run) was accepted or may have arrived (unknown)."""
-    stmt = select(JOBS.c.id).where(
-        JOBS.c.rule_id == rule_id,
-        JOBS.c.status.in_(WENT_OUT),
-        JOBS.c.scheduled_slot_utc >= since,
-    )
-    return (await session.execute(stmt.limit(1))).first() is not None
