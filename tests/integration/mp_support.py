@@ -4,7 +4,7 @@ client that logs in and calls the contract's endpoints the way `miniprogram/` do
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -37,11 +37,12 @@ def make_fake(clock: FakeClock) -> FakeWeChat:
 
 @asynccontextmanager
 async def serve_api(
-    fake: FakeWeChat, clock: FakeClock, engine: AsyncEngine, **changes: Any
+    fake: FakeWeChat, clock: FakeClock, engine: AsyncEngine, **changes: Mapping[str, object]
 ) -> AsyncIterator[tuple[Client, Settings]]:
-    """The keeper app, its WeChat API base pointed at `fake` (served meanwhile)."""
+    """The keeper app, its WeChat API base pointed at `fake` (served meanwhile);
+    `changes` by group, as `tests.settings_env.changed` takes them."""
     async with run_fake_wechat(fake) as base:
-        settings = changed(TEST_SETTINGS, mp={"api_base": base}, **changes)
+        settings = changed(changed(TEST_SETTINGS, mp={"api_base": base}), **changes)
         app = create_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             yield client, settings

@@ -91,7 +91,7 @@ async def test_a_login_without_a_code_is_a_bad_request(api: Client, body: object
 async def test_every_endpoint_says_not_configured_without_appid_and_secret(
     fake: FakeWeChat, clock: FakeClock, engine: AsyncEngine
 ) -> None:
-    async with serve_api(fake, clock, engine, mp_appid="", mp_secret="") as (client, _):
+    async with serve_api(fake, clock, engine, mp={"appid": "", "secret": ""}) as (client, _):
         for method, path in [("POST", "/login"), ("GET", "/water"), ("POST", "/water/plan")]:
             response = await client.request(method, "/api/mp/v1" + path, json={})
             assert response.status == 503

@@ -65,7 +65,7 @@ async def test_an_address_a_client_forged_is_not_believed_from_an_untrusted_peer
 ) -> None:
     """The test client connects from 127.0.0.1: with no trusted proxy, that is the
     client, whatever its X-Forwarded-For says."""
-    async with serve_api(fake, clock, engine, trusted_proxies=()) as (api, _):
+    async with serve_api(fake, clock, engine, web={"trusted_proxies": ()}) as (api, _):
         statuses = await _junk_logins(api, 12)  # twelve "addresses", one peer
     assert statuses == [401] * 10 + [429] * 2
 
