@@ -12,7 +12,6 @@ from aiohttp.test_utils import TestServer
 
 from bot.app import create_app
 from bot.doctor_alerts import NO_ROUTE_NOTE
-from bot.menu import MENU
 from bot.sandbox.fake_robot import FakeRobot, add_robot_routes
 from bot.sandbox.fake_webhook import serve
 from bot.sandbox.fake_wecom import (
@@ -24,6 +23,7 @@ from bot.sandbox.fake_wecom import (
 from bot.wecom_admin import Json
 from handlers.parse.views import MENU_KEYS
 from handlers.texts import DOCTOR_TEST_ALERT as TEST_ALERT
+from handlers.texts.menu import MENU
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import ticks
