@@ -141,8 +141,7 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     command wherever it stands, and its words leave the title."""
     if _MARKER_HINT.search(text) is None:
         return None
-    if context.text.endswith("了") and context.text.rstrip("了") == text:
-        text = context.text  # 加个待办：周五前把化肥钱结了: the title keeps its 了
+    text = context.as_said(text)  # 加个待办：周五前把化肥钱结了: the title keeps its 了
     text = found_cues.without_polite(text)
     said_last = text.endswith("日程") and not text.startswith("日程") and _slots.when_found
     asking = cues.question or cues.look or cues.mine
@@ -699,20 +698,15 @@ def _snooze_minutes(match: re.Match[str]) -> int | None:
     return minutes if 5 <= minutes <= 180 else None
 
 
-_LATER_BY = re.compile(
-    r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)(?:后|以后)"
-)
+_WAIT = r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
+"""A wait (`四十分钟`, `半小时`): its `n` and `unit` are what `_snooze_minutes` reads."""
+_LATER_BY = re.compile(rf"{_WAIT}(?:后|以后)")
 _QUIET_ASKED = re.compile(
     r"(?:这段时间|这期间|期间|这会儿)?(?:都)?(?:请|帮我|给我)?(?:开启|打开|开|设置|设|进入)?(?:一下)?"
     r"(?:免打扰|勿扰)(?:模式)?(?:吧)?$"
 )
-_AFTER_WAIT = re.compile(
-    r"(?:过|等)\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
-)
-_WATER_LATER = re.compile(
-    r"(?:再)?(?:过)?\s*(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
-    r"(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
-)
+_AFTER_WAIT = re.compile(rf"(?:过|等)\s*{_WAIT}")
+_WATER_LATER = re.compile(rf"(?:再)?(?:过)?\s*{_WAIT}(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水")
 
 
 def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:

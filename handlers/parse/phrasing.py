@@ -209,9 +209,7 @@ def read_reminder(text: str, context: Body) -> Command | None:
 
 def _read_reminder(text: str, context: Body) -> Command | None:
     """`每天早上七点半提醒我吃维生素`, `四十分钟后提醒我关烤箱`, `叫我 8点 起床`."""
-    said_le = context.text
-    if said_le.startswith(text) and said_le[len(text) :] and not said_le[len(text) :].strip("了"):
-        text = said_le  # 提醒我把衣服晾了: the title keeps its 了
+    text = context.as_said(text)  # 提醒我把衣服晾了: the title keeps its 了
     for lead in REMINDER_LEADS:
         if text.startswith(lead) and len(text) > len(lead):
             text = text[len(lead) :].lstrip(" ,:")

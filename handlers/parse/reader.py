@@ -274,7 +274,9 @@ def parse_event_key(key: str, *, today: dt.date) -> Command:
 
 _REPEATED = re.compile(r"(?P<once>\S.{0,5}?\S)(?:[\s,]*(?P=once)){1,3}")
 """A short answer said two to four times (`知道了知道了`): read once."""
-_NUMBER_CHECKED = re.compile(r"(?P<n>[1-9][0-9]{0,2})\s*(?:✔️|✔|✅|☑️|☑)")
+_NUMBER_CHECKED = re.compile(
+    r"(?P<n>[1-9][0-9]{0,2})\s*(?:" + "|".join(sorted(_CHECK_MARKS, key=len, reverse=True)) + ")"
+)
 """A task's number ticked first, whatever follows (`5 ✔ 发票整理完了`)."""
 _TIMED_RECORD = re.compile(r"(?:早上|上午|中午|下午|晚上)?\s*[0-9]{1,2}:[0-9]{2}\s+(?=体重|喝水)")
 """A clock time before a weight or water record: when it was measured, not a day."""

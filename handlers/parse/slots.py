@@ -61,7 +61,7 @@ _LIST_NUMBER = re.compile(
 _VOLUME = re.compile(rf"(?P<n>{ANY_NUMBER})\s*(?P<unit>ml|毫升|l|升)(?![a-z])", re.IGNORECASE)
 _AFTER_MY_WEIGHT = "了啦呢吧啊哦哈呀左右多的整上下重胖瘦轻"
 """What may follow my weight's unit (`72公斤了`, `140斤左右`); a noun there is goods."""
-_DAY_WORDS = re.compile(
+DAY_WORDS = re.compile(
     r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
 )
 _TIME_WORDS = re.compile(r"[0-9一二三四五六七八九十两]\s*(?:点|:[0-9])|分钟后|小时后")
@@ -131,7 +131,7 @@ class Slots:
 
     @lazy
     def when_found(self) -> bool:
-        return bool(_DAY_WORDS.search(self.text) or _TIME_WORDS.search(self.text))
+        return bool(DAY_WORDS.search(self.text) or _TIME_WORDS.search(self.text))
 
 
 def read(text: str, today: dt.date | None = None) -> Slots:
@@ -212,7 +212,7 @@ def _list_number(text: str) -> int | None:
 def _day(text: str, today: dt.date | None) -> dt.date | None:
     if today is None:
         return None
-    found = _DAY_WORDS.search(text)
+    found = DAY_WORDS.search(text)
     if found is None:
         return None
     try:

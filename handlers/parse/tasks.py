@@ -34,6 +34,7 @@ from handlers.parse.cues import asks_to_see
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
+from handlers.parse.slots import DAY_WORDS
 from handlers.parse.when import When, match_when
 
 MAX_REMIND_MINUTES = 24 * 60
@@ -239,10 +240,7 @@ def when_anywhere(text: str, today: dt.date) -> When:
     return when
 
 
-_DAY_INSIDE = re.compile(
-    r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
-    r"|[0-9]{1,2}月[0-9]{1,2}[日号]"
-)
+_DAY_INSIDE = re.compile(rf"{DAY_WORDS.pattern}|[0-9]{{1,2}}月[0-9]{{1,2}}[日号]")
 """A day said inside a line (`客户明天下午三点半上门`), after some of its title."""
 SAID_PERIOD = re.compile(
     r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡前|今晚|明晚|今早|明早|夜里|半夜|深夜|午夜|夜间"
