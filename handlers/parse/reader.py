@@ -196,18 +196,19 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
     if len(text) > MAX_LENGTH:
         raise ParseError(texts.TOO_LONG)
     normal = normalise(text)
-    if tidy(normal).casefold() in THANKS_WORDS:
+    clean = tidy(normal)
+    if clean.casefold() in THANKS_WORDS:
         return Dismiss(thanked=True)  # 谢了, 👌好的谢谢: nothing to do
     framed = has_frame_word(normal)
     if framed or has_correction_word(normal):  # most messages have neither: normalised once
         text = corrected(without_frame(text, normal) if framed else text)
         normal = normalise(text)
+        clean = tidy(normal)
     whole = normal.strip().rstrip("。!").strip()
     if not whole:
         raise ParseError(texts.EMPTY_MESSAGE)
     if make := WHOLE_MESSAGES.get(whole.casefold()):
         return make()
-    clean = tidy(normal)
     if make := WHOLE_MESSAGES.get(clean.casefold()) or WHOLE_MESSAGES.get(_after_look(clean)):
         return make()  # 显示管理状态, 查看待办: a look word before a whole-message command
     if (looked := _looked_command(clean, today, local)) is not None:
