@@ -24,6 +24,7 @@ from bot.mp.auth import link_code_key
 from bot.settings import Settings
 from handlers import (
     admin,
+    channel_tests,
     channels,
     confirm,
     events,
@@ -63,6 +64,7 @@ ROUTERS: list[Router] = [
     undo.router,
     welcome.router,
     channels.router,
+    channel_tests.router,
     nag.router,
     miniprogram.router,
 ]

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import services.card_updates
 import services.rules
 from bot.incoming import Incoming, loggable_key
-from handlers import confirm, texts, water
+from handlers import answers, confirm, texts, water
 from handlers.commands import Command, ParseError, ShowToday, Welcome
 from handlers.context import Context, Outcome
 from handlers.deployment import Deployment
@@ -102,7 +102,9 @@ class Conversation:
             return Outcome(reply=exc.message)
         if command is None:
             return Outcome(reply="")
-        return await self.dispatcher.dispatch(session, ctx, command)
+        outcome = await self.dispatcher.dispatch(session, ctx, command)
+        await answers.note(session, ctx, command)  # an answer: its reminder was received
+        return outcome
 
     async def _command(
         self, session: Session, ctx: Context, msg: Incoming, message_id: int

@@ -23,6 +23,7 @@ from apscheduler.triggers.interval import IntervalTrigger
 from bot.settings import Settings
 from scheduler.alert_kind import AdminAlertKind
 from scheduler.backup_job import BackupDuty, BackupPlan
+from scheduler.channel_test_kind import ChannelTestKind
 from scheduler.channels.enterprise_budget import EnterpriseLimits
 from scheduler.channels.factory import from_settings
 from scheduler.channels.mp_subscribe import MpSubscribeChannel, MpSubscribeConfig
@@ -190,6 +191,7 @@ def all_kinds() -> dict[str, Kind]:
         CardUpdateKind(),
         AdminAlertKind(),
         NagKind(),
+        ChannelTestKind(),
     ]
     return {kind.name: kind for kind in kinds}
 

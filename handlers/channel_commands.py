@@ -50,6 +50,28 @@ class SetFallbackChannel:
     target: Target | None
 
 
+@dataclass(frozen=True, kw_only=True, slots=True)
+class TestChannels:
+    """`测试 渠道` / `测试 渠道 WxPusher`: a short test through each of the user's
+    channels (or the one named), each waiting 30 minutes for its `收到`."""
+
+    target: Target | None = None
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class ConfirmChannelTest:
+    """`收到 WxPusher` / `收到 企业微信`: the test on that channel was seen on the
+    phone. (A bare `收到` is `AnswerNag`, which confirms a test when no nag waits.)"""
+
+    target: Target
+
+
 ChannelCommand = (
-    ShowChannels | BindReceiver | UnbindReceiver | SetPrimaryChannel | SetFallbackChannel
+    ShowChannels
+    | BindReceiver
+    | UnbindReceiver
+    | SetPrimaryChannel
+    | SetFallbackChannel
+    | TestChannels
+    | ConfirmChannelTest
 )

@@ -11,19 +11,27 @@ the nagging and leaves the task open. A `收到` to a nag that has ended says so
 done word there, or either word with no nag seen, keeps the meaning it had before
 nags existed (`完成` asks which task, `收到` is not understood). A card's 知道了
 answers its own nag, or says it had already stopped.
+
+A bare `收到` while a channel test waits (`测试 渠道`): with no nag nagging it
+confirms the test (`handlers.channel_tests.confirm_bare`); with one nagging it
+answers the nag, as before, and says how to confirm the test (`收到 <渠道>`). Any
+answer to a nag raises the evidence of that nag's latest message to `received`
+(`services.evidence.note_answer`).
 """
 
 from __future__ import annotations
 
 import handlers.tasks
+import services.evidence
 import services.nag
-from handlers import texts
+from handlers import channel_tests, texts
 from handlers.commands import AddReminder, AnswerNag, CompleteTask, TaskRef
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler.core import nag
 from scheduler.core.schedule import next_after
 from storage.database import Session
+from storage.records import RuleRecord
 from storage.repos import tasks
 from storage.vocabulary import RuleStatus, TaskStatus
 
@@ -60,6 +68,23 @@ async def answer_nag(session: Session, ctx: Context, cmd: AnswerNag) -> Outcome:
     else:
         saw = await services.nag.last_sent(session, ctx.user.id, ctx.now)
     nagging = [rule for rule in saw if rule.status == RuleStatus.ACTIVE]
+    bare_ack = cmd.rule_id is None and cmd.word.startswith(texts.NAG_ACK)
+    tested = await channel_tests.confirm_bare(session, ctx) if bare_ack and not nagging else None
+    if tested is not None:
+        return tested  # 收到 to a channel test, no nag waiting for it
+    if saw:  # an answer about the nag's message: it reached the person
+        rule_ids = [rule.id for rule in saw]
+        await services.evidence.note_answer(session, ctx.user.id, now=ctx.now, rule_ids=rule_ids)
+    outcome = await _answer(session, ctx, cmd, saw, nagging)
+    note = await channel_tests.still_waiting_note(session, ctx) if bare_ack and nagging else None
+    if note is not None:
+        outcome = Outcome(reply=f"{outcome.reply}\n{note}", effect=outcome.effect)
+    return outcome
+
+
+async def _answer(
+    session: Session, ctx: Context, cmd: AnswerNag, saw: list[RuleRecord], nagging: list[RuleRecord]
+) -> Outcome:
     if cmd.word.startswith(texts.NAG_DONE_WORDS):
         # A task's nag (even one that ran out or was stopped by 收到): a bare 完成
         # completes the task it names while that task is open.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import String, UniqueConstraint
+from sqlalchemy import ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from storage.models import TABLE_OPTIONS, Base, UTCDateTime, _table, _user_fk
@@ -33,4 +33,26 @@ class UserChannel(Base):
     __table_args__ = (UniqueConstraint("user_id", "channel"), TABLE_OPTIONS)
 
 
+class DeviceCheck(Base):
+    """One end-to-end test of a channel (`测试 渠道`): a short text sent to the user on
+    that channel, confirmed when they answer `收到` within 30 minutes
+    (`scheduler.core.evidence.CHECK_WINDOW`). `confirmed_at` NULL: not (yet) seen."""
+
+    __tablename__ = "device_checks"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = _user_fk()
+    channel: Mapped[str] = mapped_column(String(32))
+    job_id: Mapped[int | None] = mapped_column(
+        ForeignKey("notification_jobs.id", ondelete="SET NULL")
+    )
+    sent_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    confirmed_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+    __table_args__ = (
+        Index("ix_device_checks_user_channel", "user_id", "channel", "sent_at"),
+        TABLE_OPTIONS,
+    )
+
+
 USER_CHANNELS = _table(UserChannel)
+DEVICE_CHECKS = _table(DeviceCheck)

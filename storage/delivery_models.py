@@ -120,6 +120,11 @@ class NotificationJob(Base):
     updated_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
     finished_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
     outcome_note: Mapped[str] = mapped_column(String(200), default="")
+    # The strongest evidence that the message reached the person (`DeliveryEvidence`):
+    # `accepted` when the provider took it, raised to `received` when they answered
+    # it, and when; NULL while nothing went out. Only ever raised.
+    evidence: Mapped[str | None] = mapped_column(String(16))
+    evidence_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
 
     __table_args__ = (
         UniqueConstraint(

@@ -303,3 +303,15 @@ class Receiver:
     receiver: str
     hint: str
     role: str
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DeviceCheckRecord:
+    """A channel test (`device_checks`): asked for at `sent_at`, seen on the phone at
+    `confirmed_at` (None: not confirmed, `scheduler.core.evidence.check_state`)."""
+
+    id: int
+    user_id: int
+    channel: str
+    sent_at: dt.datetime
+    confirmed_at: dt.datetime | None

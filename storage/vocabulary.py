@@ -38,6 +38,7 @@ class RuleKind(StrEnum):
     WEEKLY_REVIEW = "weekly_review"
     ADMIN_ALERT = "admin_alert"
     NAG = "nag"
+    CHANNEL_TEST = "channel_test"
 
 
 class RuleStatus(StrEnum):
@@ -126,10 +127,27 @@ class ErrorClass(StrEnum):
 
 
 class Evidence(StrEnum):
-    """An admin's word on an `unknown` send (管理 对账): `delivery_attempts.settled`."""
+    """An admin's word on an `unknown` send (管理 对账): `delivery_attempts.settled`.
+
+    Not to be confused with `DeliveryEvidence`, what keeper itself knows of a sent
+    message."""
 
     RECEIVED = "received"
     MISSING = "missing"
+
+
+class DeliveryEvidence(StrEnum):
+    """The strongest evidence keeper has that a reminder reached the person
+    (`notification_jobs.evidence`); only ever raised (`scheduler.core.evidence`).
+
+    accepted: the provider took it, nothing more (never shown as "delivered").
+    received: the person answered or clicked something about that message.
+    read: the provider reported it read (no channel keeper has reports that today).
+    """
+
+    ACCEPTED = "accepted"
+    RECEIVED = "received"
+    READ = "read"
 
 
 class EffectKind(StrEnum):

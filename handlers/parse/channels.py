@@ -23,10 +23,12 @@ from handlers.channel_commands import (
     BindableChannel,
     BindReceiver,
     ChannelCommand,
+    ConfirmChannelTest,
     SetFallbackChannel,
     SetPrimaryChannel,
     ShowChannels,
     Target,
+    TestChannels,
     UnbindReceiver,
 )
 from handlers.commands import ParseError
@@ -60,6 +62,15 @@ SHOW = frozenset(
 _PRIMARY = re.compile(r"设置\s*(?:主)?(?:渠道|通道)\s*(.+)")
 _FALLBACK = re.compile(r"设置\s*备用(?:渠道|通道)?\s*(.*)")
 _BIND = re.compile(r"(绑定|解绑)\s*(.*)")
+_TRY = r"(?:测试|测一下|测一测|测测|试试|试一下|检查|检查一下)"
+_TEST = re.compile(
+    # `测试 渠道 WxPusher`, `测一下渠道`, `试试推送能不能收到`, `测试一下WxPusher`
+    rf"{_TRY}\s*(?:一下)?\s*(?:我的)?\s*(?:(?:渠道|通道|推送|提醒)\s*)?(?P<name>.*?)"
+    r"\s*(?:能不能收到|能否收到|能收到吗|收不收得到|通不通|好不好使)?"
+    # `发条测试消息`, `给我发一条测试消息`
+    r"|(?:给我)?发(?:一)?条测试(?:消息|推送)?(?:给我)?(?:看看)?(?P<none>)"
+)
+_CONFIRM = re.compile(r"(?:收到|收到了|已收到)\s*(?P<name>[^\s].*)")
 
 
 def read_channels(text: str) -> ChannelCommand | None:
@@ -74,6 +85,11 @@ def read_channels(text: str) -> ChannelCommand | None:
         if word.casefold() in OFF_WORDS:
             return SetFallbackChannel(target=None)
         return SetFallbackChannel(target=_target(word, t.FALLBACK_HOW))
+    if (found := _TEST.fullmatch(text)) is not None and (tested := _tested(found)):
+        return tested
+    if (found := _CONFIRM.fullmatch(text)) is not None:
+        target = TARGET_WORDS.get(found["name"].strip().casefold())
+        return None if target is None else ConfirmChannelTest(target=target)
     if found := _BIND.fullmatch(text):
         rest = found[2].strip()
         if "小程序" in rest:
@@ -82,6 +98,21 @@ def read_channels(text: str) -> ChannelCommand | None:
             return UnbindReceiver(channel=_channel(rest, t.UNBIND_HOW))
         return _bind(rest)
     return None
+
+
+def _tested(found: re.Match[str]) -> TestChannels | None:
+    """The test a `_TEST` match asks for; None when the words after the test verb
+    name no channel (`测试 一下体重`: not ours). A bare test verb needs 渠道 words."""
+    if found["none"] is not None:
+        return TestChannels()  # 发条测试消息
+    name = (found["name"] or "").strip()
+    if not name:
+        return TestChannels() if any(w in found[0] for w in _TEST_NOUNS) else None
+    target = TARGET_WORDS.get(name.casefold())
+    return None if target is None else TestChannels(target=target)
+
+
+_TEST_NOUNS = ("渠道", "通道", "推送", "提醒")
 
 
 def _target(word: str, how: str) -> Target:

@@ -36,7 +36,9 @@ SERVERCHAN_USER = "serverchan_user"
 KEEPER_SERVERCHAN_SENDKEY channel, `serverchan`, is for admin alerts)."""
 
 FOR_GOOD = frozenset({ErrorClass.PERMANENT, ErrorClass.CONFIG})
-NOT_ROUTED = frozenset({RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT})
+NOT_ROUTED = frozenset({RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT, RuleKind.CHANNEL_TEST})
+"""Kinds whose job stays on the channel it was made for: a channel test tests that
+channel, so it never takes the primary road or a fallback either."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

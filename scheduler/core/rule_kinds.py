@@ -13,6 +13,7 @@
 | admin_alert | at_least_once | high | 30 min | an admin must hear that a road broke (`scheduler.core.incidents`); resent with the duplicate check |
 | nag (直到完成) | at_most_once | normal | 15 min | repetition is the point: a lost repeat is covered by the next (`scheduler.core.nag`) |
 | nag, marked 重要 | at_most_once | high | 30 min | passes quiet time like every important reminder, yet each repeat still at most once |
+| channel_test | at_most_once | high | 30 min | a test the person is waiting for (`测试 渠道`); a double would say nothing, and its check expires after 30 minutes anyway |
 
 The catch-up window follows from the priority (`job_state.CATCH_UP_WINDOWS`): the
 tick expires a waiting job by the priority copied onto it. `services.rules.create`
@@ -51,6 +52,7 @@ TERMS: Mapping[RuleKind, Terms] = MappingProxyType(
         RuleKind.CARD_UPDATE: Terms(policy=_ONCE, priority=Priority.HIGH),
         RuleKind.ADMIN_ALERT: Terms(policy=_SURE, priority=Priority.HIGH),
         RuleKind.NAG: Terms(policy=_ONCE, priority=Priority.NORMAL),
+        RuleKind.CHANNEL_TEST: Terms(policy=_ONCE, priority=Priority.HIGH),
     }
 )
 """Every kind's terms (see the module table)."""

@@ -24,6 +24,7 @@ from sqlalchemy import (
     and_,
     delete,
     func,
+    literal,
     select,
     update,
 )
@@ -35,7 +36,7 @@ from storage.database import Session
 from storage.delivery_models import JOBS
 from storage.dialect import insert_into, insert_unless_exists
 from storage.records import JobEnd, JobRecord, NewJob
-from storage.vocabulary import CLAIMABLE, JobStatus, RuleKind
+from storage.vocabulary import CLAIMABLE, DeliveryEvidence, JobStatus, RuleKind
 
 NEVER_EARLY = (RuleKind.NAG,)
 """Kinds whose jobs are never claimed early as another job's companion: a nag's repeat
@@ -270,6 +271,11 @@ def _final_values(
         values["next_attempt_at"] = next_attempt_at
     if status != JobStatus.RETRY_WAIT:
         values["finished_at"] = now
+    if status == JobStatus.ACCEPTED:  # the weakest evidence: never lowers a stronger one
+        values["evidence"] = func.coalesce(JOBS.c.evidence, DeliveryEvidence.ACCEPTED)
+        values["evidence_at"] = func.coalesce(
+            JOBS.c.evidence_at, literal(now, JOBS.c.evidence_at.type)
+        )
     return values
 
 

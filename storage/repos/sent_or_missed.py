@@ -27,6 +27,7 @@ UNTOLD = (
     RuleKind.WEEKLY_REVIEW,
     RuleKind.ADMIN_ALERT,
     RuleKind.NAG,
+    RuleKind.CHANNEL_TEST,
 )
 """Kinds whose expiry the user is not told about: a late water reminder just moves the
 plan, a card update is not a reminder, a digest may well have had nothing to say
@@ -39,7 +40,12 @@ WENT_OUT = (JobStatus.ACCEPTED, JobStatus.UNKNOWN)
 may have seen it."""
 LOST = (JobStatus.FAILED, JobStatus.UNKNOWN)
 """The job statuses of a send that failed or may not have arrived."""
-UNTOLD_FAILURES = (RuleKind.WATER, RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT)
+UNTOLD_FAILURES = (
+    RuleKind.WATER,
+    RuleKind.CARD_UPDATE,
+    RuleKind.ADMIN_ALERT,
+    RuleKind.CHANNEL_TEST,
+)
 """Kinds whose failed or unknown send the user is not told about here: water has its
 own notice (the plan pauses and says why), a card update is not a reminder, and an
 admin alert's failure shows in 管理 状态. A digest that failed did have something to

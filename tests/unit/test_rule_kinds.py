@@ -31,6 +31,7 @@ def test_every_kind_has_terms_and_a_kind_the_tick_runs() -> None:
         (RuleKind.ADMIN_ALERT, False, DeliveryPolicy.AT_LEAST_ONCE, Priority.HIGH, 30),
         (RuleKind.NAG, False, DeliveryPolicy.AT_MOST_ONCE, Priority.NORMAL, 15),
         (RuleKind.NAG, True, DeliveryPolicy.AT_MOST_ONCE, Priority.HIGH, 30),
+        (RuleKind.CHANNEL_TEST, False, DeliveryPolicy.AT_MOST_ONCE, Priority.HIGH, 30),
     ],
 )
 def test_a_kind_promises_its_policy_priority_and_catch_up_window(
@@ -63,4 +64,5 @@ def test_a_kind_is_stored_as_its_plain_name() -> None:
         "weekly_review",
         "admin_alert",
         "nag",
+        "channel_test",
     ]

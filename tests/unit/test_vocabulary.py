@@ -62,6 +62,7 @@ SUBJECTS: dict[type[StrEnum], frozenset[str]] = {
     v.AttemptOutcome: frozenset({"outcome", "status"}),
     v.ErrorClass: frozenset({"error_class"}),
     v.Evidence: frozenset({"settled", "evidence"}),
+    v.DeliveryEvidence: frozenset({"evidence", "seen"}),
     v.EffectKind: frozenset({"kind"}),
     v.MeasurementKind: frozenset({"kind"}),
     v.LedgerDirection: frozenset({"direction"}),

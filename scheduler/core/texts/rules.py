@@ -17,4 +17,5 @@ RULE_KIND_NAMES: Final[dict[str, str]] = {
     RuleKind.WEEKLY_REVIEW: "周报",
     RuleKind.ADMIN_ALERT: "管理告警",
     RuleKind.NAG: "催办",  # 直到完成: apart from plain 提醒 in 管理 状态
+    RuleKind.CHANNEL_TEST: "渠道测试",
 }
