@@ -31,6 +31,7 @@ from bot.doctor_checks import (
     check_settings,
     database_url,
 )
+from bot.doctor_evidence import check_evidence, record_admin_tests
 from bot.doctor_mp import check_miniprogram
 from bot.doctor_retention import check_retention
 from bot.doctor_wecom import check_app, check_public_url, check_send, check_token
@@ -64,6 +65,7 @@ async def diagnose(
         checks.append(await check_scheduler(settings, now()))
         checks.append(await check_backups(settings, now()))
         checks.append(await check_retention(settings, now()))
+        checks.append(await check_evidence(settings, now()))
     checks += await _wecom(settings, options, now)
     checks += await check_miniprogram(settings)
     return checks
@@ -82,7 +84,10 @@ async def _wecom(
             stamp = int(now().timestamp())
             checks.append(await check_public_url(settings, options.public_url, session, stamp))
         if options.send_test and token is not None and settings.operations.admins:
-            checks.append(await check_send(admin, token, sorted(settings.operations.admins)))
+            sent = await check_send(admin, token, sorted(settings.operations.admins))
+            if sent.ok:  # accepted: each admin's 收到 will confirm it on the phone
+                await record_admin_tests(settings, sorted(settings.operations.admins), now())
+            checks.append(sent)
         alerts = await check_alerts(settings, session, send_test=options.send_test)
     return checks if alerts is None else [*checks, alerts]
 

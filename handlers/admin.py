@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 
-from handlers import texts
+from handlers import evidence_status, texts
 from handlers.backup_status import backup_lines
 from handlers.commands import AdminHoldAll, AdminSettle, AdminStatus, Command
 from handlers.context import Context, Outcome
@@ -66,6 +66,8 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
         lines.append(texts.admin_broken_rules(broken, named))
     lines += await backup_lines(session, enabled=ctx.deployment.backup.on, tz=ctx.tz, now=ctx.now)
     lines += await retention_lines(session, tz=ctx.tz, now=ctx.now)
+    channels = ctx.deployment.channels.user_channels
+    lines += await evidence_status.admin_lines(session, ctx.now, channels, ctx.tz)
     return Outcome(reply="\n".join(line for line in lines if line))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 
 import services.channels
+from handlers import evidence_status
 from handlers.channel_commands import (
     BindReceiver,
     SetFallbackChannel,
@@ -23,6 +24,7 @@ from handlers.channel_commands import (
 from handlers.context import Context, Outcome
 from handlers.parse.channels import mask
 from handlers.router import Router
+from handlers.texts import channel_tests as ct
 from handlers.texts import channels as t
 from scheduler.core.fallback import SERVERCHAN_USER, WECOM_APP, WXPUSHER
 from services.channels import primary_of, role_of
@@ -50,6 +52,12 @@ async def show_channels(session: Session, ctx: Context, command: ShowChannels) -
     primary, fallback = primary_of(found), role_of(found, ChannelRole.FALLBACK)
     lines = [t.SHOW_HEAD]
     bound = {r.channel: r for r in found if r.channel != WECOM_APP}
+    evidence = {
+        row.channel: row
+        for row in await evidence_status.rows(
+            session, ctx.now, (WECOM_APP, *bound), user_id=ctx.user.id
+        )
+    }
     for channel in (WECOM_APP, *sorted(bound)):
         role = (
             ChannelRole.PRIMARY
@@ -68,10 +76,16 @@ async def show_channels(session: Session, ctx: Context, command: ShowChannels) -
         if state == "held" and channel in told:  # say the admins know only when they do
             state = "held_told"
         lines.append(t.show_line(_name(channel), hint, role, state))
+        lines.append(t.evidence_under(evidence_status.check_words(evidence[channel], ctx.tz)))
+        lines.append(t.evidence_under(_share(evidence[channel])))
     if fallback is None:
         lines.append(t.NO_FALLBACK)
     lines.append(t.SHOW_FOOT)
     return Outcome(reply="\n".join(lines))
+
+
+def _share(row: evidence_status.ChannelEvidence) -> str:
+    return ct.answered_share(row.share.percent, row.share.sent)
 
 
 def health(*, configured: bool, held: bool, unreadable: bool, recent: list[str]) -> str:

@@ -19,7 +19,7 @@ import aiohttp_jinja2
 from aiohttp import web
 
 from bot import keys
-from bot.web import admin_view, auth, personal
+from bot.web import admin_view, auth, evidence_view, personal
 from handlers import texts
 from scheduler.core.redact import mask_user
 from storage.export import export_user
@@ -185,6 +185,9 @@ async def admin_page(request: web.Request) -> web.StreamResponse:
             settings.secrets(),
             settings.operations.timezone,
             backups_on=settings.backup.on,
+        )
+        context |= await evidence_view.gather(
+            db, _now(request), settings.channels.user_channels, settings.operations.timezone
         )
     return _render(request, "admin.html", context)
 

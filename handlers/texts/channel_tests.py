@@ -49,6 +49,9 @@ NO_TEST_WAITING = "没有在等确认的渠道测试（测试 30 分钟内有效
 # --- per channel, in 设置 渠道, 管理 状态, the admin page and the doctor ---
 NEVER_CHECKED = "还没在手机上确认过，" + TEST_HOW
 NEVER_CHECKED_ADMIN = "还没在手机上确认过：让用户发「测试 渠道」再回复「收到」"
+DOCTOR_NONE_CONFIRMED = (
+    "no channel confirmed on a phone yet: keeper doctor --send-test, then answer 收到"
+)
 NEVER_CHECKED_DOCTOR = "还没在手机上确认过：运行 keeper doctor --send-test，看到后回复「收到」"
 
 
@@ -66,3 +69,10 @@ def answered_share(percent: int | None, sent: int) -> str:
     if percent is None:
         return "近 30 天没有要回复的提醒"
     return f"近 30 天回复了 {percent}% 的提醒（共 {sent} 条已发出）"
+
+
+EVIDENCE_HEAD = "手机上能否收到（渠道测试，和提醒的回复）："
+
+
+def evidence_line(name: str, check: str, share: str) -> str:
+    return f"· {name}：{check}；{share}"

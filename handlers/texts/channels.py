@@ -89,6 +89,11 @@ SHOW_FOOT = "改主通道：设置 渠道 微信 / 企业微信；备用：设�
 NO_FALLBACK = "备用：无（主通道发不出去时不补发）"
 
 
+def evidence_under(words: str) -> str:
+    """A line under a channel's line in 设置 渠道: its device check, its answers."""
+    return f"  {words}"
+
+
 def show_line(name: str, hint: str, role: str, health: str) -> str:
     who = f"{name}（{hint}）" if hint else name
     return f"· {who}：{ROLE_WORDS[role]}，{HEALTH_WORDS[health]}"

@@ -5,7 +5,9 @@ operator finds them on screen (`bot/doctor*.py`, settings' hints)."""
 
 from __future__ import annotations
 
-DOCTOR_TEST_MESSAGE = "keeper doctor：这是一条测试消息，只发给管理员。"
+DOCTOR_TEST_MESSAGE = (
+    "keeper doctor：这是一条测试消息，只发给管理员。手机上看到了，30 分钟内回复「收到」。"
+)
 DOCTOR_TEST_ALERT = "keeper doctor：告警通道测试。收到这条，说明出问题时你会在这里收到通知。"
 
 # The WeCom admin console.
