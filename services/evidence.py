@@ -103,8 +103,9 @@ async def queue_tests(
     terms = rule_kinds.TERMS[RuleKind.CHANNEL_TEST]
     named = len(chosen) > 1
     for index, target in enumerate(chosen):
-        # (user, rule, slot) is unique: tests asked at one instant take distinct slots
-        slot = now + dt.timedelta(microseconds=index)
+        # (user, rule, slot) is unique: tests asked at one instant take distinct slots,
+        # each already due
+        slot = now - dt.timedelta(microseconds=index)
         job = NewJob(
             user_id=user_id,
             rule_id=rule_id,
@@ -142,7 +143,7 @@ async def confirm(
     found = await waiting(session, user_id, now)
     if channel is not None:
         found = [check for check in found if check.channel == channel]
-    channels = tuple(dict.fromkeys(check.channel for check in found))
+    channels = tuple(sorted({check.channel for check in found}))
     if len(channels) > 1:
         return Confirmed(ask=channels)
     if not channels:
