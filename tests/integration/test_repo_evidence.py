@@ -66,7 +66,7 @@ async def test_an_answer_means_the_latest_sent_reminder_of_its_kind_within_the_w
         engine, clock, [dt.timedelta(minutes=-30), dt.timedelta(0)], kind="water"
     )
     async with engine.begin() as session:
-        for job_id in (old, new):
+        for _ in (old, new):
             [job] = await job_claims.claim(
                 session, now=clock.now(), owner="w", lease=LEASE, limit=1
             )
