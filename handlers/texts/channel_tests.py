@@ -1,8 +1,8 @@
 """Every sentence of the channel tests (`测试 渠道`, `收到`) and of what keeper knows
 of a channel reaching the phone (a device check, the answered share).
 
-Never "送达" for a message the provider only accepted: 已发出 is what keeper knows
-(`scheduler.core.evidence`). The test's own words are the scheduler's
+A message the provider only accepted is 已发出 (sent), nothing more: that is all
+keeper knows of it (`scheduler.core.evidence`; a unit test scans every text). The test's own words are the scheduler's
 (`scheduler.core.texts.channel_test`).
 """
 
