@@ -138,7 +138,8 @@ async def test_a_channel_test_confirmed_by_a_reply_is_a_device_check_the_views_s
     assert "测试消息马上发到：企业微信应用" in queued
     assert "accepted=1" in await live.tick()
     [test] = live.sent()
-    assert "渠道测试（企业微信应用）" in test and "回复「收到」" in test
+    assert "渠道测试（企业微信应用）" in test
+    assert "回复「收到」" in test
 
     assert await live.say("收到") == "好的，记下了：企业微信应用 的消息能到你手机上。"
     shown = await live.say("设置 渠道")

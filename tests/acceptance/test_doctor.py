@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from aiohttp.test_utils import TestServer
+from aiohttp.test_utils import TestClient, TestServer
 
 from bot.app import create_app
 from bot.doctor_alerts import NO_ROUTE_NOTE
@@ -28,7 +28,9 @@ from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import ticks
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS
+from scheduler.clock import FakeClock
+from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.settings_env import changed
 
 OUTBOUND_IP = "203.0.113.7"  # TEST-NET-3: what WeCom reports as our address
 
@@ -90,10 +92,38 @@ async def test_a_healthy_deployment_is_all_ticks_and_exit_0(
     assert code == 0, "\n".join(out) + err
     assert _lines(out, "✗") == []
     names = [line.split()[1] for line in _lines(out, "✓")]
-    assert names == ["settings", "admins", "database", "scheduler", "backups", "retention", "WeCom", "app", "可见范围",
+    assert names == ["settings", "admins", "database", "scheduler", "backups", "retention", "evidence", "WeCom", "app", "可见范围",
                      "进入应用事件", "public", "test", "alerts"]  # fmt: skip
     assert out[-1] == "all good"
     assert [m.recipient for m in api.messages] == ["alice"]
+
+
+async def test_send_test_records_the_admins_device_check_and_their_reply_confirms_it(
+    fake: tuple[FakeWeCom, str], tmp_path: Path
+) -> None:
+    """Issue 22 item 1: the test message asks for 收到; the admin's 收到 within 30
+    minutes is a device check on the WeCom app, which the next doctor run shows."""
+    api, base = fake
+    url = f"sqlite+aiosqlite:///{tmp_path / 'k.db'}"
+    await _migrated(url, ticked_ago=dt.timedelta(seconds=5))
+    _, first, _ = await _doctor(url, base, tmp_path, "--send-test")
+    [before] = [line for line in first if line.startswith("✓ evidence")]
+    assert "no channel confirmed on a phone yet" in before
+    assert "回复「收到」" in api.messages[0].content
+    engine = create_engine(url)
+    app = create_app(
+        changed(TEST_SETTINGS, operations={"admins": frozenset({"alice"})}), engine=engine
+    )
+    try:
+        async with TestClient(TestServer(app)) as client:
+            wecom = wecom_side(client, TEST_SETTINGS, FakeClock(dt.datetime.now(dt.UTC)))
+            reply = await wecom.send_text("alice", "收到")
+    finally:
+        await engine.dispose()
+    assert reply.text == "好的，记下了：企业微信应用 的消息能到你手机上。"
+    _, again, _ = await _doctor(url, base, tmp_path)
+    [after] = [line for line in again if line.startswith("✓ evidence")]
+    assert "confirmed on a phone: 企业微信应用" in after
 
 
 async def test_an_untrusted_ip_names_the_ip_and_where_to_put_it(
