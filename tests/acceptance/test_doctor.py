@@ -24,11 +24,11 @@ from bot.wecom_admin import Json
 from handlers.parse.views import MENU_KEYS
 from handlers.texts import DOCTOR_TEST_ALERT as TEST_ALERT
 from handlers.texts.menu import MENU
+from scheduler.clock import FakeClock
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import ticks
 from tests.acceptance.processes import keeper_env, run_keeper
-from scheduler.clock import FakeClock
 from tests.conftest import TEST_SETTINGS, wecom_side
 from tests.settings_env import changed
 
