@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 import services.evidence
 from handlers.texts import channel_tests as t
 from handlers.texts.channels import NAMES
-from scheduler.core.evidence import Share
+from scheduler.core.evidence import CheckState, Share, check_state
 from scheduler.core.fallback import WECOM_APP
 from storage.database import Session
 from storage.records import DeviceCheckRecord
@@ -31,6 +31,8 @@ class ChannelEvidence:
     channel: str
     name: str
     check: DeviceCheckRecord | None
+    state: CheckState | None
+    """The check as of the reading: confirmed, still waiting, or expired unconfirmed."""
     share: Share
 
 
@@ -53,13 +55,11 @@ async def rows(
     result = []
     for channel in ordered:
         checks, share = found.get(channel, ({}, Share(sent=0, answered=0)))
+        last = _last(checks.values())
+        state = None if last is None else check_state(last.sent_at, last.confirmed_at, now)
+        name = NAMES.get(channel, channel)
         result.append(
-            ChannelEvidence(
-                channel=channel,
-                name=NAMES.get(channel, channel),
-                check=_last(checks.values()),
-                share=share,
-            )
+            ChannelEvidence(channel=channel, name=name, check=last, state=state, share=share)
         )
     return result
 
@@ -71,6 +71,8 @@ def check_words(row: ChannelEvidence, tz: ZoneInfo, *, never: str = t.NEVER_CHEC
         return never
     if row.check.confirmed_at is not None:
         return t.checked_at(row.check.confirmed_at, tz)
+    if row.state is CheckState.WAITING:
+        return t.check_waiting(row.check.sent_at, tz)
     return t.unconfirmed(row.check.sent_at, tz)
 
 

@@ -60,6 +60,10 @@ def checked_at(when: dt.datetime, tz: ZoneInfo) -> str:
     return f"{times.stamp(when, tz)} 在手机上确认收到过测试"
 
 
+def check_waiting(when: dt.datetime, tz: ZoneInfo) -> str:
+    return f"{times.stamp(when, tz)} 发了测试，等回复「收到」（30 分钟内有效）"
+
+
 def unconfirmed(when: dt.datetime, tz: ZoneInfo) -> str:
     return f"{times.stamp(when, tz)} 测试过，没有确认收到；" + TEST_HOW
 

@@ -46,6 +46,7 @@ async def test_with_a_nag_nagging_shou_dao_answers_it_and_the_test_waits_for_its
 async def test_a_test_not_answered_within_thirty_minutes_confirms_nothing(keeper: Keeper) -> None:
     await keeper.say("测试 渠道")
     await keeper.tick()
+    assert "10:00 发了测试，等回复「收到」" in await say_at(keeper, 0, "10:20", "设置 渠道")
     late = await say_at(keeper, 0, "10:31", "收到")
     assert "好的，记下了" not in late
     shown = await keeper.say("设置 渠道")
