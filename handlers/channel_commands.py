@@ -51,7 +51,7 @@ class SetFallbackChannel:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class TestChannels:
+class SendChannelTest:
     """`测试 渠道` / `测试 渠道 WxPusher`: a short test through each of the user's
     channels (or the one named), each waiting 30 minutes for its `收到`."""
 
@@ -72,6 +72,6 @@ ChannelCommand = (
     | UnbindReceiver
     | SetPrimaryChannel
     | SetFallbackChannel
-    | TestChannels
+    | SendChannelTest
     | ConfirmChannelTest
 )

@@ -8,7 +8,7 @@ and answers. A bare `收到` comes here through `handlers.nag` (`confirm_bare`).
 from __future__ import annotations
 
 import services.evidence
-from handlers.channel_commands import ConfirmChannelTest, Target, TestChannels
+from handlers.channel_commands import ConfirmChannelTest, SendChannelTest, Target
 from handlers.context import Context, Outcome
 from handlers.router import Router
 from handlers.texts import channel_tests as t
@@ -32,8 +32,8 @@ def _means(target: Target, channel: str) -> bool:
     return channel in PERSONAL if target == "wechat" else channel == target
 
 
-@router.handles(TestChannels)
-async def test_channels(session: Session, ctx: Context, command: TestChannels) -> Outcome:
+@router.handles(SendChannelTest)
+async def test_channels(session: Session, ctx: Context, command: SendChannelTest) -> Outcome:
     found = await user_channels.receivers(session, ctx.user.id)
     configured = ctx.deployment.channels.user_channels
     chosen = services.evidence.targets(ctx.user.id, ctx.user.wecom_user_id, found, configured)

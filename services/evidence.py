@@ -62,7 +62,7 @@ async def note_answer(
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
-class TestTarget:
+class TestedChannel:
     """One channel to test: its name and the recipient its job carries."""
 
     channel: str
@@ -71,20 +71,20 @@ class TestTarget:
 
 def targets(
     user_id: int, wecom_user_id: str, found: list[Receiver], configured: Collection[str]
-) -> list[TestTarget]:
+) -> list[TestedChannel]:
     """The user's channels keeper can send a test through: the WeCom app (where the
     conversation is), then every bound receiver of a configured channel."""
-    chosen = [TestTarget(channel=WECOM_APP, recipient=wecom_user_id)]
+    chosen = [TestedChannel(channel=WECOM_APP, recipient=wecom_user_id)]
     for receiver in found:
         if receiver.channel == WECOM_APP or receiver.channel not in configured:
             continue
         route = route_of(user_id, receiver.channel, receiver.receiver)
-        chosen.append(TestTarget(channel=route.channel, recipient=route.recipient))
+        chosen.append(TestedChannel(channel=route.channel, recipient=route.recipient))
     return chosen
 
 
 async def queue_tests(
-    session: Session, user_id: int, chosen: list[TestTarget], *, now: dt.datetime
+    session: Session, user_id: int, chosen: list[TestedChannel], *, now: dt.datetime
 ) -> None:
     """One test job per target, due now, of the user's internal `channel_test` rule,
     and its waiting device check. A test that asks nothing else waits for a bare

@@ -24,11 +24,11 @@ from handlers.channel_commands import (
     BindReceiver,
     ChannelCommand,
     ConfirmChannelTest,
+    SendChannelTest,
     SetFallbackChannel,
     SetPrimaryChannel,
     ShowChannels,
     Target,
-    TestChannels,
     UnbindReceiver,
 )
 from handlers.commands import ParseError
@@ -70,7 +70,7 @@ _TEST = re.compile(
     # `发条测试消息`, `给我发一条测试消息`
     r"|(?:给我)?发(?:一)?条测试(?:消息|推送)?(?:给我)?(?:看看)?(?P<none>)"
 )
-_CONFIRM = re.compile(r"(?:收到|收到了|已收到)\s*(?P<name>[^\s].*)")
+_CONFIRM = re.compile(r"(?:收到了|已收到|收到)\s*(?P<name>[^\s].*)")
 
 
 def read_channels(text: str) -> ChannelCommand | None:
@@ -100,16 +100,16 @@ def read_channels(text: str) -> ChannelCommand | None:
     return None
 
 
-def _tested(found: re.Match[str]) -> TestChannels | None:
+def _tested(found: re.Match[str]) -> SendChannelTest | None:
     """The test a `_TEST` match asks for; None when the words after the test verb
     name no channel (`测试 一下体重`: not ours). A bare test verb needs 渠道 words."""
     if found["none"] is not None:
-        return TestChannels()  # 发条测试消息
+        return SendChannelTest()  # 发条测试消息
     name = (found["name"] or "").strip()
     if not name:
-        return TestChannels() if any(w in found[0] for w in _TEST_NOUNS) else None
+        return SendChannelTest() if any(w in found[0] for w in _TEST_NOUNS) else None
     target = TARGET_WORDS.get(name.casefold())
-    return None if target is None else TestChannels(target=target)
+    return None if target is None else SendChannelTest(target=target)
 
 
 _TEST_NOUNS = ("渠道", "通道", "推送", "提醒")

@@ -140,7 +140,7 @@ async def test_a_device_check_is_confirmed_within_thirty_minutes_only(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:
     user_id = await new_user(engine, clock, "wangwu")
-    one = [services.evidence.TestTarget(channel="wecom_app", recipient="wangwu")]
+    one = [services.evidence.TestedChannel(channel="wecom_app", recipient="wangwu")]
     async with engine.begin() as session:
         await services.evidence.queue_tests(session, user_id, one, now=clock.now())
     clock.advance(CHECK_WINDOW + dt.timedelta(seconds=1))
@@ -165,8 +165,8 @@ async def test_a_bare_answer_asks_which_when_several_channels_wait(
 ) -> None:
     user_id = await new_user(engine, clock, "zhaoliu")
     both = [
-        services.evidence.TestTarget(channel="wecom_app", recipient="zhaoliu"),
-        services.evidence.TestTarget(channel="wxpusher", recipient="UID_abcd"),
+        services.evidence.TestedChannel(channel="wecom_app", recipient="zhaoliu"),
+        services.evidence.TestedChannel(channel="wxpusher", recipient="UID_abcd"),
     ]
     async with engine.begin() as session:
         await services.evidence.queue_tests(session, user_id, both, now=clock.now())
