@@ -22,6 +22,7 @@ from handlers.parse.lexicon import (
     DONE_PAST_VERBS,
     EVENT_MARKERS,
     EVENT_NOUNS,
+    EVENT_PLACES,
     EXPENSE_SYNONYMS,
     EXPORT_WORDS,
     FALLBACK_CUES,
@@ -33,12 +34,17 @@ from handlers.parse.lexicon import (
     IDENTITY_WORDS,
     INTERJECTIONS,
     LOOK_WORDS,
+    MARKER_COUNTS,
+    MARKER_ENDS,
+    MARKER_LINKS,
+    MARKER_VERBS,
     MONEY_NOUNS,
     NAG_ANSWERS,
     OTHER_PEOPLE,
     PAGE_WORDS,
     PAST_WORDS,
     PERIOD_TIMES,
+    PERSON_OBJECT_VERBS,
     POLITE_LEADS,
     QUESTION_CUES,
     QUIET_WORDS,
@@ -51,6 +57,7 @@ from handlers.parse.lexicon import (
     STATE_VERBS,
     STRONG_UNDO,
     TASK_MARKERS,
+    TASK_PLACES,
     THING_NAMERS,
     THING_WEIGHT,
     TURN_OFF_WORDS,
@@ -142,6 +149,32 @@ def _nearest(text: str, table: object, anchor: str | None) -> str | None:
     return min(found)[2] if found else None
 
 
+def _composed(places: tuple[str, ...]) -> re.Pattern[str]:
+    def one_of(words: tuple[str, ...]) -> str:
+        return "|".join(map(re.escape, words))
+
+    return re.compile(
+        f"(?:{one_of(MARKER_VERBS)})(?:{one_of(MARKER_LINKS)})?(?:{one_of(MARKER_COUNTS)})?"
+        f"(?:{one_of(places)})(?:{one_of(MARKER_ENDS)})?",
+        re.IGNORECASE,
+    )
+
+
+_EVENT_MARKER = _composed(EVENT_PLACES)
+_TASK_MARKER = _composed(TASK_PLACES)
+
+
+def _marker(text: str, listed: object, composed: re.Pattern[str]) -> str | None:
+    """The longest explicit marker in `text`: one of the listed ones, or one composed
+    of the lexicon's marker parts (`记成待办`, `加到日历里`)."""
+    best = _longest(text, listed)
+    for match in composed.finditer(text):
+        said = match[0].casefold()
+        if best is None or len(said) > len(best):
+            best = said
+    return best
+
+
 class Cues:
     """Which cue words a message holds (None / False: none of that table), each
     looked up only when a family asks for it (most families stop at their first cue)."""
@@ -173,11 +206,11 @@ class Cues:
 
     @lazy
     def event_marker(self) -> str | None:
-        return _longest(self.text, EVENT_MARKERS)
+        return _marker(self.text, EVENT_MARKERS, _EVENT_MARKER)
 
     @lazy
     def task_marker(self) -> str | None:
-        return _longest(self.text, TASK_MARKERS)
+        return _marker(self.text, TASK_MARKERS, _TASK_MARKER)
 
     @lazy
     def question(self) -> bool:
@@ -440,6 +473,8 @@ def _someone_elses(text: str) -> bool:
         at = text.find(person)
         if at < 0 or text.startswith("说", at + len(person)):
             continue
+        if at and text[at - 1] in PERSON_OBJECT_VERBS:
+            continue  # 送完娃回来灌了一大杯水: the child is who was taken, not who drank
         after = text[at + len(person) :]
         digit = next(
             (i for i, ch in enumerate(after) if ch.isdigit() or ch in "一二两三四五六七八九十百"),
@@ -711,6 +746,11 @@ def event_title(text: str, cues: Cues) -> str | None:
     """`明天的会取消了` -> `会`: the event word or what precedes the cancel word."""
     off = cues.turn_off_word or ""
     before = text[: text.find(off)] if off in text else text
+    if off and not before.strip(" ,把将"):  # 删掉练车的日程: the title follows the verb
+        before = text[text.find(off) + len(off) :].strip()
+        before = before.removeprefix("日程").strip()  # 取消日程 复诊
+        if len(before) < 2:
+            return None
     for day in ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周"):
         if before.startswith(day):
             weekday = before[len(day) : len(day) + 1]

@@ -26,6 +26,7 @@ from handlers.parse.lexicon import (
     POLITE_PLEASE_KEEPS,
     QUESTION_PREFIXES,
     SPOKEN_FILLERS,
+    TRAILING_WORDS,
     TYPO_PAIRS,
 )
 
@@ -265,11 +266,16 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
     end = len(text)
     trailing = _TRAILING_LE if drop_le else _TRAILING
     while end > 0 and (text[end - 1] in trailing or is_decoration(text[end - 1])):
+        if text[end - 2 : end] == "不了":
+            break  # 去不了(了), 来不了: 了 is part of the word
         end -= 1
     start = 0
     while start < end and (text[start].isspace() or is_decoration(text[start])):
         start += 1
     kept = text[start:end]
+    head, _, last = kept.rpartition(" ")
+    if head.rstrip().endswith(("了", "啦")) and last.casefold() in TRAILING_WORDS:  # 交了 ok
+        return tidy(head, drop_le=drop_le)
     if _DECORATION.search(kept):  # 3 ✔️ 弄好了: a symbol inside says nothing
         kept = " ".join(_DECORATION.sub(" ", kept).split())
     return kept

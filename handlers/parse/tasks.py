@@ -31,6 +31,7 @@ from handlers.commands import (
 from handlers.parse import cues
 from handlers.parse.body import Body
 from handlers.parse.cues import asks_to_see
+from handlers.parse.lexicon import MOVE_VERBS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
@@ -192,7 +193,7 @@ def parse_event(body: Body) -> Command:
     return small_hours_asked(event_from(when_anywhere(body.text, body.today)), body.text)
 
 
-_CHANGE_WORDS = re.compile(r"改到|改成|改为|推到|推迟到|挪到|移到|换到|延到|提前到")
+_CHANGE_WORDS = re.compile("|".join(MOVE_VERBS))
 
 
 def _time_last(when: When) -> When:
