@@ -14,12 +14,14 @@ from typing import Any
 import pytest
 from aiohttp import CookieJar
 from aiohttp.test_utils import TestClient, TestServer
+from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.app import create_app
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
+from storage.models import INBOUND
 from storage.repos import retention_runs
 from tests.conftest import TEST_SETTINGS
 from tests.integration.admin_seed import seed, utc
@@ -100,6 +102,14 @@ async def test_the_admin_page_says_its_zone_ages_in_words_and_each_charts_figure
     assert callbacks["handled"][day["2026-11-25"]] == 2
     assert isinstance(callbacks["p95_ms"][day["2026-11-25"]], int)
     assert callbacks["p95_ms"][day["2026-11-24"]] is None
+    async with engine.connect() as conn:  # boss's message was timed by the conversation
+        timed = (
+            await conn.execute(
+                select(INBOUND.c.handled_ms).where(INBOUND.c.wecom_user_id == "boss")
+            )
+        ).scalar_one()
+    assert isinstance(timed, int)
+    assert 0 <= timed < 60_000
 
     # Drawn: a bar part per outcome-day, the line's dots, on each chart.
     section = page.split('id="channel-wecom_app"')[1].split("</article>")[0]
