@@ -30,6 +30,8 @@ from handlers.parse.lexicon import (
     GIVE_WORDS,
     GOAL_CUES,
     HELP_CUES,
+    HOW_ASKS,
+    HOW_DOINGS,
     HOW_WORDS,
     IDENTITY_WORDS,
     INTERJECTIONS,
@@ -39,6 +41,7 @@ from handlers.parse.lexicon import (
     MARKER_LINKS,
     MARKER_VERBS,
     MONEY_NOUNS,
+    NAG_ANSWER_TAILS,
     NAG_ANSWERS,
     OTHER_PEOPLE,
     PAGE_WORDS,
@@ -64,6 +67,8 @@ from handlers.parse.lexicon import (
     TURN_ON_WORDS,
     UNDO_CUES,
     UNDO_FILLER,
+    UNDO_LAST,
+    UNDO_PIECES,
     UNDO_VERBS,
     VIEW_FILLER_WORDS,
     VIEW_NOUNS,
@@ -335,7 +340,11 @@ class Cues:
 
     @lazy
     def how(self) -> str | None:
-        return _longest(self.text, HOW_WORDS)
+        listed = _longest(self.text, HOW_WORDS)
+        composed = _HOW.search(self.text)
+        if composed is not None and (listed is None or len(composed[0]) > len(listed)):
+            return composed[0]
+        return listed
 
     @lazy
     def nag_answer(self) -> str | None:
@@ -363,7 +372,11 @@ class Cues:
 
     @lazy
     def task_state(self) -> str | None:
-        return STATE_VERBS[state] if (state := _longest(self.text, STATE_VERBS)) else None
+        if state := _longest(self.text, STATE_VERBS):
+            return STATE_VERBS[state]
+        if _FINISHED.search(self.text) and self.task_number is not None:
+            return "done"  # 第7个待办 发完货了: a verb and 完, last, about a numbered task
+        return None
 
     @lazy
     def task_number(self) -> int | None:
@@ -497,10 +510,16 @@ def _past(text: str) -> bool:
 _UNDO_ALONE = sorted({*STRONG_UNDO, *UNDO_FILLER}, key=len, reverse=True)
 
 
+_FINISHED = re.compile(r"[\u4e00-\u9fff]完[\u4e00-\u9fff]?$")
+_HOW = re.compile(f"(?:{'|'.join(HOW_ASKS)})(?:{'|'.join(HOW_DOINGS)})")
+_LAST_ONE = re.compile(f"(?:{'|'.join(UNDO_LAST)})(?:那)?(?:一)?(?:{'|'.join(UNDO_PIECES)})")
+
+
 def _undo(text: str) -> bool:
     if text.casefold().startswith("undo") or text.startswith(("撤销", "撤回")):
         return True
-    if any(w in text for w in UNDO_CUES) and any(v in text for v in UNDO_VERBS):
+    last = any(w in text for w in UNDO_CUES) or _LAST_ONE.search(text) is not None
+    if last and any(v in text for v in UNDO_VERBS):
         return True
     if not _any(text, STRONG_UNDO):
         return False
@@ -522,8 +541,8 @@ def _nag_answer(text: str) -> str | None:
     if not _any(text, NAG_ANSWERS):
         return None
     said = text.casefold().replace(" ", "")
-    for tail in ("别催了", "不用催了", "别催", "别再提醒了"):
-        said = said.removesuffix(tail).rstrip(",")
+    for tail in NAG_ANSWER_TAILS:
+        said = said.rstrip(",.!").removesuffix(tail).rstrip(",.!")
     for answer in _NAG_ANSWERS_LONGEST:
         if said.endswith(answer):
             lead = said[: -len(answer)].strip(" ,")
@@ -770,7 +789,7 @@ def event_title(text: str, cues: Cues) -> str | None:
 
 _PERIOD_FIRST = re.compile("|".join(sorted(PERIOD_TIMES, key=len, reverse=True)))
 _REVIEW_TAIL = re.compile(
-    r"^\s*(?:给我)?(?:再)?(?:发|推送|推|收到)?(?:周报)?(?:给我|发我)?[\s吧了]*$"
+    r"^\s*(?:给我)?(?:再)?(?:发送|发|推送|推|收到)?(?:周报)?(?:给我|发我)?[\s吧了]*$"
 )
 """What may follow the time of `周报改到周六早上九点发`, `每周日晚上八点半发周报给我`."""
 _WEEKDAY_TIME = re.compile(r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<rest>.+)")

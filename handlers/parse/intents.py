@@ -85,6 +85,7 @@ from handlers.parse.lexicon import (
     PERIOD_TIMES,
     TASK_EDGE_WORDS,
     TASK_PLACES,
+    UNBIND_WORDS,
     WATER_MISSED,
     WATER_NOT_NOW,
     WATER_OVERCOUNTED,
@@ -424,6 +425,9 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
             count is not None and not total
         ):  # 今天喝了三杯水: a total, or three more? asked elsewhere
             return _glasses(count)
+    plus = _WATER_PLUS_LAST.search(text)
+    if plus is not None and not slots.amounts_with_currency and 0 < int(plus["n"]) <= 20:
+        return _glasses(int(plus["n"]))  # 打包完货终于喝上水了 +2
     cups = _CUPS_LAST.search(text) if cues.water_noun and not cues.question else None
     if cups is not None and small_int(cups["n"]) is not None:
         return _glasses(small_int(cups["n"]) or 1)  # 想起来喝水 一口气喝了两杯
@@ -532,6 +536,10 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
 # --- channels, undo, help, numbered tasks, short answers ---------------------------
 
 
+_UNBIND_APART = re.compile(r"(?:解除|取消).{1,16}的?绑定")
+"""`解除WxPusher的绑定`: the unbind verb and 绑定 with the channel between them."""
+
+
 def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`备用渠道设成微信`, `主渠道改回企业微信`, `以后提醒发我微信上`, `方糖解绑`,
     `我的server酱key是SCT… 帮我绑上`."""
@@ -544,7 +552,7 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
     if said is not None and "解绑" not in text:
         return read_channels(f"绑定 {said}")  # a key is written only to be bound
     target = found_cues.channel_target(text)
-    unbind = any(word in text for word in ("解绑", "不绑", "解除绑定", "取消绑定"))
+    unbind = any(word in text for word in UNBIND_WORDS) or _UNBIND_APART.search(text) is not None
     if target is None and unbind:
         target = found_cues.channel_target(text, negated_too=True)  # 不要wxpusher了 解绑吧
     if target is None:
@@ -571,17 +579,16 @@ def help_asked(
 ) -> Help | None:
     """`你能干嘛`, `有哪些指令`, `记账咋用`, `提醒怎么弄成每天的`."""
     cues = cues or found_cues.read(compact(text))
-    if cues.help:
-        return Help()
     if cues.how is not None:
         at = text.find(cues.how)
         topic = text[:at].strip() or text[at + len(cues.how) :].strip()  # 怎么设提醒
+        topic = topic.split()[0] if topic.split() else ""  # 记账咋弄 教我一下: 记账
         while topic.endswith(HELP_TOPIC_FILLERS):
             topic = next(topic.removesuffix(f) for f in HELP_TOPIC_FILLERS if topic.endswith(f))
         found = read_help(f"帮助 {topic}") if topic else None
         if found is not None and found.topic:
             return found
-    return None
+    return Help() if cues.help else None
 
 
 def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
@@ -612,6 +619,8 @@ _DRANK = re.compile(
     r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*(?:第)?"
     r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
 )
+_WATER_PLUS_LAST = re.compile(r"水了?\s*[+x×*]\s*(?P<n>[0-9]{1,2})$", re.IGNORECASE)
+"""`…终于喝上水了 +2`: the water said, then the count added, last."""
 _CUPS_LAST = re.compile(
     r"(?:喝|灌|干|整)(?:了|完)?\s*(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯"
     r"(?=$|[\s,，。!！~])"

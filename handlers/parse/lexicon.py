@@ -824,7 +824,11 @@ EXPORT_WORDS: tuple[str, ...] = (
     "下载我的数据",
     "下载数据",
     "备份我的",
-    "打包",
+    "打包我的",
+    "打包数据",
+    "打包记录",
+    "打包下载",
+    "打包给我",
     "数据下载",
     "export",
     "下载我的",
@@ -1114,6 +1118,10 @@ HELP_CUES: tuple[str, ...] = (
     "帮我做什么",
     "能帮我干嘛",
     "能帮我干啥",
+    "会干嘛",
+    "会做什么",
+    "都会干",
+    "你会干",
 )
 HOW_WORDS: tuple[str, ...] = (
     "要怎么发",
@@ -1220,6 +1228,7 @@ CHANNEL_CUES: tuple[str, ...] = (
     "就发",
     "统一发",
 )
+UNBIND_WORDS = ("解绑", "不绑", "解除绑定", "取消绑定")
 FALLBACK_CUES = ("备用", "备选", "后备")
 STATE_VERBS: dict[str, str] = {
     "明天再说": "postpone",
@@ -1263,6 +1272,8 @@ STATE_VERBS: dict[str, str] = {
     "挪到明天去": "postpone",
     "放放": "postpone",
 }
+STATE_VERBS |= {f"{verb}明天": "postpone" for verb in MOVE_VERBS if verb != "改成"}
+"""Any move verb to 明天 puts a task off (`待办二推迟到明天`)."""
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 GIVE_WORDS: tuple[str, ...] = (
     "来份",
@@ -1475,6 +1486,13 @@ REMINDER_LEADS = (
 """`帮我设个提醒每天中午…提醒我…`: a lead that only says a reminder follows."""
 TYPO_PAIRS = {"明天在说": "明天再说", "在来一": "再来一", "在记一": "再记一", "在提醒": "再提醒"}
 """Homophones an input method gives (在 for 再): same length, fixed before reading."""
+PLEASE_BEFORE = (
+    "帮", "把", "提醒", "给我", "将", "解除", "撤", "取消", "删", "设置", "记", "告诉", "发", "再",
+    "开", "关", "停", "暂停", "恢复", "看", "查", "显示", "列", "导出", "你", "您", "在",
+)  # fmt: skip
+"""Inside a request, a 请 before one of these is politeness (`…，请帮我记到待办`)."""
+PLEASE_NOT_AFTER = "申邀宴回敬聘"
+"""A 请 after one of these is part of a word (`申请`, `邀请`)."""
 POLITE_PLEASE_KEEPS = ("请假", "请客", "请教", "请吃", "请人", "请求", "请柬", "请帖")
 """Words that start with 请 and are not a polite 请 (`请假 3天`)."""
 FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
@@ -1624,6 +1642,17 @@ WORK_VERBS = (
     "开",
 )  # fmt: skip
 """Verbs a task is finished with (`报价单发过去了`, `巡检记录更新完了`)."""
+NAG_ANSWER_TAILS = (
+    "别催了", "不用催了", "别催", "别再提醒了", "谢谢提醒", "谢谢", "多谢", "马上去", "这就去",
+    "马上", "就去", "在弄了", "在路上",
+)  # fmt: skip
+"""What may follow a nag's answer and say nothing more (`收到了，谢谢提醒`, `知道了 马上去`)."""
+HOW_ASKS = ("应该怎么", "要怎么", "该怎么", "怎么", "怎样", "如何", "咋")
+HOW_DOINGS = ("设置", "记录", "记", "用", "弄", "设", "写", "加", "发", "搞", "整", "操作")
+"""A how-to question is one of HOW_ASKS, then one of HOW_DOINGS (`怎样记录体重`)."""
+UNDO_LAST = ("刚才", "刚刚", "刚", "最后")
+UNDO_PIECES = ("条", "笔", "个", "步")
+"""`刚才那一笔`, `上一条`, `最后一笔`: the last record named by when and its piece."""
 THANKS_WORDS = (
     "谢了", "谢谢", "多谢", "谢啦", "感谢", "thanks", "thx", "好的谢谢", "ok谢谢", "谢谢你", "谢谢啦",
     "好的 谢谢", "好的,谢谢", "辛苦了", "ok 谢谢",
@@ -1665,7 +1694,7 @@ VIEW_FILLER_WORDS = (
     "一年", "情况", "干了", "干", "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了",
     "好多", "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前",
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
-    "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙",
+    "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
 )  # fmt: skip
 """Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,
 question, look and noun words, nothing else may be said for the message to be that view."""

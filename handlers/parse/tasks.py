@@ -147,6 +147,8 @@ def parse_cancel(body: Body) -> Command:
     if body.text.startswith("日程"):
         rest = strip_separators(body.text.removeprefix("日程"))
         return parse_cancel_event(body.with_text("取消日程", rest))
+    if body.text.endswith("绑定"):
+        raise ParseError(texts.task_ref_missing("取消"))  # 取消方糖的绑定: the channel readers'
     return CancelTask(ref=task_ref(body.text, "取消"))
 
 
