@@ -26,8 +26,8 @@ from handlers.deployment import Deployment
 from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.parse.key_mask import redact_sendkeys
 from handlers.router import Dispatcher
-from scheduler.core import cards
-from scheduler.core.reminder_rules import DEFAULTS_VERSION, DIGESTS
+from scheduler.core import cards, rule_kinds
+from scheduler.core.reminder_rules import DEFAULTS_VERSION
 from scheduler.core.texts import messages, times
 from scheduler.core.texts.failure_words import failure_words
 from storage.database import CommitWatch, Database, Session
@@ -188,9 +188,9 @@ async def _lost_notice(session: Session, ctx: Context, since: dt.datetime) -> st
         return None
     lost = [
         messages.Lost(
-            label=m.label
-            if m.kind in DIGESTS
-            else f"{times.hm(m.slot.astimezone(ctx.tz))} {m.label}",
+            label=f"{times.hm(m.slot.astimezone(ctx.tz))} {m.label}"
+            if rule_kinds.row(m.kind).missed_at_time
+            else m.label,
             how=m.status,
             why=failure_words(m.note),
         )
