@@ -137,9 +137,11 @@ class Undo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Help:
-    """`帮助` (also `?`, `help`, `菜单`): the menu; `帮助 记账`: one topic's page."""
+    """`帮助` (also `?`, `help`, `菜单`): the menu; `帮助 记账`: one topic's page;
+    `你是谁` (`about`): who keeper is, in at most 3 lines like any short answer."""
 
     topic: str = ""
+    about: bool = False
 
 
 WaterAction = Literal["enable", "pause", "resume", "close"]

@@ -10,6 +10,14 @@ HELP_TEXT = "\n".join(
         "记错了发「撤销」。",
     )
 )
+ABOUT = "\n".join(
+    (
+        "我是 keeper，帮你记账、记体重、喝水、待办、日程和提醒。",
+        "直接说就行，比如：午饭 35、明天9点提醒我交材料、今天咋样。",
+        "全部用法发「帮助」，记错了发「撤销」。",
+    )
+)
+"""`你是谁`: who keeper is and what to say next, in 3 lines (the limit of a short answer)."""
 HELP_PAGES = {
     "记账": (
         "记账：午饭 35 · 地铁 4块 · 花了120买衣服 · 收到工资 8000",
