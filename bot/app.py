@@ -24,6 +24,7 @@ from bot.mp.auth import link_code_key
 from bot.settings import Settings
 from handlers import (
     admin,
+    calendar,
     channels,
     confirm,
     events,
@@ -58,6 +59,7 @@ ROUTERS: list[Router] = [
     water.router,
     admin.router,
     pages.router,
+    calendar.router,
     review.router,
     confirm.router,
     undo.router,

@@ -424,6 +424,14 @@ class ExportData:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class SubscribeCalendar:
+    """`日历订阅`: a private calendar address for a phone to subscribe to;
+    `日历订阅 重置` (`reset`): every earlier address stops working, and a new one."""
+
+    reset: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ShowYear:
     """`今年`: the year so far in a few lines."""
 
@@ -475,6 +483,7 @@ Command = (
     | SnoozeWater
     | OpenPages
     | ExportData
+    | SubscribeCalendar
     | ShowYear
     | SetReview
     | ShowReview
