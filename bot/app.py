@@ -24,6 +24,7 @@ from bot.mp.auth import link_code_key
 from bot.settings import Settings
 from handlers import (
     admin,
+    calendar,
     channels,
     confirm,
     events,
@@ -58,6 +59,7 @@ ROUTERS: list[Router] = [
     water.router,
     admin.router,
     pages.router,
+    calendar.router,
     review.router,
     confirm.router,
     undo.router,
@@ -98,12 +100,15 @@ def create_app(
     clock: Clock | None = None,
     engine: AsyncEngine | None = None,
     watchdog: bool = False,
+    ticks_itself: bool = False,
 ) -> web.Application:
     """Build the web application. With `engine`, use it (and leave it open) instead.
 
     `watchdog` (what `keeper serve` sets): with the scheduler off here, watch the
     workers' heartbeats once a minute and alert the admins when none ticks
     (`scheduler.watchdog`); off in tests and the demo, which drive ticks themselves.
+    `ticks_itself` (the demo, which moves its own clock and ticks in-process): say
+    nothing at start about a missing scheduler, since there the warning is not true.
     """
     app = web.Application(
         client_max_size=MAX_BODY_BYTES, middlewares=[_last_resort, callback.log_rejections]
@@ -120,7 +125,7 @@ def create_app(
     app.cleanup_ctx.append(_metrics)
     if settings.operations.scheduler_on:
         app.cleanup_ctx.append(_scheduler_loop)
-    else:
+    elif not ticks_itself:
         app.on_startup.append(_warn_without_scheduler)
         if watchdog:
             app.cleanup_ctx.append(_watchdog)

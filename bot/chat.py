@@ -96,7 +96,8 @@ async def run_chat(
         settings = _with_api(settings, api_base)
         engine = create_engine(settings.database.url)
         await upgrade(engine)
-        runner = web.AppRunner(create_app(settings, clock=clock, engine=engine), access_log=None)
+        app = create_app(settings, clock=clock, engine=engine, ticks_itself=True)
+        runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:
             site = web.SockSite(runner, listener)
