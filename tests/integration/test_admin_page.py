@@ -8,24 +8,20 @@ import datetime as dt
 import html
 import json
 import re
-from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp import CookieJar
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
 from storage.models import INBOUND
 from storage.repos import retention_runs
-from tests.conftest import TEST_SETTINGS
 from tests.integration.admin_seed import seed, utc
-from tests.settings_env import changed
+from tests.integration.conftest import PAGES_SETTINGS
 
 LINK = re.compile(r"https?://[^/\s]+(/web/link/[A-Za-z0-9_-]+)")
 FIGURES = re.compile(r"data-chart=\"([^\"]+)\" data-figures='([^']*)'")
@@ -33,20 +29,7 @@ FIGURES = re.compile(r"data-chart=\"([^\"]+)\" data-figures='([^']*)'")
 
 @pytest.fixture
 def settings() -> Settings:
-    return changed(
-        TEST_SETTINGS,
-        web={"public_url": "http://keeper.test"},
-        operations={"admins": frozenset({"boss"})},
-    )
-
-
-@pytest.fixture
-async def client(
-    settings: Settings, clock: FakeClock, engine: AsyncEngine
-) -> AsyncIterator[TestClient[object, object]]:
-    app = create_app(settings, clock=clock, engine=engine)
-    async with TestClient(TestServer(app), cookie_jar=CookieJar(unsafe=True)) as test_client:
-        yield test_client
+    return PAGES_SETTINGS
 
 
 async def admin_html(client: TestClient[object, object], wecom: WeComSide) -> str:
