@@ -79,9 +79,11 @@ LIMITS = web.AppKey("mp_limits", MpLimits)
 
 
 def _session(request: web.Request) -> auth.MpSession:
-    key = auth.token_key(request.app[keys.SETTINGS].web_key())
+    settings = request.app[keys.SETTINGS]
+    key = auth.token_key(settings.web_key())
+    previous = [auth.token_key(k) for k in settings.previous_web_keys()]
     token = auth.bearer(request.headers.get("Authorization"))
-    found = auth.verify(key, token, request.app[keys.CLOCK].now())
+    found = auth.verify(key, token, request.app[keys.CLOCK].now(), previous=previous)
     if found is None:
         raise validate.Bad("unauthorized")
     return found
