@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from bot.doctor_checks import Check
 from bot.settings import Settings
+from scheduler.core.texts.channels import SERVERCHAN
 from storage.vocabulary import SealKey
 
 NAME_DATA = "data key"
@@ -48,8 +49,8 @@ async def check_data_key(
     waiting = census[SealKey.PREVIOUS] + census[SealKey.LEGACY]
     if keys.current is None:
         detail = (
-            "KEEPER_DATA_KEY is not set: 绑定 Server酱 is refused, and SendKeys bound "
-            f"before ({census[SealKey.LEGACY]}) still depend on WECOM_SECRET / KEEPER_WEB_SECRET"
+            f"KEEPER_DATA_KEY is not set: binding a {SERVERCHAN} SendKey is refused, and those "
+            f"bound before ({census[SealKey.LEGACY]}) still depend on WECOM_SECRET / KEEPER_WEB_SECRET"
         )
         fix = _copy_line("KEEPER_DATA_KEY", fresh)
         fix += ", then run `keeper rekey`" if waiting else ""
@@ -66,7 +67,7 @@ async def check_data_key(
     if census[SealKey.UNKNOWN]:
         fix = (
             "set KEEPER_DATA_KEY_PREVIOUS to the key that sealed them, or ask their users to "
-            "bind again (设置 渠道 tells them); `keeper rekey` names the user ids"
+            "bind again (their channel list tells them); `keeper rekey` names the user ids"
         )
         detail += f"; {census[SealKey.UNKNOWN]} open with no key here"
         return Check(ok=False, name=NAME_DATA, detail=detail, fix=fix, more=more)

@@ -3,8 +3,8 @@
 The token is `mp1.<user id>.<openid>.<expires, unix seconds>.<HMAC-SHA256>`, signed
 with a key of its own: HMAC-SHA256(`Settings.web_key()`, MP_KEY_LABEL), so a page
 cookie is never a valid token and the other way round, and resetting the secret the
-web key comes from signs every mini-program out too, unless the old one stays
-as KEEPER_WEB_SECRET_PREVIOUS while a rotation settles (issue 22). It lasts `TOKEN_TTL` (7 days:
+web key comes from signs every mini-program out too, unless the old one stays as
+KEEPER_WEB_SECRET_PREVIOUS while a rotation settles (issue 22). It lasts `TOKEN_TTL` (7 days:
 WeChat's own login code is single-use, so a short token means a code2Session per
 visit; a week keeps that rare while a stolen token still dies on its own). The user
 id in it is the one at login and is never trusted: every request reads the user the

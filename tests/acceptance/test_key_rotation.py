@@ -117,7 +117,8 @@ async def test_a_bound_sendkey_sends_at_every_step_of_every_rotation(
     async with _rotation(engine, clock) as (keeper, start):
         # 1. alice binds her SendKey and makes personal WeChat (it) her primary.
         bound, primary = await keeper.say(start, f"绑定 Server酱 {USER_SENDKEY}", "设置 渠道 微信")
-        assert "已绑定 Server酱" in bound and "提醒以后走 Server酱" in primary
+        assert "已绑定 Server酱" in bound
+        assert "提醒以后走 Server酱" in primary
         await keeper.reminder_reaches_serverchan(start, "喝茶")
 
         # 2. WECOM_SECRET is reset in the console (a leak): keeper.env follows.

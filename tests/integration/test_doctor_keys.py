@@ -38,8 +38,10 @@ async def test_missing_keys_are_named_with_a_fresh_key_to_copy(
     code, table = await doctor_table(database_url, clock, KEEPER_DATA_KEY="", KEEPER_WEB_SECRET="")
     assert code == 1
     data, signing = _line(table, "data key"), _line(table, "signing key")
-    assert data[0].startswith("✗") and "KEEPER_DATA_KEY is not set" in data[0]
-    assert signing[0].startswith("✗") and "derived from WECOM_SECRET" in signing[0]
+    assert data[0].startswith("✗")
+    assert "KEEPER_DATA_KEY is not set" in data[0]
+    assert signing[0].startswith("✗")
+    assert "derived from WECOM_SECRET" in signing[0]
     printed = dict(FRESH.findall("\n".join(data + signing)))
     assert set(printed) == {"KEEPER_DATA_KEY", "KEEPER_WEB_SECRET"}
     assert printed["KEEPER_DATA_KEY"] != printed["KEEPER_WEB_SECRET"]
@@ -74,9 +76,8 @@ async def test_values_under_the_previous_key_wait_for_rekey(
     assert f"key id {key_id}; 1 stored secret(s) (1 previous); 1 wait for `keeper rekey`" in data[0]
     assert "fix: keeper rekey" in data[-1]
     signing = _line(table, "signing key")
-    assert (
-        signing[0].startswith("✓") and "KEEPER_WEB_SECRET_PREVIOUS is still believed" in signing[1]
-    )
+    assert signing[0].startswith("✓")
+    assert "KEEPER_WEB_SECRET_PREVIOUS is still believed" in signing[1]
     _shows_no_configured_secret(table)
     assert not FRESH.search(table)  # nothing missing: no key printed
 
@@ -97,7 +98,8 @@ async def test_every_value_under_the_current_key_is_a_tick(
     )
 
     data = _line(table, "data key")
-    assert data[0].startswith("✓") and "1 stored secret(s) (1 current)" in data[0]
+    assert data[0].startswith("✓")
+    assert "1 stored secret(s) (1 current)" in data[0]
     assert "opens nothing now: remove it" in data[1]
     assert _line(table, "signing key")[0].startswith("✓")
     _shows_no_configured_secret(table)

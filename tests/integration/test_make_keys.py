@@ -39,19 +39,20 @@ def test_it_fills_in_both_keys_once_and_keeps_them(tmp_path: Path) -> None:
     made = _values(env_file)
     second = _run(env_file)
 
-    assert first.returncode == 0 and second.returncode == 0, first.stderr + second.stderr
+    assert first.returncode == 0, first.stderr
+    assert second.returncode == 0, second.stderr
     for name in NAMES:
         assert re.fullmatch(r"[A-Za-z0-9_-]{43}", made[name]), name
-        assert f"{name} set in" in first.stdout and f"{name} is already set" in second.stdout
+        assert f"{name} set in" in first.stdout
+        assert f"{name} is already set" in second.stdout
         assert made[name] not in first.stdout + first.stderr + second.stdout + second.stderr
     assert made["KEEPER_DATA_KEY"] != made["KEEPER_WEB_SECRET"]
     assert _values(env_file) == made  # a second run changes nothing
     assert made["KEEPER_DATA_KEY_PREVIOUS"] == made["KEEPER_WEB_SECRET_PREVIOUS"] == ""
     assert stat.S_IMODE(env_file.stat().st_mode) == 0o600
     settings = load_settings({**GOOD, **{n: made[n] for n in NAMES}})
-    assert (
-        settings.key_ring().current is not None and settings.web.secret == made["KEEPER_WEB_SECRET"]
-    )
+    assert settings.key_ring().current is not None
+    assert settings.web.secret == made["KEEPER_WEB_SECRET"]
 
 
 def test_it_appends_a_key_the_file_does_not_name(tmp_path: Path) -> None:
@@ -68,5 +69,6 @@ def test_it_appends_a_key_the_file_does_not_name(tmp_path: Path) -> None:
 
 def test_it_refuses_a_file_that_does_not_exist(tmp_path: Path) -> None:
     done = _run(tmp_path / "missing.env")
-    assert done.returncode == 2 and "copy deploy/env.example first" in done.stderr
+    assert done.returncode == 2
+    assert "copy deploy/env.example first" in done.stderr
     assert not (tmp_path / "missing.env").exists()

@@ -103,7 +103,8 @@ async def test_rekey_moves_what_the_previous_and_old_keys_sealed_and_leaves_the_
         assert open_secret(only_new, sealed, user_id=ids[who], channel=CHANNEL) == USER_SENDKEY
     assert await census(database, ROTATING) == {SealKey.CURRENT: 3, SealKey.UNKNOWN: 1}
     text = report.describe()
-    assert "re-sealed 2" in text and str(ids["frank"]) in text
+    assert "re-sealed 2" in text
+    assert str(ids["frank"]) in text
     for secret in (OLD, NEW, GONE, USER_SENDKEY, *after.values(), *before.values()):
         assert secret not in text
 
@@ -182,14 +183,13 @@ async def test_the_command_reports_counts_and_a_rerun_reports_0(
     )
 
     key_id = DataKey.from_text(NEW).key_id
-    assert (
-        first[0] == 0
-        and f"re-sealed 1 stored secret(s) under KEEPER_DATA_KEY (key id {key_id})" in first[1]
-    )
-    assert (
-        second[0] == 0 and "re-sealed 0 stored secret(s)" in second[1] and "1 already" in second[1]
-    )
-    assert without[0] == 2 and "KEEPER_DATA_KEY is not set" in without[2]
+    assert first[0] == 0
+    assert f"re-sealed 1 stored secret(s) under KEEPER_DATA_KEY (key id {key_id})" in first[1]
+    assert second[0] == 0
+    assert "re-sealed 0 stored secret(s)" in second[1]
+    assert "1 already" in second[1]
+    assert without[0] == 2
+    assert "KEEPER_DATA_KEY is not set" in without[2]
     shown = "".join(first[1:] + second[1:] + without[1:])
     for secret in (
         OLD,

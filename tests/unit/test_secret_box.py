@@ -59,7 +59,9 @@ def test_every_seal_draws_a_fresh_nonce() -> None:
 
 
 @pytest.mark.parametrize(("user_id", "channel"), [(4, CHANNEL), (3, "wxpusher")])
-def test_a_value_copied_to_another_user_or_channel_does_not_open(user_id: int, channel: str) -> None:
+def test_a_value_copied_to_another_user_or_channel_does_not_open(
+    user_id: int, channel: str
+) -> None:
     with pytest.raises(Unreadable):
         _open(RING, _seal(RING), user_id=user_id, channel=channel)
 
@@ -69,9 +71,11 @@ def test_a_value_names_its_key_by_an_id_that_reveals_nothing_of_it() -> None:
     sealed = _seal(KeyRing(current=key))
     assert sealed.startswith(f"v2.{key.key_id}.")
     assert len(key.key_id) == 8
-    assert key.key_id not in NEW_TEXT and key.key_id not in key.aes.hex()
+    assert key.key_id not in NEW_TEXT
+    assert key.key_id not in key.aes.hex()
     assert DataKey.from_text(NEW_TEXT) == key  # the same in every process
-    assert NEW_TEXT not in repr(key) and key.aes.hex() not in repr(key)
+    assert NEW_TEXT not in repr(key)
+    assert key.aes.hex() not in repr(key)
 
 
 def test_during_a_rotation_the_previous_key_opens_what_it_sealed_and_only_the_new_one_seals() -> (
@@ -96,7 +100,8 @@ def test_a_key_removed_too_soon_gives_a_clear_error_that_leaks_nothing() -> None
     with pytest.raises(Unreadable) as caught:
         _open(ring, sealed)
     text = str(caught.value)
-    assert f"key id {old.key_id}" in text and "KEEPER_DATA_KEY_PREVIOUS" in text
+    assert f"key id {old.key_id}" in text
+    assert "KEEPER_DATA_KEY_PREVIOUS" in text
     for secret in (OLD_TEXT, NEW_TEXT, USER_SENDKEY, sealed, sealed.split(".")[2]):
         assert secret not in text
     assert caught.value.__cause__ is None  # no AES error with bytes in it chained on

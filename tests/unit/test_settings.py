@@ -176,7 +176,8 @@ def test_no_settings_group_and_not_the_deployment_shows_a_secret(tmp_path: Path)
     for text, secret in itertools.product(shown, secrets):
         assert secret not in text
     ring = settings.key_ring()
-    assert ring.current is not None and ring.previous is not None
+    assert ring.current is not None
+    assert ring.previous is not None
     for key in (ring.current.aes, ring.previous.aes, *ring.legacy):
         assert repr(key) not in repr(deployment)
         assert repr(key) not in repr(ring)

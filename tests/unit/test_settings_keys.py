@@ -21,7 +21,8 @@ NOW = dt.datetime(2026, 12, 1, 8, 0, tzinfo=dt.UTC)
 
 def test_no_data_key_is_zero_setup_and_seals_nothing() -> None:
     ring = load_settings(dict(GOOD)).key_ring()
-    assert ring.current is None and ring.previous is None
+    assert ring.current is None
+    assert ring.previous is None
     assert len(ring.legacy) == 1  # WECOM_SECRET's old derivation, to open only
 
 
@@ -35,7 +36,8 @@ def test_the_data_key_and_its_previous_make_the_ring_by_key_id() -> None:
         }
     )
     ring = settings.key_ring()
-    assert ring.current is not None and ring.previous is not None
+    assert ring.current is not None
+    assert ring.previous is not None
     assert ring.current.key_id != ring.previous.key_id
     assert len(ring.legacy) == 2  # KEEPER_WEB_SECRET's and WECOM_SECRET's old derivations
     assert {KEY, OTHER} <= set(settings.secrets())
@@ -102,6 +104,7 @@ def test_a_mini_program_token_signed_with_the_previous_web_key_is_believed_too()
     previous = [mp_auth.token_key(k) for k in rotating.previous_web_keys()]
     assert mp_auth.verify(key, token, NOW) is None
     found = mp_auth.verify(key, token, NOW, previous=previous)
-    assert found is not None and found.openid == "openid-1"
+    assert found is not None
+    assert found.openid == "openid-1"
     cookie = web_auth.issue(old.web_key(), 7, "user", NOW)  # still no token of the other kind
     assert mp_auth.verify(key, cookie, NOW, previous=previous) is None
