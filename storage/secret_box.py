@@ -143,10 +143,14 @@ def seal_secret(ring: KeyRing, plaintext: str, *, user_id: int, channel: str) ->
 
 def sealed_under(ring: KeyRing, sealed: str) -> SealKey:
     """Which of the ring's keys a value names, read from its header alone (nothing is
-    opened): what `keeper rekey` skips and `keeper doctor` counts."""
+    opened): what `keeper rekey` skips and `keeper doctor` counts. A value that is no
+    sealed value at all (a damaged row) is `UNKNOWN`, never an exception."""
     if sealed.startswith(LEGACY_PREFIX):
         return SealKey.LEGACY if ring.legacy else SealKey.UNKNOWN
-    key_id, _ = _split(sealed)
+    try:
+        key_id, _ = _split(sealed)
+    except Unreadable:
+        return SealKey.UNKNOWN
     if ring.current and key_id == ring.current.key_id:
         return SealKey.CURRENT
     if ring.previous and key_id == ring.previous.key_id:

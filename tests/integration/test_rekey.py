@@ -61,8 +61,9 @@ def _seal(key_text: str, user_id: int) -> str:
 
 async def _four_users(engine: AsyncEngine, clock: FakeClock) -> dict[str, int]:
     """alice under the previous key, bob the pre-issue-22 way, gina already under
-    the current key, frank under a key this deployment no longer has."""
-    ids = {who: await new_user(engine, clock, who) for who in ("alice", "bob", "gina", "frank")}
+    the current key, frank under a key this deployment no longer has, erin damaged."""
+    people = ("alice", "bob", "gina", "frank", "erin")
+    ids = {who: await new_user(engine, clock, who) for who in people}
     values = {
         "alice": _seal(OLD, ids["alice"]),
         "bob": sealed_the_old_way(
@@ -70,6 +71,7 @@ async def _four_users(engine: AsyncEngine, clock: FakeClock) -> dict[str, int]:
         ),
         "gina": _seal(NEW, ids["gina"]),
         "frank": _seal(GONE, ids["frank"]),
+        "erin": "v2.not-a-sealed-value",
     }
     for who, sealed in values.items():
         await _bind(engine, clock, who, sealed)
@@ -86,22 +88,23 @@ async def test_rekey_moves_what_the_previous_and_old_keys_sealed_and_leaves_the_
         SealKey.PREVIOUS: 1,
         SealKey.LEGACY: 1,
         SealKey.CURRENT: 1,
-        SealKey.UNKNOWN: 1,
+        SealKey.UNKNOWN: 2,
     }
 
     report = await rekey(database, ROTATING)
 
     assert (report.resealed, report.already, report.changed) == (2, 1, 0)
-    assert report.unreadable == (ids["frank"],)
+    assert report.unreadable == (ids["frank"], ids["erin"])
     after = await _stored(engine)
     assert after[ids["gina"]] == before[ids["gina"]]  # not even opened
     assert after[ids["frank"]] == before[ids["frank"]]  # never deleted
+    assert after[ids["erin"]] == before[ids["erin"]]
     only_new = KeyRing(current=DataKey.from_text(NEW))  # previous and old secrets gone
     for who in ("alice", "bob", "gina"):
         sealed = after[ids[who]]
         assert sealed.startswith(f"v2.{only_new.current.key_id}.")  # type: ignore[union-attr]
         assert open_secret(only_new, sealed, user_id=ids[who], channel=CHANNEL) == USER_SENDKEY
-    assert await census(database, ROTATING) == {SealKey.CURRENT: 3, SealKey.UNKNOWN: 1}
+    assert await census(database, ROTATING) == {SealKey.CURRENT: 3, SealKey.UNKNOWN: 2}
     text = report.describe()
     assert "re-sealed 2" in text
     assert str(ids["frank"]) in text
