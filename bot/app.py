@@ -72,14 +72,14 @@ ROUTERS: list[Router] = [
 
 def deployment_of(settings: Settings) -> Deployment:
     """What the conversation knows of this deployment (`handlers.deployment`): the
-    settings groups it reads, as they are, and the two keys derived from the secrets."""
+    settings groups it reads, as they are, and the keys derived from the secrets."""
     return Deployment(
         operations=settings.operations,
         web=settings.web,
         channels=settings.channels,
         mp=settings.mp,
         backup=settings.backup,
-        channel_key=settings.channel_key(),
+        data_keys=settings.key_ring(),
         mp_link_key=link_code_key(settings.web_key()),
     )
 

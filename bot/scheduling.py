@@ -102,10 +102,10 @@ def user_serverchan(
 ) -> UserServerChanChannel:
     """Server酱 with each user's own SendKey (`绑定 Server酱`): always there, since a
     SendKey needs nothing of keeper's but the API base; keys are opened with
-    `Settings.channel_key` just before each send."""
+    `Settings.key_ring` (current, previous or legacy key) just before each send."""
     return UserServerChanChannel(
         api_base=settings.channels.serverchan_api_base,
-        resolve=sendkey_resolver(database, settings.channel_key()),
+        resolve=sendkey_resolver(database, settings.key_ring()),
         session=http,
         now=clock.now,
     )

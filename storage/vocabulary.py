@@ -274,6 +274,16 @@ class ChannelRole(StrEnum):
     NONE = "none"
 
 
+class SealKey(StrEnum):
+    """Which key a sealed value names (`storage.secret_box.sealed_under`): what
+    `keeper rekey` moves and `keeper doctor` counts."""
+
+    CURRENT = "current"
+    PREVIOUS = "previous"
+    LEGACY = "legacy"
+    UNKNOWN = "unknown"
+
+
 class LinkPurpose(StrEnum):
     """What a one-time link opens (`web_links.purpose`)."""
 
