@@ -24,6 +24,7 @@ from bot.mp.auth import link_code_key
 from bot.settings import Settings
 from handlers import (
     admin,
+    calendar,
     channel_tests,
     channels,
     confirm,
@@ -59,6 +60,7 @@ ROUTERS: list[Router] = [
     water.router,
     admin.router,
     pages.router,
+    calendar.router,
     review.router,
     confirm.router,
     undo.router,
@@ -72,14 +74,14 @@ ROUTERS: list[Router] = [
 
 def deployment_of(settings: Settings) -> Deployment:
     """What the conversation knows of this deployment (`handlers.deployment`): the
-    settings groups it reads, as they are, and the two keys derived from the secrets."""
+    settings groups it reads, as they are, and the keys derived from the secrets."""
     return Deployment(
         operations=settings.operations,
         web=settings.web,
         channels=settings.channels,
         mp=settings.mp,
         backup=settings.backup,
-        channel_key=settings.channel_key(),
+        data_keys=settings.key_ring(),
         mp_link_key=link_code_key(settings.web_key()),
     )
 
@@ -100,12 +102,15 @@ def create_app(
     clock: Clock | None = None,
     engine: AsyncEngine | None = None,
     watchdog: bool = False,
+    ticks_itself: bool = False,
 ) -> web.Application:
     """Build the web application. With `engine`, use it (and leave it open) instead.
 
     `watchdog` (what `keeper serve` sets): with the scheduler off here, watch the
     workers' heartbeats once a minute and alert the admins when none ticks
     (`scheduler.watchdog`); off in tests and the demo, which drive ticks themselves.
+    `ticks_itself` (the demo, which moves its own clock and ticks in-process): say
+    nothing at start about a missing scheduler, since there the warning is not true.
     """
     app = web.Application(
         client_max_size=MAX_BODY_BYTES, middlewares=[_last_resort, callback.log_rejections]
@@ -122,7 +127,7 @@ def create_app(
     app.cleanup_ctx.append(_metrics)
     if settings.operations.scheduler_on:
         app.cleanup_ctx.append(_scheduler_loop)
-    else:
+    elif not ticks_itself:
         app.on_startup.append(_warn_without_scheduler)
         if watchdog:
             app.cleanup_ctx.append(_watchdog)

@@ -29,6 +29,7 @@ from bot.sandbox.wecom_side import WeComSide
 from bot.scheduling import scheduler_for
 from bot.settings import (
     DatabaseSettings,
+    DataSettings,
     OperationsSettings,
     Settings,
     WebSettings,
@@ -50,12 +51,19 @@ STEP = re.compile(r"^\+?(\d{1,4})\s*([mhd])$")
 UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 
 
+DEMO_DATA_KEY = "keeper-demo-data-key-not-a-secret-000000"
+"""The demo's data key: fixed, so a SendKey bound in one demo run still opens in the
+next (the demo's database is a file that stays); never a real deployment's key."""
+
+
 def demo_settings(db_path: str, public_url: str = "") -> Settings:
-    """Fresh random secrets each run: the demo never needs real credentials."""
+    """Fresh random secrets each run, but a fixed data key (`DEMO_DATA_KEY`): the demo
+    never needs real credentials, and no setup."""
     return Settings(
         database=DatabaseSettings(url=f"sqlite+aiosqlite:///{db_path}"),
         operations=OperationsSettings(timezone=DEMO_TZ),
         web=WebSettings(public_url=public_url, secret=secrets.token_hex(32)),
+        data=DataSettings(key=DEMO_DATA_KEY),
         wecom=WeComSettings(
             corp_id=DEMO_CORP_ID,
             agent_id=DEMO_AGENT_ID,
@@ -96,7 +104,8 @@ async def run_chat(
         settings = _with_api(settings, api_base)
         engine = create_engine(settings.database.url)
         await upgrade(engine)
-        runner = web.AppRunner(create_app(settings, clock=clock, engine=engine), access_log=None)
+        app = create_app(settings, clock=clock, engine=engine, ticks_itself=True)
+        runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         try:
             site = web.SockSite(runner, listener)

@@ -1,5 +1,5 @@
 """The `keeper` command line: serve, worker, tick, migrate, chat, doctor, menu, export,
-backup, restore.
+backup, restore, rekey.
 
 Exit status 2 means "fix your configuration": a missing or malformed setting, a
 database that is unreachable, missing or not migrated, or `tick --at` refused on a
@@ -41,6 +41,7 @@ from scheduler.clock import Clock
 from scheduler.tick import TickReport
 
 if TYPE_CHECKING:
+    from services.rekey import RekeyReport
     from storage.backup.archive import Manifest
 
 
@@ -129,6 +130,10 @@ def _parser() -> argparse.ArgumentParser:
         help="the demo clock's start, local time (e.g. 2026-12-01T07:30); default now",
     )
     chat.set_defaults(run=_chat)
+    rekey = sub.add_parser(
+        "rekey", help="re-seal every stored secret under KEEPER_DATA_KEY (after a rotation)"
+    )
+    rekey.set_defaults(run=_rekey)
     _add_export(sub)
     _add_backup_commands(sub)
     return parser
@@ -307,6 +312,36 @@ def _doctor(args: argparse.Namespace) -> int:
     code, table = asyncio.run(doctor.run(options, now=SystemClock().now))
     print(table)
     return code
+
+
+def _rekey(args: argparse.Namespace) -> int:
+    """`keeper rekey` (`services.rekey`): exit 0 when every stored secret is under the
+    current data key afterwards, 1 when some open with no key here, 2 without
+    KEEPER_DATA_KEY or a current schema. Prints counts and key ids, never a secret."""
+    settings = load_settings()
+    _log_to_stderr(settings)
+    keys = settings.key_ring()
+    if keys.current is None:
+        print(
+            "keeper: KEEPER_DATA_KEY is not set; `keeper doctor` prints a fresh one to set",
+            file=sys.stderr,
+        )
+        return 2
+    if not asyncio.run(_schema_is_current(settings)):
+        print("keeper: the database schema is not current; run `keeper migrate`", file=sys.stderr)
+        return 2
+    report = asyncio.run(_run_rekey(settings))
+    print(f"keeper: rekey {report.describe()}")
+    return 1 if report.unreadable else 0
+
+
+async def _run_rekey(settings: Settings) -> RekeyReport:
+    from services.rekey import rekey
+    from storage.database import Database
+    from storage.engine import opened_engine
+
+    async with opened_engine(settings.database.url) as engine:
+        return await rekey(Database(engine), settings.key_ring())
 
 
 def _menu_install(args: argparse.Namespace) -> int:

@@ -11,7 +11,9 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import logging
-from dataclasses import dataclass
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
 
 import services.card_updates
@@ -24,8 +26,8 @@ from handlers.deployment import Deployment
 from handlers.parse import parse, parse_card_key, parse_event_key
 from handlers.parse.key_mask import redact_sendkeys
 from handlers.router import Dispatcher
-from scheduler.core import cards
-from scheduler.core.reminder_rules import DEFAULTS_VERSION, DIGESTS
+from scheduler.core import cards, rule_kinds
+from scheduler.core.reminder_rules import DEFAULTS_VERSION
 from scheduler.core.texts import messages, times
 from scheduler.core.texts.failure_words import failure_words
 from storage.database import CommitWatch, Database, Session
@@ -46,15 +48,21 @@ class Conversation:
     """What every `Context` carries; the default zone and the admins come from it."""
     max_age: dt.timedelta
     """How far back a message's CreateTime is believed (KEEPER_CALLBACK_WINDOW_SECONDS)."""
+    timer: Callable[[], float] = field(default=time.perf_counter)
+    """Seconds on a monotonic clock: how long a message took is stored with it
+    (`inbound_messages.handled_ms`, the admin page's p95). Injected, as the clock is."""
 
     async def handle(
         self, msg: Incoming, *, now: dt.datetime, watch: CommitWatch | None = None
     ) -> str:
         """Handle `msg` once and return the reply text ("" for no reply). `watch`
         tells a caller that stops waiting whether the COMMIT had been sent."""
-        return await retrying(lambda: self._handle_once(msg, now, watch))
+        started = self.timer()  # before the retries: a retried message took them all
+        return await retrying(lambda: self._handle_once(msg, now, watch, started))
 
-    async def _handle_once(self, msg: Incoming, now: dt.datetime, watch: CommitWatch | None) -> str:
+    async def _handle_once(
+        self, msg: Incoming, now: dt.datetime, watch: CommitWatch | None, started: float
+    ) -> str:
         zone = self.deployment.operations.timezone  # a new member's, until they set theirs
         async with self.database.transaction(watch) as session:
             user = await users.ensure_and_lock_user(
@@ -90,7 +98,12 @@ class Conversation:
                         outcome, reply=f"{outcome.reply}\n{notice}".strip()
                     )
             kept = outcome.reply if outcome.retry_reply is None else outcome.retry_reply
-            await inbound.save_outcome(session, message_id, reply_text=kept, effect=outcome.effect)
+            # Up to the reply stored; the COMMIT after it is not counted (it cannot be
+            # written in the row it commits).
+            took = round((self.timer() - started) * 1000)
+            await inbound.save_outcome(
+                session, message_id, reply_text=kept, effect=outcome.effect, handled_ms=took
+            )
             return outcome.reply
 
     async def _outcome(
@@ -177,9 +190,9 @@ async def _lost_notice(session: Session, ctx: Context, since: dt.datetime) -> st
         return None
     lost = [
         messages.Lost(
-            label=m.label
-            if m.kind in DIGESTS
-            else f"{times.hm(m.slot.astimezone(ctx.tz))} {m.label}",
+            label=f"{times.hm(m.slot.astimezone(ctx.tz))} {m.label}"
+            if rule_kinds.row(m.kind).missed_at_time
+            else m.label,
             how=m.status,
             why=failure_words(m.note),
         )

@@ -2,7 +2,9 @@
 
 It checks, in the order a deployment is built, and prints a table of ✓ / ✗ with the
 fix under each ✗: settings, admins, the database (which one, password masked, migrated
-to the newest revision), the scheduler (a real tick in the last two minutes, or
+to the newest revision), the data key (set, and every stored secret sealed under it)
+and the signing key (`bot.doctor_keys`: a fresh key to copy when one is missing), the
+scheduler (a real tick in the last two minutes, or
 KEEPER_SCHEDULER=on), the scheduled backups (off, or one verified in the last 26 h),
 retention (what each pruned table keeps; a daily run in the last 50 h),
 WeCom's gettoken (40013, 40001, 60020 with the outbound IP), the
@@ -32,6 +34,7 @@ from bot.doctor_checks import (
     database_url,
 )
 from bot.doctor_evidence import check_evidence, record_admin_tests
+from bot.doctor_keys import check_data_key, check_signing_key
 from bot.doctor_mp import check_miniprogram
 from bot.doctor_retention import check_retention
 from bot.doctor_wecom import check_app, check_public_url, check_send, check_token
@@ -61,6 +64,8 @@ async def diagnose(
     checks.append(database)
     if settings is None:
         return checks
+    checks.append(await check_data_key(settings, database.ok))
+    checks.append(check_signing_key(settings))
     if database.ok:
         checks.append(await check_scheduler(settings, now()))
         checks.append(await check_backups(settings, now()))

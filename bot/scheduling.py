@@ -31,6 +31,7 @@ from scheduler.channels.serverchan_user import UserServerChanChannel
 from scheduler.channels.token_store import DatabaseTokenStore
 from scheduler.channels.wecom_app import WeComAppChannel, WeComAppConfig
 from scheduler.clock import Clock
+from scheduler.core import rule_kinds
 from scheduler.core.incidents import AlertRoute
 from scheduler.kinds import Kind
 from scheduler.nag_kind import NagKind
@@ -40,7 +41,6 @@ from scheduler.routing import sendkey_resolver
 from scheduler.tick import Scheduler, TickReport, tick
 from scheduler.water_kind import WaterKind
 from storage.database import Database
-from storage.vocabulary import RuleKind
 
 log = logging.getLogger(__name__)
 
@@ -103,10 +103,10 @@ def user_serverchan(
 ) -> UserServerChanChannel:
     """Server酱 with each user's own SendKey (`绑定 Server酱`): always there, since a
     SendKey needs nothing of keeper's but the API base; keys are opened with
-    `Settings.channel_key` just before each send."""
+    `Settings.key_ring` (current, previous or legacy key) just before each send."""
     return UserServerChanChannel(
         api_base=settings.channels.serverchan_api_base,
-        resolve=sendkey_resolver(database, settings.channel_key()),
+        resolve=sendkey_resolver(database, settings.key_ring()),
         session=http,
         now=clock.now,
     )
@@ -179,21 +179,23 @@ def alert_route(settings: Settings) -> AlertRoute | None:
 
 
 def all_kinds() -> dict[str, Kind]:
-    """Every rule kind the tick knows, by the name stored on rules and jobs."""
-    kinds: list[Kind] = [
+    """Every rule kind the tick knows, by the name stored on rules and jobs: each row's
+    `runs_as` (`scheduler.core.rule_kinds`) says whether the kind is a recurring or a
+    one-off reminder or has a class of its own."""
+    own: list[Kind] = [
         WaterKind(),
-        RecurringKind(RuleKind.DIGEST_MORNING),
-        RecurringKind(RuleKind.DIGEST_EVENING),
-        RecurringKind(RuleKind.WEEKLY_REVIEW),
-        RecurringKind(RuleKind.CUSTOM),
-        OneOffKind(RuleKind.EVENT_REMINDER),
-        OneOffKind(RuleKind.TASK_DUE),
         CardUpdateKind(),
         AdminAlertKind(),
         NagKind(),
         ChannelTestKind(),
     ]
-    return {kind.name: kind for kind in kinds}
+    kinds = {kind.name: kind for kind in own}
+    for name, row in rule_kinds.ROWS.items():
+        if row.runs_as == "recurring":
+            kinds[name] = RecurringKind(name)
+        elif row.runs_as == "one_off":
+            kinds[name] = OneOffKind(name)
+    return kinds
 
 
 async def run_loop(

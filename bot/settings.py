@@ -13,7 +13,8 @@ environment by its own function below, named after it (`_database`, `_operations
 |---|---|---|
 | `database` | `DatabaseSettings` | the database URL (and its password file) |
 | `operations` | `OperationsSettings` | zone, admins, scheduler, logs, metrics, retention |
-| `web` | `WebSettings` | listen address, public URL, session secret, trusted proxies |
+| `web` | `WebSettings` | listen address, public URL, signing key (and the previous one), trusted proxies |
+| `data` | `DataSettings` | the data key sealing stored secrets (and the previous one) |
 | `wecom` | `WeComSettings` | the app's credentials, API base, callback window, daily quota |
 | `channels` | `ChannelSettings` | the extra channels' credentials and API bases, admin alerts |
 | `mp` | `MiniProgramSettings` | the mini-program's AppID, secret, template, API base |
@@ -52,6 +53,7 @@ from scheduler.core.retention_policy import (
     Periods,
 )
 from scheduler.core.texts.channels import SERVERCHAN
+from storage.secret_box import DataKey, KeyRing, legacy_key
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
@@ -64,8 +66,6 @@ DEFAULT_WECHAT_API_BASE = "https://api.weixin.qq.com"
 
 WEB_KEY_LABEL = b"keeper web session key v1"
 """The label the session key is derived under when KEEPER_WEB_SECRET is unset."""
-CHANNEL_KEY_LABEL = b"keeper user channel key v1"
-"""The label the key sealing users' channel secrets is derived under (`channel_key`)."""
 
 
 class SettingsError(Exception):
@@ -112,14 +112,35 @@ class WebSettings:
     public_url: str = ""
     """KEEPER_PUBLIC_URL: where links point (pages and export; issue 13); empty: no links."""
     secret: str = field(default="", repr=False)
-    """KEEPER_WEB_SECRET: the pages' session key when set (see `Settings.web_key`)."""
+    """KEEPER_WEB_SECRET: the signing key of cookies, mini-program tokens and link
+    codes when set (see `Settings.web_key`); it seals nothing stored."""
+    secret_previous: str = field(default="", repr=False)
+    """KEEPER_WEB_SECRET_PREVIOUS: the signing key before a rotation; what it signed is
+    still believed until it expires (`Settings.previous_web_keys`)."""
     trusted_proxies: tuple[Network, ...] = LOOPBACK
     """KEEPER_TRUSTED_PROXIES: the reverse proxies whose X-Forwarded-For is believed
     (`bot.forwarded`), addresses or networks, comma-separated; loopback by default."""
 
     def secrets(self) -> tuple[str, ...]:
-        """KEEPER_WEB_SECRET, when set."""
-        return tuple(s for s in (self.secret,) if s)
+        """KEEPER_WEB_SECRET and KEEPER_WEB_SECRET_PREVIOUS, when set."""
+        return tuple(s for s in (self.secret, self.secret_previous) if s)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class DataSettings:
+    """The data key (issue 22): it seals the secrets keeper stores (users' Server酱
+    SendKeys) and nothing else, so no other secret's rotation touches them."""
+
+    key: str = field(default="", repr=False)
+    """KEEPER_DATA_KEY: every new seal uses it; empty: nothing can be sealed (binding
+    a SendKey is refused) and `keeper doctor` prints a fresh one to set."""
+    previous: str = field(default="", repr=False)
+    """KEEPER_DATA_KEY_PREVIOUS: the data key before a rotation, still opening what it
+    sealed until `keeper rekey` has re-sealed it under KEEPER_DATA_KEY."""
+
+    def secrets(self) -> tuple[str, ...]:
+        """KEEPER_DATA_KEY and KEEPER_DATA_KEY_PREVIOUS, when set."""
+        return tuple(s for s in (self.key, self.previous) if s)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
@@ -224,33 +245,46 @@ class Settings:
     database: DatabaseSettings = field(default_factory=DatabaseSettings)
     operations: OperationsSettings = field(default_factory=OperationsSettings)
     web: WebSettings = field(default_factory=WebSettings)
+    data: DataSettings = field(default_factory=DataSettings)
     wecom: WeComSettings = field(default_factory=WeComSettings)
     channels: ChannelSettings = field(default_factory=ChannelSettings)
     mp: MiniProgramSettings = field(default_factory=MiniProgramSettings)
     backup: BackupSettings = field(default_factory=BackupSettings)
 
     def web_key(self) -> bytes:
-        """The HMAC key of the pages' session cookies.
+        """The signing key: the HMAC key of the pages' session cookies, and the key the
+        mini-program's token and link-code keys are derived from (`bot.mp.auth`).
 
         KEEPER_WEB_SECRET when set; otherwise derived from WECOM_SECRET as
-        HMAC-SHA256(WECOM_SECRET, WEB_KEY_LABEL), so a deployment needs no new secret
-        and the cookie key is never the WeCom secret itself. Resetting the app's
-        Secret in the WeCom console then signs everyone out, which is what one wants.
+        HMAC-SHA256(WECOM_SECRET, WEB_KEY_LABEL), so the demo and a first start need no
+        new secret and the cookie key is never the WeCom secret itself (`keeper doctor`
+        asks for a key of its own: resetting the app's Secret then signs nobody out).
+        It signs what expires on its own and seals nothing stored, so rotating it
+        loses no data: KEEPER_WEB_SECRET_PREVIOUS keeps what it signed valid meanwhile.
         """
         if self.web.secret:
             return self.web.secret.encode()
         return hmac.new(self.wecom.secret.encode(), WEB_KEY_LABEL, hashlib.sha256).digest()
 
-    def channel_key(self) -> bytes:
-        """The AES-256 key sealing the SendKeys users bind (`storage.secret_box`).
+    def previous_web_keys(self) -> tuple[bytes, ...]:
+        """Signing keys still believed (never used to sign): KEEPER_WEB_SECRET_PREVIOUS
+        during a rotation, else none."""
+        return (self.web.secret_previous.encode(),) if self.web.secret_previous else ()
 
-        HMAC-SHA256 under its own label of KEEPER_WEB_SECRET when set, else of
-        WECOM_SECRET: never the cookie key, never a secret itself. Without
-        KEEPER_WEB_SECRET, resetting WECOM_SECRET makes bound SendKeys unreadable
-        (their sends fail as configuration errors and 设置 渠道 asks to bind again).
+    def key_ring(self) -> KeyRing:
+        """The keys stored secrets are sealed and opened with (`storage.secret_box`).
+
+        KEEPER_DATA_KEY seals; it and KEEPER_DATA_KEY_PREVIOUS open by key id. The keys
+        values were sealed with before issue 22 (derived from KEEPER_WEB_SECRET, its
+        previous value, or WECOM_SECRET) open the old values only, until `keeper rekey`
+        moves them: none of those secrets is needed by the data once it has run.
         """
-        base = self.web.secret or self.wecom.secret
-        return hmac.new(base.encode(), CHANNEL_KEY_LABEL, hashlib.sha256).digest()
+        legacy = (self.web.secret, self.web.secret_previous, self.wecom.secret)
+        return KeyRing(
+            current=DataKey.from_text(self.data.key) if self.data.key else None,
+            previous=DataKey.from_text(self.data.previous) if self.data.previous else None,
+            legacy=tuple(legacy_key(s) for s in dict.fromkeys(legacy) if s),
+        )
 
     def secrets(self) -> tuple[str, ...]:
         """The configured secret values of every group, for log redaction and leak tests."""
@@ -258,6 +292,7 @@ class Settings:
             *self.wecom.secrets(),
             *self.database.secrets(),
             *self.web.secrets(),
+            *self.data.secrets(),
             *self.backup.secrets(),
             *self.mp.secrets(),
             *self.channels.secrets(),
@@ -277,6 +312,7 @@ def load_settings(
         database=_database(env),
         operations=_operations(env),
         web=_web(env),
+        data=_data(env),
         wecom=_wecom(env),
         channels=_channels(env),
         mp=_mp(env),
@@ -456,6 +492,7 @@ def _web(env: Mapping[str, str]) -> WebSettings:
         port=_int(env, "KEEPER_PORT", 8080, 0, 65535),
         public_url=_public_url(env),
         secret=_web_secret(env),
+        secret_previous=_web_secret_previous(env),
         trusted_proxies=_trusted_proxies(env),
     )
 
@@ -490,6 +527,29 @@ def _web_secret(env: Mapping[str, str]) -> str:
     return value
 
 
+def _web_secret_previous(env: Mapping[str, str]) -> str:
+    """KEEPER_WEB_SECRET_PREVIOUS: optional, only beside a different KEEPER_WEB_SECRET."""
+    return _previous(env, "KEEPER_WEB_SECRET", _web_secret(env))
+
+
+def _previous(env: Mapping[str, str], name: str, current: str) -> str:
+    """`name`_PREVIOUS: the key `name` held before a rotation. Refused without a
+    current key, or equal to it (the rotation was not finished: a new key is needed)."""
+    value = env.get(f"{name}_PREVIOUS", "").strip()
+    if not value:
+        return ""
+    if not current:
+        raise SettingsError(
+            f"{name}_PREVIOUS is set but {name} is not; a rotation keeps the old key in "
+            f"{name}_PREVIOUS and a new one in {name} (`keeper doctor` prints one)"
+        )
+    if value == current:
+        raise SettingsError(
+            f"{name}_PREVIOUS equals {name}; set a new {name} (`keeper doctor` prints one)"
+        )
+    return value
+
+
 def _trusted_proxies(env: Mapping[str, str]) -> tuple[Network, ...]:
     """KEEPER_TRUSTED_PROXIES, e.g. `127.0.0.1, 172.18.0.0/16` (compose: the network
     docker's port proxy connects from); unset: loopback only."""
@@ -503,6 +563,33 @@ def _trusted_proxies(env: Mapping[str, str]) -> tuple[Network, ...]:
             "KEEPER_TRUSTED_PROXIES must be IP addresses or networks, comma-separated "
             "(e.g. 127.0.0.1, 172.18.0.0/16)"
         ) from None
+
+
+# -- the data key (issue 22) ------------------------------------------------------------
+
+DATA_KEY_FORM = (
+    "32-256 letters, digits or + / = _ -: a random key of its own, "
+    "e.g. the output of `openssl rand -base64 32` (`keeper doctor` prints one)"
+)
+
+
+def _data(env: Mapping[str, str]) -> DataSettings:
+    """KEEPER_DATA_KEY and KEEPER_DATA_KEY_PREVIOUS, both optional (see `DataSettings`).
+
+    The key must be no other secret of the deployment: the point of it is that
+    rotating those leaves the stored secrets alone.
+    """
+    key = _optional(env, "KEEPER_DATA_KEY", r"[A-Za-z0-9+/=_-]{32,256}", DATA_KEY_FORM)
+    previous = _previous(env, "KEEPER_DATA_KEY", key)
+    if previous and not re.fullmatch(r"[A-Za-z0-9+/=_-]{32,256}", previous):
+        raise SettingsError(f"KEEPER_DATA_KEY_PREVIOUS is malformed; expected {DATA_KEY_FORM}")
+    others = {env.get(n, "").strip() for n in ("WECOM_SECRET", "KEEPER_WEB_SECRET")}
+    if key and key in others:
+        raise SettingsError(
+            "KEEPER_DATA_KEY must be a key of its own, not WECOM_SECRET or KEEPER_WEB_SECRET "
+            "(`keeper doctor` prints a fresh one)"
+        )
+    return DataSettings(key=key, previous=previous)
 
 
 # -- the WeCom app ----------------------------------------------------------------------

@@ -5,6 +5,12 @@ mini-program's bearer token (`bot.mp.auth`, prefix `mp1`, word = the openid) are
 the same construction with different keys: one place signs and checks them, so a
 fix to the check (constant-time compare before any field is read, the expiry) holds
 for both. Pure, no I/O.
+
+A token is signed with the current key only and checked against it and the
+`previous` keys (KEEPER_WEB_SECRET_PREVIOUS during a rotation, issue 22), so a
+rotation signs nobody out: what the old key signed stays good until it expires. A
+token names no key: an HMAC verifies under the key that made it and no other, so
+trying two keys is no guess.
 """
 
 from __future__ import annotations
@@ -13,6 +19,7 @@ import base64
 import datetime as dt
 import hashlib
 import hmac
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 LAST_EXPIRY = 253_402_300_799
@@ -44,16 +51,26 @@ def seal(
 
 
 def open_token(
-    key: bytes, token: str | None, prefix: str, now: dt.datetime, *, max_chars: int
+    key: bytes,
+    token: str | None,
+    prefix: str,
+    now: dt.datetime,
+    *,
+    max_chars: int,
+    previous: Sequence[bytes] = (),
 ) -> Opened | None:
     """What `token` proves; None when it is absent, too long, altered, signed with
-    another key, of another prefix, malformed or expired (an expiry `datetime` cannot
-    hold counts as malformed). The signature is compared in constant time before any
-    field is trusted."""
+    neither `key` nor one of the `previous` keys, of another prefix, malformed or
+    expired (an expiry `datetime` cannot hold counts as malformed). The signature is
+    compared in constant time, under every key, before any field is trusted."""
     if not token or len(token) > max_chars:
         return None
     payload, _, signature = token.rpartition(".")
-    if not hmac.compare_digest(_sign(key, payload).encode(), signature.encode()):
+    matches = [
+        hmac.compare_digest(_sign(k, payload).encode(), signature.encode())
+        for k in (key, *previous)
+    ]
+    if not any(matches):
         return None
     parts = payload.split(".")
     if len(parts) != 4 or parts[0] != prefix:

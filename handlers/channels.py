@@ -106,13 +106,15 @@ def health(*, configured: bool, held: bool, unreadable: bool, recent: list[str])
 
 
 def _opens(ctx: Context, receiver: Receiver) -> bool:
-    return services.channels.key_opens(ctx.deployment.channel_key, ctx.user.id, receiver)
+    return services.channels.key_opens(ctx.deployment.data_keys, ctx.user.id, receiver)
 
 
 @router.handles(BindReceiver)
 async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -> Outcome:
     if command.channel not in ctx.deployment.channels.user_channels:
         return Outcome(reply=t.WXPUSHER_OFF)
+    if command.channel == SERVERCHAN_USER and ctx.deployment.data_keys.current is None:
+        return Outcome(reply=t.NO_DATA_KEY)  # never sealed under a key a rotation would lose
     hint = mask(command.value)
     bound = await services.channels.bind(
         session,
@@ -120,7 +122,7 @@ async def bind_receiver(session: Session, ctx: Context, command: BindReceiver) -
         command.channel,
         command.value,
         hint=hint,
-        key=ctx.deployment.channel_key,
+        keys=ctx.deployment.data_keys,
         now=ctx.now,
     )
     reply = t.bound(

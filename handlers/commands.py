@@ -137,9 +137,11 @@ class Undo:
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Help:
-    """`帮助` (also `?`, `help`, `菜单`): the menu; `帮助 记账`: one topic's page."""
+    """`帮助` (also `?`, `help`, `菜单`): the menu; `帮助 记账`: one topic's page;
+    `你是谁` (`about`): who keeper is, in at most 3 lines like any short answer."""
 
     topic: str = ""
+    about: bool = False
 
 
 WaterAction = Literal["enable", "pause", "resume", "close"]
@@ -422,6 +424,14 @@ class ExportData:
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)
+class SubscribeCalendar:
+    """`日历订阅`: a private calendar address for a phone to subscribe to;
+    `日历订阅 重置` (`reset`): every earlier address stops working, and a new one."""
+
+    reset: bool = False
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
 class ShowYear:
     """`今年`: the year so far in a few lines."""
 
@@ -473,6 +483,7 @@ Command = (
     | SnoozeWater
     | OpenPages
     | ExportData
+    | SubscribeCalendar
     | ShowYear
     | SetReview
     | ShowReview

@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from typing import Protocol
 from zoneinfo import ZoneInfo
 
+from storage.secret_box import KeyRing
+
 
 class Operations(Protocol):
     """`bot.settings.OperationsSettings`, as far as the conversation reads it."""
@@ -60,18 +62,18 @@ class Backup(Protocol):
 
 @dataclass(frozen=True, kw_only=True, slots=True)
 class Deployment:
-    """The settings groups the conversation reads, and the two keys derived from the
-    deployment's secrets. The keys are required: an empty default would only fail
-    inside AES at the first 绑定, or store link codes under an empty key."""
+    """The settings groups the conversation reads, and the keys derived from the
+    deployment's secrets. They are required: an empty default would seal nothing at
+    the first 绑定 without saying why, or store link codes under an empty key."""
 
     operations: Operations
     web: Web
     channels: Channels
     mp: MiniProgram
     backup: Backup
-    channel_key: bytes = field(repr=False)
-    """The key sealing users' SendKeys (`bot.settings.Settings.channel_key`;
-    `storage.secret_box`)."""
+    data_keys: KeyRing = field(repr=False)
+    """The keys sealing and opening users' SendKeys (`bot.settings.Settings.key_ring`;
+    `storage.secret_box`); without a current one, binding a SendKey is refused."""
     mp_link_key: bytes = field(repr=False)
     """The key link codes are stored under (`bot.mp.auth.link_code_key`;
     `services.mp_link.code_hash`)."""

@@ -31,7 +31,7 @@ from handlers.commands import (
 )
 from handlers.context import Context, Outcome
 from handlers.router import Router
-from scheduler.core import nag, quiet
+from scheduler.core import nag, quiet, rule_kinds
 from scheduler.core import water_plan as wp
 from scheduler.core.reminder_rules import DEFAULT_DIGEST_TIMES, DIGESTS, digest_time, review_time
 from scheduler.core.schedule import Schedule, next_after
@@ -117,7 +117,7 @@ async def _line(session: Session, ctx: Context, rule: RuleRecord) -> str:
         every = nag.DEFAULT_EVERY if spec is None else spec.every
         label = texts.nag_rule_label(rule.label, every)
     next_at = rule.next_fire_at
-    if rule.status == RuleStatus.ACTIVE and next_at is None and rule.kind in rules.ONE_OFF_KINDS:
+    if rule.status == RuleStatus.ACTIVE and next_at is None and rule_kinds.row(rule.kind).runs_out:
         next_at = await job_claims.waiting_slot(session, rule.id)  # made early, not yet sent
     shown = _when_or_none(next_at, ctx) if rule.status == RuleStatus.ACTIVE else None
     return texts.rule_line(rule.number, rule.kind, label, state, shown)
@@ -160,13 +160,11 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
     rule = await rules.by_number(session, ctx.user.id, cmd.number)
     if rule is None:
         return Outcome(reply=texts.rule_not_found(cmd.number))
+    if cmd.verb == "delete" and not _deletable(rule):
+        return Outcome(reply=texts.NOT_DELETABLE[rule.kind])
     if rule.kind == RuleKind.WATER:
         return await _water_rule(session, ctx, cmd)
     if cmd.verb == "delete":
-        if rule.kind in DIGESTS:
-            return Outcome(reply=texts.DIGEST_RULE_DELETE)
-        if rule.kind == RuleKind.WEEKLY_REVIEW:
-            return Outcome(reply=texts.REVIEW_RULE_DELETE)
         if not await services.rules.delete(session, rule, ctx.now):
             return Outcome(reply=texts.rule_not_found(cmd.number))
         return Outcome(reply=texts.rule_changed(cmd.number, "delete", None))
@@ -209,13 +207,13 @@ def _label_with_next(rule: RuleRecord, ctx: Context) -> str:
 
 
 def _deletable(rule: RuleRecord) -> bool:
-    """删除 提醒 N refuses digests and water (they are switched off instead)."""
-    return rule.kind not in (*DIGESTS, RuleKind.WATER, RuleKind.WEEKLY_REVIEW)
+    """删除 提醒 N refuses water, digests and the weekly review: their rows are not
+    `deletable` (they are switched off instead)."""
+    return rule_kinds.row(rule.kind).deletable
 
 
 async def _water_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcome:
-    if cmd.verb == "delete":
-        return Outcome(reply=texts.WATER_RULE_DELETE)
+    """Pause or resume the water plan (deleting it was refused before)."""
     event = await _water_switch(session, ctx, on=cmd.verb == "resume")
     if event is None:
         return Outcome(reply=texts.RULE_ALREADY[cmd.verb])
@@ -246,7 +244,7 @@ async def switch_all(session: Session, ctx: Context, cmd: SwitchAllReminders) ->
     found = [
         r
         for r in await rules.of_user(session, ctx.user.id)
-        if r.status == from_status and r.kind not in (RuleKind.WATER, RuleKind.CARD_UPDATE)
+        if r.status == from_status and rule_kinds.row(r.kind).switched_by_all
     ]
     count = 0
     for rule in found:

@@ -13,7 +13,7 @@ router = Router("welcome")
 
 @router.handles(Help)
 async def show_help(session: Session, ctx: Context, cmd: Help) -> Outcome:
-    return Outcome(reply=texts.help_page(cmd.topic))
+    return Outcome(reply=texts.ABOUT if cmd.about else texts.help_page(cmd.topic))
 
 
 @router.handles(WhoAmI)

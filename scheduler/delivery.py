@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from scheduler import enterprise, incident_watch, routing, stats
 from scheduler.channels.budget import HOUR, Defer, budget_decision
-from scheduler.core import outcomes, quiet
+from scheduler.core import outcomes, quiet, rule_kinds
 from scheduler.core.channel import OutboundMessage, SendResult
 from scheduler.core.texts import messages
 from scheduler.core.user_ids import KNOWN
@@ -32,7 +32,7 @@ from scheduler.runtime import CONFIG_HOLD, Scheduler
 from scheduler.send_window import SendWindow
 from storage.database import Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob
-from storage.repos import attempts, job_claims, known_ids, rules, sent_or_missed, users
+from storage.repos import attempts, job_claims, known_ids, rules, users
 from storage.retry import retrying
 from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus
 
@@ -560,6 +560,6 @@ async def tell_later(
         job.user_id
         for job, status in ended
         if status in (JobStatus.FAILED, JobStatus.UNKNOWN)
-        and job.payload_kind not in sent_or_missed.UNTOLD_FAILURES
+        and rule_kinds.row(job.payload_kind).told_failed
     }
     await users.mark_missed(session, told, since=now)

@@ -39,7 +39,7 @@ from scheduler.core.fallback import (
 from storage.database import Database, Session
 from storage.records import Addressee, AttemptRecord, JobEnd, JobRecord, NewJob, Receiver
 from storage.repos import attempts, job_claims, user_channels
-from storage.secret_box import open_secret
+from storage.secret_box import KeyRing, open_secret
 from storage.vocabulary import AttemptOutcome, ChannelRole, DeliveryPolicy, ErrorClass, JobStatus
 
 HELD_NOTE = "channel held after a configuration error; sent through the fallback"
@@ -228,11 +228,12 @@ def _held_attempt(job: JobRecord, now: dt.datetime) -> AttemptRecord:
     )
 
 
-def sendkey_resolver(database: Database, key: bytes) -> Callable[[str], Awaitable[str | None]]:
+def sendkey_resolver(database: Database, keys: KeyRing) -> Callable[[str], Awaitable[str | None]]:
     """How the personal Server酱 channel finds a job's SendKey: the recipient names
-    the user, the key is read in its own short transaction and opened with `key`.
-    None: no key bound (any more). Raises `secret_box.Unreadable` when it does not
-    open (WECOM_SECRET reset without KEEPER_WEB_SECRET)."""
+    the user, the key is read in its own short transaction and opened with `keys`
+    (whichever of them it names, so `keeper rekey` may move it at any moment).
+    None: no key bound (any more). Raises `secret_box.Unreadable` when no key here
+    opens it (a data key removed before `keeper rekey` moved what it sealed)."""
 
     async def resolve(recipient: str) -> str | None:
         user_id = user_of_ref(recipient)
@@ -242,6 +243,6 @@ def sendkey_resolver(database: Database, key: bytes) -> Callable[[str], Awaitabl
             sealed = await user_channels.receiver_on(session, user_id, SERVERCHAN_USER)
         if sealed is None:
             return None
-        return open_secret(key, sealed, user_id=user_id, channel=SERVERCHAN_USER)
+        return open_secret(keys, sealed, user_id=user_id, channel=SERVERCHAN_USER)
 
     return resolve

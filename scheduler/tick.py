@@ -19,7 +19,7 @@ import time
 from dataclasses import dataclass, field
 
 from scheduler import routing, watchdog
-from scheduler.core import outcomes
+from scheduler.core import outcomes, rule_kinds
 from scheduler.core.job_state import expiry_cutoff
 from scheduler.delivery import deliver, finish, tell_later
 from scheduler.runtime import (
@@ -33,7 +33,7 @@ from scheduler.runtime import (
 )
 from storage.database import Session
 from storage.records import Addressee, JobRecord, NewJob, RuleRecord
-from storage.repos import attempts, flags, job_claims, rules, sent_or_missed, ticks, users
+from storage.repos import attempts, flags, job_claims, rules, ticks, users
 from storage.retry import retrying
 from storage.vocabulary import JobStatus, Priority
 
@@ -189,7 +189,7 @@ async def expire_stale(s: Scheduler, now: dt.datetime) -> int:
                         outcomes.not_sent(job, JobStatus.EXPIRED, "catch-up window passed", now),
                     )
                 told = {
-                    job.user_id for job in gone if job.payload_kind not in sent_or_missed.UNTOLD
+                    job.user_id for job in gone if rule_kinds.row(job.payload_kind).told_expired
                 }
                 await users.mark_missed(session, told, since=now)
                 await rules.retire_spent(session, {job.rule_id for job in gone}, now=now)

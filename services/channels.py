@@ -38,7 +38,7 @@ from scheduler.core.fallback import (
 from storage.database import Session
 from storage.records import Receiver, UserRecord
 from storage.repos import job_claims, user_channels
-from storage.secret_box import Unreadable, open_secret, seal_secret
+from storage.secret_box import KeyRing, Unreadable, open_secret, seal_secret
 from storage.vocabulary import ChannelRole, RuleKind
 
 __all__ = [
@@ -73,11 +73,11 @@ def primary_of(found: list[Receiver]) -> str:
     return role_of(found, ChannelRole.PRIMARY) or WECOM_APP
 
 
-def key_opens(key: bytes, user_id: int, receiver: Receiver) -> bool:
-    """Whether a bound Server酱 SendKey still opens with `key` (a rotated secret
-    makes it unreadable until the user binds it again)."""
+def key_opens(keys: KeyRing, user_id: int, receiver: Receiver) -> bool:
+    """Whether a bound Server酱 SendKey still opens with `keys` (a data key removed
+    before `keeper rekey` moved it makes it unreadable until the user binds again)."""
     try:
-        open_secret(key, receiver.receiver, user_id=user_id, channel=SERVERCHAN_USER)
+        open_secret(keys, receiver.receiver, user_id=user_id, channel=SERVERCHAN_USER)
     except Unreadable:
         return False
     return True
@@ -90,15 +90,21 @@ async def bind(
     value: str,
     *,
     hint: str,
-    key: bytes,
+    keys: KeyRing,
     now: dt.datetime,
 ) -> Bound:
-    """Bind (or replace) the user's receiver `value` on `channel`, sealed when it is
-    a SendKey; it takes the fallback role when nobody has it and it is not the
-    primary. A replaced receiver takes every waiting job on its channel."""
+    """Bind (or replace) the user's receiver `value` on `channel`, sealed under the
+    current data key when it is a SendKey; it takes the fallback role when nobody has
+    it and it is not the primary. A replaced receiver takes every waiting job on its
+    channel.
+
+    Raises:
+        secret_box.NoDataKey: a SendKey, and KEEPER_DATA_KEY is not set (nothing written;
+            the handler answers before it gets here).
+    """
     stored = value
     if channel == SERVERCHAN_USER:
-        stored = seal_secret(key, value, user_id=user.id, channel=SERVERCHAN_USER)
+        stored = seal_secret(keys, value, user_id=user.id, channel=SERVERCHAN_USER)
     new = await user_channels.bind(session, user.id, channel, receiver=stored, hint=hint, now=now)
     if not new:  # 换绑: a WxPusher job carries the UID itself; all follow the new one
         route = route_of(user.id, channel, stored)

@@ -12,7 +12,7 @@ import datetime as dt
 import hashlib
 import hmac
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import services.water
 from scheduler.core import water_plan as wp
@@ -66,10 +66,17 @@ async def new_link_code(
 
 
 async def link(
-    session: Session, openid: str, code: str, now: dt.datetime, *, key: bytes
+    session: Session,
+    openid: str,
+    code: str,
+    now: dt.datetime,
+    *,
+    key: bytes,
+    previous: Sequence[bytes] = (),
 ) -> int | str:
-    """Link the openid to the member whose code this is (`key`: as `new_link_code`): the
-    member's user id, or the
+    """Link the openid to the member whose code this is (`key`: as `new_link_code`;
+    `previous`: the link-code keys of KEEPER_WEB_SECRET_PREVIOUS during a rotation, so a
+    code asked for just before it still links): the member's user id, or the
     contract's error code (`rate_limited`, `already_linked`, `link_code_invalid`; a
     wrong code's count is written, so the caller commits either way).
 
@@ -86,7 +93,11 @@ async def link(
     failures = found.link_failures if recent else 0
     if failures >= LINK_MAX_FAILURES:
         return "rate_limited"
-    member = await mp.use_link_code(session, code_hash(key, code), now)
+    member = None
+    for each in (key, *previous):  # one key made it: at most one hash can match
+        member = await mp.use_link_code(session, code_hash(each, code), now)
+        if member is not None:
+            break
     if member is None:
         await mp.note_link_failure(session, openid, failures + 1, now)
         return "link_code_invalid"

@@ -41,7 +41,6 @@ from scheduler.core.reminder_rules import (
 )
 from scheduler.core.rule_state import can_transition
 from scheduler.core.schedule import Schedule, next_after
-from scheduler.core.texts.rules import RULE_KIND_NAMES
 from storage.database import Session
 from storage.records import EventRecord, RuleRecord, TaskRecord
 from storage.repos import events, job_claims, rules, sent_or_missed, tasks, users
@@ -95,7 +94,7 @@ async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.
                 now=now,
                 next_fire_at=next_after(digest_schedule(at), now, tz),
                 spec=at.strftime("%H:%M"),
-                label=RULE_KIND_NAMES[kind],
+                label=rule_kinds.ROWS[kind].label,
             )
     if RuleKind.WEEKLY_REVIEW not in have:
         weekday, at = REVIEW_DEFAULT
@@ -106,7 +105,7 @@ async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.
             now=now,
             next_fire_at=next_after(review_schedule(weekday, at), now, tz),
             spec=review_spec(weekday, at),
-            label=RULE_KIND_NAMES[RuleKind.WEEKLY_REVIEW],
+            label=rule_kinds.ROWS[RuleKind.WEEKLY_REVIEW].label,
         )
     await users.update_user(session, user_id, defaults_version=DEFAULTS_VERSION)
 

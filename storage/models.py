@@ -144,7 +144,8 @@ class InboundMessage(Base):
 
     `reply_text` is what we answered the first time; a retry gets it again.
     `effect_kind`/`effect_id` name the record the message made, which is what `撤销`
-    reverses; `undone_at` marks it reversed.
+    reverses; `undone_at` marks it reversed. `received_at` and `handled_ms` are what
+    the admin page's callback chart counts and times.
     """
 
     __tablename__ = "inbound_messages"
@@ -160,6 +161,9 @@ class InboundMessage(Base):
     effect_kind: Mapped[str | None] = mapped_column(String(32))
     effect_id: Mapped[int | None] = mapped_column(Integer)
     undone_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+    # Milliseconds from taking the message up to storing its reply (the admin page's
+    # p95); NULL on rows from before migration 0020.
+    handled_ms: Mapped[int | None] = mapped_column(Integer)
 
     __table_args__ = (
         Index("ix_inbound_messages_user_effect", "user_id", "effect_kind", "id"),

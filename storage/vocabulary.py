@@ -23,9 +23,9 @@ from enum import StrEnum
 class RuleKind(StrEnum):
     """What a reminder rule is: `reminder_rules.kind`, and a job's `payload_kind`.
 
-    Storage's own queries name kinds (which rules run out, which expiries are told);
-    what each kind promises (delivery policy, priority, catch-up window) is one table
-    in `scheduler.rule_kinds`.
+    Every per-kind fact (policy, priority, quiet time, whether a miss is told ...) is
+    one row in `scheduler.core.rule_kinds.ROWS`; the kind sets storage's own queries
+    filter by follow it below.
     """
 
     WATER = "water"
@@ -39,6 +39,59 @@ class RuleKind(StrEnum):
     ADMIN_ALERT = "admin_alert"
     NAG = "nag"
     CHANNEL_TEST = "channel_test"
+
+
+# The kind sets storage's SQL filters by. Storage is the bottom layer and cannot read
+# `scheduler.core.rule_kinds.ROWS`, so they are spelled out here, and
+# tests/unit/test_rule_kind_rows.py holds each equal to what the rows say.
+
+UNTOLD_EXPIRED: tuple[RuleKind, ...] = (
+    RuleKind.WATER,
+    RuleKind.DIGEST_MORNING,
+    RuleKind.DIGEST_EVENING,
+    RuleKind.CARD_UPDATE,
+    RuleKind.WEEKLY_REVIEW,
+    RuleKind.ADMIN_ALERT,
+    RuleKind.NAG,
+    RuleKind.CHANNEL_TEST,
+)
+"""Kinds whose expiry the user is not told about (rows' `told_expired`): a late water
+reminder just moves the plan, a card update is not a reminder, a digest may well have
+had nothing to say (its content is one 「今天」 away), the same for the weekly review
+(「周报」), and an admin alert is the admin's, not a reminder (its incident stays in
+管理 状态); a nag's expired repeat is covered by its next one (`scheduler.core.nag`),
+unless none of its messages ever went out (`sent_or_missed.missed_since` tells that
+nag once); a channel test's device check shows it expired."""
+
+UNTOLD_FAILED: tuple[RuleKind, ...] = (
+    RuleKind.WATER,
+    RuleKind.CARD_UPDATE,
+    RuleKind.ADMIN_ALERT,
+    RuleKind.CHANNEL_TEST,
+)
+"""Kinds whose failed or unknown send the user is not told about (rows' `told_failed`):
+water has its own notice (the plan pauses and says why), a card update is not a
+reminder, an admin alert's failure shows in 管理 状态, and a channel test's device
+check never turns confirmed. A digest that failed did have something to say, so it
+is told."""
+
+NEVER_EARLY: tuple[RuleKind, ...] = (RuleKind.NAG,)
+"""Kinds whose jobs are never claimed early as another job's companion (rows'
+`early_companion`): a nag's repeat leaving with the reminder before it would be two
+repeats in one message."""
+
+RUNS_OUT: tuple[RuleKind, ...] = (
+    RuleKind.EVENT_REMINDER,
+    RuleKind.TASK_DUE,
+    RuleKind.CUSTOM,
+    RuleKind.NAG,
+)
+"""Kinds whose rules can run out of occurrences and are then retired (rows'
+`runs_out`; water waits for the plan instead)."""
+
+UNBUDGETED: tuple[RuleKind, ...] = (RuleKind.CARD_UPDATE,)
+"""Kinds whose sends do not count toward a channel's hourly budget (rows'
+`budgeted`): a card update is not a message."""
 
 
 class RuleStatus(StrEnum):
@@ -244,6 +297,16 @@ class ChannelRole(StrEnum):
     PRIMARY = "primary"
     FALLBACK = "fallback"
     NONE = "none"
+
+
+class SealKey(StrEnum):
+    """Which key a sealed value names (`storage.secret_box.sealed_under`): what
+    `keeper rekey` moves and `keeper doctor` counts."""
+
+    CURRENT = "current"
+    PREVIOUS = "previous"
+    LEGACY = "legacy"
+    UNKNOWN = "unknown"
 
 
 class LinkPurpose(StrEnum):

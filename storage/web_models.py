@@ -1,7 +1,8 @@
-"""Tables of the pages (issue 13): one-time links.
+"""Tables of the pages (issue 13): one-time links, and calendar feeds (issue 22).
 
 Same conventions as `storage.models`. A link's token is never stored: only its
-SHA-256, so a copy of the database (or a backup) opens nothing.
+SHA-256, so a copy of the database (or a backup) opens nothing. The same holds for a
+calendar feed's token.
 """
 
 from __future__ import annotations
@@ -34,3 +35,24 @@ class WebLink(Base):
 
 
 WEB_LINKS = _table(WebLink)
+
+
+class CalendarFeed(Base):
+    """A private calendar address (`日历订阅`): its token's SHA-256 and whose it is.
+
+    Good until `revoked_at` is set (`日历订阅 重置` revokes every address of the member
+    and makes a new one). A phone polls it for as long as it lives, so it has no
+    expiry of its own.
+    """
+
+    __tablename__ = "calendar_feeds"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    user_id: Mapped[int] = _user_fk()
+    created_at: Mapped[dt.datetime] = mapped_column(UTCDateTime())
+    revoked_at: Mapped[dt.datetime | None] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_calendar_feeds_user", "user_id", "created_at"), TABLE_OPTIONS)
+
+
+CALENDAR_FEEDS = _table(CalendarFeed)

@@ -43,7 +43,14 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.sandbox.wecom_side import WeComSide
-from bot.settings import ChannelSettings, MiniProgramSettings, Settings, WeComSettings
+from bot.settings import (
+    ChannelSettings,
+    DataSettings,
+    MiniProgramSettings,
+    Settings,
+    WebSettings,
+    WeComSettings,
+)
 from scheduler.clock import FakeClock
 from scheduler.core.user_ids import KNOWN
 from storage.engine import create_engine
@@ -54,6 +61,8 @@ REQUIRE_MARIADB = os.environ.get("KEEPER_REQUIRE_MARIADB") == "1"
 ENGINES = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
 
 TEST_SETTINGS = Settings(
+    web=WebSettings(secret="test-web-signing-key-0001-0123456789abcdef"),
+    data=DataSettings(key="test-data-key-0001-0123456789abcdefABCDEF"),
     wecom=WeComSettings(
         corp_id="wwtestcorp000001",
         agent_id=1000002,
@@ -126,6 +135,8 @@ def _secret_values() -> list[tuple[str, str]]:
 
     s = TEST_SETTINGS
     configured = [
+        ("KEEPER_WEB_SECRET", s.web.secret),
+        ("KEEPER_DATA_KEY", s.data.key),
         ("WECOM_SECRET", s.wecom.secret),
         ("WECOM_TOKEN", s.wecom.token),
         ("WECOM_AES_KEY", s.wecom.aes_key),

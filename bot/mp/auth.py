@@ -3,7 +3,8 @@
 The token is `mp1.<user id>.<openid>.<expires, unix seconds>.<HMAC-SHA256>`, signed
 with a key of its own: HMAC-SHA256(`Settings.web_key()`, MP_KEY_LABEL), so a page
 cookie is never a valid token and the other way round, and resetting the secret the
-web key comes from signs every mini-program out too. It lasts `TOKEN_TTL` (7 days:
+web key comes from signs every mini-program out too, unless the old one stays as
+KEEPER_WEB_SECRET_PREVIOUS while a rotation settles (issue 22). It lasts `TOKEN_TTL` (7 days:
 WeChat's own login code is single-use, so a short token means a code2Session per
 visit; a week keeps that rare while a stolen token still dies on its own). The user
 id in it is the one at login and is never trusted: every request reads the user the
@@ -16,6 +17,7 @@ import datetime as dt
 import hashlib
 import hmac
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from bot import signed
@@ -53,10 +55,13 @@ def issue(key: bytes, user_id: int, openid: str, now: dt.datetime) -> tuple[str,
     return signed.seal(key, "mp1", user_id, openid, now + TOKEN_TTL)
 
 
-def verify(key: bytes, token: str | None, now: dt.datetime) -> MpSession | None:
-    """The session a token proves; None when absent, altered, signed with another
-    key, malformed or expired (`bot.signed.open_token`)."""
-    opened = signed.open_token(key, token, "mp1", now, max_chars=TOKEN_MAX_CHARS)
+def verify(
+    key: bytes, token: str | None, now: dt.datetime, *, previous: Sequence[bytes] = ()
+) -> MpSession | None:
+    """The session a token proves; None when absent, altered, signed with neither
+    `key` nor a `previous` one (a rotation: `token_key` of the previous signing key),
+    malformed or expired (`bot.signed.open_token`)."""
+    opened = signed.open_token(key, token, "mp1", now, max_chars=TOKEN_MAX_CHARS, previous=previous)
     if opened is None or not _OPENID.fullmatch(opened.word):
         return None
     return MpSession(user_id=opened.user_id, openid=opened.word, expires_at=opened.expires_at)

@@ -79,9 +79,11 @@ LIMITS = web.AppKey("mp_limits", MpLimits)
 
 
 def _session(request: web.Request) -> auth.MpSession:
-    key = auth.token_key(request.app[keys.SETTINGS].web_key())
+    settings = request.app[keys.SETTINGS]
+    key = auth.token_key(settings.web_key())
+    previous = [auth.token_key(k) for k in settings.previous_web_keys()]
     token = auth.bearer(request.headers.get("Authorization"))
-    found = auth.verify(key, token, request.app[keys.CLOCK].now())
+    found = auth.verify(key, token, request.app[keys.CLOCK].now(), previous=previous)
     if found is None:
         raise validate.Bad("unauthorized")
     return found
@@ -229,6 +231,7 @@ async def post_link(request: web.Request) -> web.StreamResponse:
     who = _session(request)
     now, limits = request.app[keys.CLOCK].now(), request.app[LIMITS]
     key = request.app[keys.CONVERSATION].deployment.mp_link_key  # derived once, at start-up
+    previous = [auth.link_code_key(k) for k in request.app[keys.SETTINGS].previous_web_keys()]
     code = validate.link_code(await body(request))
     if refused := limits.link(now):
         return too_many(refused)
@@ -236,7 +239,7 @@ async def post_link(request: web.Request) -> web.StreamResponse:
 
     async def work(session: Session, user_id: int) -> web.Response:
         nonlocal outcome
-        linked = await mp_link.link(session, who.openid, code, now, key=key)
+        linked = await mp_link.link(session, who.openid, code, now, key=key, previous=previous)
         outcome = linked if isinstance(linked, str) else "linked"
         return error(linked) if isinstance(linked, str) else await _status(request, session, linked)
 

@@ -1,5 +1,5 @@
 """keeper's pages (issue 13): sign-in by one-time link, the personal page, the admin
-page, the export download.
+page, the export download; and the calendar feed (issue 22, `bot.web.calendar`).
 
 `setup(app)` adds the routes, the templates and the static files to the one
 application `bot.app.create_app` builds. Everything the pages use ships in this
@@ -16,7 +16,7 @@ import jinja2
 from aiohttp import web
 
 from bot import keys
-from bot.web import routes
+from bot.web import calendar, routes
 from handlers import texts
 
 HERE = Path(__file__).parent
@@ -42,6 +42,8 @@ def setup(app: web.Application) -> None:
     # take the session cookie), leaving the member a "链接已用过" page.
     app.router.add_get("/web/link/{token}", routes.open_link, allow_head=False)
     app.router.add_get("/web/me", routes.me)
+    # HEAD too: a calendar app may check the address first; it changes nothing.
+    app.router.add_get(calendar.ROUTE, calendar.feed)
     app.router.add_get("/web/admin", routes.admin_page)
     app.router.add_static("/web/static", HERE / "static", append_version=True)
     app.on_response_prepare.append(_headers)

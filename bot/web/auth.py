@@ -1,7 +1,7 @@
 """The pages' session: a signed cookie, checked on every request. Pure, no I/O.
 
 The cookie is `v1.<user id>.<role>.<expires, unix seconds>.<HMAC-SHA256>`, signed
-with `Settings.web_key()`. It names a user id only: which member that is, and
+with `Settings.web_key()` (and believed under `Settings.previous_web_keys()` too). It names a user id only: which member that is, and
 whether they are still an admin, is read again from the database and the settings
 on every request, so removing someone from KEEPER_ADMINS takes effect at once.
 """
@@ -9,6 +9,7 @@ on every request, so removing someone from KEEPER_ADMINS takes effect at once.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -32,10 +33,13 @@ def issue(key: bytes, user_id: int, role: Role, now: dt.datetime) -> str:
     return signed.seal(key, "v1", user_id, role, now + SESSION_TTL)[0]
 
 
-def verify(key: bytes, value: str | None, now: dt.datetime) -> WebSession | None:
+def verify(
+    key: bytes, value: str | None, now: dt.datetime, *, previous: Sequence[bytes] = ()
+) -> WebSession | None:
     """The session a cookie value proves; None when it is absent, altered, signed
-    with another key, malformed or expired (`bot.signed.open_token`)."""
-    opened = signed.open_token(key, value, "v1", now, max_chars=200)
+    with neither `key` nor a `previous` one (a rotation), malformed or expired
+    (`bot.signed.open_token`)."""
+    opened = signed.open_token(key, value, "v1", now, max_chars=200, previous=previous)
     if opened is None or opened.word not in _ROLES:
         return None
     role: Role = "admin" if opened.word == "admin" else "user"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 from html import escape
 
@@ -112,3 +113,86 @@ def bar_chart(
             f"<title>{texts.chart_goal(goal)}</title></line>"
         )
     return _frame(title, texts.chart_bars(len(bars)), body)
+
+
+@dataclass(frozen=True, kw_only=True, slots=True)
+class Series:
+    """One figure per day: its name (tooltips and the legend), the class its marks
+    carry (colours in keeper.css), and its values (None: nothing that day)."""
+
+    name: str
+    css: str
+    values: Sequence[float | None]
+
+
+def day_chart(
+    days: Sequence[dt.date],
+    stacks: Sequence[Series],
+    *,
+    title: str,
+    line: Series | None = None,
+    line_unit: str = "",
+) -> Markup:
+    """A bar per day, stacked from `stacks` bottom up (a `rect` per non-zero part,
+    classed `part` and the series' class), and an optional `line` drawn over them
+    with a dot per day that has a value. With a `line_unit` the line has a scale of
+    its own, labelled at the right ("ms"); without, it shares the bars' scale."""
+    if not days:
+        return _frame(title, texts.CHART_EMPTY, [])
+    totals = [sum(s.values[i] or 0 for s in stacks) for i in range(len(days))]
+    shared = [] if line is None or line_unit else [v for v in line.values if v is not None]
+    top = max([*totals, *shared, 1]) * 1.1
+    ky, by = _scale(0, top, PAD_T, H - PAD_B)
+    width = (W - PAD_L - PAD_R) / len(days)
+    body = [
+        f'<line class="axis" x1="{PAD_L}" y1="{H - PAD_B}" x2="{W - PAD_R}" y2="{H - PAD_B}"/>',
+        _axis_label(PAD_L - 3, PAD_T + 8, f"{top:.0f}"),
+        _axis_label(PAD_L - 3, H - PAD_B, "0"),
+    ]
+    for i, day in enumerate(days):
+        x, base = PAD_L + i * width, 0.0
+        for s in stacks:
+            value = s.values[i] or 0
+            if not value:
+                continue
+            y_top, y_base = ky * (base + value) + by, ky * base + by
+            body.append(
+                f'<rect class="part {s.css}" x="{x + width * 0.15:.1f}" y="{y_top:.1f}" '
+                f'width="{width * 0.7:.1f}" height="{y_base - y_top:.1f}">'
+                f"<title>{day:%m-%d} {escape(s.name)} {value:g}</title></rect>"
+            )
+            base += value
+        if (len(days) - 1 - i) % 3 == 0:
+            body.append(_axis_label(x + width / 2, H - 6, f"{day:%m-%d}", "middle"))
+    if line is not None:
+        body += _line(days, line, width, line_unit, (ky, by))
+    return _frame(title, texts.chart_days(days[0], days[-1]), body)
+
+
+def _line(
+    days: Sequence[dt.date],
+    line: Series,
+    width: float,
+    unit: str,
+    shared: tuple[float, float],
+) -> list[str]:
+    """The line's marks: its own scale's label (with a unit), the polyline, the dots."""
+    ky, by = shared
+    head = []
+    if unit:
+        top = max([v for v in line.values if v is not None] + [1]) * 1.1
+        ky, by = _scale(0, top, PAD_T, H - PAD_B)
+        head.append(_axis_label(W - PAD_R, PAD_T + 8, f"{top:.0f} {unit}"))
+    points, dots = [], []
+    for i, (day, value) in enumerate(zip(days, line.values, strict=True)):
+        if value is None:
+            continue
+        x, y = PAD_L + (i + 0.5) * width, ky * value + by
+        points.append(f"{x:.1f},{y:.1f}")
+        dots.append(
+            f'<circle class="dot {line.css}" cx="{x:.1f}" cy="{y:.1f}" r="2.5">'
+            f"<title>{day:%m-%d} {escape(line.name)} {value:g}{escape(unit)}</title></circle>"
+        )
+    if len(points) > 1:
+        head.append(f'<polyline class="line {line.css}" points="{" ".join(points)}"/>')
+    return head + dots

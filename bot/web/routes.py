@@ -121,7 +121,9 @@ def _set_cookie(request: web.Request, response: web.StreamResponse, value: str) 
 
 async def _session(request: web.Request) -> tuple[auth.WebSession, str, ZoneInfo] | None:
     """The signed-in session with the member's UserID and zone; None when there is none."""
-    session = auth.verify(_key(request), request.cookies.get(auth.COOKIE_NAME), _now(request))
+    previous = request.app[keys.SETTINGS].previous_web_keys()
+    cookie = request.cookies.get(auth.COOKIE_NAME)
+    session = auth.verify(_key(request), cookie, _now(request), previous=previous)
     if session is None:
         return None
     async with request.app[keys.DATABASE].transaction() as db:

@@ -28,7 +28,13 @@ from handlers.commands import (
     SwitchWater,
 )
 from handlers.parse.body import Body
-from handlers.parse.lexicon import END_WORDS, EVENT_TITLE_WORDS, FEATURE_NOUNS, QUIET_WORDS
+from handlers.parse.lexicon import (
+    END_WORDS,
+    EVENT_TITLE_WORDS,
+    FEATURE_NOUNS,
+    MOVE_VERBS,
+    QUIET_WORDS,
+)
 from handlers.parse.numbers import LIST_N, small_int
 from handlers.parse.settings import (
     DIGESTS,
@@ -61,16 +67,15 @@ _CARDS = re.compile(
 _ALL = re.compile(
     rf"(?P<v1>{_ON}|{_OFF})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{_ON}|{_OFF})"
 )
+_MOVE = "|".join(MOVE_VERBS)
 _EVENT_EDIT = re.compile(
-    rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的时间|的)?\s*(?:改到|改成|挪到|移到|推到|换到|改)\s*(?P<rest>.+)"
+    rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的时间|的)?\s*(?:{_MOVE}|改)\s*(?P<rest>.+)"
 )
-_EVENT_MOVE = re.compile(
-    r"(?:把)?(?P<title>[^\s0-9]{1,12}?)\s*(?:改到|挪到|推到|推迟到|提前到|移到|换到|延期到|改在|改成)\s*(?P<rest>.+)"
-)
+_EVENT_MOVE = re.compile(rf"(?:把)?(?P<title>[^\s0-9]{{1,12}}?)\s*(?:{_MOVE})\s*(?P<rest>.+)")
 _EVENT_CANCEL = re.compile(
     rf"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>{LIST_N})"
     rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*(?:取消|删掉|删除|删了|删|不去了?)"
-    r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:,.{0,12})?"
+    r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:[,\s].{0,12})?"
 )
 _STARTS = re.compile(r"(?:开始|开|举行|进行|见面)$")
 _EVENT_NAMING = re.compile(r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$")

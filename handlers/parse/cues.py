@@ -22,6 +22,7 @@ from handlers.parse.lexicon import (
     DONE_PAST_VERBS,
     EVENT_MARKERS,
     EVENT_NOUNS,
+    EVENT_PLACES,
     EXPENSE_SYNONYMS,
     EXPORT_WORDS,
     FALLBACK_CUES,
@@ -29,16 +30,24 @@ from handlers.parse.lexicon import (
     GIVE_WORDS,
     GOAL_CUES,
     HELP_CUES,
+    HOW_ASKS,
+    HOW_DOINGS,
     HOW_WORDS,
     IDENTITY_WORDS,
     INTERJECTIONS,
     LOOK_WORDS,
+    MARKER_COUNTS,
+    MARKER_ENDS,
+    MARKER_LINKS,
+    MARKER_VERBS,
     MONEY_NOUNS,
+    NAG_ANSWER_TAILS,
     NAG_ANSWERS,
     OTHER_PEOPLE,
     PAGE_WORDS,
     PAST_WORDS,
     PERIOD_TIMES,
+    PERSON_OBJECT_VERBS,
     POLITE_LEADS,
     QUESTION_CUES,
     QUIET_WORDS,
@@ -51,12 +60,15 @@ from handlers.parse.lexicon import (
     STATE_VERBS,
     STRONG_UNDO,
     TASK_MARKERS,
+    TASK_PLACES,
     THING_NAMERS,
     THING_WEIGHT,
     TURN_OFF_WORDS,
     TURN_ON_WORDS,
     UNDO_CUES,
     UNDO_FILLER,
+    UNDO_LAST,
+    UNDO_PIECES,
     UNDO_VERBS,
     VIEW_FILLER_WORDS,
     VIEW_NOUNS,
@@ -142,6 +154,32 @@ def _nearest(text: str, table: object, anchor: str | None) -> str | None:
     return min(found)[2] if found else None
 
 
+def _composed(places: tuple[str, ...]) -> re.Pattern[str]:
+    def one_of(words: tuple[str, ...]) -> str:
+        return "|".join(map(re.escape, words))
+
+    return re.compile(
+        f"(?:{one_of(MARKER_VERBS)})(?:{one_of(MARKER_LINKS)})?(?:{one_of(MARKER_COUNTS)})?"
+        f"(?:{one_of(places)})(?:{one_of(MARKER_ENDS)})?",
+        re.IGNORECASE,
+    )
+
+
+_EVENT_MARKER = _composed(EVENT_PLACES)
+_TASK_MARKER = _composed(TASK_PLACES)
+
+
+def _marker(text: str, listed: object, composed: re.Pattern[str]) -> str | None:
+    """The longest explicit marker in `text`: one of the listed ones, or one composed
+    of the lexicon's marker parts (`记成待办`, `加到日历里`)."""
+    best = _longest(text, listed)
+    for match in composed.finditer(text):
+        said = match[0].casefold()
+        if best is None or len(said) > len(best):
+            best = said
+    return best
+
+
 class Cues:
     """Which cue words a message holds (None / False: none of that table), each
     looked up only when a family asks for it (most families stop at their first cue)."""
@@ -173,11 +211,11 @@ class Cues:
 
     @lazy
     def event_marker(self) -> str | None:
-        return _longest(self.text, EVENT_MARKERS)
+        return _marker(self.text, EVENT_MARKERS, _EVENT_MARKER)
 
     @lazy
     def task_marker(self) -> str | None:
-        return _longest(self.text, TASK_MARKERS)
+        return _marker(self.text, TASK_MARKERS, _TASK_MARKER)
 
     @lazy
     def question(self) -> bool:
@@ -302,7 +340,11 @@ class Cues:
 
     @lazy
     def how(self) -> str | None:
-        return _longest(self.text, HOW_WORDS)
+        listed = _longest(self.text, HOW_WORDS)
+        composed = _HOW.search(self.text)
+        if composed is not None and (listed is None or len(composed[0]) > len(listed)):
+            return composed[0]
+        return listed
 
     @lazy
     def nag_answer(self) -> str | None:
@@ -330,7 +372,11 @@ class Cues:
 
     @lazy
     def task_state(self) -> str | None:
-        return STATE_VERBS[state] if (state := _longest(self.text, STATE_VERBS)) else None
+        if state := _longest(self.text, STATE_VERBS):
+            return STATE_VERBS[state]
+        if _FINISHED.search(self.text) and self.task_number is not None:
+            return "done"  # 第7个待办 发完货了: a verb and 完, last, about a numbered task
+        return None
 
     @lazy
     def task_number(self) -> int | None:
@@ -440,6 +486,8 @@ def _someone_elses(text: str) -> bool:
         at = text.find(person)
         if at < 0 or text.startswith("说", at + len(person)):
             continue
+        if at and text[at - 1] in PERSON_OBJECT_VERBS:
+            continue  # 送完娃回来灌了一大杯水: the child is who was taken, not who drank
         after = text[at + len(person) :]
         digit = next(
             (i for i, ch in enumerate(after) if ch.isdigit() or ch in "一二两三四五六七八九十百"),
@@ -462,10 +510,16 @@ def _past(text: str) -> bool:
 _UNDO_ALONE = sorted({*STRONG_UNDO, *UNDO_FILLER}, key=len, reverse=True)
 
 
+_FINISHED = re.compile(r"[\u4e00-\u9fff]完[\u4e00-\u9fff]?$")
+_HOW = re.compile(f"(?:{'|'.join(HOW_ASKS)})(?:{'|'.join(HOW_DOINGS)})")
+_LAST_ONE = re.compile(f"(?:{'|'.join(UNDO_LAST)})(?:那)?(?:一)?(?:{'|'.join(UNDO_PIECES)})")
+
+
 def _undo(text: str) -> bool:
     if text.casefold().startswith("undo") or text.startswith(("撤销", "撤回")):
         return True
-    if any(w in text for w in UNDO_CUES) and any(v in text for v in UNDO_VERBS):
+    last = any(w in text for w in UNDO_CUES) or _LAST_ONE.search(text) is not None
+    if last and any(v in text for v in UNDO_VERBS):
         return True
     if not _any(text, STRONG_UNDO):
         return False
@@ -487,8 +541,8 @@ def _nag_answer(text: str) -> str | None:
     if not _any(text, NAG_ANSWERS):
         return None
     said = text.casefold().replace(" ", "")
-    for tail in ("别催了", "不用催了", "别催", "别再提醒了"):
-        said = said.removesuffix(tail).rstrip(",")
+    for tail in NAG_ANSWER_TAILS:
+        said = said.rstrip(",.!").removesuffix(tail).rstrip(",.!")
     for answer in _NAG_ANSWERS_LONGEST:
         if said.endswith(answer):
             lead = said[: -len(answer)].strip(" ,")
@@ -711,6 +765,11 @@ def event_title(text: str, cues: Cues) -> str | None:
     """`明天的会取消了` -> `会`: the event word or what precedes the cancel word."""
     off = cues.turn_off_word or ""
     before = text[: text.find(off)] if off in text else text
+    if off and not before.strip(" ,把将"):  # 删掉练车的日程: the title follows the verb
+        before = text[text.find(off) + len(off) :].strip()
+        before = before.removeprefix("日程").strip()  # 取消日程 复诊
+        if len(before) < 2:
+            return None
     for day in ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周"):
         if before.startswith(day):
             weekday = before[len(day) : len(day) + 1]
@@ -730,7 +789,7 @@ def event_title(text: str, cues: Cues) -> str | None:
 
 _PERIOD_FIRST = re.compile("|".join(sorted(PERIOD_TIMES, key=len, reverse=True)))
 _REVIEW_TAIL = re.compile(
-    r"^\s*(?:给我)?(?:再)?(?:发|推送|推|收到)?(?:周报)?(?:给我|发我)?[\s吧了]*$"
+    r"^\s*(?:给我)?(?:再)?(?:发送|发|推送|推|收到)?(?:周报)?(?:给我|发我)?[\s吧了]*$"
 )
 """What may follow the time of `周报改到周六早上九点发`, `每周日晚上八点半发周报给我`."""
 _WEEKDAY_TIME = re.compile(r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<rest>.+)")

@@ -77,9 +77,15 @@ from handlers.parse.changes import read_change
 from handlers.parse.channels import read_channels
 from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
+    EVENT_OFF_WORDS,
+    EVENT_PLACES,
     HELP_TOPIC_FILLERS,
     ML_PER_GLASS,
+    MOVE_VERBS,
+    PERIOD_TIMES,
     TASK_EDGE_WORDS,
+    TASK_PLACES,
+    UNBIND_WORDS,
     WATER_MISSED,
     WATER_NOT_NOW,
     WATER_OVERCOUNTED,
@@ -108,7 +114,9 @@ Family = Callable[[str, Body, Cues, Slots], Command | None]
 # search), before it asks for the cues and slots that cost more.
 _REVIEW_HINT = re.compile("周报|回顾|回看|周总结|review", re.IGNORECASE)
 _DIGEST_HINT = re.compile("晨报|早报|晚报|总结|计划|安排")
-_MARKER_HINT = re.compile("日程|待办|任务|todo|ddl|记个事", re.IGNORECASE)
+_MARKER_HINT = re.compile(
+    "|".join(map(re.escape, (*EVENT_PLACES, *TASK_PLACES, "ddl", "记个事"))), re.IGNORECASE
+)
 _WEIGHT_HINT = re.compile("体重|称|秤|kg|公斤|千克|斤", re.IGNORECASE)
 _WATER_HINT = re.compile("水|杯|water", re.IGNORECASE)
 _CHANNEL_HINT = re.compile(
@@ -279,6 +287,8 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
     if feature == "review" and not slots.when_found:
         return SetReview(on=on is not None)
     if feature == "water":
+        if slots.count is not None or slots.water_ml is not None:
+            return None  # 开了一上午车…喝了两杯: glasses drunk, not the reminder switched
         return SwitchWater(action=_water_action(off, on))
     if feature == "cards":
         return SetCards(on=on is not None)
@@ -314,8 +324,7 @@ def _rule_or_event(text: str, cues: Cues, slots: Slots, verb: str) -> Command | 
         if cues.event_word == "日程" and cues.turn_off and "第" in text:
             return CancelEvent(number=slots.list_number)  # 第3个日程不去了
         return None  # 日程2取消: the event readers take numbers
-    event_off = ("取消", "取消了", "不去", "不去了", "删掉", "删了", "删除", "不开了", "不开")
-    if cues.turn_off and cues.event_word and cues.turn_off_word in event_off:
+    if cues.turn_off and cues.event_word and cues.turn_off_word in EVENT_OFF_WORDS:
         day = slots.day
         title = found_cues.event_title(text, cues)
         if title and title not in ("日程", "安排", "行程"):  # 取消日程: which one?
@@ -416,6 +425,12 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
             count is not None and not total
         ):  # 今天喝了三杯水: a total, or three more? asked elsewhere
             return _glasses(count)
+    plus = _WATER_PLUS_LAST.search(text)
+    if plus is not None and not slots.amounts_with_currency and 0 < int(plus["n"]) <= 20:
+        return _glasses(int(plus["n"]))  # 打包完货终于喝上水了 +2
+    cups = _CUPS_LAST.search(text) if cues.water_noun and not cues.question else None
+    if cups is not None and small_int(cups["n"]) is not None:
+        return _glasses(small_int(cups["n"]) or 1)  # 想起来喝水 一口气喝了两杯
     if (
         cues.water_noun
         and slots.count
@@ -473,6 +488,17 @@ def review_schedule(text: str, _context: Body, cues: Cues, slots: Slots) -> Comm
     return SetReview(on=True, weekday=WEEKDAYS[weekday], at=at)
 
 
+_WHEN_START = re.compile(
+    f"{found_slots.DAY_WORDS.pattern}|{'|'.join(PERIOD_TIMES)}|凌晨|[0-9一二三四五六七八九十两]+\\s*点"
+)
+
+
+def _from_when_words(said: str) -> str:
+    """`said` from its first day, period or o'clock word on (`跑夜班呢明早八点`)."""
+    found = _WHEN_START.search(said)
+    return said[found.start() :] if found is not None else said
+
+
 def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`别打扰我，到明早8点`: quiet until a wall-clock time."""
     if not cues.quiet or cues.turn_off_word == "取消":
@@ -492,6 +518,7 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
         said = "到 " + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
         if len(said.split()) > 2:
             said = "到 " + said.split()[-1]  # 今晚夜班 明早八点前…: the time said last
+        said = "到 " + _from_when_words(said[2:])  # 跑夜班呢明早八点前: the words before go
     else:
         return None
     said = _QUIET_ASKED.sub("", said).strip(" ,")  # 到明天早上七点请开启免打扰
@@ -509,6 +536,10 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
 # --- channels, undo, help, numbered tasks, short answers ---------------------------
 
 
+_UNBIND_APART = re.compile(r"(?:解除|取消).{1,16}的?绑定")
+"""`解除WxPusher的绑定`: the unbind verb and 绑定 with the channel between them."""
+
+
 def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
     """`备用渠道设成微信`, `主渠道改回企业微信`, `以后提醒发我微信上`, `方糖解绑`,
     `我的server酱key是SCT… 帮我绑上`."""
@@ -521,7 +552,7 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
     if said is not None and "解绑" not in text:
         return read_channels(f"绑定 {said}")  # a key is written only to be bound
     target = found_cues.channel_target(text)
-    unbind = any(word in text for word in ("解绑", "不绑", "解除绑定", "取消绑定"))
+    unbind = any(word in text for word in UNBIND_WORDS) or _UNBIND_APART.search(text) is not None
     if target is None and unbind:
         target = found_cues.channel_target(text, negated_too=True)  # 不要wxpusher了 解绑吧
     if target is None:
@@ -548,17 +579,16 @@ def help_asked(
 ) -> Help | None:
     """`你能干嘛`, `有哪些指令`, `记账咋用`, `提醒怎么弄成每天的`."""
     cues = cues or found_cues.read(compact(text))
-    if cues.help:
-        return Help()
     if cues.how is not None:
         at = text.find(cues.how)
         topic = text[:at].strip() or text[at + len(cues.how) :].strip()  # 怎么设提醒
+        topic = topic.split()[0] if topic.split() else ""  # 记账咋弄 教我一下: 记账
         while topic.endswith(HELP_TOPIC_FILLERS):
             topic = next(topic.removesuffix(f) for f in HELP_TOPIC_FILLERS if topic.endswith(f))
         found = read_help(f"帮助 {topic}") if topic else None
         if found is not None and found.topic:
             return found
-    return None
+    return Help() if cues.help else None
 
 
 def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
@@ -589,6 +619,13 @@ _DRANK = re.compile(
     r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*(?:第)?"
     r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
 )
+_WATER_PLUS_LAST = re.compile(r"水了?\s*[+x×*]\s*(?P<n>[0-9]{1,2})$", re.IGNORECASE)
+"""`…终于喝上水了 +2`: the water said, then the count added, last."""
+_CUPS_LAST = re.compile(
+    r"(?:喝|灌|干|整)(?:了|完)?\s*(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯"
+    r"(?=$|[\s,，。!！~])"
+)
+"""`喝水…喝了两杯`: glasses counted at a clause's end, the water named before."""
 _RENAME = re.compile(
     r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|名称改|改个名)[,\s]*(?:成|为|叫)?\s*(?P<title>.+)"
 )
@@ -596,7 +633,7 @@ _EVENT_NUMBER = re.compile(
     rf"(?:把)?(?:日程\s*#?(?P<n>{LIST_N})(?![0-9:点])|第\s*(?P<o>{LIST_N})\s*(?:个|条)\s*日程)\s*(?:的)?"
 )
 _EVENT_VERBS = re.compile(
-    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:改成|改到|改为|挪到|换到|推到|推迟到|延到|移到|改)?"
+    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:" + "|".join(MOVE_VERBS) + "|改)?"
     r"|提醒我?$|提醒一下$"
 )
 

@@ -49,7 +49,7 @@ _EXPENSE_WORDS = {
     "感冒药 看医生 疫苗 打疫苗 自费 退烧药 住院 检查费 挂号费",
     "娱乐": "电影 看电影 游戏 唱歌 KTV ktv 演唱会 门票 旅游 健身 健身房 会员 视频会员 "
     "游泳 球票 剧本杀 桌游 按摩 酒店 住宿 民宿 宾馆 景区",
-    "教育": "篮球班 游泳班 足球班 美术班 书法班 编程班 资料 考研 教辅 练习册 钢琴班 补习班 培训班 兴趣班 钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
+    "教育": "保育费 幼儿园 学费 篮球班 游泳班 足球班 美术班 书法班 编程班 资料 考研 教辅 练习册 钢琴班 补习班 培训班 兴趣班 钢琴课 舞蹈课 课时费 补课 补课费 托管 托管班 报名 学费 书 买书 课程 网课 培训 考试 报名费 教材 辅导 文具 英语课 报课 报班 补习 课程费 "
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
     "发了红包 发了个红包 包了红包",
@@ -121,6 +121,8 @@ INCOME_SYNONYMS: dict[str, str] = {
     "绩效奖": "奖金",
     "月度奖": "奖金",
     "半年奖": "奖金",
+    "给报了": "报销",
+    "报了销": "报销",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -318,6 +320,8 @@ SPEND_OUT_WORDS: tuple[str, ...] = (
     "送",
 )
 """Money going out to someone (`给侄子包了个红包 200`): an expense, never income."""
+LOAN_WORDS = ("借给", "借了", "先借", "借钱")
+"""Money lent is no gift: its category is 其他 unless an item is named (`借给表弟两千`)."""
 GIFT_WORDS = ("红包", "压岁钱", "份子", "礼金", "礼物", "生活费", "零花钱")
 """What is given to people: with an out-word it is 人情 (`给侄子包了个红包`)."""
 LEDGER_WORDS: tuple[str, ...] = tuple(
@@ -339,10 +343,29 @@ INCOME_IN_WORDS: tuple[str, ...] = (
     "给我包",
     "给了我",
     "给我了",
+    "转了我",
+    "打了我",
+    "发了我",
+    "到手",
+    "给报了",
+    "给我报了",
 )
 """Money coming in from someone (`儿子转来的生活费 2000`)."""
+PERSON_OBJECT_VERBS = "送接带陪帮哄完给"
+"""Right before a person word, the person is who the user did it to (`送完娃`, `接孩子`)."""
+GIVERS: tuple[str, ...] = ("乘客", "客人", "顾客", "客户", "老板", "公司", "单位", "房东", "家长")
+"""Who pays the user (`乘客多给了二十`): with the people words, a giver said right
+before 给了 makes the money come in."""
+GIVEN_TO_ME = ("多给了", "又给了", "还给了", "也给了", "给了", "多给", "又给", "给我")
+"""After a giver, the verb that hands the money over (`老板多给了二十`)."""
 REMARK_WORDS: tuple[str, ...] = (
     "人均",
+    "估分",
+    "分数",
+    "成绩",
+    "排名",
+    "名次",
+    "得分",
     "工号",
     "气温",
     "温度",
@@ -486,6 +509,17 @@ OTHER_PEOPLE: tuple[str, ...] = (
     "婆婆",
     "公公",
     "姑妈",
+    "娃",
+    "小孩",
+    "闺女",
+    "孙子",
+    "孙女",
+    "外孙",
+    "侄子",
+    "侄女",
+    "外甥",
+    "老大",
+    "老二",
 )
 """Someone else's weight is not the user's (`我妈体重60`)."""
 WEIGHT_CUES: tuple[str, ...] = (
@@ -605,6 +639,25 @@ TASK_MARKERS: tuple[str, ...] = (
     "加一个任务",
     "记待办",
 )
+MOVE_VERBS = (
+    "往后推到", "往前挪到", "推迟到", "提前到", "延期到", "改到", "改成", "改为", "改在", "挪到",
+    "移到", "推到", "换到", "延到", "调到",
+)  # fmt: skip
+"""Words that move an event to a new time (`第一个日程提前到下午一点半`)."""
+EVENT_OFF_WORDS = (
+    "取消", "取消了", "不去", "不去了", "删掉", "删了", "删除", "删", "不开了", "不开", "去不了",
+    "去不成", "黄了", "不办了",
+)  # fmt: skip
+"""Turn-off words that cancel an event named by its title (`练车那个日程删了吧`)."""
+MARKER_VERBS = ("添加", "安排", "新建", "记", "加", "放", "添", "写", "列", "存", "建")
+MARKER_LINKS = ("到", "进", "入", "在", "成", "为", "作", "做")
+MARKER_COUNTS = ("一个", "一条", "一下", "个", "条")
+MARKER_ENDS = ("里面", "里", "上", "中")
+EVENT_PLACES = ("日程表", "日程", "日历", "行程")
+TASK_PLACES = ("待办事项", "待办清单", "待办", "任务", "todo")
+"""The parts an explicit marker is said in: a verb, a link, a count, the place, an end
+(`记成待办`, `加到日历里`, `写进行程`). The readers compose them, so a new verb or
+place is one word here; the two lists above keep the markers said another way."""
 LOOK_WORDS: tuple[str, ...] = (
     "看看",
     "看一下",
@@ -771,7 +824,11 @@ EXPORT_WORDS: tuple[str, ...] = (
     "下载我的数据",
     "下载数据",
     "备份我的",
-    "打包",
+    "打包我的",
+    "打包数据",
+    "打包记录",
+    "打包下载",
+    "打包给我",
     "数据下载",
     "export",
     "下载我的",
@@ -795,6 +852,8 @@ TURN_OFF_WORDS: dict[str, str] = {
     "停": "pause",
     "删掉": "delete",
     "删了": "delete",
+    "去不了": "delete",
+    "去不成": "delete",
     "删除": "delete",
     "删": "delete",
     "去掉": "delete",
@@ -1059,6 +1118,10 @@ HELP_CUES: tuple[str, ...] = (
     "帮我做什么",
     "能帮我干嘛",
     "能帮我干啥",
+    "会干嘛",
+    "会做什么",
+    "都会干",
+    "你会干",
 )
 HOW_WORDS: tuple[str, ...] = (
     "要怎么发",
@@ -1160,7 +1223,12 @@ CHANNEL_CUES: tuple[str, ...] = (
     "改成",
     "还是用",
     "换回",
+    "还是发",
+    "改发",
+    "就发",
+    "统一发",
 )
+UNBIND_WORDS = ("解绑", "不绑", "解除绑定", "取消绑定")
 FALLBACK_CUES = ("备用", "备选", "后备")
 STATE_VERBS: dict[str, str] = {
     "明天再说": "postpone",
@@ -1204,6 +1272,8 @@ STATE_VERBS: dict[str, str] = {
     "挪到明天去": "postpone",
     "放放": "postpone",
 }
+STATE_VERBS |= {f"{verb}明天": "postpone" for verb in MOVE_VERBS if verb != "改成"}
+"""Any move verb to 明天 puts a task off (`待办二推迟到明天`)."""
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 GIVE_WORDS: tuple[str, ...] = (
     "来份",
@@ -1378,8 +1448,12 @@ UNDO_FILLER: tuple[str, ...] = (
     "手滑",
 )
 """`记错了 撤销一下`, `哎呀发错了 撤回撤回`: nothing but undo words is an undo."""
+TRAILING_WORDS = ("ok", "okk", "okay", "get")
+"""A word said after a space at the end that adds nothing once 了 said it happened
+(`高数作业交了 ok`); `交材料 ok` keeps it (there ok is the done word)."""
 WATER_CHECK_WORDS: tuple[str, ...] = (
     "打卡",
+    "签到",
     "一杯",
     "一次",
     "✅",
@@ -1412,6 +1486,13 @@ REMINDER_LEADS = (
 """`帮我设个提醒每天中午…提醒我…`: a lead that only says a reminder follows."""
 TYPO_PAIRS = {"明天在说": "明天再说", "在来一": "再来一", "在记一": "再记一", "在提醒": "再提醒"}
 """Homophones an input method gives (在 for 再): same length, fixed before reading."""
+PLEASE_BEFORE = (
+    "帮", "把", "提醒", "给我", "将", "解除", "撤", "取消", "删", "设置", "记", "告诉", "发", "再",
+    "开", "关", "停", "暂停", "恢复", "看", "查", "显示", "列", "导出", "你", "您", "在",
+)  # fmt: skip
+"""Inside a request, a 请 before one of these is politeness (`…，请帮我记到待办`)."""
+PLEASE_NOT_AFTER = "申邀宴回敬聘"
+"""A 请 after one of these is part of a word (`申请`, `邀请`)."""
 POLITE_PLEASE_KEEPS = ("请假", "请客", "请教", "请吃", "请人", "请求", "请柬", "请帖")
 """Words that start with 请 and are not a polite 请 (`请假 3天`)."""
 FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
@@ -1561,6 +1642,17 @@ WORK_VERBS = (
     "开",
 )  # fmt: skip
 """Verbs a task is finished with (`报价单发过去了`, `巡检记录更新完了`)."""
+NAG_ANSWER_TAILS = (
+    "别催了", "不用催了", "别催", "别再提醒了", "谢谢提醒", "谢谢", "多谢", "马上去", "这就去",
+    "马上", "就去", "在弄了", "在路上",
+)  # fmt: skip
+"""What may follow a nag's answer and say nothing more (`收到了，谢谢提醒`, `知道了 马上去`)."""
+HOW_ASKS = ("应该怎么", "要怎么", "该怎么", "怎么", "怎样", "如何", "咋")
+HOW_DOINGS = ("设置", "记录", "记", "用", "弄", "设", "写", "加", "发", "搞", "整", "操作")
+"""A how-to question is one of HOW_ASKS, then one of HOW_DOINGS (`怎样记录体重`)."""
+UNDO_LAST = ("刚才", "刚刚", "刚", "最后")
+UNDO_PIECES = ("条", "笔", "个", "步")
+"""`刚才那一笔`, `上一条`, `最后一笔`: the last record named by when and its piece."""
 THANKS_WORDS = (
     "谢了", "谢谢", "多谢", "谢啦", "感谢", "thanks", "thx", "好的谢谢", "ok谢谢", "谢谢你", "谢谢啦",
     "好的 谢谢", "好的,谢谢", "辛苦了", "ok 谢谢",
@@ -1602,12 +1694,27 @@ VIEW_FILLER_WORDS = (
     "一年", "情况", "干了", "干", "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了",
     "好多", "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前",
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
-    "接下来", "最近", "近期",
+    "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
 )  # fmt: skip
 """Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,
 question, look and noun words, nothing else may be said for the message to be that view."""
 GOAL_WORD = "目标"
 """A goal said with a volume (`喝水目标 2000ml`): the daily glasses, not a check-in."""
+PAID_AFTER = (
+    "交了",
+    "交",
+    "付了",
+    "付",
+    "充了",
+    "充",
+    "转过去",
+    "转了过去",
+    "打过去",
+    "花了",
+    "花掉",
+    "扣了",
+)
+"""Said right after an amount, money moved (`保育费一千八交了`, `两千转过去了`)."""
 RECEIVED_VERBS = ("收了", "收到", "到账", "进账", "入账", "一共收了", "共收了")
 """Said right before an amount, the money came in, whatever item is named (`份子钱
 点完了 一共收了32600`)."""

@@ -27,12 +27,15 @@ from handlers.parse.lexicon import (
     EXPENSE_SYNONYMS,
     GIFT_VERBS,
     GIFT_WORDS,
+    GIVEN_TO_ME,
+    GIVERS,
     HEDGES,
     INCOME_IN_WORDS,
     INCOME_SYNONYMS,
     INCOME_VERBS,
     LEDGER_WORDS,
     LIMIT_ENDS,
+    LOAN_WORDS,
     MEAL_SUFFIX,
     MEASURE_WORDS,
     MONEY_ENDINGS,
@@ -43,6 +46,7 @@ from handlers.parse.lexicon import (
     ONE_CHAR_MEASURES,
     ORGANIZATIONS,
     OTHER_PEOPLE,
+    PAID_AFTER,
     PAY_VERBS,
     PRICE_UNITS,
     RECEIVED_VERBS,
@@ -121,8 +125,10 @@ def read_money(text: str) -> Command | None:
 
 
 def _came_in(note: str) -> bool:
-    """Whether a word says money came to the user (`妈妈转给我`, `到账`); `转给我妈` is
-    the user's money going to their mother (给我 then one of theirs)."""
+    """Whether a word says money came to the user (`妈妈转给我`, `到账`, `乘客多给了`);
+    `转给我妈` is the user's money going to their mother (给我 then one of theirs)."""
+    if _GIVER_GAVE.search(note) is not None:
+        return True
     for word in INCOME_IN_WORDS:
         at = note.find(word)
         while at >= 0:
@@ -131,6 +137,14 @@ def _came_in(note: str) -> bool:
                 return True
             at = note.find(word, at + 1)
     return False
+
+
+_GIVER_GAVE = re.compile(
+    f"(?:{'|'.join(map(re.escape, (*GIVERS, *OTHER_PEOPLE)))})"
+    f"(?:{'|'.join(map(re.escape, GIVEN_TO_ME))})"
+    f"(?!{'|'.join(map(re.escape, (*GIVERS, *OTHER_PEOPLE, *MY_PEOPLE)))})"
+)
+"""A giver, then 给了, then no other person: `乘客多给了二十` came in (`他给了老婆` did not)."""
 
 
 def _received(amount: Decimal, note: str, *, story: bool) -> Command:
@@ -256,6 +270,8 @@ def clean_note(note: str) -> str:
         note = " ".join(timeless.split())  # 房贷这个月: when is the record's day, not its item
     if len(note) > 2 and note[0] in ONE_CHAR_MEASURES and _LEDGER_WORD.match(note, 1):
         note = note[1:]  # 花了28块5买了杯奶茶: 杯 counted the amount's thing
+    elif len(note) > 2 and note[0] == "个":
+        note = note[1:]  # 买了个电暖器: 个 starts no item
     return note
 
 
@@ -265,6 +281,8 @@ def given_category(note: str) -> str:
     (`给女儿买了件羽绒服` is 购物)."""
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)
     word, category = category_of(note)
+    if _find(note, LOAN_WORDS) is not None and not gift:
+        return category  # 借给表弟两千: a loan, no gift (其他 unless an item is named)
     if _find(note, ORGANIZATIONS) is not None:
         return category  # 份子钱交给公司了: a fee to a company, no gift
     if "买" in note and not gift and word is None:
@@ -315,6 +333,28 @@ def _find(text: str, table: Iterable[str]) -> str | None:
     return None
 
 
+def _large_cn(match: re.Match[str]) -> bool:
+    """`三百六`, `一千一百五`: a Chinese numeral with 百, 千 or 万 is a number even
+    glued to the word before it (a name ends in 三, not in 三百)."""
+    return bool(match["cn"]) and any(unit in match["cn"] for unit in "百千万")
+
+
+def _money_before(said_before: str) -> bool:
+    """Whether a ledger word or a verb that moves money was said before the number."""
+    if _LEDGER_WORD.search(said_before) is not None:
+        return True
+    said = (*_MONEY_VERBS, *GIFT_VERBS, *INCOME_IN_WORDS, *GIVEN_TO_ME)
+    return any(verb in said_before for verb in said)
+
+
+_COUNTED = re.compile(rf"(?:[0-9]+|[一二两三四五六七八九十]+)(?:{'|'.join(PRICE_UNITS)})$")
+"""`两张`, `三斤`, `2杯`: a count and its measure word, said just before a price."""
+
+
+def _after_count(said_before: str) -> bool:
+    return _COUNTED.search(said_before) is not None
+
+
 def stands_alone(match: re.Match[str]) -> bool:
     """A number is money only when nothing but a currency word, a separator, the end
     or a category word follows it (`48`, `4块`, `28宵夜`; not `3点`, `8000步`)."""
@@ -329,8 +369,10 @@ def stands_alone(match: re.Match[str]) -> bool:
     if match["cn"] and text.startswith(NOT_A_NUMBER_AFTER, match.end("cn")):
         return False  # 一半, 一些, 一下, 一起: words, not amounts
     glued = match["cn"] and before.isalnum() and not match["cur"]
+    glued = glued and not (_large_cn(match) and _money_before(text[:start]))
+    glued = glued and not _after_count(text[:start])  # 电影票两张九十: count, measure, price
     said_before = text[:start].rstrip()
-    after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, "转了", "借了"))  # 交了六百八
+    after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, *GIVEN_TO_ME, "转了", "借了"))
     after_verb = after_verb or any(word in said_before for word in SPEND_OUT_WORDS if len(word) > 1)
     after_verb = after_verb or said_before.endswith((*MONEY_ENDINGS, *AMOUNT_LEADS))  # 的钱一千五
     if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
@@ -347,10 +389,13 @@ def stands_alone(match: re.Match[str]) -> bool:
         return False  # 12/5, 12-5, 9:30: a date or a time
     if end == len(text) or not text[end].isalnum():
         return True
-    if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
+    paid_by = (*_MONEY_VERBS, *GIVEN_TO_ME)
+    if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(paid_by):
         return True  # 花了200买鞋: the verb says it is money
     if text.startswith(("到账", "入账", "进账", "到了", *LIMIT_ENDS), end):
         return True  # 退款129到账, 控制在五百以内
+    if text.startswith(PAID_AFTER, end):
+        return True  # 保育费1800交了, 两千转过去了: the verb after says it is money
     paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, "加了"))
     if paid and text.startswith("的", end) and _LEDGER_WORD.match(text, end + 1) is not None:
         return True  # 包了个五百的红包 (but 单元302的快递 is an address)

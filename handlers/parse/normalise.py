@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import unicodedata
 from typing import Any, TypeVar
 
 from handlers.parse.lexicon import (
@@ -21,11 +22,14 @@ from handlers.parse.lexicon import (
     DIALECT,
     FEATURE_QUESTION_MARKERS,
     FILLER_SOUNDS,
+    PLEASE_BEFORE,
+    PLEASE_NOT_AFTER,
     POLITE_FRAME_LEADS,
     POLITE_FRAME_TAILS,
     POLITE_PLEASE_KEEPS,
     QUESTION_PREFIXES,
     SPOKEN_FILLERS,
+    TRAILING_WORDS,
     TYPO_PAIRS,
 )
 
@@ -85,6 +89,11 @@ def _hints() -> tuple[re.Pattern[str], re.Pattern[str]]:
 _FRAME_HINT, _CORRECTION_HINT = _hints()
 _MEANT = {**_MEANT, "蚊": "蚊"}  # the lookbehind's 蚊 is replaced by _MOSQUITO_YUAN
 
+
+_INNER_PLEASE = re.compile(
+    f"(?<![{''.join(PLEASE_NOT_AFTER)}])请(?=(?:{'|'.join(map(re.escape, PLEASE_BEFORE))}))"
+)
+"""A polite 请 inside a request (`每周六上午九点请提醒我…`, `…，请帮我记到待办`)."""
 
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])\s+(?=[\u4e00-\u9fff])")
 
@@ -186,9 +195,11 @@ def without_frame(text: str, normal: str | None = None) -> str:
                 break
         if (start, end) == before:
             break
+    if "日记" in normal[start : start + 8]:
+        return text[start:end].strip() if (start, end) != (0, len(normal)) else text
     if (start, end) == (0, len(normal)):
-        return text
-    kept = text[start:end].strip()
+        return _INNER_PLEASE.sub("", text)
+    kept = _INNER_PLEASE.sub("", text[start:end].strip())
     if not kept:
         return text
     return f"{prefix} {kept}" if prefix and not kept.startswith(prefix) else kept
@@ -248,7 +259,8 @@ def is_decoration(char: str) -> bool:
         code >= 0x1F000
         or 0x2600 <= code <= 0x27BF
         or 0xFE00 <= code <= 0xFE0F
-        or code in (0x200D, 0x2B50, 0x2764)
+        or code in (0x200D, 0x2B50, 0x2764, 0x203C, 0x2049)  # ‼ ⁉ said for emphasis
+        or (code > 0x7F and unicodedata.category(char) == "So")  # ⏰ ★ ™: any other symbol
     )
 
 
@@ -265,11 +277,16 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
     end = len(text)
     trailing = _TRAILING_LE if drop_le else _TRAILING
     while end > 0 and (text[end - 1] in trailing or is_decoration(text[end - 1])):
+        if text[end - 2 : end] == "不了":
+            break  # 去不了(了), 来不了: 了 is part of the word
         end -= 1
     start = 0
     while start < end and (text[start].isspace() or is_decoration(text[start])):
         start += 1
     kept = text[start:end]
+    head, _, last = kept.rpartition(" ")
+    if head.rstrip().endswith(("了", "啦")) and last.casefold() in TRAILING_WORDS:  # 交了 ok
+        return tidy(head, drop_le=drop_le)
     if _DECORATION.search(kept):  # 3 ✔️ 弄好了: a symbol inside says nothing
         kept = " ".join(_DECORATION.sub(" ", kept).split())
     return kept

@@ -20,10 +20,12 @@ from handlers.commands import ParseError
 from handlers.parse.lexicon import (
     ABOUT_AFTER,
     AMOUNT_FOLLOWERS,
+    AMOUNT_LEADS,
     ASCII_MULTIPLIERS,
     CN_DIGITS,
     CN_MYRIAD,
     CN_UNITS,
+    GIVEN_TO_ME,
     LEDGER_WORDS,
     LIMIT_ENDS,
     MEASURE_WORDS,
@@ -203,6 +205,8 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
         return True
     if match.string.startswith((*LIMIT_ENDS, *ABOUT_AFTER), end):
         return True  # 控制在五百以内, 两千多 (about that much: asked)
+    if match.string[: match.start()].rstrip().endswith((*AMOUNT_LEADS, *GIVEN_TO_ME)):
+        return True  # 客人给了五十小费: the verb before says it is money
     if after == "的":  # 六百的红包: an amount, then 的 and its item (周四的会 is no amount)
         return match.string.startswith(LEDGER_WORDS, end + 1)
     return match.string.startswith(LEDGER_WORDS, end)  # 两千生活费: an amount, then its item

@@ -8,7 +8,7 @@ How a message is read, in order:
 2. Full-width characters become ASCII (`７２．４` -> `72.4`, `72。4` -> `72.4`); then
    `tidy` opens a leading 【】 label and drops trailing particles, punctuation, emoji.
 3. Whole-message words (`今天`, `本周`, `任务`, `撤销`, `帮助`, `不` ...) -> a view or
-   action.
+   action; then a calendar subscription asked for in any words (`日历订阅`).
 4. A leading command keyword (`体重`, `记账`, `任务`, `日程` ...) -> that keyword's
    reader, given the rest of the message. When it cannot read the rest, the strict
    natural readers get a chance (`日程有啥`, `体重是 70.1`) before its error is answered.
@@ -39,6 +39,7 @@ from handlers.commands import (
 from handlers.parse import intents, natural
 from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
+from handlers.parse.calendar_feed import read_calendar_feed
 from handlers.parse.channels import read_channels
 from handlers.parse.lexicon import (
     DONE_WORDS,
@@ -211,6 +212,8 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
         return make()
     if make := WHOLE_MESSAGES.get(clean.casefold()) or WHOLE_MESSAGES.get(_after_look(clean)):
         return make()  # 显示管理状态, 查看待办: a look word before a whole-message command
+    if (feed := read_calendar_feed(clean)) is not None:
+        return feed  # 我想在手机日历里看日程: before 日程 and 提醒 are read as keywords
     if (looked := _looked_command(clean, today, local)) is not None:
         return looked  # 显示一下管理状态
     if (channel_command := read_channels(clean)) is not None:

@@ -102,6 +102,10 @@ def parse_water(body: Body) -> Command:
         return water(-found.count)  # 喝水多记了一杯，减掉
     if found.count and any(word in body.text for word in WATER_MISSED):
         return water(found.count)  # 喝水少记了两杯
+    for word in WATER_CHECK_WORDS:  # 喝水打卡 +2: the check-in word, then the count
+        rest = body.text.removeprefix(word).strip() if body.text.startswith(word) else ""
+        if rest and (counted := _WATER.fullmatch(rest)) is not None:
+            return _water_count(counted)
     said = _WATER.match(body.text)
     if said is not None and said.end() < len(body.text):
         rest = body.text[said.end() :].strip()

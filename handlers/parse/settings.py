@@ -58,7 +58,7 @@ RULE_VERBS |= {"开启": "resume", "删除": "delete"}
 _TIME = re.compile(r"(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})")
 MAX_QUIET_MINUTES = 7 * 24 * 60
 QUIET_FOR = re.compile(
-    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十]{2,3}|半|一|两|俩|二|三)?\s*(?P<half>个半)?\s*"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十]{1,3}|半|俩)?\s*(?P<half>个半)?\s*"
     r"(?P<unit>分钟|分|个小时|小时|个钟头|钟头|h|min|天)",
     re.IGNORECASE,
 )

@@ -31,6 +31,7 @@ from handlers.commands import (
 from handlers.parse import cues
 from handlers.parse.body import Body
 from handlers.parse.cues import asks_to_see
+from handlers.parse.lexicon import MOVE_VERBS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
@@ -146,6 +147,8 @@ def parse_cancel(body: Body) -> Command:
     if body.text.startswith("日程"):
         rest = strip_separators(body.text.removeprefix("日程"))
         return parse_cancel_event(body.with_text("取消日程", rest))
+    if body.text.endswith("绑定"):
+        raise ParseError(texts.task_ref_missing("取消"))  # 取消方糖的绑定: the channel readers'
     return CancelTask(ref=task_ref(body.text, "取消"))
 
 
@@ -192,7 +195,7 @@ def parse_event(body: Body) -> Command:
     return small_hours_asked(event_from(when_anywhere(body.text, body.today)), body.text)
 
 
-_CHANGE_WORDS = re.compile(r"改到|改成|改为|推到|推迟到|挪到|移到|换到|延到|提前到")
+_CHANGE_WORDS = re.compile("|".join(MOVE_VERBS))
 
 
 def _time_last(when: When) -> When:

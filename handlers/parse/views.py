@@ -138,13 +138,16 @@ def read_question(text: str) -> Command | None:
 
 _HELP_PHRASES = re.compile(
     r"(?:你)?(?:会|能|可以)(?:做|干)?(?:什么|啥|哪些)|(?:有)?(?:什么|啥|哪些)功能|使用说明|说明书?"
-    r"|不会用|怎么用|咋用|教程|指令|命令|命令列表|功能列表|你是谁"
+    r"|不会用|怎么用|咋用|教程|指令|命令|命令列表|功能列表"
 )
+_ABOUT = re.compile(r"你(?:是)?(?:谁|什么|哪位|干(?:什么|啥|嘛)的|做(?:什么|啥)的)")
 _HOW = re.compile(r"怎么(?:记|设置|设|加|看|用|写)?(?P<topic>.{1,4})")
 
 
 def read_help(text: str) -> Help | None:
     """`帮助 记账` / `帮助提醒` / `记账怎么用` / `你会什么`: the menu or one topic's page."""
+    if _ABOUT.fullmatch(text):
+        return Help(about=True)
     if _HELP_PHRASES.fullmatch(text):
         return Help()
     if match := _HOW.fullmatch(text):

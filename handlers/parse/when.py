@@ -58,6 +58,10 @@ _FULL_DATE = re.compile(
     r"|年(?P<cm>[0-9]{1,2})月(?P<cd>[0-9]{1,2})[日号]?(?![0-9]))"
 )
 _MONTH_DAY = re.compile(r"(?P<m>[0-9]{1,2})(?:[-/]|月)(?P<d>[0-9]{1,2})[日号]?(?![0-9])")
+_CN_MONTH_DAY = re.compile(
+    r"(?P<m>十[一二]?|[一二三四五六七八九])月(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+)
+"""`十二月十五号`, `三月八日`: a month and day in Chinese numerals (with 日 or 号)."""
 _DOT_DATE = re.compile(r"(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-9]{1,2})(?![0-9.A-Za-z万千元块])")
 _DAY_OF_MONTH = re.compile(r"(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号](?![0-9])")
 _NEXT_MONTH_DAY = re.compile(r"下(?:个)?月的?(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]")
@@ -147,6 +151,9 @@ def match_day(text: str, today: dt.date, pos: int = 0) -> tuple[dt.date, int] | 
         return make_date(int(match["y"]), int(month), int(day)), match.end()
     if match := _MONTH_DAY.match(text, pos):
         return resolve_month_day(int(match["m"]), int(match["d"]), today), match.end()
+    if match := _CN_MONTH_DAY.match(text, pos):
+        month = _said_day(match["m"])
+        return resolve_month_day(month, _said_day(match["d"]), today), match.end()
     if match := _DOT_DATE.match(text, pos):
         return resolve_month_day(int(match["m"]), int(match["d"]), today), match.end()
     if match := _DAY_OF_MONTH.match(text, pos):

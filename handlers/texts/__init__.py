@@ -18,7 +18,8 @@ used, and `test_voice` fails when two modules define the same name. The modules:
   (周报, the weight goal), `budgets` (预算), `confirm` (questions about a guess),
   `undo` (撤销), `channels` (绑定, 设置 渠道), `channel_tests` (测试 渠道, device
   checks), `pages` (网页, 导出),
-  `miniprogram` (绑定 小程序), `admin` (管理, 我是谁), `backups`, `retention`;
+  `miniprogram` (绑定 小程序), `admin` (管理, 我是谁), `backups`, `retention`,
+  `calendar` (日历订阅, and the words inside the feed);
 - the views' layouts: `views` (今天, 本周, 本月, 今年);
 - help and what went wrong: `help` (帮助), `misses` (not understood), `errors`
   (storage down or slow), `welcome`;
@@ -31,6 +32,7 @@ used, and `test_voice` fails when two modules define the same name. The modules:
 from handlers.texts.admin import *
 from handlers.texts.backups import *
 from handlers.texts.budgets import *
+from handlers.texts.calendar import *
 from handlers.texts.channel_tests import *
 from handlers.texts.channels import *
 from handlers.texts.confirm import *

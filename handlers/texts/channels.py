@@ -34,6 +34,7 @@ FALLBACK_HOW = "写成：设置 备用 微信 · 设置 备用 企业微信 · �
 
 # --- replies ---
 WXPUSHER_OFF = "这里还没开通 WxPusher（需要管理员配置 KEEPER_WXPUSHER_APP_TOKEN），暂时不能绑定。"
+NO_DATA_KEY = "这里还不能保存 Server酱 SendKey（需要管理员配置 KEEPER_DATA_KEY），暂时不能绑定。"
 NOTHING_TO_UNBIND = "还没绑定 {name}，不用解绑。"
 NEED_WECHAT = "先绑定个人微信的通道：\n" + BIND_HOW.split("\n", 1)[1]
 ALREADY_PRIMARY = "{name} 已经是主通道了。"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from scheduler.core.texts.messages import MISSED_MAX_LABELS, REPLY_REF_MAX_CHARS, clip_title
 from scheduler.core.texts.rules import RULE_KIND_NAMES as RULE_KIND_NAMES
-from storage.vocabulary import RuleStatus
+from storage.vocabulary import RuleKind, RuleStatus
 
 SWITCH_NEEDS_TARGET = "要{keyword}什么？比如：{keyword} 喝水"
 SWITCH_UNKNOWN_TARGET = (
@@ -118,6 +118,15 @@ def set_aside_notice(rules: list[tuple[int | None, str, str]]) -> str:
 
 WATER_RULE_DELETE = "喝水提醒不能删除，发「关闭 喝水」关掉。"
 DIGEST_RULE_DELETE = "晨报、晚报不能删除，发「关闭 晨报」或「关闭 晚报」关掉。"
+REVIEW_RULE_DELETE = "周报不能删除，发「关闭 周报」关掉。"
+NOT_DELETABLE: dict[str, str] = {
+    RuleKind.WATER: WATER_RULE_DELETE,
+    RuleKind.DIGEST_MORNING: DIGEST_RULE_DELETE,
+    RuleKind.DIGEST_EVENING: DIGEST_RULE_DELETE,
+    RuleKind.WEEKLY_REVIEW: REVIEW_RULE_DELETE,
+}
+"""What 删除 提醒 N answers for a kind whose row is not `deletable`
+(`scheduler.core.rule_kinds`): how to switch it off instead."""
 
 
 def all_switched(on: bool, count: int) -> str:

@@ -12,7 +12,6 @@ GOAL_WEIGHT_HINT = "写成：目标体重 68（公斤，也可以写 136斤）"
 REVIEW_TIME_HINT = "写成：设置 周报 周日 20:00"
 GOAL_CLEARED = "目标体重已取消。"
 GOAL_NOT_SET = "还没有设目标体重。"
-REVIEW_RULE_DELETE = "周报不能删除，发「关闭 周报」关掉。"
 SUGGESTION_GONE = "要挪的任务都已经不在了，没有改动。"
 
 

@@ -31,13 +31,43 @@ def web_bad_day(year: int) -> str:
     return f"day 要写成 {year}-MM-DD（今年的日期）。"
 
 
-# The admin page.
+# The admin page: every time in the deployment's zone (KEEPER_TIMEZONE), said once
+# at the top; ages as people say them (`times.age_words`).
 WEB_CONFIG_ERROR = "配置错误"
 
 
 def web_hold(until: str, why: str, code: int | None) -> str:
-    """A channel held after a configuration error, until when (UTC) and why."""
-    return f"暂停到 {until} UTC：{why}" + (f"（{code}）" if code else "")
+    """A channel held after a configuration error, until when (local time) and why."""
+    return f"暂停到 {until}：{why}" + (f"（{code}）" if code else "")
+
+
+def web_zone_note(zone: str, offset: dt.timedelta, now: str) -> str:
+    """The page's first line: read-only, which zone its times are in, and now."""
+    minutes = int(offset.total_seconds()) // 60
+    sign, minutes = ("+" if minutes >= 0 else "-"), abs(minutes)
+    utc = f"UTC{sign}{minutes // 60}" + (f":{minutes % 60:02d}" if minutes % 60 else "")
+    return f"只读。时间都是 {zone}（{utc}）的当地时间；现在 {now}。"
+
+
+def web_when(stamp: str, age: str) -> str:
+    """An instant in a table: "12-01 20:40（3 分钟前）"."""
+    return f"{stamp}（{age}）"
+
+
+WEB_FACT_LAST_SUCCESS = "最近成功"
+WEB_FACT_HOLD = "暂停"
+WEB_NEVER = "—"
+SERIES_ACCEPTED = "已发出"
+SERIES_FAILED = "失败"
+SERIES_UNKNOWN = "不确定"
+SERIES_ANSWERED = "被回应的提醒"
+SERIES_HANDLED = "处理的回调"
+SERIES_P95 = "p95 用时"
+CHART_CALLBACKS_TITLE = "最近 14 天每天处理的回调和 p95 用时"
+
+
+def chart_sends_title(channel: str) -> str:
+    return f"{channel} 最近 14 天每天的发送结果和被回应的提醒"
 
 
 # The personal page: the year's calendar and the charts.
@@ -113,3 +143,7 @@ def chart_water_day(day: dt.date, glasses: int) -> str:
 
 def chart_water_title(goal: int) -> str:
     return f"最近 30 天喝水（目标 {goal} 杯）"
+
+
+def chart_days(first: dt.date, last: dt.date) -> str:
+    return f"{first:%m-%d} 到 {last:%m-%d}，每天一栏"

@@ -9,7 +9,7 @@ makes the request, classifies the answer and redacts that key from its error tex
 exactly as the operator's channel does.
 
 No key bound (unbound meanwhile) is a permanent failure, and so is a key that no
-longer opens (WECOM_SECRET reset without KEEPER_WEB_SECRET): it is this one user's
+longer opens (its data key removed before `keeper rekey` moved it): it is this one user's
 receiver, told in 设置 渠道 ("bind again"), not keeper's channel, so it must not hold
 Server酱 for every other user (a `config` result would). Neither raises.
 """
@@ -38,7 +38,7 @@ __all__ = ["NO_KEY", "UNREADABLE", "UserServerChanChannel"]
 log = logging.getLogger(__name__)
 
 NO_KEY = f"no {SERVERCHAN} SendKey bound for this user"
-UNREADABLE = "the bound SendKey cannot be opened (secret rotated?): bind it again"
+UNREADABLE = "the bound SendKey opens with no data key here (key removed too soon?): bind it again"
 
 
 class _OneKey(ServerChanChannel):

@@ -27,7 +27,8 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass
 
-from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus, RuleKind
+from scheduler.core import rule_kinds
+from storage.vocabulary import AttemptOutcome, DeliveryPolicy, ErrorClass, JobStatus
 
 WECOM_APP = "wecom_app"
 WXPUSHER = "wxpusher"
@@ -36,9 +37,8 @@ SERVERCHAN_USER = "serverchan_user"
 KEEPER_SERVERCHAN_SENDKEY channel, `serverchan`, is for admin alerts)."""
 
 FOR_GOOD = frozenset({ErrorClass.PERMANENT, ErrorClass.CONFIG})
-NOT_ROUTED = frozenset({RuleKind.CARD_UPDATE, RuleKind.ADMIN_ALERT, RuleKind.CHANNEL_TEST})
-"""Kinds whose job stays on the channel it was made for: a channel test tests that
-channel, so it never takes the primary road or a fallback either."""
+NOT_ROUTED = rule_kinds.kinds_where("routed", False)
+"""The kinds that never follow the user's channels (rows' `routed`)."""
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

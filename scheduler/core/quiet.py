@@ -1,7 +1,8 @@
 """Quiet time (`免打扰 2小时`): what happens to a notification due while it lasts.
 
 The user's quiet time is one aware end instant, `quiet_until`. For a job due at
-`now` the decision is:
+`now` the decision is (each kind's part is its row in `scheduler.core.rule_kinds`:
+`high_sends_in_quiet`, then `quiet`):
 
 - no quiet time, or `quiet_until <= now` (it has ended; the end instant itself is
   no longer quiet) -> "send";
@@ -20,7 +21,7 @@ The user's quiet time is one aware end instant, `quiet_until`. For a job due at
   the week's review is as true an hour later, and it comes once a week.
 
 The kind is looked at before the priority: water and digests follow their rule even
-if a rule row were marked high.
+if a rule row were marked high (their rows' `high_sends_in_quiet` is false).
 """
 
 from __future__ import annotations
@@ -30,8 +31,8 @@ from dataclasses import dataclass
 from typing import Literal
 from zoneinfo import ZoneInfo
 
-from scheduler.core.reminder_rules import DIGESTS
-from storage.vocabulary import Priority, RuleKind
+from scheduler.core import rule_kinds
+from storage.vocabulary import Priority
 
 MAX_QUIET = dt.timedelta(days=7)
 """The longest quiet time one command may set; longer reads as a mistake (or `关闭`)."""
@@ -68,15 +69,10 @@ def during_quiet(
     # In UTC: two datetimes sharing a tzinfo compare by wall clock, wrong across DST.
     if quiet_until.astimezone(dt.UTC) <= now.astimezone(dt.UTC):
         return "send"
-    if kind == RuleKind.WATER:
-        return Move(until=quiet_until)
-    if kind in DIGESTS:
-        return "suppress"
-    if level is Priority.HIGH:
+    row = rule_kinds.row(kind)
+    if row.high_sends_in_quiet and level is Priority.HIGH:
         return "send"
-    if kind == RuleKind.NAG:
-        return "suppress"
-    return Move(until=quiet_until)
+    return Move(until=quiet_until) if row.quiet == "move" else "suppress"
 
 
 def quiet_end(

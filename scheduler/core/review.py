@@ -29,8 +29,10 @@ Decisions, each a table row in tests/unit/test_review.py:
 - At most one suggestion, in this order of urgency: tasks overdue for more than a week
   (move them to next Monday), a budget nearly used up (a task to look at it, titled
   without the amount, since task titles appear in pushed digests), a
-  category well above its usual without a budget (a budget at its usual monthly
-  level), a weight trend away from the goal (a task for next Monday).
+  category well above its usual (without a budget: a budget at its usual monthly
+  level, or at this week's amount when it has no usual; with one: a task to look at
+  it), a weight trend away from the goal (a task for next Monday). A category the
+  review names as risen therefore always comes with a step (issue 22).
 """
 
 from __future__ import annotations
@@ -375,13 +377,26 @@ def suggest(
     if near:
         return SuggestTask(title=suggestions.look_at_budget(near[0].category), due=monday)
     rose = spending.rose_most if spending is not None else None
-    if rose is not None and rose.high and rose.usual > 0 and rose.category not in budget_of:
-        monthly = rose.usual * WEEKS_PER_MONTH / BUDGET_STEP
-        amount = monthly.to_integral_value(ROUND_CEILING) * BUDGET_STEP
-        return SuggestBudget(category=rose.category, amount=amount)
+    if rose is not None and rose.high:
+        return _step_for_rise(rose, budget_of, monday)
     if weight is not None and weight.against_goal:
         return SuggestTask(title=suggestions.EXERCISE, due=monday)
     return None
+
+
+def _step_for_rise(
+    rose: CategoryRise, budget_of: Mapping[str, Decimal], monday: dt.date
+) -> Suggestion:
+    """A step for the category the review names as well above its usual (issue 22:
+    a change the review names never goes without one). With a budget already, a task
+    to look at it; without, a budget: at its usual monthly level, or, for a category
+    with no usual (new this week, or nothing in the 4 weeks before), at this week's
+    amount, each rounded up to the next `BUDGET_STEP`."""
+    if rose.category in budget_of:
+        return SuggestTask(title=suggestions.look_at_budget(rose.category), due=monday)
+    monthly = rose.usual * WEEKS_PER_MONTH if rose.usual > 0 else rose.this_week
+    amount = (monthly / BUDGET_STEP).to_integral_value(ROUND_CEILING) * BUDGET_STEP
+    return SuggestBudget(category=rose.category, amount=amount)
 
 
 def plain(amount: Decimal) -> str:

@@ -14,7 +14,7 @@ from storage.delivery_models import ATTEMPTS, JOBS
 from storage.dialect import insert_into
 from storage.records import AttemptRecord
 from storage.repos import day_counts
-from storage.vocabulary import AttemptOutcome, RuleKind
+from storage.vocabulary import UNBUDGETED, AttemptOutcome
 
 
 async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
@@ -70,7 +70,7 @@ async def accepted_sends_by_recipient(
         .join(JOBS, JOBS.c.id == ATTEMPTS.c.job_id)
         .where(
             JOBS.c.recipient.in_(recipients),
-            JOBS.c.payload_kind != RuleKind.CARD_UPDATE,
+            JOBS.c.payload_kind.not_in(UNBUDGETED),
             ATTEMPTS.c.channel == channel,
             ATTEMPTS.c.outcome == AttemptOutcome.ACCEPTED,
             ATTEMPTS.c.started_at >= since,

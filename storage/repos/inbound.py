@@ -61,14 +61,21 @@ async def stored_reply(session: Session, dedup_key: str) -> StoredReply | None:
 
 
 async def save_outcome(
-    session: Session, message_id: int, *, reply_text: str | None, effect: Effect | None
+    session: Session,
+    message_id: int,
+    *,
+    reply_text: str | None,
+    effect: Effect | None,
+    handled_ms: int | None = None,
 ) -> None:
-    """Store the reply (for retries) and the record made (for undo)."""
+    """Store the reply (for retries), the record made (for undo) and how long the
+    handling took (the admin page's callback chart), in the one UPDATE."""
     params = {
         "message_id": message_id,
         "reply_text": reply_text,
         "effect_kind": effect.kind if effect else None,
         "effect_id": effect.record_id if effect else None,
+        "handled_ms": handled_ms,
     }
     await session.execute(_SAVE_OUTCOME, params)
 

@@ -36,11 +36,7 @@ from storage.database import Session
 from storage.delivery_models import JOBS
 from storage.dialect import insert_into, insert_unless_exists
 from storage.records import JobEnd, JobRecord, NewJob
-from storage.vocabulary import CLAIMABLE, DeliveryEvidence, JobStatus, RuleKind
-
-NEVER_EARLY = (RuleKind.NAG,)
-"""Kinds whose jobs are never claimed early as another job's companion: a nag's repeat
-leaving with the reminder before it would be two repeats in one message."""
+from storage.vocabulary import CLAIMABLE, NEVER_EARLY, DeliveryEvidence, JobStatus
 
 
 def _record(row: Row[Any]) -> JobRecord:

@@ -23,7 +23,7 @@ from storage.dialect import insert_into, insert_returning_id
 from storage.models import UTCDateTime
 from storage.records import Broken, RuleRecord
 from storage.repos.numbers import smallest_free
-from storage.vocabulary import CLAIMABLE, JobStatus, RuleKind, RuleStatus
+from storage.vocabulary import CLAIMABLE, RUNS_OUT, JobStatus, RuleStatus
 
 LISTED = (RuleStatus.ACTIVE, RuleStatus.PAUSED, RuleStatus.OFF)
 """Statuses of the rules the user switches and edits (their numbers are theirs)."""
@@ -317,10 +317,6 @@ async def next_fire_min(session: Session) -> dt.datetime | None:
     return earliest
 
 
-ONE_OFF_KINDS = (RuleKind.CUSTOM, RuleKind.EVENT_REMINDER, RuleKind.TASK_DUE, RuleKind.NAG)
-"""Kinds whose rules can run out of occurrences (water waits for the plan instead)."""
-
-
 async def retire_spent(session: Session, rule_ids: set[int], *, now: dt.datetime) -> int:
     """Mark `done` (releasing the number) those of `rule_ids` that are active one-off
     rules with no next occurrence and no job still waiting or being sent. Called with
@@ -341,7 +337,7 @@ async def retire_spent(session: Session, rule_ids: set[int], *, now: dt.datetime
             RULES.c.id.in_(rule_ids),
             RULES.c.status == RuleStatus.ACTIVE,
             RULES.c.next_fire_at.is_(None),
-            RULES.c.kind.in_(ONE_OFF_KINDS),
+            RULES.c.kind.in_(RUNS_OUT),
             ~waiting,
         )
         .values(status=RuleStatus.DONE, number=None, updated_at=now)

@@ -17,39 +17,13 @@ from sqlalchemy import ColumnElement, Select, and_, func, or_, select, true
 from storage.database import Session
 from storage.delivery_models import JOBS, RULES
 from storage.records import Missed
-from storage.vocabulary import JobStatus, RuleKind, RuleStatus
+from storage.vocabulary import UNTOLD_EXPIRED, UNTOLD_FAILED, JobStatus, RuleKind, RuleStatus
 
-UNTOLD = (
-    RuleKind.WATER,
-    RuleKind.CARD_UPDATE,
-    RuleKind.DIGEST_MORNING,
-    RuleKind.DIGEST_EVENING,
-    RuleKind.WEEKLY_REVIEW,
-    RuleKind.ADMIN_ALERT,
-    RuleKind.NAG,
-    RuleKind.CHANNEL_TEST,
-)
-"""Kinds whose expiry the user is not told about: a late water reminder just moves the
-plan, a card update is not a reminder, a digest may well have had nothing to say
-(its content is one 「今天」 away), the same for the weekly review (「周报」), and an
-admin alert is the admin's, not a reminder (its incident stays in 管理 状态); a nag's
-expired repeat is covered by its next one (`scheduler.core.nag`), unless none of its
-messages ever went out (`missed_since` tells that nag once)."""
 WENT_OUT = (JobStatus.ACCEPTED, JobStatus.UNKNOWN)
 """The job statuses that mean the message went out, or may have (unknown): the user
 may have seen it."""
 LOST = (JobStatus.FAILED, JobStatus.UNKNOWN)
 """The job statuses of a send that failed or may not have arrived."""
-UNTOLD_FAILURES = (
-    RuleKind.WATER,
-    RuleKind.CARD_UPDATE,
-    RuleKind.ADMIN_ALERT,
-    RuleKind.CHANNEL_TEST,
-)
-"""Kinds whose failed or unknown send the user is not told about here: water has its
-own notice (the plan pauses and says why), a card update is not a reminder, and an
-admin alert's failure shows in 管理 状态. A digest that failed did have something to
-say, so it is told."""
 
 
 async def sent_for_ref(session: Session, kind: str, ref_id: int) -> bool:
@@ -101,10 +75,10 @@ async def _missed(session: Session, stmt: Select[Any]) -> list[Missed]:
 
 async def missed_since(session: Session, user_id: int, since: dt.datetime) -> list[Missed]:
     """The user's reminders that ended unsent at or after `since`, oldest first:
-    expired (not `UNTOLD` kinds, and a nag only when `_nags_never_seen`), failed or
-    unknown (not `UNTOLD_FAILURES` kinds)."""
-    expired = and_(JOBS.c.status == JobStatus.EXPIRED, JOBS.c.payload_kind.not_in(UNTOLD))
-    lost = and_(JOBS.c.status.in_(LOST), JOBS.c.payload_kind.not_in(UNTOLD_FAILURES))
+    expired (not `UNTOLD_EXPIRED` kinds, and a nag only when `_nags_never_seen`),
+    failed or unknown (not `UNTOLD_FAILED` kinds)."""
+    expired = and_(JOBS.c.status == JobStatus.EXPIRED, JOBS.c.payload_kind.not_in(UNTOLD_EXPIRED))
+    lost = and_(JOBS.c.status.in_(LOST), JOBS.c.payload_kind.not_in(UNTOLD_FAILED))
     found = await _missed(
         session, _lost_jobs(user_id, JOBS.c.finished_at >= since, or_(expired, lost))
     )
@@ -172,7 +146,7 @@ async def unresolved_failures(session: Session, user_id: int, since: dt.datetime
         _lost_jobs(
             user_id,
             JOBS.c.status.in_(LOST),
-            JOBS.c.payload_kind.not_in(UNTOLD_FAILURES),
+            JOBS.c.payload_kind.not_in(UNTOLD_FAILED),
             JOBS.c.finished_at >= since,
             RULES.c.status.in_((RuleStatus.ACTIVE, RuleStatus.DONE)),
             ~accepted_since,

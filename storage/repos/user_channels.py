@@ -150,3 +150,31 @@ async def recent_outcomes(
         label = outcome if outcome != AttemptOutcome.FAILED else f"failed:{error_class}"
         found.setdefault(channel, []).append(label)
     return found
+
+
+async def sealed_after(
+    session: Session, channel: str, after_id: int, limit: int
+) -> list[tuple[int, int, str]]:
+    """(row id, user id, stored value) of up to `limit` rows on `channel` with an id
+    above `after_id`, by id: how `keeper rekey` and `keeper doctor` walk the sealed
+    values a page at a time."""
+    stmt = (
+        select(USER_CHANNELS.c.id, USER_CHANNELS.c.user_id, USER_CHANNELS.c.receiver)
+        .where(USER_CHANNELS.c.channel == channel, USER_CHANNELS.c.id > after_id)
+        .order_by(USER_CHANNELS.c.id)
+        .limit(limit)
+    )
+    return [(row.id, row.user_id, row.receiver) for row in await session.execute(stmt)]
+
+
+async def replace_sealed(session: Session, row_id: int, *, old: str, new: str) -> bool:
+    """Store `new` in place of `old` in row `row_id`, only if it still holds `old`
+    (compare-and-set): a user who bound again or unbound meanwhile keeps what they
+    did, and two `keeper rekey` runs never both write one row. True when written.
+    `updated_at` is left alone: the binding did not change, only its seal."""
+    result = await session.execute(
+        update(USER_CHANNELS)
+        .where(USER_CHANNELS.c.id == row_id, USER_CHANNELS.c.receiver == old)
+        .values(receiver=new)
+    )
+    return bool(cast(CursorResult[Any], result).rowcount)

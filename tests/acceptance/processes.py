@@ -59,6 +59,8 @@ def keeper_env(db_url: str, api_base: str, **extra: str) -> dict[str, str]:
         WECOM_TOKEN=s.wecom.token,
         WECOM_AES_KEY=s.wecom.aes_key,
         WECOM_API_BASE=api_base,
+        KEEPER_WEB_SECRET=s.web.secret,
+        KEEPER_DATA_KEY=s.data.key,
     )
     env.update(extra)
     return env

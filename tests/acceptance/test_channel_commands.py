@@ -89,7 +89,7 @@ async def test_a_server_chan_key_is_bound_sealed_and_shown_masked(
     assert "已绑定 Server酱（SCT20…xy）" in reply
     async with engine.connect() as conn:
         [stored] = (await conn.execute(select(USER_CHANNELS.c.receiver))).scalars()
-    assert stored.startswith("v1.")
+    assert stored.startswith("v2.")  # under KEEPER_DATA_KEY (storage.secret_box)
     assert USER_SENDKEY not in stored
     assert USER_SENDKEY not in await keeper.say("设置 渠道")
 

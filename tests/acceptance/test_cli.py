@@ -73,13 +73,15 @@ async def test_migrate_brings_the_database_to_head_and_is_repeatable(tmp_path: P
 
 
 async def test_the_issue_script_through_keeper_chat(tmp_path: Path) -> None:
-    script = "体重 72.4\n喝水\n记账 35 午饭\n任务 明天 交材料\n日程 明天 14:00-15:00 复诊\n日记 今天不错\n今天\n"
+    script = "体重 72.4\n喝水\n记账 35 午饭\n任务 明天 交材料\n日程 明天 14:00-15:00 复诊\n日记 今天不错\n今天\n你是谁\n"
     code, out, err = await _run(
         ["chat", "--db", str(tmp_path / "demo.db")], _env(tmp_path), tmp_path, script.encode()
     )
     assert code == 0, err
+    # The demo ticks its own scheduler: no warning that none runs (issue 22).
+    assert "no scheduler" not in out + err
     replies = out.split("你> ")[1:]
-    assert len(replies) == 7
+    assert len(replies) == 8
     assert "72.4" in replies[0]
     assert "第 1 杯" in replies[1]
     assert "35.00" in replies[2]
@@ -90,6 +92,9 @@ async def test_the_issue_script_through_keeper_chat(tmp_path: Path) -> None:
     assert "体重 72.4 kg" in today
     assert "喝水 1 杯" in today
     assert "支出 35.00 元" in today
+    about = replies[7].split("keeper> ", 1)[1].strip()
+    assert len(about.splitlines()) <= 3  # the limit of any short answer
+    assert "帮助" in about
 
 
 @pytest.fixture

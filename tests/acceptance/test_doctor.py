@@ -92,7 +92,7 @@ async def test_a_healthy_deployment_is_all_ticks_and_exit_0(
     assert code == 0, "\n".join(out) + err
     assert _lines(out, "✗") == []
     names = [line.split()[1] for line in _lines(out, "✓")]
-    assert names == ["settings", "admins", "database", "scheduler", "backups", "retention", "evidence", "WeCom", "app", "可见范围",
+    assert names == ["settings", "admins", "database", "data", "signing", "scheduler", "backups", "retention", "evidence", "WeCom", "app", "可见范围",
                      "进入应用事件", "public", "test", "alerts"]  # fmt: skip
     assert out[-1] == "all good"
     assert [m.recipient for m in api.messages] == ["alice"]

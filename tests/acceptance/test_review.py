@@ -177,3 +177,23 @@ async def test_moving_a_nagged_task_moves_its_nag_and_adds_no_task_reminder(
     assert tasks_rules == [("nag", "active")]  # no 30-minute reminder beside the nag
     [nag] = [r for r in rows if r.kind == "nag"]
     assert nag.next_fire_at.replace(tzinfo=dt.UTC) == nag_at  # stored as naive UTC
+
+
+async def test_a_new_category_after_four_weeks_without_it_gets_a_budget_on_yes(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    """Issue 22: four weeks of lunches and no 购物, then 600 元 of it. 「周报」 names it
+    and offers a budget at this week's amount (it has no usual to go by); 好 sets it."""
+    for _ in range(4):
+        await keeper.say("记账 40 午饭")
+        keeper.clock.advance(dt.timedelta(days=7))
+    await keeper.say("记账 40 午饭")
+    await keeper.say("买衣服 600")
+    keeper.clock.advance(dt.timedelta(days=3))  # Saturday 12-26: 购物 is this week's
+
+    review = await keeper.say("周报")
+
+    assert "购物 600 元，之前几周没有，多了 600 元。" in review
+    assert review.endswith("购物每月定个 600 元的预算？回「好」")
+    assert "预算已设好：购物 每月 600 元" in await keeper.say("好")
+    assert await budgets(engine) == [("购物", Decimal("600.00"))]

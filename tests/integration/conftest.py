@@ -6,6 +6,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from aiohttp import CookieJar
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -18,6 +19,7 @@ from storage.repos import rules
 from storage.repos.users import ensure_and_lock_user
 from storage.schema import metadata
 from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.settings_env import changed
 
 if TYPE_CHECKING:  # the mini-program fixtures' types; mp_support imports this module
     from bot.sandbox.fake_wechat import FakeWeChat
@@ -34,8 +36,18 @@ async def client(
     settings: Settings, clock: FakeClock, engine: AsyncEngine
 ) -> AsyncIterator[TestClient[object, object]]:
     app = create_app(settings, clock=clock, engine=engine)
-    async with TestClient(TestServer(app)) as test_client:
+    # unsafe: the test server is 127.0.0.1, whose cookies aiohttp's jar keeps only so
+    # (the pages' tests log in through a cookie)
+    async with TestClient(TestServer(app), cookie_jar=CookieJar(unsafe=True)) as test_client:
         yield test_client
+
+
+PAGES_SETTINGS = changed(
+    TEST_SETTINGS,
+    web={"public_url": "http://keeper.test"},
+    operations={"admins": frozenset({"boss"})},
+)
+"""Settings for the pages' tests: a public address for links, and one admin."""
 
 
 @pytest.fixture

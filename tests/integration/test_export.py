@@ -7,16 +7,13 @@ import io
 import json
 import re
 import zipfile
-from collections.abc import AsyncIterator
 
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
-from scheduler.clock import FakeClock
 from storage.export import FILES
 from tests.conftest import TEST_SETTINGS
 from tests.integration.conftest import row_counts
@@ -33,15 +30,6 @@ BOB = ("体重 99.9", "记账 77 鲍勃的饭", "任务 明天 鲍勃的事", "�
 @pytest.fixture
 def settings() -> Settings:
     return changed(TEST_SETTINGS, web={"public_url": "http://keeper.test"})
-
-
-@pytest.fixture
-async def client(
-    settings: Settings, clock: FakeClock, engine: AsyncEngine
-) -> AsyncIterator[TestClient[object, object]]:
-    app = create_app(settings, clock=clock, engine=engine)
-    async with TestClient(TestServer(app)) as test_client:
-        yield test_client
 
 
 async def _zip_of(

@@ -114,7 +114,8 @@ async def test_migration_0008_drops_water_actions_and_its_downgrade_brings_it_ba
     later = {"web_links", "budgets", "backup_runs", "incidents", "user_channels"}  # after 0008
     later |= {"mp_identities", "mp_grant_answers", "mp_actions", "mp_link_codes"}  # 0016
     later |= {"retention_runs", "delivery_day_counts"}  # 0017
-    later |= {"device_checks"}  # 0020
+    later |= {"calendar_feeds"}  # 0021
+    later |= {"device_checks"}  # 0022
     assert "water_actions" not in at_head
     assert "water_actions" in before
     assert before - {"water_actions"} == at_head - later

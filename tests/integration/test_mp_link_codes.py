@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
 from services import mp_link
-from tests.conftest import wecom_side
+from tests.conftest import TEST_SETTINGS, wecom_side
 from tests.integration.mp_support import MiniProgram, make_fake, rows, serve_api
 
 
@@ -37,3 +37,23 @@ def test_the_stored_form_depends_on_the_key() -> None:
     assert mp_link.code_hash(one, "123456") == mp_link.code_hash(one, "123456")
     assert mp_link.code_hash(one, "123456") != mp_link.code_hash(other, "123456")
     assert mp_link.code_hash(one, "123456") != mp_link.code_hash(one, "123457")
+
+
+async def test_a_code_and_a_token_from_before_a_web_key_rotation_still_work(
+    clock: FakeClock, engine: AsyncEngine
+) -> None:
+    """Issue 22: KEEPER_WEB_SECRET rotates with the old one as _PREVIOUS; the phone's
+    token and the code asked for just before the restart still work after it."""
+    fake = make_fake(clock)
+    old = TEST_SETTINGS.web.secret
+    async with serve_api(fake, clock, engine) as (api, settings):
+        reply = await wecom_side(api, settings, clock).send_text("zhangsan", "绑定 小程序")
+        code = re.search(r"\d{6}", reply.text or "")
+        assert code is not None
+        phone = MiniProgram(api, fake)
+        await phone.login()
+    rotated = {"secret": "a-rotated-web-signing-key-0123456789abcd", "secret_previous": old}
+    async with serve_api(fake, clock, engine, web=rotated) as (api, _):
+        phone.api = api  # the same token, against keeper restarted with the new key
+        linked = await phone.call("POST", "/link", {"code": code[0]})
+        assert linked["today_count"] == 0

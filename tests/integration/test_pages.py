@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -27,7 +26,7 @@ from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import INBOUND
 from storage.repos import backups
 from tests.conftest import TEST_SETTINGS, wecom_side
-from tests.integration.conftest import new_rule, new_user, row_counts
+from tests.integration.conftest import PAGES_SETTINGS, new_rule, new_user, row_counts
 from tests.settings_env import changed
 
 LINK = re.compile(r"https?://[^/\s]+(/web/link/[A-Za-z0-9_-]+)")
@@ -35,21 +34,7 @@ LINK = re.compile(r"https?://[^/\s]+(/web/link/[A-Za-z0-9_-]+)")
 
 @pytest.fixture
 def settings() -> Settings:
-    return changed(
-        TEST_SETTINGS,
-        web={"public_url": "http://keeper.test"},
-        operations={"admins": frozenset({"boss"})},
-    )
-
-
-@pytest.fixture
-async def client(
-    settings: Settings, clock: FakeClock, engine: AsyncEngine
-) -> AsyncIterator[TestClient[object, object]]:
-    app = create_app(settings, clock=clock, engine=engine)
-    # unsafe: the test server is 127.0.0.1, whose cookies aiohttp's jar keeps only so
-    async with TestClient(TestServer(app), cookie_jar=CookieJar(unsafe=True)) as test_client:
-        yield test_client
+    return PAGES_SETTINGS
 
 
 async def link_for(wecom: WeComSide, user: str, text: str = "网页") -> str:

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from handlers import texts
 from handlers.commands import (
     AddEvent,
     AddTask,
@@ -516,7 +517,7 @@ ERRORS = [
     ("设置 晚报 晚上", "HH:MM"),
     ("设置 卡片 也许", "设置 卡片 开"),
     ("取消日程", "取消日程要写编号"),
-    ("取消日程 复诊", "取消日程要写编号"),
+    ("取消日程 x", "取消日程要写编号"),
     ("改日程 2", "改日程写编号"),
     ("改日程 周五", "改日程写编号"),
     ("改日程 2 15:00-14:00", "结束时间"),
@@ -545,6 +546,13 @@ def test_unknown_text_gets_a_short_answer_pointing_to_help(text: str) -> None:
     assert "帮助" in message
     assert len(message.splitlines()) <= 3
     assert len(message.encode()) <= 300
+
+
+@pytest.mark.parametrize("text", ["你是谁", "你是谁呀", "你是干嘛的", "你是做什么的"])
+def test_who_are_you_is_answered_in_at_most_three_lines(text: str) -> None:
+    assert parse(text, today=WEDNESDAY) == Help(about=True)
+    assert len(texts.ABOUT.splitlines()) <= 3  # like a miss: short, and it names 帮助
+    assert "帮助" in texts.ABOUT
 
 
 @pytest.mark.parametrize("text", ["72.4", "７２．４", "72。4"])

@@ -228,7 +228,68 @@ def test_a_category_well_above_its_usual_suggests_a_budget_at_its_usual_level() 
     budgeted = rv.review(
         rv.WeekFacts(week_end=SUNDAY, expenses=expenses, budgets={"外卖": D("600")})
     )
-    assert budgeted.suggestion is None  # it has a budget already
+    # it has a budget already: a task to look at it instead (issue 22: a step always)
+    assert budgeted.suggestion == rv.SuggestTask(
+        title="看看外卖支出和本月预算", due=dt.date(2026, 11, 30)
+    )
+
+
+MONDAY_AFTER = dt.date(2026, 11, 30)
+OTHER_WEEKS = [spent(7 * k, "餐饮", "40") for k in (1, 2, 3, 4)]
+
+
+@pytest.mark.parametrize(
+    ("expenses", "budgets", "suggestion"),
+    [
+        # four weeks without 购物, then 600: a budget at this week's amount
+        (
+            [*OTHER_WEEKS, spent(0, "餐饮", "40"), spent(0, "购物", "600")],
+            {},
+            rv.SuggestBudget(category="购物", amount=D("600")),
+        ),
+        # this week's amount rounded up to the next 50
+        ([spent(0, "购物", "612.5")], {}, rv.SuggestBudget(category="购物", amount=D("650"))),
+        # two expenses this week add up: 80, rounded up to 100
+        (
+            [spent(2, "宠物", "30"), spent(0, "宠物", "50")],
+            {},
+            rv.SuggestBudget(category="宠物", amount=D("100")),
+        ),
+        # a first week ever: nothing has a usual, the biggest change still gets a step
+        (
+            [spent(0, "购物", "600"), spent(1, "餐饮", "90")],
+            {},
+            rv.SuggestBudget(category="购物", amount=D("600")),
+        ),
+        # spending five weeks back is no baseline
+        (
+            [spent(0, "购物", "600"), spent(35, "购物", "2000")],
+            {},
+            rv.SuggestBudget(category="购物", amount=D("600")),
+        ),
+        # with a budget for it already: a task to look at it
+        (
+            [*OTHER_WEEKS, spent(0, "购物", "600")],
+            {"购物": D("2000")},
+            rv.SuggestTask(title="看看购物支出和本月预算", due=MONDAY_AFTER),
+        ),
+        # too small to be named (under HIGH_MIN_RISE): the review names nothing, offers nothing
+        ([*OTHER_WEEKS, spent(0, "宠物", "30")], {}, None),
+    ],
+)
+def test_a_risen_category_without_a_baseline_gets_a_step(
+    expenses: list[rv.Expense], budgets: dict[str, Decimal], suggestion: rv.Suggestion | None
+) -> None:
+    result = rv.review(rv.WeekFacts(week_end=SUNDAY, expenses=expenses, budgets=budgets))
+    assert result.suggestion == suggestion
+    text = words.full(result)
+    if suggestion is None:
+        assert "回「好」" not in text
+    else:  # the review that names the change ends with its question
+        assert result.spending is not None
+        assert result.spending.rose_most is not None
+        assert f"{result.spending.rose_most.category} " in text
+        assert text.endswith(words.question(suggestion))
 
 
 # --- budgets ----------------------------------------------------------------------

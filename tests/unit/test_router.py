@@ -59,7 +59,7 @@ def test_a_context_needs_its_keys_and_the_channels_on() -> None:
     """No empty default that would only fail inside AES at the first 绑定, or store
     link codes under an empty key."""
     s = TEST_SETTINGS
-    with pytest.raises(TypeError, match="'channel_key' and 'mp_link_key'"):
+    with pytest.raises(TypeError, match="'data_keys' and 'mp_link_key'"):
         Deployment(  # type: ignore[call-arg]
             operations=s.operations, web=s.web, channels=s.channels, mp=s.mp, backup=s.backup
         )

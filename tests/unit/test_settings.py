@@ -141,6 +141,9 @@ def test_a_masked_database_url_hides_only_the_password() -> None:
 
 EVERY_SECRET = {
     "KEEPER_WEB_SECRET": "0123456789abcdef" * 4,
+    "KEEPER_WEB_SECRET_PREVIOUS": "fedcba9876543210" * 4,
+    "KEEPER_DATA_KEY": "data-key-for-the-repr-test-0000000000000001",
+    "KEEPER_DATA_KEY_PREVIOUS": "data-key-for-the-repr-test-0000000000000000",
     "KEEPER_BACKUP_KEY": "correct horse battery staple",
     "KEEPER_ROBOT_KEY": "693a91f6-7a3c-4bc4-97a0-0ec2sifa5aaa",
     "KEEPER_WXPUSHER_APP_TOKEN": "AT_abcDEF123456",
@@ -165,10 +168,16 @@ def test_no_settings_group_and_not_the_deployment_shows_a_secret(tmp_path: Path)
         }
     )
     secrets = settings.secrets()
-    assert len(secrets) == 11  # WeCom's three, the password, web, backup, mp, four channels
+    assert len(secrets) == 14  # WeCom's three, the password, web's two, data's two, backup, mp,
+    # four channels
     deployment = deployment_of(settings)
     shown = [repr(getattr(settings, f.name)) for f in dataclasses.fields(settings)]
     shown += [repr(settings), str(settings), repr(deployment), str(deployment)]
     for text, secret in itertools.product(shown, secrets):
         assert secret not in text
-    assert repr(settings.channel_key()) not in repr(deployment)
+    ring = settings.key_ring()
+    assert ring.current is not None
+    assert ring.previous is not None
+    for key in (ring.current.aes, ring.previous.aes, *ring.legacy):
+        assert repr(key) not in repr(deployment)
+        assert repr(key) not in repr(ring)

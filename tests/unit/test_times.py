@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from scheduler.core.texts.times import day_label, hm, stamp, when
+from scheduler.core.texts.times import age_words, day_label, hm, stamp, when
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 NAIVE = dt.datetime(2026, 11, 25, 10)  # noqa: DTZ001 - naive on purpose, to be refused
@@ -71,3 +71,24 @@ def test_a_day_is_named_relative_to_today(day: dt.date, expected: str) -> None:
 def test_clock_times_and_admin_stamps_have_two_digit_fields() -> None:
     assert hm(dt.time(8, 5)) == "08:05"
     assert stamp(utc(2026, 3, 4, 1, 7), SHANGHAI) == "03-04 09:07"
+
+
+@pytest.mark.parametrize(
+    ("seconds", "words"),
+    [
+        (-30, "刚刚"),  # a clock a little ahead
+        (0, "刚刚"),
+        (59.9, "刚刚"),
+        (60, "1 分钟前"),
+        (3 * 60 + 5, "3 分钟前"),
+        (3599, "59 分钟前"),
+        (3600, "1 小时前"),
+        (38 * 3600 + 1800, "38 小时前"),
+        (48 * 3600 - 1, "47 小时前"),
+        (48 * 3600, "2 天前"),
+        (5 * 86400 + 7200, "5 天前"),
+        (137200, "38 小时前"),  # the "几秒前 137200"
+    ],
+)
+def test_ages_read_as_people_say_them(seconds: float, words: str) -> None:
+    assert age_words(seconds) == words

@@ -77,6 +77,7 @@ SUBJECTS: dict[type[StrEnum], frozenset[str]] = {
     v.LinkPurpose: frozenset({"purpose"}),
     v.LinkRefusal: frozenset({"refusal"}),
     v.CountSubject: frozenset({"subject"}),
+    v.SealKey: frozenset({"sealed_under"}),
 }
 """The names under which each enum's values stand: its columns and fields."""
 

@@ -1,5 +1,6 @@
 """The rule kinds by the names people read: the 提醒 list, 管理 状态, and the labels
-the default digest and review rules are stored with."""
+the default digest and review rules are stored with. Each kind's row in
+`scheduler.core.rule_kinds` takes its `label` from here."""
 
 from __future__ import annotations
 

@@ -7,6 +7,7 @@ writes a clock time, a day or an instant through these, so they all read alike.
 - `when`: an instant in the user's zone relative to now, "12:00" / "明天 08:00" /
   "12月3日 08:00".
 - `stamp`: an instant for the admin's tables, "11-28 14:05".
+- `age_words`: how long ago, as people say it, "3 分钟前" / "38 小时前".
 """
 
 from __future__ import annotations
@@ -62,3 +63,21 @@ def stamp(at: dt.datetime, tz: ZoneInfo) -> str:
     """An instant in `tz` for the admin's tables: "11-28 14:05"."""
     local = at.astimezone(tz)
     return f"{local.month:02d}-{local.day:02d} {hm(local)}"
+
+
+JUST_NOW = "刚刚"
+
+
+def age_words(seconds: float) -> str:
+    """How long ago, as people say it: "刚刚" under a minute (and for a time ahead,
+    a clock a little off), then whole minutes, hours up to two days ("38 小时前":
+    yesterday's heartbeat reads better in hours than as "1 天前"), then days.
+    Rounded down: "59 分钟前" until the hour is full."""
+    whole = int(seconds)
+    if whole < 60:
+        return JUST_NOW
+    if whole < 3600:
+        return f"{whole // 60} 分钟前"
+    if whole < 48 * 3600:
+        return f"{whole // 3600} 小时前"
+    return f"{whole // 86400} 天前"

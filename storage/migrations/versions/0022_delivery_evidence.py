@@ -1,7 +1,7 @@
 """delivery evidence and device checks (issue 22 item 1)
 
-Revision ID: 0020
-Revises: 0019
+Revision ID: 0022
+Revises: 0021
 Create Date: 2026-12-01 21:00:00
 
 `notification_jobs.evidence` / `evidence_at`: the strongest evidence that a sent
@@ -17,8 +17,8 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import mysql
 
-revision = "0020"
-down_revision = "0019"
+revision = "0022"
+down_revision = "0021"
 branch_labels = None
 depends_on = None
 
