@@ -30,55 +30,46 @@ from handlers.channel_commands import (
     UnbindReceiver,
 )
 from handlers.commands import ParseError
+from handlers.parse.patterns import (
+    BIND_VALUE_MARKS,
+    CHANNEL_BIND_PATTERN,
+    CHANNEL_FALLBACK_PATTERN,
+    CHANNEL_OFF_WORDS,
+    CHANNEL_PRIMARY_PATTERN,
+    CHANNEL_SHOW,
+    CHANNEL_WORDS,
+    KEY_WORDS_PATTERN,
+    MINI_PROGRAM,
+    TARGET_WORDS,
+    UNBIND_WORD,
+)
 
 UID = re.compile(r"UID_[A-Za-z0-9_-]{4,60}")
 SENDKEY = re.compile(r"SCT[A-Za-z0-9]{8,80}")
 SC3_KEY = re.compile(r"sctp\d+t[A-Za-z0-9]+", re.IGNORECASE)
 
-CHANNEL_WORDS: dict[str, BindableChannel] = {
-    "wxpusher": "wxpusher",
-    "wx pusher": "wxpusher",
-    "server酱": "serverchan_user",
-    "serverchan": "serverchan_user",
-    "server chan": "serverchan_user",
-    "方糖": "serverchan_user",
-    "sct": "serverchan_user",
-}
-TARGET_WORDS: dict[str, Target] = {
-    **CHANNEL_WORDS,
-    "微信": "wechat",
-    "个人微信": "wechat",
-    "企业微信": "wecom_app",
-    "企微": "wecom_app",
-    "应用": "wecom_app",
-    "企业微信应用": "wecom_app",
-}
-OFF_WORDS = frozenset({"关", "关闭", "无", "没有", "不要", "取消", "off", "none"})
-SHOW = frozenset(
-    {"设置 渠道", "设置渠道", "渠道", "通道", "设置 通道", "我的渠道", "查看渠道", "渠道设置"}
-)
-_PRIMARY = re.compile(r"设置\s*(?:主)?(?:渠道|通道)\s*(.+)")
-_FALLBACK = re.compile(r"设置\s*备用(?:渠道|通道)?\s*(.*)")
-_BIND = re.compile(r"(绑定|解绑)\s*(.*)")
+_PRIMARY = re.compile(CHANNEL_PRIMARY_PATTERN)
+_FALLBACK = re.compile(CHANNEL_FALLBACK_PATTERN)
+_BIND = re.compile(CHANNEL_BIND_PATTERN)
 
 
 def read_channels(text: str) -> ChannelCommand | None:
     """The channel command in a tidied message, None when it is none (see module)."""
     text = text.strip()
-    if text in SHOW:
+    if text in CHANNEL_SHOW:
         return ShowChannels()
     if found := _PRIMARY.fullmatch(text):
         return SetPrimaryChannel(target=_target(found[1], t.PRIMARY_HOW))
     if found := _FALLBACK.fullmatch(text):
         word = found[1].strip()
-        if word.casefold() in OFF_WORDS:
+        if word.casefold() in CHANNEL_OFF_WORDS:
             return SetFallbackChannel(target=None)
         return SetFallbackChannel(target=_target(word, t.FALLBACK_HOW))
     if found := _BIND.fullmatch(text):
         rest = found[2].strip()
-        if "小程序" in rest:
+        if MINI_PROGRAM in rest:
             return None  # the mini-program's own binding
-        if found[1] == "解绑":
+        if found[1] == UNBIND_WORD:
             return UnbindReceiver(channel=_channel(rest, t.UNBIND_HOW))
         return _bind(rest)
     return None
@@ -103,7 +94,7 @@ def _bind(rest: str) -> BindReceiver:
     folded = rest.casefold()
     for word in sorted(CHANNEL_WORDS, key=len, reverse=True):
         if folded.startswith(word) and word != "sct":
-            channel, value = CHANNEL_WORDS[word], rest[len(word) :].strip(" :：")
+            channel, value = CHANNEL_WORDS[word], rest[len(word) :].strip(BIND_VALUE_MARKS)
             return BindReceiver(channel=channel, value=_checked(channel, value))
     if SENDKEY.fullmatch(rest) or SC3_KEY.fullmatch(rest):
         return BindReceiver(channel="serverchan_user", value=_checked("serverchan_user", rest))
@@ -112,7 +103,7 @@ def _bind(rest: str) -> BindReceiver:
     raise ParseError(t.BIND_HOW)
 
 
-_KEY_WORDS = re.compile(r"sendkey|key|uid|密钥|是|为|的|我|[\s,，。.:：!！]", re.IGNORECASE)
+_KEY_WORDS = re.compile(KEY_WORDS_PATTERN, re.IGNORECASE)
 
 
 def _key_in(pattern: re.Pattern[str], value: str) -> str:

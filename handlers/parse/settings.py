@@ -29,7 +29,8 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 from handlers.parse.numbers import small_int
-from handlers.parse.review import REVIEW_NAMES, parse_review_time
+from handlers.parse.patterns import REVIEW_NAMES
+from handlers.parse.review import parse_review_time
 from handlers.parse.schedules import afternoon_asked, parse_custom_reminder
 from handlers.parse.when import match_when
 from storage.vocabulary import RuleKind

@@ -1,0 +1,490 @@
+"""The words the readers match with, and the patterns written in those words.
+
+The readers of this package hold no Chinese of their own (issue 21): a word list
+a reader needs lives in `lexicon.py` (the shared tables) or here (the words of one
+reader, in a section named after it), and a regular expression whose Chinese is
+structure (alternatives, optional particles, character classes) is kept here as
+its source, compiled once, at import, by its reader. Each name is defined once
+(`tests/unit/test_lexicon_names.py`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from handlers.channel_commands import BindableChannel, Target
+from handlers.parse.lexicon import (
+    NAG_ANSWER_WORDS,
+    NAG_REPEAT_WORDS,
+    NAG_REPLY_WORDS,
+    NAG_UNDONE_VERBS,
+    NAG_VERBS,
+    WATER_ADVERBS,
+    WATER_TIMES,
+    WEIGHT_UNITS,
+)
+
+# --- calendar_feed.py ---
+FEED_CALENDAR_WORDS = r"(?:日历|日程|行程)"
+"""The places a calendar is named by (`日历`, `日程`, `行程`)."""
+FEED_ASKED_PATTERN = (
+    rf"{FEED_CALENDAR_WORDS}(?:的)?(?:订阅|链接|地址|网址|源)"
+    rf"|订阅(?:一下)?(?:我的|一个)?{FEED_CALENDAR_WORDS}"
+    rf"|手机(?:上的|的|自带的|系统)?(?:日历|日程)"
+    rf"|(?:苹果|iphone|ios|安卓|谷歌|google|outlook)(?:的)?日历"
+    r"|ics|icalendar|ical|webcal"
+)
+"""A calendar subscription, a calendar link or the phone's calendar asked for."""
+FEED_RESET_PATTERN = r"重置|重新生成|重新弄|换(?:一?个)?新?的?|作废|失效|泄露|泄漏|撤销"
+"""A reset word: the old calendar addresses should stop working."""
+FEED_NOT_THIS_PATTERN = (
+    r"[0-9]|取消|关闭|删除|不要|[今明后昨]天|周[一二三四五六日天末]|星期|[早晚上下中]午|晚上|点"
+)
+"""A number, a day or a time: a reminder or an event is being said, not this."""
+FEED_OTHER_LEAD_PATTERN = r"(?:提醒|任务|待办|日记|记|帮我记|完成)"
+"""A message led by another command's keyword is that command's (`提醒 看手机日历`)."""
+
+# --- body.py ---
+PERFECTIVE = "了"
+"""The particle normalising drops and a title keeps (`提醒我把衣服晾了`)."""
+
+# --- key_mask.py ---
+BIND_WORD = "绑定"
+"""A message with this word is about binding a channel: a key in it may be spaced out."""
+
+
+# --- review.py ---
+REVIEW_NAMES = ("周报", "每周回看", "周回顾")
+"""The names of the weekly review (`设置 周报 ...`, `周报`)."""
+CATEGORY_MAX_CHARS = 16
+"""The longest category word a budget takes."""
+BUDGET_CATEGORY_WORD = rf"[^\s0-9.]{{1,{CATEGORY_MAX_CHARS}}}"
+"""One category word of a budget: no space, digit or dot."""
+BUDGET_PATTERN = (
+    rf"(?P<cat>{BUDGET_CATEGORY_WORD})\s*(?P<amount>[0-9]{{1,7}}(?:\.[0-9]{{1,2}})?)\s*(?:元|块)?"
+)
+"""A budget's category and monthly amount (`餐饮 1500元`)."""
+REVIEW_AT_PATTERN = (
+    r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})"
+)
+"""When the weekly review comes (`周日 20:00`)."""
+
+# --- numbers.py ---
+NUMBER = r"[0-9]+(?:\.[0-9]+)?"
+"""A decimal number as typed: ASCII digits only (`\\d` would also accept e.g. Arabic-Indic)."""
+CN_INT = "[零〇一二两三四五六七八九十百千万]+"
+"""A Chinese integer (`一百四十五`, `两千五`, `二零二六`)."""
+CN_NUMBER = rf"{CN_INT}(?:点[零〇一二三四五六七八九]+)?"
+"""A Chinese number, its decimals after 点 (`七十二点四`)."""
+ANY_NUMBER = rf"(?:{NUMBER}|{CN_NUMBER})"
+"""A number in digits or in Chinese."""
+SPOKEN_DECIMAL = r"[0-9]+点[0-9]+"
+"""`70点5`: digits with 点 for the point (weights only: elsewhere 3点30 is a time)."""
+WEIGHT_PATTERN = r"(?P<number>{number})\s*(?P<unit>kgs|kg|公斤|千克|斤)?"
+"""A weight and its unit; `{number}` is the number's pattern."""
+LIST_N = r"(?:[0-9]{1,4}|[一二两三四五六七八九十]{1,3})"
+"""A number in a list (`提醒3`, `三号任务`, `第二个日程`): digits or a small Chinese numeral."""
+AMOUNT_NUMBER = (
+    r"(?P<sign>[+-]?)\s*(?:¥|rmb)?\s*"
+    r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
+    r"(?P<mult>[kw百千万](?![A-Za-z]))?"
+    rf"|(?P<cn>{CN_NUMBER}))"
+)
+"""An amount's sign and number, in digits (with a multiplier) or in Chinese."""
+AMOUNT_CURRENCY = r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny|r(?![A-Za-z]))?"
+"""The currency word after an amount."""
+AMOUNT_JIAO = r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]|"
+"""The 角 after 块/元 (`十八块五`), closed by the units a 一 may count instead."""
+CN_ZEROS = "零〇"
+"""The zeros of a Chinese numeral (`一百零五`: the next digit is units)."""
+CN_POINT = "点"
+"""The decimal point said in words (`七十二点四`, `70点5`)."""
+JIN = "斤"
+"""The half-kilogram unit of weight."""
+CN_MULTIPLIERS = {"百": 100, "千": 1000, "万": 10_000}
+"""A multiplier written after digits (`2千`, `1.5万`)."""
+AMOUNT_OF = "的"
+"""`六百的红包`: an amount, then 的 and its item."""
+
+# --- admin.py ---
+ADMIN_HOLD_PATTERN = (
+    r"(?P<a>暂停|恢复)\s*(?:一下)?\s*(?:全部|所有)(?:的)?(?:发送)?"
+    r"|(?:全部|所有)(?:的)?(?:发送)?\s*(?:都|全|先)*\s*(?P<b>暂停|恢复)(?:发送)?"
+)
+"""`暂停 全部` / `所有发送都暂停`: every send held, or resumed."""
+ADMIN_HOLD_WORD = "暂停"
+"""The word of `ADMIN_HOLD_PATTERN` that holds (the other resumes)."""
+ADMIN_STATUS_ASKED_PATTERN = r"^(?:现在|目前)?\s*|\s*(?:怎么样|如何|咋样|好吗)[?？]?$"
+"""The words around `状态` asked as a question (`现在系统状态怎么样`)."""
+ADMIN_LEAD_PATTERN = r"^(?:员|后台)?\s*[:,]?\s*(?:先|请|帮我)?\s*(?:把)?\s*"
+"""What may follow `管理` before the command (`管理员 查看状态`, `管理：先把...`)."""
+ADMIN_SETTLE_PATTERN = (
+    r"(?i)对账\s*(?:#|job[_-]?|任务)?\s*(?P<job>[0-9]{1,12})\s*"
+    r"(?P<word>已收到|未收到|没收到|已经收到了|已经收到|收到了|收到)"
+)
+"""`对账 12 已收到`: a job settled by hand, paid or not."""
+ADMIN_RECEIVED_WORDS = ("已收到", "收到了", "收到", "已经收到了", "已经收到")
+"""The words of `ADMIN_SETTLE_PATTERN` that say the money arrived."""
+ADMIN_LOOK_WORDS = ("看一下", "看看", "看下", "查一下", "查看", "查下")
+"""A look word around an admin command (`管理 状态看一下`), dropped."""
+ADMIN_SYSTEM = "系统"
+"""`系统状态`, `系统网页`: the system, named or not."""
+ADMIN_STATUS = "状态"
+"""`管理 状态`: the system's status."""
+ADMIN_OPEN_WORDS = ("打开", "给我", "发我")
+"""Leads of `管理 打开网页` and the like, dropped (in this order)."""
+ADMIN_BACKEND = "后台"
+"""`管理 后台网页`: the admin pages, named as the back end."""
+ADMIN_PAGE_WORDS = ("网页", "页面")
+"""`管理 网页`: the admin pages."""
+ADMIN_TAILS = ("吧", "一下")
+"""Soft tails after an admin command (`管理 暂停全部吧`), dropped (in this order)."""
+
+# --- records.py ---
+EXPENSE_KEYWORDS = ("记账", "支出", "花了")
+"""The keywords of an expense entry (`记账 35 午饭`)."""
+INCOME_KEYWORDS = ("收入",)
+"""The keyword of an income entry (`收入 8000 工资`)."""
+WATER_COUNT_PATTERN = (
+    r"(?P<sign>[+-]?|[x×*])\s*(?P<count>[0-9]+|[零〇一二两俩仨三四五六七八九十]{1,3})\s*(?:杯水?)?"
+)
+"""`+2`, `两杯`, `x3`: the glasses after `喝水`."""
+RECORD_WORD_PATTERN = r"^(?:记一下|记下|记录|记个|记)\s*[:：]?\s*(?=[0-9一二两三四五六七八九十])"
+"""`体重记 57.9`: a record verb before the number, dropped."""
+WEIGHT_LEAD_MARKS = "。.…~ "
+"""Marks before a weight (`体重。。。71.3`), dropped."""
+WEIGHT_UNIT_STARTS = ("斤", "kg", "公斤", "千克", "磅", "lb")
+"""A unit after a weight: read with it, or (磅, lb) a weight we do not keep."""
+OTHER_CATEGORY = "其他"
+"""The ledger category of money no word names."""
+JOURNAL_LEAD_MARKS = " \t\r\n:：,，。.、～~\u3000"
+"""Marks and spaces before a journal's text, dropped."""
+JOURNAL_PARTICLES = "吧呀啊哈哦"
+"""A particle ending the journal keyword's phrase (`写个日记吧：…`)."""
+JOURNAL_PARTICLE_ENDS = ":：,，。 "
+"""What follows such a particle when it belongs to the keyword."""
+
+# --- channels.py ---
+CHANNEL_WORDS: dict[str, BindableChannel] = {
+    "wxpusher": "wxpusher",
+    "wx pusher": "wxpusher",
+    "server酱": "serverchan_user",
+    "serverchan": "serverchan_user",
+    "server chan": "serverchan_user",
+    "方糖": "serverchan_user",
+    "sct": "serverchan_user",
+}
+"""The names of the channels a user binds a receiver of, folded."""
+TARGET_WORDS: dict[str, Target] = {
+    **CHANNEL_WORDS,
+    "微信": "wechat",
+    "个人微信": "wechat",
+    "企业微信": "wecom_app",
+    "企微": "wecom_app",
+    "应用": "wecom_app",
+    "企业微信应用": "wecom_app",
+}
+"""The names of every channel keeper sends through, folded."""
+CHANNEL_OFF_WORDS = frozenset({"关", "关闭", "无", "没有", "不要", "取消", "off", "none"})
+"""`设置 备用 关`: no fallback channel."""
+CHANNEL_SHOW = frozenset(
+    {"设置 渠道", "设置渠道", "渠道", "通道", "设置 通道", "我的渠道", "查看渠道", "渠道设置"}
+)
+"""The whole messages that show the channels."""
+CHANNEL_PRIMARY_PATTERN = r"设置\s*(?:主)?(?:渠道|通道)\s*(.+)"
+"""`设置 渠道 企业微信`: the primary channel."""
+CHANNEL_FALLBACK_PATTERN = r"设置\s*备用(?:渠道|通道)?\s*(.*)"
+"""`设置 备用 wxpusher`: the fallback channel."""
+CHANNEL_BIND_PATTERN = r"(绑定|解绑)\s*(.*)"
+"""`绑定 ...` / `解绑 ...`: a receiver bound or unbound."""
+UNBIND_WORD = "解绑"
+"""The word of `CHANNEL_BIND_PATTERN` that unbinds."""
+MINI_PROGRAM = "小程序"
+"""`绑定 小程序`: the mini-program's own binding, not a channel's."""
+BIND_VALUE_MARKS = " :："
+"""Marks between a channel word and its key (`绑定 wxpusher：UID_…`), dropped."""
+KEY_WORDS_PATTERN = r"sendkey|key|uid|密钥|是|为|的|我|[\s,，。.:：!！]"
+"""The words around a key said in a sentence (`key是SCT…。`)."""
+
+
+# --- normalise.py ---
+SEPARATOR_CHARS = frozenset(",;:、")
+"""The light punctuation people put between words (`,` `;` `:` `、`)."""
+DECIMAL_DOT_PATTERN = r"(?<=[0-9])[。·](?=[0-9])"
+"""A `。` or `·` typed between digits: a decimal point (`72。4`)."""
+LEAD_LABEL_PATTERN = r"^\s*[【\[]\s*([^】\]]{0,12}?)\s*[】\]]\s*"
+"""A label in brackets before a message (`【提醒】`), its word kept."""
+TRAIL_PUNCT = "。.!?~,;:、…'\"“”‘’ \t\r\n"
+"""Punctuation and spaces that may end a message."""
+TRAIL_PARTICLES = "吧呢啊哈呀哦嘛啦噢"
+"""The particles that may end a message (`吧`, `呢`, `啊` ...)."""
+WORD_SPLIT_PATTERN = r"[\s,;、]+"
+"""What separates the words of a message."""
+MOSQUITO_YUAN_PATTERN = r"(?<=[0-9一二两三四五六七八九十百千])蚊"
+"""三十五蚊: Cantonese 蚊 for 块, only after a number (蚊子 stays a mosquito)."""
+FEATURE_QUESTION_MARK_PATTERN = r"[?？]|吗(?=[\s,])"
+"""Where a question about a feature ends (`有晚报这个功能吗？`)."""
+END_MARKS_PATTERN = r"[。.!\s]+$"
+"""The marks and spaces ending a message."""
+IF_SO_WORDS = ("有的话", "可以的话", "能的话", "如果有", "那就")
+"""`有的话`, `那就`: the lead of a request after a question about a feature."""
+TITLE_END_MARKS = "。.!?~,;:、…-—"
+"""Marks a title may not end with."""
+
+# --- normalise.py, inside its readers ---
+YUAN = "块"
+"""`块`: the yuan said the common way."""
+FRAME_HINT_MARKS = r"|请|[?？]|吗"
+"""A polite `请` or a question mark or `吗`: a frame may be around the request."""
+MOSQUITO = "蚊"
+"""`蚊`: Cantonese for 块 after a number."""
+PLEASE = "请"
+"""The polite `请` before a request."""
+PLEASE_ASK = "请问"
+"""`请问`: a question follows, the 请 is kept."""
+JOURNAL_WORD = "日记"
+"""`日记`: a journal keeps every word it was given."""
+JOURNAL_LEADS = ("日记", "记日记", "写日记")
+"""How a journal entry starts: its words are never corrected."""
+CORRECTED_IS = "是"
+"""`是` after a correction word (`不对 是三十九`), dropped."""
+LE = "了"
+"""`了`: dropped at the end when asked (`drop_le`)."""
+BU_LE = "不了"
+"""`不了`: its 了 is part of the word (`去不了`)."""
+LE_WORDS = ("了", "啦")
+"""A word ending in these before a trailing `ok` (`交了 ok`)."""
+
+# --- nag.py ---
+NAG_N = rf"(?:[0-9]{{1,4}}|{CN_INT})"
+"""A count in a nag's terms: digits or a Chinese integer."""
+
+
+def _alternatives(words: tuple[str, ...]) -> str:
+    """`(?:a|b)`: the words as one group, the longest tried first."""
+    return "(?:" + "|".join(sorted(words, key=len, reverse=True)) + ")"
+
+
+NAG_REPEAT, NAG_NAG, NAG_REPLY = (
+    _alternatives(NAG_REPEAT_WORDS),
+    _alternatives(NAG_VERBS),
+    _alternatives(NAG_REPLY_WORDS),
+)
+NAG_ANSWER, NAG_UNDONE = _alternatives(NAG_ANSWER_WORDS), _alternatives(NAG_UNDONE_VERBS)
+NAG_IF, NAG_NOT = r"(?:如果|要是)?(?:我)?", r"(?:没有|没|不)"
+"""`如果我` / `没有`: the start of `没回复收到就一直提醒`."""
+NAG_UNTIL_DONE_PATTERN = (
+    # `直到完成`, `一直提醒我直到我回复收到为止`, `直到我回复`
+    rf"(?:{NAG_REPEAT}?{NAG_NAG}?(?:我)?)?直到\s*(?:我)?\s*(?:{NAG_REPLY}\s*{NAG_ANSWER}?|{NAG_ANSWER})了?(?:为止)?"
+    # `一直提醒到我回复`, `提醒到我说完成为止`, `一直催到我回收到`
+    rf"|{NAG_REPEAT}?{NAG_NAG}(?:我)?到\s*(?:我)?{NAG_REPLY}\s*{NAG_ANSWER}?了?(?:为止)?"
+    # `没回复收到就一直提醒`, `不回就一直催我`, `我没说收到就继续提醒`
+    rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}{NAG_ANSWER}?(?:的话)?\s*(?:就)?{NAG_REPEAT}{NAG_NAG}(?:我)?"
+    # `要是没回复就每隔半小时再提醒`: the interval that follows says how often
+    rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}我?{NAG_ANSWER}?(?:的话)?\s*就?(?=\s*每)"
+    # `没寄就一直提醒我`: not done (any verb), then the nag
+    rf"|{NAG_IF}{NAG_NOT}\S{{1,3}}?就{NAG_REPEAT}{NAG_NAG}(?:我)?"
+)
+"""`直到完成`, `提醒到我说完成为止`, `没寄就一直提醒我`: the marker of a nag."""
+NAG_EVERY_PATTERN = (
+    rf"每隔?\s*(?:(?P<n>{NAG_N})\s*个?\s*(?P<half>半)?\s*(?P<unit>分钟|分|小时|钟头)"
+    r"|(?P<named>半个?小时|半个?钟头|一?刻钟|个?小时|个?钟头))\s*"
+    r"(?:再?(?:提醒|催)(?:我)?(?:一次|一遍)?|一次)?"
+)
+"""`每10分钟`, `每隔半小时再提醒一次`: the interval of a nag."""
+NAG_EVERY_NAGS_PATTERN = rf"每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟)\s*(?:再)?{NAG_NAG}"
+"""An interval followed by a nag verb (`每15分钟催一次`)."""
+NAG_CAP_PATTERN = rf"最多\s*(?:提醒|催)?\s*(?P<n>{NAG_N})\s*(?:次|遍)"
+"""`最多5次`: the cap of a nag."""
+NAG_NAMED_MINUTES = {
+    **dict.fromkeys(("半小时", "半个小时", "半钟头", "半个钟头"), 30),
+    **dict.fromkeys(("一刻钟", "刻钟"), 15),
+    **dict.fromkeys(("小时", "个小时", "钟头", "个钟头"), 60),
+}
+"""An interval said by name (`半小时`, `一刻钟`), in minutes."""
+NAG_NUMBERISH = r"[0-9零〇一二两三四五六七八九十百千万半个点.．\s]{1,12}"
+"""Anything that looks like a number in a leftover interval or cap."""
+NAG_EVERY_LEFT_PATTERN = rf"每隔?\s*{NAG_NUMBERISH}(?:分钟|分|小时|钟头|刻钟)"
+"""An interval the terms did not take (a second one, a number too long, words we
+do not read): refused rather than left in the title while the nag runs every 10."""
+NAG_CAP_LEFT_PATTERN = rf"最多\s*(?:提醒|催)?\s*{NAG_NUMBERISH}(?:次|遍)"
+"""A cap the terms did not take (a second one, or words we do not read)."""
+NAG_DIGITS_LEFT_PATTERN = r"(?:每隔?|最多\s*(?:提醒|催)?)\s*[0-9]+\s*(?:分钟|分|小时|钟头|次|遍)"
+"""A leftover that is a plain number (`每99999分钟`): out of range, not unreadable."""
+NAG_HOUR_UNITS = ("小时", "钟头")
+"""The units of `NAG_EVERY_PATTERN` that count hours."""
+
+
+# --- natural.py ---
+NATURAL_WEIGHT_PATTERN = (
+    r"(?:今天|今早|早上|早晨|刚才|刚刚|刚|晨起|起床后?|起来|今天早上)*\s*(?P<fast>空腹)?\s*"
+    r"(?P<verb>记体重|记一下体重|称了一下|称了下|称了|称一下|称重|上秤|体重是|体重为|体重|称)?"
+    r"\s*[,:]?\s*(?:是|为|有)?\s*"
+    rf"(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?"
+    r"(?:\s*[,]?\s*(?:又|终于)?(?:瘦|胖|重|轻|涨|掉)了?)?"
+)
+"""A weight said in a sentence (`早上空腹称了下 70.1`, `体重是72.4 又瘦了`)."""
+TASK_DONE_WORDS = r"(?:搞定|做完|弄完|办完|办好|做好|弄好|搞好|完成|完事|干完|done|ok)"
+"""The words that say a task is done (`搞定`, `做完`, `done`)."""
+TASK_DONE_PATTERN = rf"(?P<what>.{{1,30}}?)\s*(?:已经|都|也)?{TASK_DONE_WORDS}"
+"""`取快递搞定了`: a task, then its done word."""
+TASK_DONE_FIRST_PATTERN = rf"{TASK_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})"
+"""`搞定 2`: the done word, then the task."""
+TASK_TOMORROW_PATTERN = r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做)|(?:推到|挪到|改到|放到|拖到)明天)"
+"""`买菜明天再说`, `挪到明天`: a task put off to tomorrow."""
+TASK_NOT_NEEDED_PATTERN = r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)"
+"""`不用买菜了`: a task no longer needed."""
+TASK_NOT_NEEDED_AFTER_PATTERN = (
+    r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不去|不用|不要|取消|算)"
+)
+"""`买菜不用了`, `银行办卡不去了`: a task, then the word that drops it."""
+EVENT_BY_NUMBER_PATTERN = rf"(?:第\s*)?(?P<n>{LIST_N})\s*(?:号|个)\s*日程|日程\s*(?P<m>{LIST_N})"
+"""`3号日程`, `日程 3`: an event by its list number."""
+TASK_DONE_AFTER_COMMA_PATTERN = r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{0,2}过了?"
+"""`给张阿姨回电话，已经打过了`: a task, then that it happened."""
+TASK_CANCEL_TAIL_PATTERN = r"\s*,\s*(?:取消掉|取消吧|取消|删了吧|删掉吧)$"
+"""`，取消掉`: a cancel word after a comma, dropped."""
+TODAY_CANNOT_PATTERN = r"\s*今天\S{0,4}(?:不完|不了|没空|来不及)了?\s*$"
+"""`今天搞不完了`: why a task is put off, dropped from its title."""
+TASK_PRONOUNS = frozenset(
+    ["我", "你", "他", "她", "它", "这", "那", "这个", "那个", "我们", "今天", "都"]
+)
+"""Words that stand for a task without naming it: no title."""
+
+# --- natural.py, inside its readers ---
+DONE_KEYWORD = "完成"
+"""`完成`: the keyword a done task is read as."""
+POSTPONE_KEYWORD = "明天再说"
+"""`明天再说`: the keyword a task put off is read as."""
+TASK_CANCEL_REASON_PATTERN = r"[,\s]+(?=已经|因为|他|她|反正|自动)"
+"""Where the reason after a dropped task starts (`…，已经有人做了`)."""
+TASK_CANCEL_TITLE_END_PATTERN = r"了?[,\s]"
+"""Where a dropped task's title ends (`…了 名额满了`)."""
+CANCEL_KEYWORD = "取消"
+"""`取消`: the keyword a dropped task is read as."""
+NOT_A_TITLE_CHARS = "?吗么啥什都"
+"""A question's characters: a message with one is asked, no title."""
+
+
+# --- slots.py ---
+WEIGHT_UNIT_ALTERNATIVES = "|".join(sorted(WEIGHT_UNITS, key=len, reverse=True))
+"""The weight units, longest first, as alternatives of a pattern."""
+SLOT_WEIGHT_PATTERN = rf"(?<![0-9.])(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>{WEIGHT_UNIT_ALTERNATIVES})?(?P<half>(?<=斤)半)?(?![0-9.])"
+"""A number that may be a weight, its unit if said (`131斤半`)."""
+UNIT_FIRST_PATTERN = r"^(?P<unit>kg|公斤)\s*(?P<n>[0-9]{2,3}(?:\.[0-9])?)(?![0-9])"
+"""`kg 68.6`: the unit before the weight."""
+CUP_COUNT_PATTERN = r"(?P<n>[0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:大|小)?杯"
+"""`两杯`, `3大杯`: a count of cups."""
+WATER_TIMES_ALTERNATIVES = "|".join(map(re.escape, WATER_TIMES))
+"""The signs of `水 x3`, as alternatives of a pattern."""
+WATER_ADVERB_ALTERNATIVES = "|".join(map(re.escape, WATER_ADVERBS))
+"""The adverbs before a water check-in, as alternatives of a pattern."""
+WATER_TIMES_PATTERN = (
+    rf"(?:{WATER_ADVERB_ALTERNATIVES})*\s*水\s*(?P<k>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})\s*杯"
+    rf"|(?:{WATER_ADVERB_ALTERNATIVES})*\s*(?:喝了?水|\S{{0,3}}水|water)\s*(?:{WATER_TIMES_ALTERNATIVES})\s*(?P<n>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
+    rf"(?:\s*杯)?|(?:{WATER_ADVERB_ALTERNATIVES})+\s*(?:喝了?|补了?)\s*(?P<m>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
+    r"\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
+)
+"""`水 3杯`, `喝水x3`, `又喝了两杯温水`: glasses of water said in a sentence."""
+LIST_NUMBER_PATTERN = (
+    rf"(?:提醒|日程|待办|任务)\s*#?(?P<a>{LIST_N})(?![0-9:点一下次遍])"
+    rf"|第\s*(?P<b>{LIST_N})\s*(?:个|条|项|号)"
+    rf"|(?<![0-9])(?P<c>{LIST_N})\s*号(?:提醒|日程)"
+)
+"""`提醒3`, `第二个`, `3号日程`: an item by its list number."""
+VOLUME_PATTERN = rf"(?P<n>{ANY_NUMBER})\s*(?P<unit>ml|毫升|l|升)(?![a-z])"
+"""`500ml`, `1.5升`: a volume."""
+AFTER_MY_WEIGHT = "了啦呢吧啊哦哈呀左右多的整上下重胖瘦轻"
+"""What may follow my weight's unit (`72公斤了`, `140斤左右`); a noun there is goods."""
+DAY_WORDS_PATTERN = (
+    r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
+)
+"""A day said in words (`明天`, `下周三`)."""
+TIME_WORDS_PATTERN = r"[0-9一二三四五六七八九十两]\s*(?:点|:[0-9])|分钟后|小时后"
+"""A time said (`3点`, `8:30`, `10分钟后`)."""
+
+# --- slots.py, inside its readers ---
+LITRE_UNITS = ("l", "升")
+"""The units of `VOLUME_PATTERN` that count litres."""
+AMOUNT_NOT_BEFORE = ("杯", "点", "号", "分", "个", "次", "天", "岁", ":")
+"""A unit after a number that makes it no amount (`3杯`, `3点`, `3号`), with the weight units."""
+AMOUNT_NOT_AFTER = (
+    "提醒",
+    "日程",
+    "待办",
+    "任务",
+    "第",
+    "#",
+    "x",
+    "×",
+    "+",
+    "*",
+    "周",
+    "星期",
+    "礼拜",
+)
+"""A word before a number that makes it no amount (`提醒3`, `第3`, `x3`, `周3`)."""
+CJK_FIRST, CJK_LAST = "\u4e00", "\u9fff"
+"""The range of the common Chinese characters."""
+
+
+# --- when.py ---
+SHORT_DAY_PERIODS = {"今早": (0, "早上"), "今晚": (0, "晚上"), "明早": (1, "早上")}
+"""A day and its period in one word (`明早`): days from today, and the period."""
+SHORT_DAY_PERIODS |= {"明晚": (1, "晚上"), "今天早上": (0, "早上"), "今天晚上": (0, "晚上")}
+"""A day and its period in one word (`明早`): days from today, and the period."""
+SHORT_DAY_PERIODS |= {"明天早上": (1, "早上"), "明天晚上": (1, "晚上")}
+"""A day and its period in one word (`明早`): days from today, and the period."""
+FULL_DATE_PATTERN = (
+    r"(?P<y>[0-9]{4})(?:(?P<sep>[-/])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])"
+    r"|年(?P<cm>[0-9]{1,2})月(?P<cd>[0-9]{1,2})[日号]?(?![0-9]))"
+)
+"""`2026-12-15`, `2026/12/15`, `2026年12月15日`."""
+MONTH_DAY_PATTERN = r"(?P<m>[0-9]{1,2})(?:[-/]|月)(?P<d>[0-9]{1,2})[日号]?(?![0-9])"
+"""`12-15`, `12/15`, `12月15日`."""
+CN_MONTH_DAY_PATTERN = (
+    r"(?P<m>十[一二]?|[一二三四五六七八九])月(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+)
+"""`十二月十五号`, `三月八日`: a month and day in Chinese numerals (with 日 or 号)."""
+DOT_DATE_PATTERN = r"(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-9]{1,2})(?![0-9.A-Za-z万千元块])"
+"""`12.5`: month and day (only where a day is expected)."""
+DAY_OF_MONTH_PATTERN = r"(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号](?![0-9])"
+"""`15号`, `十五日`: a day of this or next month."""
+NEXT_MONTH_DAY_PATTERN = r"下(?:个)?月的?(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]"
+"""`下个月5号`: a day of next month."""
+MONTH_END_PATTERN = r"(?:这个?月|本月)?(?:月底|月末)"
+"""`月底`, `这个月月末`: the month's last day."""
+WEEKEND_PATTERN = r"(?P<rel>下个?|这个?|本)?周末"
+"""`周末`, `下周末`: the coming Saturday."""
+RELATIVE_DAY_PATTERN = "大后天|后天|明天|明日|今天|今日"
+"""`今天`, `明天`, `大后天`: a day counted from today."""
+WEEKDAY_PATTERN = r"(?P<rel>下个?|这个?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])"
+"""`周三`, `下个星期五`, `礼拜天`: a weekday."""
+CN_CLOCK = "[零〇一二两三四五六七八九十]{1,3}"
+"""An hour or minute in Chinese numerals (`三`, `十五`)."""
+TIME_PATTERN = (
+    r"(?P<period>凌晨|清晨|夜里|半夜|早上|早晨|上午|中午|下午|傍晚|晚上|睡觉前|睡前|今晚|明晚|今早|明早"
+    r"|早(?=[0-9])|晚(?=[0-9]))?\s*"
+    r"(?:(?P<h>[0-9]{1,2}):(?P<m>[0-9]{2})"
+    rf"|(?P<hh>[0-9]{{1,2}}|{CN_CLOCK})(?:点钟?|时)"
+    rf"(?:(?P<half>半|一刻|三刻)|(?P<mm>[0-9]{{1,2}}|{CN_CLOCK}(?![起些下样直共定般切]))分?)?)(?![0-9])"
+)
+"""`14:30`, `下午3点`, `九点半`, `十点一刻`: a time, its period if said."""
+BEFORE_PATTERN = r"\s*(?:之前|以前|前)(?![0-9一二三四五六七八九十])"
+"""`前`, `之前`: due by the day or time before it."""
+PERIOD_ALONE_PATTERN = r"(早上|早晨|上午|中午|下午|傍晚|晚上)(?![0-9零〇一二两三四五六七八九十])"
+"""`下午`, `晚上`: a period said without an hour."""
+RANGE_JOIN_PATTERN = r"\s*(?:-|~|到|至)\s*"
+"""`-`, `到`, `至`: between the ends of a time range."""
+
+# --- when.py, inside its readers ---
+NEXT_WORD = "下"
+"""`下周三`, `下个周末`: the next week's."""
+PM = "下午"
+"""The afternoon: 12 点 in it is noon."""
+NOON = "中午"
+"""Noon: adds 12 to 1-2 点, keeps 11-12."""
+ONE = "一"
+"""`一点` alone is mostly "a little" (一点小事), not 1 o'clock."""
+ALL_DAY = "全天"
+"""`全天`: an event that lasts the day, no time."""
