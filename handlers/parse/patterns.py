@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from handlers.channel_commands import BindableChannel, Target
+from handlers.commands import RuleVerb, WaterAction
 from handlers.parse.lexicon import (
     NAG_ANSWER_WORDS,
     NAG_REPEAT_WORDS,
@@ -488,3 +489,137 @@ ONE = "一"
 """`一点` alone is mostly "a little" (一点小事), not 1 o'clock."""
 ALL_DAY = "全天"
 """`全天`: an event that lasts the day, no time."""
+
+# --- reader.py ---
+CANCEL_EVENT_KEYWORDS = ("取消日程",)
+"""`取消日程 2`: an event cancelled."""
+CANCEL_BUDGET_KEYWORDS = ("取消预算",)
+"""`取消预算 餐饮`: a budget dropped."""
+GOAL_WEIGHT_KEYWORDS = ("目标体重",)
+"""`目标体重 68`: the goal weight."""
+BUDGET_KEYWORDS = ("预算",)
+"""`预算 餐饮 1500`: a monthly budget."""
+EDIT_EVENT_KEYWORDS = (
+    "改日程",
+    "修改日程",
+)
+"""`改日程 2 ...`: an event changed."""
+POSTPONE_KEYWORDS = ("明天再说",)
+"""`明天再说 2`: a task put off to tomorrow."""
+QUIET_KEYWORDS = ("免打扰",)
+"""`免打扰 到 8:00`: quiet hours."""
+DELETE_KEYWORDS = ("删除",)
+"""`删除 提醒 2`: something deleted."""
+REMINDER_KEYWORDS = ("提醒",)
+"""`提醒 明天 9:00 交材料`: a reminder."""
+WEIGHT_KEYWORDS = ("体重",)
+"""`体重 72.4`: a weight."""
+WATER_KEYWORDS = ("喝水",)
+"""`喝水 +2`: glasses of water."""
+TASK_KEYWORDS = (
+    "任务",
+    "待办",
+)
+"""`待办 买菜`: a task."""
+COMPLETE_KEYWORDS = ("完成",)
+"""`完成 2`: a task done."""
+CANCEL_KEYWORDS = ("取消",)
+"""`取消 2`: a task dropped."""
+EVENT_KEYWORDS = ("日程",)
+"""`日程 周五 14:00 开会`: an event."""
+JOURNAL_KEYWORDS = (
+    "日记",
+    "记日记",
+    "写日记",
+    "写个日记",
+    "帮我写个日记",
+    "今天的日记",
+    "帮我写进日记里",
+    "帮我写进日记",
+    "写进日记里",
+    "写进日记",
+    "记到日记里",
+    "记一篇日记",
+    "写一篇日记",
+    "帮我记一篇日记",
+    "帮我记日记",
+    "帮我写日记",
+    "记个日记",
+    "写篇日记",
+)
+"""`日记 ……`, `帮我写进日记`: a journal entry, kept as typed."""
+SETTING_KEYWORDS = ("设置",)
+"""`设置 晨报 7:30`: a setting."""
+ADMIN_KEYWORDS = ("管理",)
+"""`管理 状态`: an admin command."""
+REMARK_TAIL_PATTERN = r"[\s,，。;；!！~]+(?P<tail>[^\s,，。;；0-9]{2,8})[\s,，。!！~]*$"
+"""A short remark after a message's last separator (`免打扰到中午12点 在考试`)."""
+TAIL_MARKS = " ,，。"
+"""Separators around a remark, dropped before it is read alone."""
+END_OF_MESSAGE_MARKS = "。!"
+"""Marks ending a whole-message command (`今天。`), dropped."""
+WATER_WORD = "水"
+"""`又一杯水 ✅`: a check mark after water is the check-in, not a task done."""
+DONE_SUFFIX = " 完成"
+"""`2 ✅`: the check mark read as the word 完成 after the task."""
+TIMED_RECORD_PATTERN = r"(?:早上|上午|中午|下午|晚上)?\s*[0-9]{1,2}:[0-9]{2}\s+(?=体重|喝水)"
+"""A clock time before a weight or water record: when it was measured, not a day."""
+LOOK_LEAD_TAIL = r")\s*(?:一下|下)?\s*(?:我的|的)?\s*"
+"""What may follow a look word (`显示一下我的`), closing the group of look words."""
+
+
+# --- settings.py ---
+SWITCHES: dict[str, WaterAction] = {
+    "开启": "enable",
+    "暂停": "pause",
+    "恢复": "resume",
+    "关闭": "close",
+}
+"""The switch keywords (`开启 喝水`, `暂停 提醒 3`) and what each does to water reminders."""
+WATER_TARGETS = ("喝水", "喝水提醒", "喝水 提醒")
+"""What a switch names to mean the water reminders."""
+DAY_WINDOW_PATTERN = r"(?P<wh>[0-9]{1,2})[:：](?P<wm>[0-9]{2})\s*(?:-|~|到|至)\s*(?P<sh>[0-9]{1,2})[:：](?P<sm>[0-9]{2})"
+"""`08:00-22:00`: the waking hours."""
+SETTING_NUMBER_PATTERN = r"(?P<n>[0-9]{1,4})\s*(?:分钟|分|杯|min)?"
+"""`120`, `120分钟`, `8杯`: a setting's number."""
+RULE_PATTERN = r"提醒\s*#?(?P<n>[0-9]+)?"
+"""`提醒 3`: a reminder by number, or all of them."""
+RULE_VERBS: dict[str, RuleVerb] = {"暂停": "pause", "关闭": "pause", "恢复": "resume"}
+"""What a switch keyword does to one reminder."""
+RULE_VERBS |= {"开启": "resume", "删除": "delete"}
+"""What a switch keyword does to one reminder."""
+SETTING_TIME_PATTERN = r"(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})"
+"""`07:30`: a setting's clock time."""
+QUIET_FOR_PATTERN = (
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十]{1,3}|半|俩)?\s*(?P<half>个半)?\s*"
+    r"(?P<unit>分钟|分|个小时|小时|个钟头|钟头|h|min|天)"
+)
+"""`2小时`, `半小时`, `1个半小时`, `3天`: how long to keep quiet."""
+QUIET_UNIT_MINUTES = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
+"""The minutes in one unit of `QUIET_FOR_PATTERN` (minutes themselves: 1)."""
+QUIET_UNTIL_PATTERN = r"(?:到|至|直到)\s*"
+"""`到`, `直到`: quiet until a time."""
+QUIET_COUNTS: dict[str | None, float] = {
+    None: 1.0, "半": 0.5, "一": 1.0, "两": 2.0, "俩": 2.0, "二": 2.0, "三": 3.0,
+}  # fmt: skip
+"""The counts of `QUIET_FOR_PATTERN` said in words (none said: one)."""
+CARDS_ON_OFF = {"开": True, "开启": True, "打开": True, "on": True}
+"""`设置 卡片 开/关`: template cards on or off."""
+CARDS_ON_OFF |= {"关": False, "关闭": False, "off": False}
+"""`设置 卡片 开/关`: template cards on or off."""
+
+# --- settings.py, inside its readers ---
+MORNING_DIGEST_NAMES = ("晨报", "早报")
+"""The names of the morning digest."""
+EVENING_DIGEST_NAMES = ("晚报", "晚间回顾")
+"""The names of the evening digest."""
+SWITCH_ON_WORDS = ("开启", "恢复")
+"""The switch keywords that turn something on."""
+CARDS_SETTING = "卡片"
+"""`设置 卡片 开`: template cards."""
+DAY_WINDOW_SETTING = "作息"
+"""`设置 作息 08:00-22:00`: the waking hours."""
+WATER_INTERVAL_SETTING = "喝水间隔"
+"""`设置 喝水间隔 120`: minutes between water reminders."""
+WATER_GOAL_SETTING = "喝水目标"
+"""`设置 喝水目标 8`: glasses a day."""

@@ -58,9 +58,7 @@ NOT_YET_MOVED: tuple[str, ...] = (
     "handlers/parse/intents.py",
     "handlers/parse/money.py",
     "handlers/parse/phrasing.py",
-    "handlers/parse/reader.py",
     "handlers/parse/schedules.py",
-    "handlers/parse/settings.py",
     "handlers/parse/tasks.py",
     "handlers/parse/views.py",
 )
