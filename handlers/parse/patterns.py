@@ -15,11 +15,13 @@ import re
 from handlers.channel_commands import BindableChannel, Target
 from handlers.commands import RuleVerb, WaterAction
 from handlers.parse.lexicon import (
+    MOVE_VERBS,
     NAG_ANSWER_WORDS,
     NAG_REPEAT_WORDS,
     NAG_REPLY_WORDS,
     NAG_UNDONE_VERBS,
     NAG_VERBS,
+    RECUR_TAILS,
     WATER_ADVERBS,
     WATER_TIMES,
     WEIGHT_UNITS,
@@ -623,3 +625,245 @@ WATER_INTERVAL_SETTING = "喝水间隔"
 """`设置 喝水间隔 120`: minutes between water reminders."""
 WATER_GOAL_SETTING = "喝水目标"
 """`设置 喝水目标 8`: glasses a day."""
+
+
+# --- tasks.py ---
+TASK_NUMBER_PATTERN = (
+    r"(?:任务|待办)?\s*(?:#|第|no\.?)?\s*(?P<number>[0-9]+|[一二两三四五六七八九十]{1,3})\s*"
+    r"(?:项|个|号|条)?\s*(?:任务|待办)?"
+)
+"""`3`, `#3`, `第三个任务`: a task by its list number."""
+TASK_FILLER_PATTERN = r"^(?:要|得|需要|记得|前)\s*"
+"""`要`, `记得`: words before a task's title, dropped."""
+INTERJECTION_PATTERN = r"^(?:算了|嗯+|那个|哎呀|哦|把)[\s,]*"
+"""`算了`, `嗯`, `那个`: sounds before what is meant, dropped."""
+NAMING_PATTERN = r"(?:那个|这个|那件事|这件事|的事|那条)?(?:任务|待办)?$"
+"""`那个任务`, `这件事`: words after a title that only point at it."""
+SEVERAL_NUMBERS_PATTERN = r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+"
+"""`3, 5`: several list numbers at once."""
+REMIND_BEFORE_PATTERN = (
+    r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半|[一二两三四五六七八九十]{1,3})\s*"
+    r"(?P<unit>分钟|分|个?半?小时|个?钟头|个?钟|刻钟|刻|天|min|h)?"
+    r"(?:提醒(?:我|一下)?|通知(?:我)?|叫我)?"
+)
+"""`提前15分钟提醒我`, `提前半小时`: an event's advance notice."""
+REMIND_UNIT_MINUTES = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
+"""The minutes in one unit of `REMIND_BEFORE_PATTERN` (minutes themselves: 1)."""
+REMIND_UNIT_MINUTES |= {"钟": 60, "个钟": 60}  # 提前一个钟: an hour
+"""The minutes in one unit of `REMIND_BEFORE_PATTERN` (minutes themselves: 1)."""
+REMIND_UNIT_MINUTES |= {"刻钟": 15, "刻": 15}  # 提前一刻钟: a quarter of an hour
+"""The minutes in one unit of `REMIND_BEFORE_PATTERN` (minutes themselves: 1)."""
+EVENT_NUMBER_PATTERN = r"#?(?P<n>[0-9]{1,5})(?:号|项)?(?![0-9:：点])"
+"""`2`, `#2`, `2号`: an event by its list number."""
+ORDINAL_EVENT_PATTERN = r"第\s*(?P<n>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:个|条)?\s*日程"
+"""`第二个日程`: an event by its place in the list."""
+SAID_PERIOD_PATTERN = (
+    r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡前|今晚|明晚|今早|明早|夜里|半夜|深夜|午夜|夜间"
+    r"|[0-9]:[0-9]"
+)
+"""A period of the day or a clock time said in a line."""
+
+# --- tasks.py, inside its readers ---
+QUIET_WORDS_SAID = ("免打扰", "勿扰")
+"""`取消 免打扰`: quiet hours end, whatever task title holds the word."""
+LAST_RECORD_WORDS = ("刚才", "刚刚", "上一", "刚记")
+"""`取消刚才记的那笔`: the last record undone, not a task."""
+EVENT_WORD = "日程"
+"""`取消 日程 2`, `取消和老同学吃饭的日程`: an event, not a task."""
+OF = "的"
+"""The 的 between a title and what it is (`吃饭的日程`)."""
+THAT = "那个"
+"""`那个`: a pointing word before or after a title, dropped."""
+THIS = "这个"
+"""`这个`: a pointing word before a title, dropped."""
+CANCEL_EVENT_KEYWORD = "取消日程"
+"""`取消 日程 2` is read as `取消日程 2`."""
+BIND_TAIL = "绑定"
+"""`取消方糖的绑定`: a channel's binding, for the channel readers."""
+DEFAULT_REMIND_UNIT = "分钟"
+"""`提前15`: minutes when no unit is said."""
+HALF = "半"
+"""`提前半小时`, `一个半小时`: a half."""
+DAY_INSIDE_PATTERN = rf"{DAY_WORDS_PATTERN}|[0-9]{{1,2}}月[0-9]{{1,2}}[日号]"
+"""A day said inside a line (`客户明天下午三点半上门`), after some of its title."""
+EVENT_END_WORDS = ("结束", "结束吧", "散会")
+"""`日程2改成下午四点结束`: the time said is the event's new end."""
+
+
+# --- schedules.py ---
+SHORT_PERIODS = {"早": "早上", "晚": "晚上"}
+"""`每早`, `今晚`: the one-character period, as the word said in full."""
+SCHEDULE_NUM = r"(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?![0-9])"
+"""A day or month number: digits or a Chinese numeral."""
+SCHEDULE_JOIN = r"(?:[、,/]|和|及|与)"
+"""What joins several days (`周一、三`, `1号和15号`)."""
+IMPORTANT_MARK_PATTERN = r"[(\[【]\s*重要\s*[)\]】]|(?<![^\s,;:、])重要(?:!+|(?![^\s,;:、]))"
+"""`【重要】`, `重要!`: a reminder marked important."""
+TITLE_LEAD_PATTERN = r"(?:提醒我|叫我|俺(?!们)|咱(?!们))"
+"""`提醒我`, `叫我`: words before a reminder's title, dropped."""
+DAILY_PATTERN = r"(?:每天|每日|天天)的?|每个?(?P<p>[早晚])上?"
+"""`每天`, `天天`, `每晚`: every day (a period with it)."""
+WORKDAY_RULE_PATTERN = r"(?:每个?)?工作日的?"
+"""`工作日`, `每个工作日`: Monday to Friday."""
+WEEKEND_RULE_PATTERN = r"(?:每个?)?周末的?"
+"""`周末`, `每个周末`: Saturday and Sunday."""
+WEEKLY_PATTERN = (
+    r"(?P<every>每个?)?(?:周|星期|礼拜)"
+    rf"(?P<days>[一二三四五六日天](?:(?:{SCHEDULE_JOIN}|到|至|-|~)?(?:周|星期|礼拜)?[一二三四五六日天])*"
+    r"|[1-7](?:(?:[、,/和]|到|至|-|~)(?:周|星期|礼拜)?[1-7])*(?![0-9]))"
+)
+"""`每周一、三`, `周一到周五`, `每星期2`: weekdays."""
+WEEKDAY_TOKEN_PATTERN = (
+    r"(?P<to>到|至|-|~)?(?:[^一二三四五六日天1-7])*?(?P<day>[一二三四五六日天1-7])"
+)
+"""One weekday of a `WEEKLY_PATTERN` list, and a range word before it."""
+BARE_WEEKLY_PATTERN = r"每个?(?:周|星期|礼拜)"
+"""`每周` with no day said."""
+MONTHLY_PATTERN = (
+    r"每个?月的?(?:(?P<last>最后一天|月底|底|末)|(?P<first>月初|初)"
+    rf"|(?P<days>(?:{SCHEDULE_NUM}(?:[号日]{SCHEDULE_JOIN}?|{SCHEDULE_JOIN}))*{SCHEDULE_NUM}[号日]))"
+)
+"""`每月15号`, `每个月1号和15号`, `每月底`, `每月初`: days of the month."""
+YEARLY_PATTERN = rf"每年的?(?P<m>{SCHEDULE_NUM})(?:月(?P<d>{SCHEDULE_NUM})[日号]?|[-/](?P<dd>[0-9]{{1,2}})(?![0-9]))"
+"""`每年3月8日`, `每年12-25`: a day of the year."""
+TODAY_PERIOD_PATTERN = r"(?P<day>[今明])(?P<p>[早晚])上?"
+"""`今早`, `明晚上`: a day and its period."""
+LATER_PATTERN = (
+    r"(?:(?P<n>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*个?(?P<half>半)?|(?P<only_half>半)个?)"
+    r"\s*(?P<unit>分钟|分|小时|钟头|天|min|h)\s*(?:以后|之后|后)"
+)
+"""`30分钟后`, `一个半小时以后`, `3天后`: a while from now."""
+PERIOD_WORD_PATTERN = "凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡觉前|睡前"
+"""The periods of the day a reminder may name."""
+SECOND_TIME_PATTERN = r",\s*(?:凌晨|早上|上午|中午|下午|傍晚|晚上|[0-9一二三四五六七八九十]{1,3}\s*点).{0,8}(?:再|还)(?:提醒|叫)"
+"""A second time said after the title (`…，晚上十点再提醒一次`): one rule per time."""
+AFTER_A_WHILE_PATTERN = r"^(?:再)?过\s*(?P<span>[0-9一二两三四五六七八九十半]+\s*个?半?\s*(?:分钟|分|小时|钟头))(?!后|以后|之后)"
+"""`过四十分钟`: read as `四十分钟后`."""
+RECUR_TAIL_PATTERN = rf"[\s,;]+(?P<tail>(?:{'|'.join(RECUR_TAILS)}|每个?(?:周|星期|礼拜)[一二三四五六日天1-7]+)(?:都|也)?)$"
+"""`…,每天`, `…,每周三都`: a recurrence said last."""
+SAID_DAILY_PATTERN = r"^(?:每天|天天|每日)"
+"""`每天`, `天天`: a daily rule said first."""
+DAY_SAID_PATTERN = r"今天|明天|后天|大后天|周|星期|礼拜|号|日|月"
+"""A day word of any kind in a reminder."""
+
+# --- schedules.py, inside its readers ---
+WORKDAY_SAID_TWICE = (("工作日每天", "工作日"), ("每个工作日每天", "每个工作日"))
+"""`工作日每天`: said twice, meant once (replaced in this order)."""
+EVERY_OCCASION = "每逢"
+"""`每逢周一`: every Monday."""
+EVERY = "每"
+"""`每`: every (a recurrence)."""
+AT_LEAD_PATTERN = r"^在\s*(?=[0-9一二两三四五六七八九十半明今后下每])"
+"""`在一个半小时后`: a `在` before the time, dropped."""
+AFTER_A_WHILE_AS_LATER = r"\g<span>后"
+"""`过四十分钟` rewritten as `四十分钟后`."""
+EVERY_WEEK_TAIL_PATTERN = r"[\s,;]+每周$"
+"""`周日 晚上九点 倒垃圾 每周`: every week, said last."""
+WEEKDAY_NOT_EVERY_PATTERN = r"(?<!每)(?:周|星期|礼拜)(?=[一二三四五六日天])"
+"""A weekday said without `每` (the one `每周` said last makes recur)."""
+REMINDER_SELF_WORDS = ("我", "俺", "咱")
+"""`提醒我…`: the one to remind, before the time, dropped."""
+RECUR_TAIL_PARTICLES = ("都", "也")
+"""`每天都`: particles after a recurrence said last, dropped (in this order)."""
+WORKDAYS_WORD = "工作日"
+"""`工作日`: Monday to Friday."""
+TITLE_JOINS = ("和", "及", "与")
+"""A title starting with one of these after a time: a second time was said."""
+DAY_UNIT = "天"
+"""`3天后`: whole days."""
+TOMORROW_SHORT = "明"
+"""`明早`, `明晚`: tomorrow's."""
+
+ME = "我"
+"""`提醒我早上八点…,每天`: the 我 before the time, dropped."""
+
+
+# --- changes.py ---
+SWITCH_ON_PATTERN = r"打开|开启|开|恢复|启用"
+"""The verbs that turn something on (`打开`, `恢复`)."""
+SWITCH_OFF_PATTERN = r"关掉|关闭|关|停掉|停用"
+"""The verbs that turn something off (`关掉`, `停用`)."""
+RULE_CHANGE_WORDS: dict[str, RuleVerb] = {"删掉": "delete", "删除": "delete", "删了": "delete"}
+"""What a verb said about one reminder does to it (`删掉提醒3`, `把提醒2暂停`)."""
+RULE_CHANGE_WORDS |= dict.fromkeys(("暂停", "关掉", "关闭", "停掉"), "pause")
+"""What a verb said about one reminder does to it (`删掉提醒3`, `把提醒2暂停`)."""
+RULE_CHANGE_WORDS |= dict.fromkeys(("恢复", "打开", "开启"), "resume")
+"""What a verb said about one reminder does to it (`删掉提醒3`, `把提醒2暂停`)."""
+RULE_CHANGE_VERBS = "|".join(RULE_CHANGE_WORDS)
+"""The verbs of `RULE_CHANGE_WORDS`, as alternatives of a pattern."""
+RULE_CHANGE_PATTERN = (
+    rf"(?:把)?(?:第)?(?P<a>{LIST_N})(?:个|条)提醒\s*(?P<v1>{RULE_CHANGE_VERBS})"
+    rf"|(?:把)?提醒\s*#?(?P<b>{LIST_N})\s*(?P<v2>{RULE_CHANGE_VERBS})"
+    rf"|(?P<v3>{RULE_CHANGE_VERBS})\s*(?:第\s*(?P<c>{LIST_N})\s*(?:个|条)\s*提醒|提醒\s*#?(?P<d>{LIST_N}))"
+)
+"""`删掉提醒3`, `删除第3个提醒`, `提醒3 删掉`: one reminder changed."""
+CARDS_PATTERN = (
+    rf"(?:(?P<v1>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})\s*(?:提醒)?卡片|卡片\s*(?P<v2>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN}))(?:模式)?"
+    rf"|(?:把)?(?:提醒|消息|通知)?(?:都)?(?P<v3>用|改用|换成|改成|要|想要)卡片(?:发|的形式|形式|那种)?.*"
+    rf"|(?:我)?(?:想要|要)(?P<v4>卡片)(?:那种|形式)?(?:的)?提醒"
+)
+"""`开启卡片`, `提醒用卡片发吧`: template cards on or off."""
+ALL_REMINDERS_PATTERN = rf"(?P<v1>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})"
+"""`关闭所有提醒`, `全部提醒都打开`: every reminder at once."""
+MOVE_VERB_ALTERNATIVES = "|".join(MOVE_VERBS)
+"""The verbs that move an event, as alternatives of a pattern."""
+EVENT_EDIT_PATTERN = rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的时间|的)?\s*(?:{MOVE_VERB_ALTERNATIVES}|改)\s*(?P<rest>.+)"
+"""`把日程2改到周五下午三点`: an event by number, changed."""
+EVENT_MOVE_PATTERN = (
+    rf"(?:把)?(?P<title>[^\s0-9]{{1,12}}?)\s*(?:{MOVE_VERB_ALTERNATIVES})\s*(?P<rest>.+)"
+)
+"""`把复诊改到周五下午3点`: an event by title, moved."""
+EVENT_CANCEL_PATTERN = (
+    rf"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>{LIST_N})"
+    rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*(?:取消|删掉|删除|删了|删|不去了?)"
+    r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:[,\s].{0,12})?"
+)
+"""`日程2取消`, `删除日程 2`, `3号日程不去了`: an event by number, cancelled."""
+EVENT_STARTS_PATTERN = r"(?:开始|开|举行|进行|见面)$"
+"""`改成10:30开始`: the start word after a new time, dropped."""
+EVENT_NAMING_PATTERN = r"(?:那个|这个|的)?(?:日程|会议|安排)?$|那个$"
+"""`那个日程`, `的会议`: words after an event's title that only point at it."""
+DIGEST_DAILY_PATTERN = (
+    r"(?:每天)?(?P<t>.+?)\s*(?:再)?(?:发|推送|给我发|发我|发一下|来)(?:个|一下)?(?P<d>晨报|早报|晚报)"
+    r"(?:给我|吧)?"
+)
+"""`每天早上7点半发晨报`: a digest's time."""
+WAKE_SLEEP_PATTERN = r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
+"""`我一般7点起床11点睡`: the day window."""
+ROUTINE_CHANGE_PATTERN = r"^作息(?:时间)?\s*(?:改一下|改成|改为|调整一下|调一下|换成)?\s*[:：]?\s*"
+"""`作息时间改一下 早上6:30起 晚上11点睡`: the words that only say a change follows."""
+ROUTINE_PATTERN = r"(?:我的?|俺的?)?(?:日常)?作息(?:时间)?(?:一般|大概)?(?:是|为)?\s*(?P<a>[^\s,到至]+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
+"""`我的作息是早上六点到晚上十点`: the day window as a span."""
+WAKE_SLEEP_NAMED_PATTERN = (
+    r"起床(?:时间)?(?:是|在)?\s*(?P<a>[^\s,]+?)[\s,]*睡觉(?:时间)?(?:是|在)?\s*(?P<b>.+)"
+)
+"""`起床时间7点 睡觉时间23点`: the day window, each end named."""
+FOR_THIS_PATTERN = r"(?=你?(?:就)?(?:按|照)这个)"
+"""`…晚上十点就睡了你按这个时间提醒我喝水`: where what it is for begins."""
+CLOCK_SAID_PATTERN = r"[0-9]|[一二两三四五六七八九十]\s*点"
+"""A digit or a Chinese hour: a time is said."""
+WATER_WORDS_PATTERN = (
+    r"(?:今天|这两天|以后|今后|再也|先)*(?:就)?(?:开始)?(?P<neg>不要|别|不用)?(?P<again>继续|恢复|重新)?"
+    r"(?:再)?(?:提醒我?|叫我)喝水(?:了)?"
+)
+"""`提醒我喝水`, `不要再提醒我喝水了`: the water plan on or off."""
+
+# --- changes.py, inside its readers ---
+EDIT_EVENT_KEYWORD = "改日程"
+"""`把日程2改到…` is read as `改日程 2 …`."""
+TASK_WORDS = ("待办", "任务")
+"""`续交房租那个待办推到明天`: a task, not an event."""
+SOFT_TAIL = " 吧了"
+"""`改到明天吧`: the soft tail of a move, dropped."""
+TOMORROW = "明天"
+"""`修空调改到明天`: put off to tomorrow."""
+SAME_TIME_WORDS = ("同一时间", "原来的时间", "时间不变", "同一个时间", "老时间")
+"""`挪到周四同一时间`: the day moves, the time stays (these words dropped)."""
+WAKE_WORD = "起"
+"""`7点起`: getting up."""
+SLEEP_WORD = "睡"
+"""`11点睡`: going to bed."""
+PAUSE_WORD = "暂停"
+"""`暂停提醒我喝水`: the water plan paused, not closed."""
+PAUSE_LEADS = ("先", "今天", "这两天")
+"""`先别提醒我喝水了`: for now: the water plan paused, not closed."""
