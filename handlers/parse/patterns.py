@@ -21,6 +21,7 @@ from handlers.parse.lexicon import (
     NAG_REPLY_WORDS,
     NAG_UNDONE_VERBS,
     NAG_VERBS,
+    PRICE_UNITS,
     RECUR_TAILS,
     WATER_ADVERBS,
     WATER_TIMES,
@@ -867,3 +868,192 @@ PAUSE_WORD = "暂停"
 """`暂停提醒我喝水`: the water plan paused, not closed."""
 PAUSE_LEADS = ("先", "今天", "这两天")
 """`先别提醒我喝水了`: for now: the water plan paused, not closed."""
+
+
+# --- phrasing.py ---
+SETTING_N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
+"""A count in a setting said in words: up to three digits or a Chinese integer."""
+POLITE_LEAD_PATTERN = r"^(?:请|麻烦|帮我|帮忙|给我)\s*"
+"""`请`, `麻烦`, `帮我`: a polite lead, dropped."""
+WATER_SAID_PATTERN = (
+    r"(?P<total>今天)?(?:又|刚|刚刚|刚才|已经)?(?:喝|补)(?:了|掉|完了|完)?\s*(?:水)?\s*"
+    rf"(?:(?P<n>{SETTING_N})\s*(?:大|小)?(?P<unit>杯|瓶)(?P<water>水)?|(?P<one>杯水|水))?"
+    rf"|(?P<n2>{SETTING_N})\s*(?:大|小)?杯水"
+)
+"""`喝了两杯水`, `又喝了一瓶`, `三杯水`: water drunk, said in words."""
+SET_TO = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调成|调到|定在|定成|定为|为|是|:)?\s*"
+"""The words between a setting and its new value (`改成`, `设为`, `:`)."""
+DIGEST_TIME_PATTERN = rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{SET_TO}(?P<t>.+?)(?:发给我|发我|推送|发)?"
+"""`把晨报改成7点半`: a digest's time."""
+DIGEST_SWITCH_PATTERN = (
+    r"把?(?P<v1>打开|开启|关掉|关闭|停掉|取消|不要)?\s*(?P<d>晨报|早报|晚报)\s*"
+    r"(?P<v2>打开|开启|开|关掉|关闭|关|停掉|不要)?"
+)
+"""`关掉晚报`, `晨报打开`: a digest on or off."""
+WATER_INTERVAL_PATTERN = (
+    rf"(?:设置|把)?\s*(?:喝水)?(?:提醒)?(?:的)?(?:间隔|频率)?\s*(?:设成|{SET_TO})(?:每隔|每|隔)?\s*"
+    rf"(?:(?P<n>{SETTING_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)?\s*(?P<unit>分钟|分|小时|钟头)"
+    r"\s*(?:(?:提醒|喊|叫)我?喝(?:一次|次)?水|喝一次水?|提醒一次喝水|提醒一次|一次)?"
+    r"(?:就行|就好|就可以|就够了)?"
+)
+"""`喝水提醒间隔改成一个半小时`: minutes between water reminders."""
+WATER_GOAL_PATTERN = (
+    rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{SET_TO}(?:喝)?(?P<n>{SETTING_N})\s*杯水?"
+    rf"|(?:目标)?(?:每天|一天|每日)(?:要)?喝\s*(?P<m>{SETTING_N})\s*杯水?"
+)
+"""`喝水目标改成8杯`, `每天要喝六杯`: the daily goal."""
+WATER_GOAL_SAID_PATTERN = (
+    rf"(?:喝水)?目标\s*{SET_TO}(?:喝)?(?P<n>{SETTING_N})\s*杯水?(?:就够了|就够|就行|就好)?$(?P<m>)?"
+)
+"""`一天喝六杯就够了，喝水目标改成六杯`: the goal said at the end of a sentence."""
+WATER_GOAL_DAILY_PATTERN = rf"(?:一天|每天|每日)(?:要)?(?:喝)?够?\s*(?P<n>{SETTING_N})\s*杯(?P<m>)?"
+"""`一天喝够八杯`: the daily goal, said as a count."""
+ROUTINE_SET_PATTERN = (
+    rf"(?:设置|把)?\s*作息\s*(?:时间)?\s*{SET_TO}(?P<a>.+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
+)
+"""`作息改成 7:00-23:00`: the day window."""
+
+# --- phrasing.py, inside its readers ---
+TURN_ON_VERBS = ("打开", "开启", "开")
+"""The verbs of `DIGEST_SWITCH_PATTERN` that turn a digest on."""
+DAILY_LEADS = ("每天", "每日")
+"""`每天7点`: every day, before a digest's time (dropped, in this order)."""
+LATER_WORD = "后"
+"""`两小时后`: a while from now, not an interval."""
+DRINK_WORD = "喝"
+"""`喝`: drinking."""
+WATER_NOUN = "水"
+"""`水`: water."""
+INTERVAL_WORD = "间隔"
+"""`间隔`: the interval between water reminders."""
+HOUR_UNITS = ("小时", "钟头")
+"""The units of `WATER_INTERVAL_PATTERN` that count hours."""
+GOAL_SAID_WORDS = ("目标", "就行", "就够了", "就够")
+"""`一天喝够十杯就行`: a count of glasses said as the goal."""
+MORNING_PERIODS = ("上午", "早上", "凌晨", "中午")
+"""A period said with a time that keeps it before noon."""
+TAKE_WORD = "把"
+"""`把喝水提醒关掉`: the 把 before what is switched, dropped."""
+REMIND_WORD = "提醒"
+"""`提醒`: a reminder."""
+AGAIN_WORD = "再"
+"""`…再提醒我`: the 再 before a reminder word, dropped."""
+REMEMBER_WORD = "记得"
+"""`…记得提醒我`: the 记得 before a reminder word, dropped."""
+THEN_WORD = "到时候"
+"""`…到时候提醒我`: the 到时候 before a reminder word, dropped."""
+REPEATS_PATTERN = r"每|工作日|周末|天天"
+"""A recurrence word: the words before a reminder word are one schedule."""
+NAMED_DAY_PATTERN = r"今天|明天|后天|大后天|今晚|明早|明晚|[0-9]{1,2}(?:月|号|日)"
+"""A day named: a time said last, after a remark."""
+REPEAT_LEADS = ("每", "工作日")
+"""A reminder starting with these says its time first."""
+DRANK_WORDS = ("喝", "喝了")
+"""`喝了`: the card's button, typed: one glass."""
+TOP_UP_WORD = "补水"
+"""`补水一杯`: water drunk."""
+CUP = "杯"
+"""`杯`: a glass (a 瓶 is asked)."""
+VAGUE_WHEN_TAIL = (
+    r")\s*(?:之前|以前|前)?\s*(?:要|得|需要|记得|必须|该)\s*(?P<title>[^\s,0-9]{2,20})"
+)
+"""`下周要交年终总结`: after a vague period, what has to be done (closing its group)."""
+QUESTION_MARKS = "?？吗"
+"""A message with one of these is asked, not said."""
+BOOKED_LEADS = ("约了", "约好了", "我约了")
+"""`约了周五晚上八点跟老同学吃饭`: an appointment the user made."""
+BOOKED_PATTERN = r"^(?:我)?约(?:好)?了"
+"""The words of `BOOKED_LEADS`, dropped."""
+
+
+# --- money.py ---
+MONEY_QUESTION_PATTERN = r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵"
+"""A question mark or word: a message about money that asks, records nothing."""
+MONEY_PAST_PATTERN = r"昨天|前天|上周|上个?月|去年|那天|上次|上回"
+"""A past day (`昨天`, `上次`): money told as a story, asked."""
+STRONG_SPEND = (
+    "花了",
+    "花掉",
+    "付了",
+    "花费",
+    "消费",
+    "支付",
+    "买了",
+    "交了",
+    "充了",
+    "用了",
+    "扣了",
+    "掏了",
+)
+"""The verbs that say money was spent, whatever the item."""
+NOTE_TAIL_PATTERN = r"\s+(?:又)?(?:交|付|花|给|收|充|点|买)$"
+"""`房租 四千二 交了` (了 already dropped): a verb left at the end is no part of the note."""
+NOT_BEFORE_MONEY = frozenset("第周期拜每#./")
+"""A character before a number that makes it no amount (`第3`, `周3`, `#3`)."""
+NOTE_SPLIT_PATTERN = r"[\s,;:、，。！!?？~…]+"
+"""What separates the words of a ledger note."""
+PRICE_UNIT_ALTERNATIVES = "|".join(PRICE_UNITS)
+"""The price units, as alternatives of a pattern."""
+PER_UNIT_AFTER_PATTERN = rf"(?:一|\s*每\s*|\s*/\s*)(?:{PRICE_UNIT_ALTERNATIVES})(?!人)"
+"""`五块八一斤`, `30元/个`: a price per unit after the amount."""
+PER_UNIT_BEFORE_PATTERN = rf"(?:一|每)(?:{PRICE_UNIT_ALTERNATIVES})\s*(?:要|卖|才|就)?\s*$"
+"""`一斤12块`: a price per unit before the amount."""
+SOMEONE_SPENT = (
+    "花",
+    "买",
+    "付",
+    "交",
+    "充",
+    "请",
+    "用",
+    "又",
+    "也",
+    "刚",
+    "的",
+    "中",
+    "说",
+    "家",
+)
+"""What follows a person who spent the money themselves (`同事花了500`)."""
+
+# --- money.py, inside its readers ---
+GIFT_CATEGORY = "人情"
+"""The expense category of money given to someone."""
+RED_PACKET_CATEGORY = "红包"
+"""The income category of a gift received (份子钱, 礼金)."""
+MEAL_CATEGORY = "餐饮"
+"""The expense category of meals."""
+SHOPPING_CATEGORY = "购物"
+"""The expense category of things bought with no other word for them."""
+WEIGHT_WORD = "体重"
+"""`我妈体重55`: a number by a weight word is never money."""
+JUST_NOW = "刚才"
+"""`刚才` only says when (the 才 of `才50` hedges)."""
+GIVING_VERBS = "给送帮替请"
+"""`给同事…`: a person after these is given to, not the one who spent."""
+ERRAND_WORD = "去"
+"""`打车去医院打疫苗`: what was paid is said before 去, the errand after."""
+EARNED_WORDS = ("卖了", "卖掉", "赚了", "挣了")
+"""Money earned: it came in."""
+BUY_WORD = "买"
+"""`买`: bought."""
+TRANSFER_WORD = "转"
+"""`转`: money transferred."""
+COUNTER_GE = "个"
+"""`买了个电暖器`: 个 starts no item."""
+NOT_GIVEN_WORDS = ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")
+"""Money that came in: nothing was given."""
+LEDGER_KEYWORD = "记账"
+"""`记账`: the ledger's keyword, a lead of a note."""
+LARGE_CN_UNITS = "百千万"
+"""`三百六`: a Chinese numeral with one of these is a number even glued to a word."""
+COUNTED_PATTERN = r"(?:[0-9]+|[一二两三四五六七八九十]+)(?:{units})$"
+"""`两张`, `三斤`, `2杯`: a count and its measure word (`{units}`), said just before a price."""
+LENT_WORDS = ("转了", "借了")
+"""`转了`, `借了` before a number: money moved."""
+SHARE_SIGNS = ("%", "％", "‰")
+"""`还剩20%`: a share, not money."""
+ARRIVED_WORDS = ("到账", "入账", "进账", "到了")
+"""`退款129到账`: money arrived."""
+ADDED_WORD = "加了"
+"""`加了`: money added (a top-up)."""
