@@ -15,17 +15,25 @@ import re
 from handlers.channel_commands import BindableChannel, Target
 from handlers.commands import RuleVerb, WaterAction
 from handlers.parse.lexicon import (
+    DONE_ENDINGS,
+    DONE_PAST_VERBS,
+    EVENT_PLACES,
     MOVE_VERBS,
     NAG_ANSWER_WORDS,
     NAG_REPEAT_WORDS,
     NAG_REPLY_WORDS,
     NAG_UNDONE_VERBS,
     NAG_VERBS,
+    PERIOD_TIMES,
     PRICE_UNITS,
     RECUR_TAILS,
+    TASK_PLACES,
+    UNDO_LAST,
+    UNDO_PIECES,
     WATER_ADVERBS,
     WATER_TIMES,
     WEIGHT_UNITS,
+    WORK_VERBS,
 )
 
 # --- calendar_feed.py ---
@@ -1057,3 +1065,261 @@ ARRIVED_WORDS = ("到账", "入账", "进账", "到了")
 """`退款129到账`: money arrived."""
 ADDED_WORD = "加了"
 """`加了`: money added (a top-up)."""
+
+
+# --- intents.py ---
+REVIEW_HINT_PATTERN = "周报|回顾|回看|周总结|review"
+"""A word the weekly review's family needs (one search before its cues)."""
+DIGEST_HINT_PATTERN = "晨报|早报|晚报|总结|计划|安排"
+"""A word the digests' family needs."""
+MARKER_HINT_PATTERN = "|".join(map(re.escape, (*EVENT_PLACES, *TASK_PLACES, "ddl", "记个事")))
+"""A word an explicit event or task marker needs."""
+WEIGHT_HINT_PATTERN = "体重|称|秤|kg|公斤|千克|斤"
+"""A word a weight said in a sentence needs."""
+WATER_HINT_PATTERN = "水|杯|water"
+"""A word water said in a sentence needs."""
+CHANNEL_HINT_PATTERN = "绑|渠道|通道|备用|备选|后备|小程序|微信|企微|wxpusher|server|方糖|sct|uid_|spt|发到|推送|提醒发|消息发"
+"""A word a channel said in a sentence needs."""
+NOT_NEEDED_HINT_PATTERN = "不用|不要|不必|用不着"
+"""`不用`, `不要`: something no longer needed."""
+DISMISS_HINT_PATTERN = "算了|不记|不用了|不要了|别记"
+"""`算了`, `不记`: a record not wanted."""
+BOOKED_LEAD_PATTERN = r"^(?:我)?(?:约了|约好了|定了|订了|安排了)\s*"
+"""`约了`, `定了`: an appointment made, before its day."""
+WHEN_START_PATTERN = (
+    f"{DAY_WORDS_PATTERN}|{'|'.join(PERIOD_TIMES)}|凌晨|[0-9一二三四五六七八九十两]+\\s*点"
+)
+"""A day, a period or an hour: where a time is said."""
+UNBIND_APART_PATTERN = r"(?:解除|取消).{1,16}的?绑定"
+"""`取消方糖的绑定`: an unbinding said around the channel."""
+DRANK_PATTERN = (
+    r"(?:补水|喝水|喝了水)\s*(?P<j>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯|"
+    r"水(?:我)?(?:又|刚|也)?(?:喝|整|灌)了?\s*(?P<m>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯"
+    r"|(?:又)?(?P<k>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯(?:温|热|凉|白)?水下肚"
+    r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*(?:第)?"
+    r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
+)
+"""`喝水两杯`, `水又喝了三杯`: glasses of water, the count after the word."""
+WATER_PLUS_LAST_PATTERN = r"水了?\s*[+x×*]\s*(?P<n>[0-9]{1,2})$"
+"""`水 +2`: glasses of water."""
+CUPS_LAST_PATTERN = (
+    r"(?:喝|灌|干|整)(?:了|完)?\s*(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯"
+    r"(?=$|[\s,，。!！~])"
+)
+"""`喝了两杯`: glasses said last (of water, asked)."""
+RENAME_PATTERN = r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|名称改|改个名)[,\s]*(?:成|为|叫)?\s*(?P<title>.+)"
+"""`…改名为…`: an event renamed."""
+EVENT_SAID_NUMBER_PATTERN = rf"(?:把)?(?:日程\s*#?(?P<n>{LIST_N})(?![0-9:点])|第\s*(?P<o>{LIST_N})\s*(?:个|条)\s*日程)\s*(?:的)?"
+"""`日程2`, `第二个日程`: an event by its list number, said first."""
+EVENT_VERBS_PATTERN = (
+    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:" + "|".join(MOVE_VERBS) + "|改)?"
+    r"|提醒我?$|提醒一下$"
+)
+"""What may follow an event's number before the change (`时间改到`, `提醒`)."""
+ADVANCE_NOTICE_PATTERN = (
+    r"提前\s*(?:[0-9]+|半|[一二两三四五六七八九十]{1,3})\s*个?\s*(?:分钟|分|小时|钟头|天)"
+)
+NAMED_NOTICE_PATTERN = (
+    r"(?:把)?(?P<title>[^\s,0-9]{1,12}?)(?:那个|的)(?:日程)?\s*(?P<notice>提前.+)"
+)
+WAIT_PATTERN = (
+    r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
+)
+"""A wait (`四十分钟`, `半小时`): its `n` and `unit` are what `_snooze_minutes` reads."""
+LATER_BY_PATTERN = rf"{WAIT_PATTERN}(?:后|以后)"
+"""`30分钟后`: a wait, then."""
+QUIET_ASKED_PATTERN = (
+    r"(?:这段时间|这期间|期间|这会儿)?(?:都)?(?:请|帮我|给我)?(?:开启|打开|开|设置|设|进入)?(?:一下)?"
+    r"(?:免打扰|勿扰)(?:模式)?(?:吧)?$"
+)
+"""`这段时间帮我开启免打扰`: quiet hours asked for."""
+AFTER_WAIT_PATTERN = rf"(?:过|等)\s*{WAIT_PATTERN}"
+"""`过半小时`, `等十分钟`: after a wait."""
+WATER_LATER_PATTERN = rf"(?:再)?(?:过)?\s*{WAIT_PATTERN}(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
+"""`过半小时再提醒我喝水`: the next water reminder put off."""
+
+# --- intents.py, inside its readers ---
+TASK_KEYWORD = "待办"
+"""`待办`: the task keyword."""
+MARKER_EDGE_MARKS = " ,的"
+"""Marks and 的 between a title and a task word said last (`今天的todo`)."""
+HELP_KEYWORD = "帮助"
+"""`帮助`: the help keyword."""
+PLAN_WORD = "安排"
+"""`安排`: plans (a view word that overlaps a scope)."""
+MY_WORD = "我的"
+"""`我的`: mine, around a view word."""
+ADMIN_WORD = "管理"
+"""`管理`: the admin's pages."""
+NAMED_REMIND_PATTERN = r"(?:的|那个)提醒"
+"""`叫我起床的提醒`: a reminder named by its title."""
+ORDINAL_WORD = "第"
+"""`第`: an ordinal (`第二个日程`)."""
+EVENT_NAMES = ("日程", "安排", "行程")
+"""The nouns of an event (`日程`, `安排`, `行程`): alone, they name no event."""
+BUDGET_WORD = "预算"
+"""`预算`: the budgets."""
+TOTAL_WORDS = ("今天", "一共", "总共")
+"""`今天一共喝了三杯`: a total, not more glasses."""
+TAKEN_OFF_WORDS = ("减掉", "减去")
+"""`减掉`, `减去`: glasses taken off a count."""
+SENTENCE_END_MARKS = " .。!~"
+"""Marks and spaces that may end a sentence."""
+UNTIL_WORD = "到"
+"""`到`: until."""
+BEFORE_WORD = "前"
+"""`前`: before."""
+EVENING_PERIODS = ("下午", "晚上", "傍晚")
+"""The periods that make a bare hour after them an evening one."""
+UNTIL_BEFORE_PATTERN = r"(?:之|以)?前|为止"
+"""`之前`, `以前`, `前`, `为止`: until a time."""
+DAY_PERIODS = ("上午", "下午", "晚上", "早上", "明早", "傍晚")
+"""A period said with a time."""
+QUIET_KEYWORD = "免打扰"
+"""`免打扰`: the quiet-hours keyword."""
+TODAY_SHORT = "今"
+"""`今`: today's (`今晚`)."""
+LINK_WORDS = ("绑", "连上", "关联", "连起来")
+"""`绑`, `关联`: something linked."""
+CHANNEL_NOUN = "渠道"
+"""`渠道`: a channel."""
+CHANNEL_NOUN_ALT = "通道"
+"""`通道`: a channel."""
+FALLBACK_WORDS = ("备用", "备选")
+"""`备用`, `备选`: the fallback channel."""
+PERSONAL_WECHAT = ("微信", "企业微信", "企微", "个人微信")
+"""The WeChat channels: never unbound by words."""
+ADVANCE_WORD = "提前"
+"""`提前`: in advance."""
+
+AFTER_MARKER_WORDS = ("里", "中")
+"""`记到待办里`: what may follow a marker, dropped (in this order)."""
+UNTIL_LEAD = "到 "
+"""`到 8:00`: the quiet-hours reader's word for until."""
+BIND_COMMAND = "绑定 {said}"
+"""A key said in a sentence, read as the bind command."""
+UNBIND_COMMAND = "解绑 {target}"
+"""A channel unbound in a sentence, read as the unbind command."""
+SET_FALLBACK_COMMAND = "设置 备用 {target}"
+"""A fallback channel said in a sentence, read as its setting."""
+FALLBACK_OFF_WORD = "关"
+"""`设置 备用 关`: no fallback channel."""
+SET_PRIMARY_COMMAND = "设置 渠道 {target}"
+"""A primary channel said in a sentence, read as its setting."""
+HELP_COMMAND = "帮助 {topic}"
+"""A question about a topic, read as its help page."""
+
+
+# --- cues.py ---
+VERB_ENDS = frozenset("了掉吧一下啦啊呀哈的上起")
+"""What may follow a one-character turn word for it to be a verb (`关了`, `停掉`)."""
+DONE_VERB_ALTERNATIVES = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
+"""The verbs of a thing done, longest first, as alternatives of a pattern."""
+DONE_PAST_PATTERN = rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?<!待)(?P<verb>{DONE_VERB_ALTERNATIVES})(?:好|完|掉)?了?了?"
+"""`快递取了`: a thing, then the verb that did it."""
+DONE_ANY_VERB_PATTERN = (
+    r"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{2,8}?)\s*(?:已经|也|都)?"
+    rf"(?P<verb>{'|'.join(sorted(WORK_VERBS, key=len, reverse=True))})(?:{'|'.join(DONE_ENDINGS)})了?"
+)
+"""`报价单发过去了`, `材料提交上去了`: a thing, a work verb and its ending."""
+VERB_BASE = {
+    "取回来": "取",
+    "拿回来": "拿",
+    "取回": "取",
+    "拿回": "拿",
+    "交上去": "交",
+    "交上": "交",
+}
+"""A done verb with its direction or result, as the verb a title starts with."""
+VERB_BASE |= {"拿到": "拿", "取到": "取", "收到": "收", "去过": "去", "做过": "做", "办过": "办"}
+"""A done verb with its direction or result, as the verb a title starts with."""
+FINISHED_PATTERN = r"[\u4e00-\u9fff]完[\u4e00-\u9fff]?$"
+"""`…做完`, `…完了`: a 完 inside the last words."""
+LAST_ONE_PATTERN = f"(?:{'|'.join(UNDO_LAST)})(?:那)?(?:一)?(?:{'|'.join(UNDO_PIECES)})"
+"""`刚才那笔`, `上一条`: the last record."""
+TASK_SAID_NUMBER_PATTERN = (
+    rf"(?:待办|任务|todo)\s*#?(?P<a>{LIST_N})(?![0-9:点号])"
+    rf"|(?P<b>{LIST_N})\s*号(?:的)?(?:任务|待办|todo|事情|事儿|事)"
+    r"|第\s*(?P<c>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项)\s*(?:任务|待办|todo)?"
+)
+"""`待办3`, `3号任务`, `第三个`: a task by its list number."""
+MONTH_SAID_PATTERN = r"(?P<m>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])月份?(?:的)?"
+"""`11月`, `十一月份的`: a month."""
+YEAR_SAID_PATTERN = r"(?P<y>20[0-9]{2})年(?:度)?(?:的)?"
+"""`2026年`, `2026年度的`: a year."""
+TITLE_NOISE_PATTERN = r"^(?:把|将|那个|这个|的)|(?:那个|这个|的|那条|这条|先|都)$"
+"""`把`, `那个`, `的`: pointing words at a title's edges."""
+NAMED_PATTERN = r"那个|这个|那条|这条|的"
+"""`那个`, `这条`, `的`: pointing words."""
+TITLE_FILLER = ("这周", "这几天", "暂时", "今天", "以后", "一下", "先", "都", "了", "吧", ",")
+"""Words around a title that are no part of it (`这周`, `暂时`, `先`)."""
+SCHEDULE_WORDS_PATTERN = (
+    r"每天|每晚|每早|每周[一二三四五六日天]?|工作日|每月|早上|晚上|中午|提醒我|叫我|喊我|提醒"
+)
+"""A word of a recurring schedule or a reminder."""
+REVIEW_TAIL_PATTERN = (
+    r"^\s*(?:给我)?(?:再)?(?:发送|发|推送|推|收到)?(?:周报)?(?:给我|发我)?[\s吧了]*$"
+)
+"""`发给我`, `推送吧`: words after the weekly review's time."""
+WEEKDAY_TIME_PATTERN = r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<rest>.+)"
+"""`周日 20:00`: a weekday and the rest."""
+DONE_REST_PATTERN = r"\S{0,2}(?:完|好|掉)了?|(?:已经)?\S?过了"
+"""`做完了`, `办过了`: a task said done."""
+CANCEL_REST_PATTERN = r"不\S{1,2}了|算了"
+"""`不去了`, `算了`: a task said dropped."""
+LEAD_SIGH_PATTERN = r"^(?:算了|嗯+|哎呀|哦)[\s,]*"
+"""`算了`, `嗯`, `哎呀`: a sigh before what is meant, dropped."""
+ANY_VERB_ALTERNATIVES = "|".join(sorted({*WORK_VERBS, *DONE_PAST_VERBS}, key=len, reverse=True))
+"""Every work or done verb, longest first, as alternatives of a pattern."""
+NOT_NEEDED_PATTERN = (
+    rf"(?P<thing>[^\s,0-9我你他她它这那]{{1,10}}?)\s*(?:也|就|都)?(?:不用|不要|不必|用不着)"
+    rf"(?:再)?(?P<verb>{ANY_VERB_ALTERNATIVES}|去)了?"
+)
+"""`奶粉不用买了`: a task no longer needed."""
+
+# --- cues.py, inside its readers ---
+WEIGHT_CHAR = "体"
+"""`体`: the 体 of 体重 (a thing's 重量 is not a weight of mine)."""
+GENERIC_VERBS = ("办", "做", "弄", "搞")
+"""`办`, `做`, `弄`, `搞`: verbs that say nothing of the task (the thing is the task)."""
+SAID_WORD = "说"
+"""`说`: a person who says something is not the one whose number follows."""
+CN_COUNT_CHARS = "一二两三四五六七八九十百"
+"""The characters of a Chinese count."""
+COMPARE_WORDS = "比跟和"
+"""`比`, `跟`, `和`: a comparison (`比昨天轻了点`), not a fact of another time."""
+UNDO_VERB_WORDS = ("撤销", "撤回")
+"""`撤销`, `撤回`: undo, said first."""
+NEGATED_SEND = ("别发", "别", "不要", "不发", "不用")
+"""Words before a channel name that refuse it (`别发微信`)."""
+TASK_NAMES = ("待办", "任务", "todo")
+"""The names of the task list."""
+OTHER_LIST_NAMES = ("提醒", "日程", "预算")
+"""The names of the other numbered lists."""
+TITLE_EDGE_MARKS = " ,把将"
+"""Marks and 把/将 before a title after a verb."""
+DAY_LEADS = ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周")
+"""Day words that may lead an event's title."""
+WEEK_WORD = "周"
+"""`周`: a week (a weekday follows)."""
+WEEKDAY_CHARS = "一二三四五六日天"
+"""The weekday characters after 周."""
+WEEK_LEADS = ("下周", "这周", "周")
+"""`下周`, `这周`, `周`: a weekday follows."""
+EVENT_TITLE_TAILS = ("的日程", "那个日程", "日程", "的安排", "的预约", "那个", "的会议")
+"""Words after an event's title that only point at it, dropped."""
+NOT_NEEDED_LEADS = ("不用", "不要", "不必", "别")
+"""`不用`, `别`: a thing no longer needed, said first."""
+ALREADY_WORD = "已经"
+"""`已经`: already."""
+
+MY_WORDS = ("我的", "我都")
+"""`我的`, `我都`: the user's own."""
+THING_TAILS = ("的事", "这件事")
+"""`续签合同的事`: words after a thing that say it is the task, dropped (in this order)."""
+SERVERCHAN_NAME = "Server酱"
+"""The name a SendKey is bound under."""
+SEE_LIST_EXTRA = ("清单", "列表", "list", "我的", "都", "吧", "还有", "个")
+"""Words besides look and question words that only ask to see a list."""
+PAGE_FILLER = ("个人", "我的", "的", "个", "一下")
+"""Words besides the pages' names that only ask for the pages."""
