@@ -119,6 +119,7 @@ from handlers.parse.patterns import (
     HALF,
     HELP_COMMAND,
     HELP_KEYWORD,
+    HELP_TOPICS,
     HOUR_UNITS,
     JIN,
     LATER_BY_PATTERN,
@@ -171,7 +172,7 @@ from handlers.parse.tasks import (
     parse_event,
     parse_task,
 )
-from handlers.parse.views import HELP_TOPICS, read_help
+from handlers.parse.views import read_help
 from storage.vocabulary import RuleKind
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]

@@ -1323,3 +1323,125 @@ SEE_LIST_EXTRA = ("清单", "列表", "list", "我的", "都", "吧", "还有", 
 """Words besides look and question words that only ask to see a list."""
 PAGE_FILLER = ("个人", "我的", "的", "个", "一下")
 """Words besides the pages' names that only ask for the pages."""
+
+# --- views.py ---
+WHOLE_MESSAGE_WORDS: dict[str, str] = {
+    "今天": "today", "今日": "today",
+    "本周": "week", "这周": "week",
+    "本月": "month", "账单": "month",
+    "任务": "tasks", "待办": "tasks", "任务列表": "tasks", "待办列表": "tasks",
+    "任务清单": "tasks", "待办清单": "tasks", "待办事项": "tasks", "todo": "tasks",
+    "todo list": "tasks", "todolist": "tasks",
+    "月账单": "month", "本月账单": "month",
+    "撤销": "undo", "撤回": "undo",
+    "帮助": "help", "help": "help", "?": "help", "菜单": "help",
+    "提醒": "reminders", "提醒列表": "reminders",
+    "日程": "events", "日程列表": "events", "日程表": "events", "日程清单": "events",
+    "月度账单": "month",
+    "取消免打扰": "end_quiet", "结束免打扰": "end_quiet",
+    "稍后": "snooze_water", "稍后提醒": "snooze_water", "等会儿": "snooze_water",
+    "我是谁": "who_am_i", "我的账号": "who_am_i", "我的id": "who_am_i", "我的userid": "who_am_i",
+    "whoami": "who_am_i", "我的用户名": "who_am_i", "我的企业微信账号": "who_am_i",
+    "我的账号是什么": "who_am_i", "我的id是什么": "who_am_i", "我的userid是什么": "who_am_i",
+    "不": "dismiss", "不是": "dismiss", "不对": "dismiss", "不用": "dismiss", "不用了": "dismiss",
+    "算了": "dismiss", "否": "dismiss", "no": "dismiss", "不要": "dismiss", "不记": "dismiss",
+    # Pages and export (issue 13)
+    "网页": "pages", "网页版": "pages", "打开网页": "pages", "我的网页": "pages",
+    "导出": "export", "导出数据": "export", "导出我的数据": "export",
+    "今年": "year", "本年": "year", "今年总结": "year", "年度总结": "year",
+    # The weekly review (issue 14)
+    "周报": "review", "本周回看": "review", "每周回看": "review", "周回顾": "review",
+    "预算": "budgets", "我的预算": "budgets", "预算列表": "budgets",
+    "取消预算": "budgets",  # which one? the list says how
+    "取消目标体重": "goal_off", "删除目标体重": "goal_off",
+    # Nag until done (issue 12): the answer to a nag; without one, the old meaning
+    "收到": "answer_nag", "收到了": "answer_nag_word",
+    "知道了": "answer_nag_word",
+    "完成": "answer_nag_word", "完成了": "answer_nag_word",
+    # the answer words `直到我说做完/搞定/弄完` promises, and a polite 收到
+    "做完": "answer_nag_word", "做完了": "answer_nag_word",
+    "搞定": "answer_nag_word", "搞定了": "answer_nag_word",
+    "弄完": "answer_nag_word", "弄完了": "answer_nag_word",
+    "好的收到": "answer_nag_word",
+    # The water mini-program (issue 12)
+    "绑定 小程序": "link_mini_program", "绑定小程序": "link_mini_program", "小程序绑定": "link_mini_program",
+}  # fmt: skip
+"""The whole messages that are a command, and which (`views.WHOLE_MESSAGES` makes it)."""
+
+
+# --- views.py ---
+VIEW_ASKED = (
+    r"(?:咋样|怎么样|如何|啥情况|什么情况|情况|记了什么|记了啥|总结|汇总|概况|花了多少钱?"
+    r"|花了啥|花了哪些|账单|开销|支出|收入|体重|有什么安排|有啥安排|有什么事|有啥事|过得怎么样"
+    r"|回顾)"
+)
+"""What a view is asked with (`咋样`, `花了多少`, `有什么安排`)."""
+VIEW_LOOK = r"(?:看看?|看一下|查看?|查一下|给我看看?)"
+"""A look word before a view (`看看`, `查一下`)."""
+UNDO_LAST_RECORD = (
+    r"(?:刚才|刚刚|上一条|上一笔|上一步|上条|最后一条)(?:那个|那条|那笔|的)?(?:记录)?"
+)
+"""`刚才那条`, `上一笔的记录`: the last record."""
+UNDO_PATTERN = (
+    rf"(?:不对|错了)?(?:帮我)?(?:撤回|撤销|撤了|撤)(?:一下)?(?:{UNDO_LAST_RECORD})?"
+    rf"|(?:删掉|删除|删了|不要)(?:{UNDO_LAST_RECORD})"
+    rf"|{UNDO_LAST_RECORD}(?:记错|不要|删掉|删了|删|不算|撤回|撤销|错|不对)"
+)
+"""`撤回`, `删掉上一条`, `刚才那笔记错了`: undo in words."""
+UNDO_NOISE_PATTERN = r"[\s,，。.!！]+"
+"""Spaces and marks inside an undo, dropped."""
+QUESTION_TAIL_PATTERN = r"[?？吗呀]+$"
+"""`?`, `吗`, `呀` at the end of a question, dropped."""
+HELP_TOPICS = ("记账", "体重", "喝水", "待办", "日程", "提醒", "设置", "日记", "查看")
+"""The help pages by topic (`帮助 记账`)."""
+HELP_ALIASES = {"任务": "待办", "记录": "记账", "花钱": "记账", "收入": "记账", "水": "喝水"}
+"""Other words for a help topic (`帮助 任务` is 待办's page)."""
+HELP_ALIASES |= {"账": "记账", "记体重": "体重", "加待办": "待办", "设置提醒": "提醒"}
+"""Other words for a help topic (`帮助 任务` is 待办's page)."""
+HELP_ALIASES |= {"看": "查看", "视图": "查看", "免打扰": "设置", "晨报": "设置", "早报": "设置"}
+"""Other words for a help topic (`帮助 任务` is 待办's page)."""
+HELP_ALIASES |= {"喝水提醒": "喝水", "提醒喝水": "喝水", "日程表": "日程", "预算": "记账"}
+"""Other words for a help topic (`帮助 任务` is 待办's page)."""
+HELP_PHRASES_PATTERN = (
+    r"(?:你)?(?:会|能|可以)(?:做|干)?(?:什么|啥|哪些)|(?:有)?(?:什么|啥|哪些)功能|使用说明|说明书?"
+    r"|不会用|怎么用|咋用|教程|指令|命令|命令列表|功能列表"
+)
+"""`你会什么`, `怎么用`, `功能列表`: the help menu asked."""
+ABOUT_PATTERN = r"你(?:是)?(?:谁|什么|哪位|干(?:什么|啥|嘛)的|做(?:什么|啥)的)"
+"""`你是谁`, `你是干什么的`: the bot asked about itself."""
+HOW_PATTERN = r"怎么(?:记|设置|设|加|看|用|写)?(?P<topic>.{1,4})"
+"""`怎么记账`, `怎么设置提醒`: a topic's help asked."""
+QUESTION_TODAY_PATTERN = rf"(?:今天|今日)的?{VIEW_ASKED}.{{0,4}}|{VIEW_LOOK}(?:今天|今日)"
+"""Today's view asked (`今天咋样了`, `看看今天`)."""
+QUESTION_WEEK_PATTERN = (
+    rf"(?:这周|本周|这星期|这个星期|这礼拜|这一周)的?{VIEW_ASKED}.{{0,4}}"
+    rf"|{VIEW_LOOK}(?:这周|本周)"
+)
+"""This week's view asked (`这周花了多少`)."""
+QUESTION_MONTH_PATTERN = (
+    rf"(?:这个?月|本月|这一个?月)的?{VIEW_ASKED}.{{0,4}}|{VIEW_LOOK}(?:本月|这个?月|账单|月账单)"
+)
+"""This month's view asked (`这个月的账单`)."""
+QUESTION_TASKS_PATTERN = (
+    r"(?:还有|有)(?:什么|啥|哪些)(?:事|事情|任务|待办)?(?:没做|没完成|没干|要做|要干|待办)"
+    r"|还有(?:什么|啥|哪些)(?:任务|待办|事)"
+    r"|(?:待办|任务)(?:有哪些|有啥|有什么|清单)|我的(?:待办|任务)|看看?(?:待办|任务)"
+)
+"""The task list asked (`还有什么没做`, `我的待办`)."""
+QUESTION_EVENTS_PATTERN = (
+    r"(?:日程|安排)(?:有啥|有什么|有哪些)|(?:有什么|有啥|有哪些)(?:日程|安排)"
+    r"|我的日程|看看?日程|(?:最近|接下来|之后|这几天)(?:有什么|有啥|有哪些)(?:安排|日程)"
+)
+"""The events asked (`最近有什么安排`)."""
+QUESTION_REMINDERS_PATTERN = (
+    r"(?:提醒)(?:有哪些|有啥|有什么)|(?:有哪些|有什么|有啥)提醒|我的提醒|看看?提醒"
+)
+"""The reminders asked (`我的提醒`)."""
+
+# --- views.py, inside its readers ---
+HELP_LEADS = ("帮助", "help", "怎么用", "用法")
+"""`帮助 记账`, `用法 提醒`: a topic's help asked, the word first."""
+HELP_TAILS = ("怎么用", "怎么记", "怎么写", "怎么设置")
+"""`记账怎么用`: a topic's help asked, the word last."""
+CARD_NAG_ANSWER = "知道了"
+"""`知道了`: the nag card's button, an answer to its nag."""

@@ -52,8 +52,6 @@ PARSER_WORDS = ("handlers/parse/lexicon.py", "handlers/parse/patterns.py")
 """The parser's word modules: its readers import every word they match from these."""
 EXEMPT = ("handlers/texts/", "scheduler/core/texts/", "bot/sandbox/")
 """Folders whose literals may be Chinese (see the module docstring for why)."""
-NOT_YET_MOVED: tuple[str, ...] = ("handlers/parse/views.py",)
-"""Readers of handlers/parse/ whose words still wait to move to the word modules."""
 TEXTS = ROOT / "handlers" / "texts"
 
 CJK = re.compile(
@@ -70,7 +68,7 @@ CJK = re.compile(
 
 
 def exempt(relative: str) -> bool:
-    return relative.startswith(EXEMPT) or relative in (*PARSER_WORDS, *NOT_YET_MOVED)
+    return relative.startswith(EXEMPT) or relative in PARSER_WORDS
 
 
 def our_files(root: pathlib.Path = ROOT) -> list[pathlib.Path]:
@@ -151,7 +149,7 @@ def test_the_exempt_folders_exist_and_hold_the_voice() -> None:
     for folder in EXEMPT:
         files = list((ROOT / folder).rglob("*.py"))
         assert files, f"{folder} is gone: its exemption exempts nothing"
-    for module in (*PARSER_WORDS, *NOT_YET_MOVED):
+    for module in PARSER_WORDS:
         assert (ROOT / module).is_file(), f"{module} is gone: its exemption exempts nothing"
     assert len(list(TEXTS.glob("*.py"))) > 10, "handlers/texts/ is not one module per feature"
 
