@@ -282,7 +282,9 @@ NAG_REPEAT, NAG_NAG, NAG_REPLY = (
     _alternatives(NAG_VERBS),
     _alternatives(NAG_REPLY_WORDS),
 )
+"""The nag's repeat, nag and reply words as alternatives of its patterns."""
 NAG_ANSWER, NAG_UNDONE = _alternatives(NAG_ANSWER_WORDS), _alternatives(NAG_UNDONE_VERBS)
+"""The nag's answer and not-done words as alternatives of its patterns."""
 NAG_IF, NAG_NOT = r"(?:如果|要是)?(?:我)?", r"(?:没有|没|不)"
 """`如果我` / `没有`: the start of `没回复收到就一直提醒`."""
 NAG_UNTIL_DONE_PATTERN = (
@@ -1119,9 +1121,11 @@ EVENT_VERBS_PATTERN = (
 ADVANCE_NOTICE_PATTERN = (
     r"提前\s*(?:[0-9]+|半|[一二两三四五六七八九十]{1,3})\s*个?\s*(?:分钟|分|小时|钟头|天)"
 )
+"""`提前一小时`: how long before an event to be told of it."""
 NAMED_NOTICE_PATTERN = (
     r"(?:把)?(?P<title>[^\s,0-9]{1,12}?)(?:那个|的)(?:日程)?\s*(?P<notice>提前.+)"
 )
+"""`复诊那个日程提前一小时提醒`: an event named by its title, its notice changed."""
 WAIT_PATTERN = (
     r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
 )
@@ -1369,7 +1373,7 @@ WHOLE_MESSAGE_WORDS: dict[str, str] = {
 """The whole messages that are a command, and which (`views.WHOLE_MESSAGES` makes it)."""
 
 
-# --- views.py ---
+# --- views.py, questions, undo and help ---
 VIEW_ASKED = (
     r"(?:咋样|怎么样|如何|啥情况|什么情况|情况|记了什么|记了啥|总结|汇总|概况|花了多少钱?"
     r"|花了啥|花了哪些|账单|开销|支出|收入|体重|有什么安排|有啥安排|有什么事|有啥事|过得怎么样"
