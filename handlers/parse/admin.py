@@ -14,16 +14,26 @@ from handlers.commands import (
     ParseError,
 )
 from handlers.parse.body import Body
+from handlers.parse.patterns import (
+    ADMIN_BACKEND,
+    ADMIN_HOLD_PATTERN,
+    ADMIN_HOLD_WORD,
+    ADMIN_LEAD_PATTERN,
+    ADMIN_LOOK_WORDS,
+    ADMIN_OPEN_WORDS,
+    ADMIN_PAGE_WORDS,
+    ADMIN_RECEIVED_WORDS,
+    ADMIN_SETTLE_PATTERN,
+    ADMIN_STATUS,
+    ADMIN_STATUS_ASKED_PATTERN,
+    ADMIN_SYSTEM,
+    ADMIN_TAILS,
+)
 
-_HOLD = re.compile(
-    r"(?P<a>暂停|恢复)\s*(?:一下)?\s*(?:全部|所有)(?:的)?(?:发送)?"
-    r"|(?:全部|所有)(?:的)?(?:发送)?\s*(?:都|全|先)*\s*(?P<b>暂停|恢复)(?:发送)?"
-)
-_STATUS_ASKED = re.compile(r"^(?:现在|目前)?\s*|\s*(?:怎么样|如何|咋样|好吗)[?？]?$")
-_LEAD = re.compile(r"^(?:员|后台)?\s*[:,]?\s*(?:先|请|帮我)?\s*(?:把)?\s*")
-_SETTLE = re.compile(
-    r"(?i)对账\s*(?:#|job[_-]?|任务)?\s*(?P<job>[0-9]{1,12})\s*(?P<word>已收到|未收到|没收到|已经收到了|已经收到|收到了|收到)"
-)
+_HOLD = re.compile(ADMIN_HOLD_PATTERN)
+_STATUS_ASKED = re.compile(ADMIN_STATUS_ASKED_PATTERN)
+_LEAD = re.compile(ADMIN_LEAD_PATTERN)
+_SETTLE = re.compile(ADMIN_SETTLE_PATTERN)
 
 
 def parse_admin(body: Body) -> Command:
@@ -31,22 +41,27 @@ def parse_admin(body: Body) -> Command:
     `管理 网页` (whether the user may is the handler's call)."""
     text = _LEAD.sub("", " ".join(body.text.split()))  # 管理员 查看状态, 管理：先把所有发送都暂停
     text = _STATUS_ASKED.sub("", text)  # 管理：现在系统状态怎么样
-    for look in ("看一下", "看看", "看下", "查一下", "查看", "查下"):
+    for look in ADMIN_LOOK_WORDS:
         text = text.removesuffix(look).removeprefix(look).strip()  # 管理 状态看一下
-    if text.removeprefix("系统") == "状态":
+    if text.removeprefix(ADMIN_SYSTEM) == ADMIN_STATUS:
         return AdminStatus()  # 管理 系统状态
-    text = text.removeprefix("打开").removeprefix("给我").removeprefix("发我").strip()
-    text = text.removeprefix("后台").strip()  # 管理 后台网页
-    text = text.removeprefix("系统").strip()  # 管理 看一下系统状态
-    if text.startswith(("网页", "页面")):
+    for lead in ADMIN_OPEN_WORDS:
+        text = text.removeprefix(lead)
+    text = text.strip()
+    text = text.removeprefix(ADMIN_BACKEND).strip()  # 管理 后台网页
+    text = text.removeprefix(ADMIN_SYSTEM).strip()  # 管理 看一下系统状态
+    if text.startswith(ADMIN_PAGE_WORDS):
         return OpenPages(admin=True)  # 管理 网页链接发我一个
-    said = text.removesuffix("吧").removesuffix("一下").strip()
+    said = text
+    for tail in ADMIN_TAILS:
+        said = said.removesuffix(tail)
+    said = said.strip()
     hold = _HOLD.fullmatch(said) or _HOLD.match(said)  # 管理 暂停 全部 先别发了
     if hold is not None:
-        return AdminHoldAll(hold=(hold["a"] or hold["b"]) == "暂停")
+        return AdminHoldAll(hold=(hold["a"] or hold["b"]) == ADMIN_HOLD_WORD)
     if match := _SETTLE.fullmatch(text):
         return AdminSettle(
             job_id=int(match["job"]),
-            received=match["word"] in ("已收到", "收到了", "收到", "已经收到了", "已经收到"),
+            received=match["word"] in ADMIN_RECEIVED_WORDS,
         )
     raise ParseError(texts.ADMIN_HINT)

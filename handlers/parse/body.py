@@ -5,6 +5,8 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 
+from handlers.parse.patterns import PERFECTIVE
+
 
 @dataclass(frozen=True, slots=True)
 class Body:
@@ -20,7 +22,11 @@ class Body:
         """`loose` (a trailing 了 dropped) with its 了 back when the message had it:
         a title keeps it (`提醒我把衣服晾了`, `加个待办：周五前把化肥钱结了`)."""
         rest = self.text[len(loose) :]
-        return self.text if self.text.startswith(loose) and rest and not rest.strip("了") else loose
+        return (
+            self.text
+            if self.text.startswith(loose) and rest and not rest.strip(PERFECTIVE)
+            else loose
+        )
 
     def with_text(self, keyword: str, text: str) -> Body:
         """The same message read as `keyword` followed by `text`."""

@@ -12,21 +12,18 @@ from __future__ import annotations
 import re
 
 from handlers.commands import SubscribeCalendar
+from handlers.parse.patterns import (
+    FEED_ASKED_PATTERN,
+    FEED_NOT_THIS_PATTERN,
+    FEED_OTHER_LEAD_PATTERN,
+    FEED_RESET_PATTERN,
+)
 
-_CALENDAR = r"(?:日历|日程|行程)"
-_ASKED = re.compile(
-    rf"{_CALENDAR}(?:的)?(?:订阅|链接|地址|网址|源)"
-    rf"|订阅(?:一下)?(?:我的|一个)?{_CALENDAR}"
-    rf"|手机(?:上的|的|自带的|系统)?(?:日历|日程)"
-    rf"|(?:苹果|iphone|ios|安卓|谷歌|google|outlook)(?:的)?日历"
-    r"|ics|icalendar|ical|webcal"
-)
-_RESET = re.compile(r"重置|重新生成|重新弄|换(?:一?个)?新?的?|作废|失效|泄露|泄漏|撤销")
-_NOT_THIS = re.compile(
-    r"[0-9]|取消|关闭|删除|不要|[今明后昨]天|周[一二三四五六日天末]|星期|[早晚上下中]午|晚上|点"
-)
+_ASKED = re.compile(FEED_ASKED_PATTERN)
+_RESET = re.compile(FEED_RESET_PATTERN)
+_NOT_THIS = re.compile(FEED_NOT_THIS_PATTERN)
 """A number, a day or a time: a reminder or an event is being said, not this."""
-_OTHER_LEAD = re.compile(r"(?:提醒|任务|待办|日记|记|帮我记|完成)")
+_OTHER_LEAD = re.compile(FEED_OTHER_LEAD_PATTERN)
 """A message led by another command's keyword is that command's (`提醒 看手机日历`)."""
 MAX_CHARS = 30
 

@@ -32,57 +32,44 @@ from handlers.channel_commands import (
     UnbindReceiver,
 )
 from handlers.commands import ParseError
+from handlers.parse.patterns import (
+    BIND_VALUE_MARKS,
+    CHANNEL_BIND_PATTERN,
+    CHANNEL_CONFIRM_PATTERN,
+    CHANNEL_FALLBACK_PATTERN,
+    CHANNEL_OFF_WORDS,
+    CHANNEL_PRIMARY_PATTERN,
+    CHANNEL_SHOW,
+    CHANNEL_TEST_NOUNS,
+    CHANNEL_TEST_PATTERN,
+    CHANNEL_WORDS,
+    KEY_WORDS_PATTERN,
+    MINI_PROGRAM,
+    TARGET_WORDS,
+    UNBIND_WORD,
+)
 
 UID = re.compile(r"UID_[A-Za-z0-9_-]{4,60}")
 SENDKEY = re.compile(r"SCT[A-Za-z0-9]{8,80}")
 SC3_KEY = re.compile(r"sctp\d+t[A-Za-z0-9]+", re.IGNORECASE)
 
-CHANNEL_WORDS: dict[str, BindableChannel] = {
-    "wxpusher": "wxpusher",
-    "wx pusher": "wxpusher",
-    "server酱": "serverchan_user",
-    "serverchan": "serverchan_user",
-    "server chan": "serverchan_user",
-    "方糖": "serverchan_user",
-    "sct": "serverchan_user",
-}
-TARGET_WORDS: dict[str, Target] = {
-    **CHANNEL_WORDS,
-    "微信": "wechat",
-    "个人微信": "wechat",
-    "企业微信": "wecom_app",
-    "企微": "wecom_app",
-    "应用": "wecom_app",
-    "企业微信应用": "wecom_app",
-}
-OFF_WORDS = frozenset({"关", "关闭", "无", "没有", "不要", "取消", "off", "none"})
-SHOW = frozenset(
-    {"设置 渠道", "设置渠道", "渠道", "通道", "设置 通道", "我的渠道", "查看渠道", "渠道设置"}
-)
-_PRIMARY = re.compile(r"设置\s*(?:主)?(?:渠道|通道)\s*(.+)")
-_FALLBACK = re.compile(r"设置\s*备用(?:渠道|通道)?\s*(.*)")
-_BIND = re.compile(r"(绑定|解绑)\s*(.*)")
-_TRY = r"(?:测试|测一下|测一测|测测|试试|试一下|检查|检查一下)"
-_TEST = re.compile(
-    # `测试 渠道 WxPusher`, `测一下渠道`, `试试推送能不能收到`, `测试一下WxPusher`
-    rf"{_TRY}\s*(?:一下)?\s*(?:我的)?\s*(?:(?:渠道|通道|推送|提醒)\s*)?(?P<name>.*?)"
-    r"\s*(?:能不能收到|能否收到|能收到吗|收不收得到|通不通|好不好使)?"
-    # `发条测试消息`, `给我发一条测试消息`
-    r"|(?:给我)?发(?:一)?条测试(?:消息|推送)?(?:给我)?(?:看看)?(?P<none>)"
-)
-_CONFIRM = re.compile(r"(?:收到了|已收到|收到)\s*(?P<name>[^\s].*)")
+_PRIMARY = re.compile(CHANNEL_PRIMARY_PATTERN)
+_FALLBACK = re.compile(CHANNEL_FALLBACK_PATTERN)
+_BIND = re.compile(CHANNEL_BIND_PATTERN)
+_TEST = re.compile(CHANNEL_TEST_PATTERN)
+_CONFIRM = re.compile(CHANNEL_CONFIRM_PATTERN)
 
 
 def read_channels(text: str) -> ChannelCommand | None:
     """The channel command in a tidied message, None when it is none (see module)."""
     text = text.strip()
-    if text in SHOW:
+    if text in CHANNEL_SHOW:
         return ShowChannels()
     if found := _PRIMARY.fullmatch(text):
         return SetPrimaryChannel(target=_target(found[1], t.PRIMARY_HOW))
     if found := _FALLBACK.fullmatch(text):
         word = found[1].strip()
-        if word.casefold() in OFF_WORDS:
+        if word.casefold() in CHANNEL_OFF_WORDS:
             return SetFallbackChannel(target=None)
         return SetFallbackChannel(target=_target(word, t.FALLBACK_HOW))
     if (found := _TEST.fullmatch(text)) is not None and (tested := _tested(found)):
@@ -92,9 +79,9 @@ def read_channels(text: str) -> ChannelCommand | None:
         return None if target is None else ConfirmChannelTest(target=target)
     if found := _BIND.fullmatch(text):
         rest = found[2].strip()
-        if "小程序" in rest:
+        if MINI_PROGRAM in rest:
             return None  # the mini-program's own binding
-        if found[1] == "解绑":
+        if found[1] == UNBIND_WORD:
             return UnbindReceiver(channel=_channel(rest, t.UNBIND_HOW))
         return _bind(rest)
     return None
@@ -107,12 +94,9 @@ def _tested(found: re.Match[str]) -> SendChannelTest | None:
         return SendChannelTest()  # 发条测试消息
     name = (found["name"] or "").strip()
     if not name:
-        return SendChannelTest() if any(w in found[0] for w in _TEST_NOUNS) else None
+        return SendChannelTest() if any(w in found[0] for w in CHANNEL_TEST_NOUNS) else None
     target = TARGET_WORDS.get(name.casefold())
     return None if target is None else SendChannelTest(target=target)
-
-
-_TEST_NOUNS = ("渠道", "通道", "推送", "提醒")
 
 
 def _target(word: str, how: str) -> Target:
@@ -134,7 +118,7 @@ def _bind(rest: str) -> BindReceiver:
     folded = rest.casefold()
     for word in sorted(CHANNEL_WORDS, key=len, reverse=True):
         if folded.startswith(word) and word != "sct":
-            channel, value = CHANNEL_WORDS[word], rest[len(word) :].strip(" :：")
+            channel, value = CHANNEL_WORDS[word], rest[len(word) :].strip(BIND_VALUE_MARKS)
             return BindReceiver(channel=channel, value=_checked(channel, value))
     if SENDKEY.fullmatch(rest) or SC3_KEY.fullmatch(rest):
         return BindReceiver(channel="serverchan_user", value=_checked("serverchan_user", rest))
@@ -143,7 +127,7 @@ def _bind(rest: str) -> BindReceiver:
     raise ParseError(t.BIND_HOW)
 
 
-_KEY_WORDS = re.compile(r"sendkey|key|uid|密钥|是|为|的|我|[\s,，。.:：!！]", re.IGNORECASE)
+_KEY_WORDS = re.compile(KEY_WORDS_PATTERN, re.IGNORECASE)
 
 
 def _key_in(pattern: re.Pattern[str], value: str) -> str:

@@ -18,7 +18,6 @@ from handlers.parse.lexicon import (
     CHANNEL_CUES,
     CHANNEL_TARGETS,
     DISMISS_WORDS,
-    DONE_ENDINGS,
     DONE_PAST_VERBS,
     EVENT_MARKERS,
     EVENT_NOUNS,
@@ -67,8 +66,6 @@ from handlers.parse.lexicon import (
     TURN_ON_WORDS,
     UNDO_CUES,
     UNDO_FILLER,
-    UNDO_LAST,
-    UNDO_PIECES,
     UNDO_VERBS,
     VIEW_FILLER_WORDS,
     VIEW_NOUNS,
@@ -77,7 +74,57 @@ from handlers.parse.lexicon import (
     WORK_VERBS,
 )
 from handlers.parse.money import category_of
-from handlers.parse.numbers import LIST_N, small_int
+from handlers.parse.numbers import small_int
+from handlers.parse.patterns import (
+    ALREADY_WORD,
+    CANCEL_REST_PATTERN,
+    CN_COUNT_CHARS,
+    COMPARE_WORDS,
+    DAY_LEADS,
+    DONE_ANY_VERB_PATTERN,
+    DONE_PAST_PATTERN,
+    DONE_REST_PATTERN,
+    EVENT_TITLE_TAILS,
+    EVENT_WORD,
+    FINISHED_PATTERN,
+    GENERIC_VERBS,
+    LAST_ONE_PATTERN,
+    LE,
+    LEAD_SIGH_PATTERN,
+    ME,
+    MONTH_SAID_PATTERN,
+    MY_WORDS,
+    NAMED_PATTERN,
+    NEGATED_SEND,
+    NOT_NEEDED_LEADS,
+    NOT_NEEDED_PATTERN,
+    OF,
+    OTHER_LIST_NAMES,
+    PAGE_FILLER,
+    REVIEW_TAIL_PATTERN,
+    SAID_WORD,
+    SCHEDULE_WORDS_PATTERN,
+    SEE_LIST_EXTRA,
+    SERVERCHAN_NAME,
+    TAKE_WORD,
+    TASK_NAMES,
+    TASK_SAID_NUMBER_PATTERN,
+    THAT,
+    THING_TAILS,
+    TITLE_EDGE_MARKS,
+    TITLE_FILLER,
+    TITLE_NOISE_PATTERN,
+    UNDO_VERB_WORDS,
+    VERB_BASE,
+    VERB_ENDS,
+    WEEK_LEADS,
+    WEEK_WORD,
+    WEEKDAY_CHARS,
+    WEEKDAY_TIME_PATTERN,
+    WEIGHT_CHAR,
+    WEIGHT_WORD,
+    YEAR_SAID_PATTERN,
+)
 from handlers.parse.when import match_time
 from storage.vocabulary import RuleKind
 
@@ -116,9 +163,6 @@ def _any(text: str, words: object) -> bool:
     return _pattern(words).search(text) is not None
 
 
-_VERB_ENDS = frozenset("了掉吧一下啦啊呀哈的上起")
-
-
 def _turn_word(text: str, table: object) -> str | None:
     """The longest turn word of `table` in `text`; a one-character word (关 开 停 删
     别) counts only where it stands as a verb: last, or before 了 掉 吧 一下 ... (not
@@ -130,7 +174,7 @@ def _turn_word(text: str, table: object) -> str | None:
         at = match.start()
         for word in _prefixes(table, text, at, len(match[0])):
             after = text[at + len(word) : at + len(word) + 1]
-            alone = len(word) > 1 or not after or after in _VERB_ENDS or not after.isalnum()
+            alone = len(word) > 1 or not after or after in VERB_ENDS or not after.isalnum()
             if alone and (best is None or len(word) > len(best)):
                 best = word
                 break
@@ -227,7 +271,7 @@ class Cues:
 
     @lazy
     def mine(self) -> bool:
-        return "我的" in self.text or "我都" in self.text
+        return any(word in self.text for word in MY_WORDS)
 
     @lazy
     def give(self) -> bool:
@@ -291,11 +335,13 @@ class Cues:
 
     @lazy
     def weightish(self) -> bool:
-        return _any(self.text, WEIGHT_CUES) or "体重" in self.text
+        return _any(self.text, WEIGHT_CUES) or WEIGHT_WORD in self.text
 
     @lazy
     def remark(self) -> bool:
-        things_weight = THING_WEIGHT in self.text.replace("体" + THING_WEIGHT, "")  # 行李箱重量
+        things_weight = THING_WEIGHT in self.text.replace(
+            WEIGHT_CHAR + THING_WEIGHT, ""
+        )  # 行李箱重量
         return _any(self.text, REMARK_WORDS) or things_weight
 
     @lazy
@@ -398,16 +444,12 @@ def read(text: str) -> Cues:
     return Cues(text)
 
 
-_DONE_VERBS = "|".join(sorted(map(re.escape, DONE_PAST_VERBS), key=len, reverse=True))
 _DONE_PAST = re.compile(  # the thing alone names the task: 快递 finds 取快递 and 拿快递
-    rf"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{{1,8}}?)\s*(?:已经|也|都)?(?<!待)(?P<verb>{_DONE_VERBS})(?:好|完|掉)?了?了?"
+    DONE_PAST_PATTERN
 )
 
 
-_DONE_ANY_VERB = re.compile(
-    r"(?P<thing>[^\s,0-9我你他她它这那都也不第没]{2,8}?)\s*(?:已经|也|都)?"
-    rf"(?P<verb>{'|'.join(sorted(WORK_VERBS, key=len, reverse=True))})(?:{'|'.join(DONE_ENDINGS)})了?"
-)
+_DONE_ANY_VERB = re.compile(DONE_ANY_VERB_PATTERN)
 
 
 def _done_title(text: str) -> str | None:
@@ -418,27 +460,18 @@ def _done_title(text: str) -> str | None:
         return None
     finished = _DONE_ANY_VERB.fullmatch(text)  # 报价单发过去了, 材料提交上去了
     if finished is not None and (match is None or finished.start("verb") < match.start("verb")):
-        if finished["verb"] in ("办", "做", "弄", "搞"):
+        if finished["verb"] in GENERIC_VERBS:
             return finished["thing"]  # 交材料做完了: the thing is the task
         return finished["verb"] + finished["thing"]  # 发报价单 (the handler also tries 报价单)
     if match is None:
         return None
-    verb = _VERB_BASE.get(match["verb"], match["verb"])
-    thing = match["thing"].removesuffix("的事").removesuffix("这件事")
-    if verb in ("办", "做", "弄", "搞") or thing != match["thing"]:
+    verb = VERB_BASE.get(match["verb"], match["verb"])
+    thing = match["thing"]
+    for tail in THING_TAILS:
+        thing = thing.removesuffix(tail)
+    if verb in GENERIC_VERBS or thing != match["thing"]:
         return thing  # 续签合同的事办完了: the thing is the task
     return verb + thing
-
-
-_VERB_BASE = {
-    "取回来": "取",
-    "拿回来": "拿",
-    "取回": "取",
-    "拿回": "拿",
-    "交上去": "交",
-    "交上": "交",
-}
-_VERB_BASE |= {"拿到": "拿", "取到": "取", "收到": "收", "去过": "去", "做过": "做", "办过": "办"}
 
 
 _DONE_PAST_LONGEST = sorted({*DONE_PAST_VERBS, *WORK_VERBS}, key=len, reverse=True)
@@ -484,16 +517,16 @@ def _someone_elses(text: str) -> bool:
     them with no 我 between; `老婆说我胖了，上秤一看 81kg` is the user's own."""
     for person in OTHER_PEOPLE:
         at = text.find(person)
-        if at < 0 or text.startswith("说", at + len(person)):
+        if at < 0 or text.startswith(SAID_WORD, at + len(person)):
             continue
         if at and text[at - 1] in PERSON_OBJECT_VERBS:
             continue  # 送完娃回来灌了一大杯水: the child is who was taken, not who drank
         after = text[at + len(person) :]
         digit = next(
-            (i for i, ch in enumerate(after) if ch.isdigit() or ch in "一二两三四五六七八九十百"),
+            (i for i, ch in enumerate(after) if ch.isdigit() or ch in CN_COUNT_CHARS),
             -1,
         )
-        if digit >= 0 and "我" not in after[:digit]:
+        if digit >= 0 and ME not in after[:digit]:
             return True
     return False
 
@@ -502,7 +535,7 @@ def _past(text: str) -> bool:
     """A fact of another time (`去年体重80`), not a comparison (`比昨天轻了点`)."""
     for word in PAST_WORDS:
         at = text.find(word)
-        if at >= 0 and not any(word in text[max(0, at - 4) : at] for word in "比跟和"):
+        if at >= 0 and not any(word in text[max(0, at - 4) : at] for word in COMPARE_WORDS):
             return True
     return False
 
@@ -510,13 +543,13 @@ def _past(text: str) -> bool:
 _UNDO_ALONE = sorted({*STRONG_UNDO, *UNDO_FILLER}, key=len, reverse=True)
 
 
-_FINISHED = re.compile(r"[\u4e00-\u9fff]完[\u4e00-\u9fff]?$")
+_FINISHED = re.compile(FINISHED_PATTERN)
 _HOW = re.compile(f"(?:{'|'.join(HOW_ASKS)})(?:{'|'.join(HOW_DOINGS)})")
-_LAST_ONE = re.compile(f"(?:{'|'.join(UNDO_LAST)})(?:那)?(?:一)?(?:{'|'.join(UNDO_PIECES)})")
+_LAST_ONE = re.compile(LAST_ONE_PATTERN)
 
 
 def _undo(text: str) -> bool:
-    if text.casefold().startswith("undo") or text.startswith(("撤销", "撤回")):
+    if text.casefold().startswith("undo") or text.startswith(UNDO_VERB_WORDS):
         return True
     last = any(w in text for w in UNDO_CUES) or _LAST_ONE.search(text) is not None
     if last and any(v in text for v in UNDO_VERBS):
@@ -576,7 +609,7 @@ def channel_target(text: str, *, negated_too: bool = False) -> str | None:
     for name in _CHANNEL_NAMES:
         at = folded.find(name)
         while at >= 0:
-            negated = folded[max(0, at - 3) : at].endswith(("别发", "别", "不要", "不发", "不用"))
+            negated = folded[max(0, at - 3) : at].endswith(NEGATED_SEND)
             covered = best is not None and best[0] <= at < best[0] + len(best[1])
             if (negated_too or not negated) and not covered and (best is None or at < best[0]):
                 best = (at, name)
@@ -590,7 +623,7 @@ def channel_key(text: str) -> str | None:
     if match is None:
         return None
     key = match[0]
-    return f"WxPusher {key}" if key.startswith("UID_") else f"Server酱 {key}"
+    return f"WxPusher {key}" if key.startswith("UID_") else f"{SERVERCHAN_NAME} {key}"
 
 
 def _off_first(text: str) -> bool:
@@ -600,9 +633,7 @@ def _off_first(text: str) -> bool:
 
 
 _TASK_NUMBER = re.compile(
-    rf"(?:待办|任务|todo)\s*#?(?P<a>{LIST_N})(?![0-9:点号])"
-    rf"|(?P<b>{LIST_N})\s*号(?:的)?(?:任务|待办|todo|事情|事儿|事)"
-    r"|第\s*(?P<c>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})\s*(?:个|条|项)\s*(?:任务|待办|todo)?",
+    TASK_SAID_NUMBER_PATTERN,
     re.IGNORECASE,
 )
 
@@ -611,8 +642,8 @@ def _task_number(text: str) -> int | None:
     match = _TASK_NUMBER.search(text)
     if match is None:
         return None
-    named = any(word in text.casefold() for word in ("待办", "任务", "todo"))
-    if match["c"] and not named and any(word in text for word in ("提醒", "日程", "预算")):
+    named = any(word in text.casefold() for word in TASK_NAMES)
+    if match["c"] and not named and any(word in text for word in OTHER_LIST_NAMES):
         return None  # 删掉第5个提醒: a reminder's number, not a task's
     return small_int(match["a"] or match["b"] or match["c"])
 
@@ -625,7 +656,7 @@ def without_polite_tail(text: str) -> str:
     return text
 
 
-_MONTH = re.compile(r"(?P<m>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])月份?(?:的)?")
+_MONTH = re.compile(MONTH_SAID_PATTERN)
 
 
 def this_month(text: str, today: dt.date) -> bool:
@@ -637,7 +668,7 @@ def this_month(text: str, today: dt.date) -> bool:
     return only_view_words(text[match.end() :])
 
 
-_YEAR = re.compile(r"(?P<y>20[0-9]{2})年(?:度)?(?:的)?")
+_YEAR = re.compile(YEAR_SAID_PATTERN)
 
 
 def this_year(text: str, today: dt.date) -> bool:
@@ -650,7 +681,7 @@ def this_year(text: str, today: dt.date) -> bool:
 
 
 _SEE_LIST_WORDS = sorted(
-    {*LOOK_WORDS, *QUESTION_CUES, "清单", "列表", "list", "我的", "都", "吧", "还有", "个"},
+    {*LOOK_WORDS, *QUESTION_CUES, *SEE_LIST_EXTRA},
     key=len,
     reverse=True,
 )
@@ -696,8 +727,8 @@ def category_in(text: str) -> str | None:
     return category if word is not None else None
 
 
-_TITLE_NOISE = re.compile(r"^(?:把|将|那个|这个|的)|(?:那个|这个|的|那条|这条|先|都)$")
-_NAMED = re.compile(r"那个|这个|那条|这条|的")
+_TITLE_NOISE = re.compile(TITLE_NOISE_PATTERN)
+_NAMED = re.compile(NAMED_PATTERN)
 
 
 _TURN_PHRASES = [
@@ -742,18 +773,13 @@ def _without_turn(said: str, verb: str) -> str:
     return f"{said[:start]} {said[end:]}"
 
 
-_TITLE_FILLER = ("这周", "这几天", "暂时", "今天", "以后", "一下", "先", "都", "了", "吧", ",")
-
-
-_SCHEDULE_WORDS = re.compile(
-    r"每天|每晚|每早|每周[一二三四五六日天]?|工作日|每月|早上|晚上|中午|提醒我|叫我|喊我|提醒"
-)
+_SCHEDULE_WORDS = re.compile(SCHEDULE_WORDS_PATTERN)
 
 
 def _clean_title(part: str) -> str:
     part = _SCHEDULE_WORDS.sub("", part).strip()  # 每天叫我起床的提醒: the rule is 起床
     for _ in range(3):
-        for filler in _TITLE_FILLER:
+        for filler in TITLE_FILLER:
             part = part.replace(filler, "")
         part = _TITLE_NOISE.sub("", part.strip()).strip()
     if not part or any(ch.isdigit() for ch in part) or len(part) > 12:
@@ -765,34 +791,32 @@ def event_title(text: str, cues: Cues) -> str | None:
     """`明天的会取消了` -> `会`: the event word or what precedes the cancel word."""
     off = cues.turn_off_word or ""
     before = text[: text.find(off)] if off in text else text
-    if off and not before.strip(" ,把将"):  # 删掉练车的日程: the title follows the verb
+    if off and not before.strip(TITLE_EDGE_MARKS):  # 删掉练车的日程: the title follows the verb
         before = text[text.find(off) + len(off) :].strip()
-        before = before.removeprefix("日程").strip()  # 取消日程 复诊
+        before = before.removeprefix(EVENT_WORD).strip()  # 取消日程 复诊
         if len(before) < 2:
             return None
-    for day in ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周"):
+    for day in DAY_LEADS:
         if before.startswith(day):
             weekday = before[len(day) : len(day) + 1]
-            if day == "周" and (not weekday or weekday not in "一二三四五六日天"):
+            if day == WEEK_WORD and (not weekday or weekday not in WEEKDAY_CHARS):
                 break  # 周会不开了: 周 is part of the title
             before = before[len(day) :]
-            if day in ("下周", "这周", "周") and weekday and weekday in "一二三四五六日天":
+            if day in WEEK_LEADS and weekday and weekday in WEEKDAY_CHARS:
                 before = before[1:]
             break
     before = before.split(",")[0]  # 年会那个不去了，日程删掉
-    said = _TITLE_NOISE.sub("", before.lstrip("的").strip()).strip()
-    said = said.removeprefix("的").strip()
-    for tail in ("的日程", "那个日程", "日程", "的安排", "的预约", "那个", "的会议"):
+    said = _TITLE_NOISE.sub("", before.lstrip(OF).strip()).strip()
+    said = said.removeprefix(OF).strip()
+    for tail in EVENT_TITLE_TAILS:
         said = said.removesuffix(tail).strip()
     return said or cues.event_word
 
 
 _PERIOD_FIRST = re.compile("|".join(sorted(PERIOD_TIMES, key=len, reverse=True)))
-_REVIEW_TAIL = re.compile(
-    r"^\s*(?:给我)?(?:再)?(?:发送|发|推送|推|收到)?(?:周报)?(?:给我|发我)?[\s吧了]*$"
-)
+_REVIEW_TAIL = re.compile(REVIEW_TAIL_PATTERN)
 """What may follow the time of `周报改到周六早上九点发`, `每周日晚上八点半发周报给我`."""
-_WEEKDAY_TIME = re.compile(r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<rest>.+)")
+_WEEKDAY_TIME = re.compile(WEEKDAY_TIME_PATTERN)
 
 
 def time_in(text: str) -> dt.time | None:
@@ -828,11 +852,11 @@ __all__ = ["Cues", "read"]
 
 _NAMER = re.compile("|".join(map(re.escape, sorted(THING_NAMERS, key=len, reverse=True))))
 _STATE_WORDS = sorted(STATE_VERBS, key=len, reverse=True)
-_DONE_REST = re.compile(r"\S{0,2}(?:完|好|掉)了?|(?:已经)?\S?过了")
-_CANCEL_REST = re.compile(r"不\S{1,2}了|算了")
+_DONE_REST = re.compile(DONE_REST_PATTERN)
+_CANCEL_REST = re.compile(CANCEL_REST_PATTERN)
 
 
-_LEAD_SIGH = re.compile(r"^(?:算了|嗯+|哎呀|哦)[\s,]*")
+_LEAD_SIGH = re.compile(LEAD_SIGH_PATTERN)
 
 
 def named_thing(text: str) -> tuple[str, str] | None:
@@ -841,13 +865,13 @@ def named_thing(text: str) -> tuple[str, str] | None:
     match = _NAMER.search(text)
     if match is None:
         return None
-    thing = text[: match.start()].strip(" ,").removeprefix("把").removeprefix("那个").strip()
+    thing = text[: match.start()].strip(" ,").removeprefix(TAKE_WORD).removeprefix(THAT).strip()
     thing = _LEAD_SIGH.sub("", thing)  # 算了 回访客户那个不做了
-    for lead in ("不用", "不要", "不必", "别"):  # 不用去银行了 那个待办取消吧
+    for lead in NOT_NEEDED_LEADS:  # 不用去银行了 那个待办取消吧
         if thing.startswith(lead) and len(thing) > len(lead) + 1:
-            thing = thing[len(lead) :].removesuffix("了").strip()
+            thing = thing[len(lead) :].removesuffix(LE).strip()
             break
-    rest = text[match.end() :].strip(" ,").removeprefix("我").removeprefix("已经").strip()
+    rest = text[match.end() :].strip(" ,").removeprefix(ME).removeprefix(ALREADY_WORD).strip()
     if not thing or not rest or len(thing) > 16 or _any(thing, QUESTION_CUES):
         return None
     first = rest.split(",")[0].split()[0] if rest.split(",")[0].split() else rest
@@ -860,9 +884,7 @@ def named_thing(text: str) -> tuple[str, str] | None:
 
 
 _PAGE_WORDS_RE = re.compile(
-    "|".join(
-        map(re.escape, sorted({*PAGE_WORDS, "个人", "我的", "的", "个", "一下"}, key=len)[::-1])
-    )
+    "|".join(map(re.escape, sorted({*PAGE_WORDS, *PAGE_FILLER}, key=len)[::-1]))
 )
 
 
@@ -871,11 +893,7 @@ def only_page_words(text: str) -> bool:
     return not _PAGE_WORDS_RE.sub("", text.casefold()).strip(" ,")
 
 
-_VERBS_ANY = "|".join(sorted({*WORK_VERBS, *DONE_PAST_VERBS}, key=len, reverse=True))
-_NOT_NEEDED = re.compile(
-    rf"(?P<thing>[^\s,0-9我你他她它这那]{{1,10}}?)\s*(?:也|就|都)?(?:不用|不要|不必|用不着)"
-    rf"(?:再)?(?P<verb>{_VERBS_ANY}|去)了?"
-)
+_NOT_NEEDED = re.compile(NOT_NEEDED_PATTERN)
 
 
 def not_needed(text: str) -> str | None:

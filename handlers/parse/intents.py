@@ -78,13 +78,9 @@ from handlers.parse.channels import read_channels
 from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
     EVENT_OFF_WORDS,
-    EVENT_PLACES,
     HELP_TOPIC_FILLERS,
     ML_PER_GLASS,
-    MOVE_VERBS,
-    PERIOD_TIMES,
     TASK_EDGE_WORDS,
-    TASK_PLACES,
     UNBIND_WORDS,
     WATER_MISSED,
     WATER_NOT_NOW,
@@ -92,7 +88,78 @@ from handlers.parse.lexicon import (
     WEEKDAYS,
 )
 from handlers.parse.normalise import compact, strip_separators
-from handlers.parse.numbers import LIST_N, check_weight, small_int
+from handlers.parse.numbers import check_weight, small_int
+from handlers.parse.patterns import (
+    ADMIN_WORD,
+    ADVANCE_NOTICE_PATTERN,
+    ADVANCE_WORD,
+    AFTER_MARKER_WORDS,
+    AFTER_WAIT_PATTERN,
+    BEFORE_WORD,
+    BIND_COMMAND,
+    BOOKED_LEAD_PATTERN,
+    BUDGET_WORD,
+    CANCEL_KEYWORD,
+    CHANNEL_HINT_PATTERN,
+    CHANNEL_NOUN,
+    CHANNEL_NOUN_ALT,
+    CUPS_LAST_PATTERN,
+    DAY_PERIODS,
+    DIGEST_HINT_PATTERN,
+    DISMISS_HINT_PATTERN,
+    DRANK_PATTERN,
+    EDIT_EVENT_KEYWORD,
+    EVENING_PERIODS,
+    EVENT_NAMES,
+    EVENT_SAID_NUMBER_PATTERN,
+    EVENT_VERBS_PATTERN,
+    EVENT_WORD,
+    FALLBACK_OFF_WORD,
+    FALLBACK_WORDS,
+    HALF,
+    HELP_COMMAND,
+    HELP_KEYWORD,
+    HELP_TOPICS,
+    HOUR_UNITS,
+    JIN,
+    LATER_BY_PATTERN,
+    LE,
+    LINK_WORDS,
+    MARKER_EDGE_MARKS,
+    MARKER_HINT_PATTERN,
+    ME,
+    MINI_PROGRAM,
+    MY_WORD,
+    NAMED_NOTICE_PATTERN,
+    NAMED_REMIND_PATTERN,
+    NOT_NEEDED_HINT_PATTERN,
+    ORDINAL_WORD,
+    PERSONAL_WECHAT,
+    PLAN_WORD,
+    QUIET_ASKED_PATTERN,
+    QUIET_KEYWORD,
+    REMIND_WORD,
+    RENAME_PATTERN,
+    REVIEW_HINT_PATTERN,
+    SENTENCE_END_MARKS,
+    SET_FALLBACK_COMMAND,
+    SET_PRIMARY_COMMAND,
+    TAKEN_OFF_WORDS,
+    TASK_KEYWORD,
+    TODAY_SHORT,
+    TOTAL_WORDS,
+    UNBIND_APART_PATTERN,
+    UNBIND_COMMAND,
+    UNBIND_WORD,
+    UNTIL_BEFORE_PATTERN,
+    UNTIL_LEAD,
+    UNTIL_WORD,
+    WATER_HINT_PATTERN,
+    WATER_LATER_PATTERN,
+    WATER_PLUS_LAST_PATTERN,
+    WEIGHT_HINT_PATTERN,
+    WHEN_START_PATTERN,
+)
 from handlers.parse.records import water as check_in
 from handlers.parse.review import BUDGET_MAX
 from handlers.parse.settings import parse_quiet
@@ -105,26 +172,24 @@ from handlers.parse.tasks import (
     parse_event,
     parse_task,
 )
-from handlers.parse.views import HELP_TOPICS, read_help
+from handlers.parse.views import read_help
 from storage.vocabulary import RuleKind
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]
 
 # Cheap first looks: a family whose words cannot be in the message stops at once (one
 # search), before it asks for the cues and slots that cost more.
-_REVIEW_HINT = re.compile("周报|回顾|回看|周总结|review", re.IGNORECASE)
-_DIGEST_HINT = re.compile("晨报|早报|晚报|总结|计划|安排")
-_MARKER_HINT = re.compile(
-    "|".join(map(re.escape, (*EVENT_PLACES, *TASK_PLACES, "ddl", "记个事"))), re.IGNORECASE
-)
-_WEIGHT_HINT = re.compile("体重|称|秤|kg|公斤|千克|斤", re.IGNORECASE)
-_WATER_HINT = re.compile("水|杯|water", re.IGNORECASE)
+_REVIEW_HINT = re.compile(REVIEW_HINT_PATTERN, re.IGNORECASE)
+_DIGEST_HINT = re.compile(DIGEST_HINT_PATTERN)
+_MARKER_HINT = re.compile(MARKER_HINT_PATTERN, re.IGNORECASE)
+_WEIGHT_HINT = re.compile(WEIGHT_HINT_PATTERN, re.IGNORECASE)
+_WATER_HINT = re.compile(WATER_HINT_PATTERN, re.IGNORECASE)
 _CHANNEL_HINT = re.compile(
-    "绑|渠道|通道|备用|备选|后备|小程序|微信|企微|wxpusher|server|方糖|sct|uid_|spt|发到|推送|提醒发|消息发",
+    CHANNEL_HINT_PATTERN,
     re.IGNORECASE,
 )
-_NOT_NEEDED_HINT = re.compile("不用|不要|不必|用不着")
-_DISMISS_HINT = re.compile("算了|不记|不用了|不要了|别记")
+_NOT_NEEDED_HINT = re.compile(NOT_NEEDED_HINT_PATTERN)
+_DISMISS_HINT = re.compile(DISMISS_HINT_PATTERN)
 
 
 def understand(text: str, context: Body, *, strict: bool = False) -> Command | None:
@@ -151,39 +216,41 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
         return None
     text = context.as_said(text)  # 加个待办：周五前把化肥钱结了: the title keeps its 了
     text = found_cues.without_polite(text)
-    said_last = text.endswith("日程") and not text.startswith("日程") and _slots.when_found
+    said_last = text.endswith(EVENT_WORD) and not text.startswith(EVENT_WORD) and _slots.when_found
     asking = cues.question or cues.look or cues.mine
     if cues.event_marker is None and said_last and not asking:
-        rest = text.removesuffix("日程").strip(" ,")  # 体检 周五 上午9点到11点 日程
-        return parse_event(context.with_text("日程", rest)) if rest else None
+        rest = text.removesuffix(EVENT_WORD).strip(" ,")  # 体检 周五 上午9点到11点 日程
+        return parse_event(context.with_text(EVENT_WORD, rest)) if rest else None
     if cues.event_marker is not None:
-        rest = _without(text, cues.event_marker).removeprefix("我").strip()
+        rest = _without(text, cues.event_marker).removeprefix(ME).strip()
         rest = _LEAD_VERBS.sub("", rest)  # 约了周六上午9点半…: the day is what counts
-        return parse_event(context.with_text("日程", rest)) if rest else None
+        return parse_event(context.with_text(EVENT_WORD, rest)) if rest else None
     if cues.task_marker is not None:
         rest = _without(text, cues.task_marker)
-        return parse_task(context.with_text("待办", rest)) if rest else None
+        return parse_task(context.with_text(TASK_KEYWORD, rest)) if rest else None
     edge = next((w for w in TASK_EDGE_WORDS if text.casefold().endswith(w)), None)
     if edge and not (asking or cues.task_state or cues.turn_off or cues.remind):
-        rest = strip_separators(text[: -len(edge)].rstrip(" ,的"))
+        rest = strip_separators(text[: -len(edge)].rstrip(MARKER_EDGE_MARKS))
         try:
-            task = parse_task(context.with_text("待办", rest)) if rest else None
+            task = parse_task(context.with_text(TASK_KEYWORD, rest)) if rest else None
         except ParseError:
             return None  # 今天的todo: no task to add, maybe a view
         if not isinstance(task, AddTask) or found_slots.read(task.title, None).when_found:
             return None  # 明天 后天 待办: a day left in the title is no title
-        return None if task.title in HELP_TOPICS or task.title == "帮助" else task
+        return None if task.title in HELP_TOPICS or task.title == HELP_KEYWORD else task
     return None
 
 
-_LEAD_VERBS = re.compile(r"^(?:我)?(?:约了|约好了|定了|订了|安排了)\s*")
+_LEAD_VERBS = re.compile(BOOKED_LEAD_PATTERN)
 
 
 def _without(text: str, word: str) -> str:
     """The message without the marker and the polite words around it (`，帮我记到待办里`)."""
     at = text.find(word)
     before = found_cues.without_polite_tail(text[:at].rstrip(" ,"))
-    after = text[at + len(word) :].removeprefix("里").removeprefix("中")
+    after = text[at + len(word) :]
+    for end in AFTER_MARKER_WORDS:
+        after = after.removeprefix(end)
     rest = f"{before} {after}"
     return strip_separators(" ".join(rest.replace(",", " ").split()))
 
@@ -226,7 +293,7 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return None
     if cues.turn_off or cues.turn_on:
         return None
-    if cues.scope is not None and (cues.view_word == "安排" or found_cues.overlapping(cues)):
+    if cues.scope is not None and (cues.view_word == PLAN_WORD or found_cues.overlapping(cues)):
         return _VIEWS[cues.scope]()  # 今天有什么安排, 本周总结: the span's view
     if cues.view_noun is not None:
         if cues.view_noun == "reminders" and (slots.list_number is not None or slots.when_found):
@@ -247,7 +314,7 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
 
 def _only_mine(text: str, cues: Cues) -> bool:
     """`我的日程`: the thing alone after 我的, nothing else said."""
-    return cues.view_word is not None and text.replace("我的", "").strip() == cues.view_word
+    return cues.view_word is not None and text.replace(MY_WORD, "").strip() == cues.view_word
 
 
 # --- who I am, pages, export ------------------------------------------------------------
@@ -263,7 +330,7 @@ def identity_pages_export(text: str, _c: Body, cues: Cues, slots: Slots) -> Comm
         return ExportData()
     asked = cues.give or cues.look or cues.question or cues.mine or found_cues.only_page_words(text)
     if cues.page and asked and not cues.turn_off:
-        return OpenPages(admin="管理" in text)  # 打开管理后台网页
+        return OpenPages(admin=ADMIN_WORD in text)  # 打开管理后台网页
     return None
 
 
@@ -276,7 +343,7 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
     off, on = cues.turn_off, cues.turn_on
     if cues.quiet and cues.feature is None:
         return None  # 一个小时内别发提醒: quiet time, read by the quiet readers
-    named = cues.remind and re.search(r"(?:的|那个)提醒", text) is not None  # 叫我起床的提醒删了
+    named = cues.remind and re.search(NAMED_REMIND_PATTERN, text) is not None  # 叫我起床的提醒删了
     if (off is None) == (on is None) or slots.amounts or (cues.remind and not named):
         return None
     feature = cues.feature
@@ -321,13 +388,13 @@ def _rule_or_event(text: str, cues: Cues, slots: Slots, verb: str) -> Command | 
             return ChangeRule(verb=rule_verb, title_ref=title)  # type: ignore[arg-type]
         return None
     if slots.list_number is not None:
-        if cues.event_word == "日程" and cues.turn_off and "第" in text:
+        if cues.event_word == EVENT_WORD and cues.turn_off and ORDINAL_WORD in text:
             return CancelEvent(number=slots.list_number)  # 第3个日程不去了
         return None  # 日程2取消: the event readers take numbers
     if cues.turn_off and cues.event_word and cues.turn_off_word in EVENT_OFF_WORDS:
         day = slots.day
         title = found_cues.event_title(text, cues)
-        if title and title not in ("日程", "安排", "行程"):  # 取消日程: which one?
+        if title and title not in EVENT_NAMES:  # 取消日程: which one?
             return CancelEvent(title_ref=title, day=day)
     return None
 
@@ -342,7 +409,7 @@ def budgets(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | No
     if cues.question or cues.look or not slots.amounts:
         if cues.turn_off:
             return None  # the switches family reads 预算不要了
-        return ShowBudgets() if cues.question or cues.look or text == "预算" else None
+        return ShowBudgets() if cues.question or cues.look or text == BUDGET_WORD else None
     if len(slots.amounts) != 1:
         raise ParseError(found_cues.BUDGET_ONE_AMOUNT)
     category = found_cues.category_in(text)
@@ -360,7 +427,7 @@ def goal(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
         return None
     if not (cues.weightish or slots.weight_unit):
         return None
-    value, jin = slots.weight, slots.weight_unit == "斤"
+    value, jin = slots.weight, slots.weight_unit == JIN
     if slots.weight_unit is None and value >= 100:
         return Confirm(guess=SetGoalWeight(kg=check_weight(value, jin=True)))
     return SetGoalWeight(kg=check_weight(value, jin=jin))
@@ -386,7 +453,7 @@ def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | Non
     if slots.weight_unit is None and value >= 100:
         return Confirm(guess=RecordWeight(kg=check_weight(value, jin=True)))
     try:
-        kg = check_weight(value, jin=slots.weight_unit == "斤")
+        kg = check_weight(value, jin=slots.weight_unit == JIN)
     except ParseError:
         return None
     return RecordWeight(kg=kg)
@@ -420,7 +487,7 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if drank is not None and not cues.question and not slots.amounts_with_currency:
         said = drank["m"] or drank["k"] or drank["n"] or drank["j"]
         count = small_int(said) if said else 1  # 上课前喝了杯水
-        total = any(word in text[: drank.start()] for word in ("今天", "一共", "总共"))
+        total = any(word in text[: drank.start()] for word in TOTAL_WORDS)
         if (
             count is not None and not total
         ):  # 今天喝了三杯水: a total, or three more? asked elsewhere
@@ -434,7 +501,7 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if (
         cues.water_noun
         and slots.count
-        and any(w in text for w in (*WATER_OVERCOUNTED, "减掉", "减去"))
+        and any(w in text for w in (*WATER_OVERCOUNTED, *TAKEN_OFF_WORDS))
     ):
         return _glasses(-slots.count)
     if cues.water_noun and slots.count and any(w in text for w in WATER_MISSED):
@@ -453,7 +520,7 @@ def done_past(text: str, context: Body, cues: Cues, slots: Slots) -> Command | N
     """`快递取了`, `书还了`, `水费交了`: the thing, then the verb, then 了: done."""
     if cues.done_title is None or slots.amounts or slots.when_found:
         return None
-    if not context.text.rstrip(" .。!~").endswith("了"):
+    if not context.text.rstrip(SENTENCE_END_MARKS).endswith(LE):
         return None  # the 了 says it happened (帮助待办 is no 办 done)
     if cues.task_number is not None:
         return CompleteTask(ref=TaskRef(number=cues.task_number))  # 三号任务办完了
@@ -488,9 +555,7 @@ def review_schedule(text: str, _context: Body, cues: Cues, slots: Slots) -> Comm
     return SetReview(on=True, weekday=WEEKDAYS[weekday], at=at)
 
 
-_WHEN_START = re.compile(
-    f"{found_slots.DAY_WORDS.pattern}|{'|'.join(PERIOD_TIMES)}|凌晨|[0-9一二三四五六七八九十两]+\\s*点"
-)
+_WHEN_START = re.compile(WHEN_START_PATTERN)
 
 
 def _from_when_words(said: str) -> str:
@@ -501,42 +566,42 @@ def _from_when_words(said: str) -> str:
 
 def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`别打扰我，到明早8点`: quiet until a wall-clock time."""
-    if not cues.quiet or cues.turn_off_word == "取消":
+    if not cues.quiet or cues.turn_off_word == CANCEL_KEYWORD:
         return None
-    if "," in text and "到" not in text:  # 夜班要补觉,下午四点前都别吵我: the clause with 前
-        text = next((part for part in text.split(",") if "前" in part), text.split(",")[-1])
-    period = next((p for p in ("下午", "晚上", "傍晚") if p in text[: max(text.find("到"), 0)]), "")
+    if "," in text and UNTIL_WORD not in text:  # 夜班要补觉,下午四点前都别吵我: the clause with 前
+        text = next((part for part in text.split(",") if BEFORE_WORD in part), text.split(",")[-1])
+    period = next((p for p in EVENING_PERIODS if p in text[: max(text.find(UNTIL_WORD), 0)]), "")
 
-    at = text.find("到")
-    before = re.search(r"(?:之|以)?前|为止", text)
+    at = text.find(UNTIL_WORD)
+    before = re.search(UNTIL_BEFORE_PATTERN, text)
     if at >= 0:
         end = before.start() if before is not None and before.start() > at else len(text)
         said = text[at:end].strip()
-        if period and not any(p in said for p in ("上午", "下午", "晚上", "早上", "明早", "傍晚")):
-            said = f"到 {period}{said[1:].strip()}"  # 下午别打扰我，到五点: 17:00
+        if period and not any(p in said for p in DAY_PERIODS):
+            said = f"{UNTIL_LEAD}{period}{said[1:].strip()}"  # 下午别打扰我，到五点: 17:00
     elif before is not None:
-        said = "到 " + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
+        said = UNTIL_LEAD + text[: before.start()].strip()  # 今天下午六点前都别发消息给我
         if len(said.split()) > 2:
-            said = "到 " + said.split()[-1]  # 今晚夜班 明早八点前…: the time said last
-        said = "到 " + _from_when_words(said[2:])  # 跑夜班呢明早八点前: the words before go
+            said = UNTIL_LEAD + said.split()[-1]  # 今晚夜班 明早八点前…: the time said last
+        said = UNTIL_LEAD + _from_when_words(said[2:])  # 跑夜班呢明早八点前: the words before go
     else:
         return None
     said = _QUIET_ASKED.sub("", said).strip(" ,")  # 到明天早上七点请开启免打扰
     try:
-        command = parse_quiet(context.with_text("免打扰", said))
+        command = parse_quiet(context.with_text(QUIET_KEYWORD, said))
     except ParseError:
         return None
     if not isinstance(command, SetQuiet):
         return None
     starts = found_cues.time_in(text[:at]) if at > 0 else None
-    later = starts is not None and starts > context.now_local.time() and "今" in text[:at]
+    later = starts is not None and starts > context.now_local.time() and TODAY_SHORT in text[:at]
     return Confirm(guess=command) if later else command  # 今晚十点到明早七点: from now?
 
 
 # --- channels, undo, help, numbered tasks, short answers ---------------------------
 
 
-_UNBIND_APART = re.compile(r"(?:解除|取消).{1,16}的?绑定")
+_UNBIND_APART = re.compile(UNBIND_APART_PATTERN)
 """`解除WxPusher的绑定`: the unbind verb and 绑定 with the channel between them."""
 
 
@@ -545,27 +610,29 @@ def channels(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | 
     `我的server酱key是SCT… 帮我绑上`."""
     if _CHANNEL_HINT.search(text) is None:
         return None
-    linked = any(word in text for word in ("绑", "连上", "关联", "连起来"))
-    if "小程序" in text and linked and "解绑" not in text:
+    linked = any(word in text for word in LINK_WORDS)
+    if MINI_PROGRAM in text and linked and UNBIND_WORD not in text:
         return LinkMiniProgram()  # 帮我绑一下小程序
     said = found_cues.channel_key(text)
-    if said is not None and "解绑" not in text:
-        return read_channels(f"绑定 {said}")  # a key is written only to be bound
+    if said is not None and UNBIND_WORD not in text:
+        return read_channels(BIND_COMMAND.format(said=said))  # a key is written only to be bound
     target = found_cues.channel_target(text)
     unbind = any(word in text for word in UNBIND_WORDS) or _UNBIND_APART.search(text) is not None
     if target is None and unbind:
         target = found_cues.channel_target(text, negated_too=True)  # 不要wxpusher了 解绑吧
     if target is None:
-        named = "渠道" in text or "通道" in text or text.startswith(("备用", "备选"))
+        named = CHANNEL_NOUN in text or CHANNEL_NOUN_ALT in text or text.startswith(FALLBACK_WORDS)
         off = cues.fallback and cues.turn_off and named
-        return read_channels("设置 备用 关") if off else None
+        return read_channels(SET_FALLBACK_COMMAND.format(target=FALLBACK_OFF_WORD)) if off else None
     if unbind:
-        personal = target in ("微信", "企业微信", "企微", "个人微信")
-        return None if personal else read_channels(f"解绑 {target}")
+        personal = target in PERSONAL_WECHAT
+        return None if personal else read_channels(UNBIND_COMMAND.format(target=target))
     if cues.fallback:
-        return read_channels(f"设置 备用 {'关' if cues.turn_off else target}")
+        return read_channels(
+            SET_FALLBACK_COMMAND.format(target=FALLBACK_OFF_WORD if cues.turn_off else target)
+        )
     if cues.channel and not cues.turn_off_before_target:
-        return read_channels(f"设置 渠道 {target}")
+        return read_channels(SET_PRIMARY_COMMAND.format(target=target))
     return None
 
 
@@ -585,7 +652,7 @@ def help_asked(
         topic = topic.split()[0] if topic.split() else ""  # 记账咋弄 教我一下: 记账
         while topic.endswith(HELP_TOPIC_FILLERS):
             topic = next(topic.removesuffix(f) for f in HELP_TOPIC_FILLERS if topic.endswith(f))
-        found = read_help(f"帮助 {topic}") if topic else None
+        found = read_help(HELP_COMMAND.format(topic=topic)) if topic else None
         if found is not None and found.topic:
             return found
     return Help() if cues.help else None
@@ -603,50 +670,38 @@ def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | 
             number=small_int(match["n"] or match["o"]) or 0, title=renamed["title"].strip()
         )
     rest = _EVENT_VERBS.sub(" ", text[match.end() :]).strip()
-    if not rest or not (slots.when_found or "提前" in rest):
+    if not rest or not (slots.when_found or ADVANCE_WORD in rest):
         return None
     try:
         number = small_int(match["n"] or match["o"]) or 0
-        return parse_edit_event(context.with_text("改日程", f"{number} {rest}"))
+        return parse_edit_event(context.with_text(EDIT_EVENT_KEYWORD, f"{number} {rest}"))
     except ParseError:
         return None
 
 
-_DRANK = re.compile(
-    r"(?:补水|喝水|喝了水)\s*(?P<j>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯|"
-    r"水(?:我)?(?:又|刚|也)?(?:喝|整|灌)了?\s*(?P<m>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*杯"
-    r"|(?:又)?(?P<k>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯(?:温|热|凉|白)?水下肚"
-    r"|(?:刚刚|刚才|刚|又|已经|再|一口气|才)*\s*(?:喝|灌|补|干|整)(?:了|完)?\s*(?:第)?"
-    r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
-)
-_WATER_PLUS_LAST = re.compile(r"水了?\s*[+x×*]\s*(?P<n>[0-9]{1,2})$", re.IGNORECASE)
+_DRANK = re.compile(DRANK_PATTERN)
+_WATER_PLUS_LAST = re.compile(WATER_PLUS_LAST_PATTERN, re.IGNORECASE)
 """`…终于喝上水了 +2`: the water said, then the count added, last."""
-_CUPS_LAST = re.compile(
-    r"(?:喝|灌|干|整)(?:了|完)?\s*(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯"
-    r"(?=$|[\s,，。!！~])"
-)
+_CUPS_LAST = re.compile(CUPS_LAST_PATTERN)
 """`喝水…喝了两杯`: glasses counted at a clause's end, the water named before."""
-_RENAME = re.compile(
-    r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|名称改|改个名)[,\s]*(?:成|为|叫)?\s*(?P<title>.+)"
-)
-_EVENT_NUMBER = re.compile(
-    rf"(?:把)?(?:日程\s*#?(?P<n>{LIST_N})(?![0-9:点])|第\s*(?P<o>{LIST_N})\s*(?:个|条)\s*日程)\s*(?:的)?"
-)
-_EVENT_VERBS = re.compile(
-    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:" + "|".join(MOVE_VERBS) + "|改)?"
-    r"|提醒我?$|提醒一下$"
-)
+_RENAME = re.compile(RENAME_PATTERN)
+_EVENT_NUMBER = re.compile(EVENT_SAID_NUMBER_PATTERN)
+_EVENT_VERBS = re.compile(EVENT_VERBS_PATTERN)
 
 
 def advance_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`下周三上午九点半 护士资格考试 提前一小时提醒`: a thing at a time, to be told
     of before it: an event with its reminder, not a reminder titled 提前一小时."""
-    if "提前" not in text or not slots.when_found or (cues.remind is False and "提醒" not in text):
+    if (
+        ADVANCE_WORD not in text
+        or not slots.when_found
+        or (cues.remind is False and REMIND_WORD not in text)
+    ):
         return None
     if _ADVANCE.search(text) is None:
         return None
     try:
-        event = parse_event(context.with_text("日程", text))
+        event = parse_event(context.with_text(EVENT_WORD, text))
     except ParseError:
         return None
     if isinstance(event, AddEvent) and event.start is not None and event.remind_minutes_before:
@@ -654,16 +709,14 @@ def advance_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Comman
     return None
 
 
-_ADVANCE = re.compile(
-    r"提前\s*(?:[0-9]+|半|[一二两三四五六七八九十]{1,3})\s*个?\s*(?:分钟|分|小时|钟头|天)"
-)
+_ADVANCE = re.compile(ADVANCE_NOTICE_PATTERN)
 
 
 def event_moved(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`日程 开会 改到 明天下午三点`: an event named by its title after 日程, moved."""
-    if not text.startswith("日程") or not slots.when_found:
+    if not text.startswith(EVENT_WORD) or not slots.when_found:
         return None
-    rest = text.removeprefix("日程").strip()
+    rest = text.removeprefix(EVENT_WORD).strip()
     if not rest or rest[0].isdigit():
         return None
     found = read_change(rest, context)
@@ -684,9 +737,7 @@ def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command 
     return EditEvent(title_ref=match["title"].strip(), remind_minutes_before=minutes)
 
 
-_NAMED_NOTICE = re.compile(
-    r"(?:把)?(?P<title>[^\s,0-9]{1,12}?)(?:那个|的)(?:日程)?\s*(?P<notice>提前.+)"
-)
+_NAMED_NOTICE = re.compile(NAMED_NOTICE_PATTERN)
 
 
 def task_not_needed(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
@@ -730,20 +781,15 @@ def water_later(text: str, _context: Body, cues: Cues, slots: Slots) -> Command 
 def _snooze_minutes(match: re.Match[str]) -> int | None:
     """The minutes a water reminder is put off by (`四十分钟`, `半小时`): its `n` and
     `unit` groups, or None outside 5..180."""
-    count = Decimal("0.5") if match["n"] == "半" else Decimal(small_int(match["n"]) or 0)
-    minutes = int(count * (60 if match["unit"] in ("小时", "钟头") else 1))
+    count = Decimal("0.5") if match["n"] == HALF else Decimal(small_int(match["n"]) or 0)
+    minutes = int(count * (60 if match["unit"] in HOUR_UNITS else 1))
     return minutes if 5 <= minutes <= 180 else None
 
 
-_WAIT = r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
-"""A wait (`四十分钟`, `半小时`): its `n` and `unit` are what `_snooze_minutes` reads."""
-_LATER_BY = re.compile(rf"{_WAIT}(?:后|以后)")
-_QUIET_ASKED = re.compile(
-    r"(?:这段时间|这期间|期间|这会儿)?(?:都)?(?:请|帮我|给我)?(?:开启|打开|开|设置|设|进入)?(?:一下)?"
-    r"(?:免打扰|勿扰)(?:模式)?(?:吧)?$"
-)
-_AFTER_WAIT = re.compile(rf"(?:过|等)\s*{_WAIT}")
-_WATER_LATER = re.compile(rf"(?:再)?(?:过)?\s*{_WAIT}(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水")
+_LATER_BY = re.compile(LATER_BY_PATTERN)
+_QUIET_ASKED = re.compile(QUIET_ASKED_PATTERN)
+_AFTER_WAIT = re.compile(AFTER_WAIT_PATTERN)
+_WATER_LATER = re.compile(WATER_LATER_PATTERN)
 
 
 def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:

@@ -29,13 +29,14 @@ import re
 import unicodedata
 from collections.abc import Iterator
 
-from handlers.parse.channels import CHANNEL_WORDS, mask
+from handlers.parse.channels import mask
+from handlers.parse.patterns import BIND_WORD, CHANNEL_WORDS
 
 __all__ = ["redact_sendkeys"]
 
 MIN_AFTER_PREFIX = 8
 _PREFIX = re.compile(r"s[cp]t", re.IGNORECASE)
-_KEY_TALK = ("绑定", "sendkey", "send key", *(w for w in CHANNEL_WORDS if w != "sct"))
+_KEY_TALK = (BIND_WORD, "sendkey", "send key", *(w for w in CHANNEL_WORDS if w != "sct"))
 """Words of a message about binding or a key (`sct` alone is too short a word: it
 would make every glued key's message loose)."""
 _KEY, _GAP, _STOP = "key", "gap", "stop"

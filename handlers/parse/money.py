@@ -57,40 +57,58 @@ from handlers.parse.lexicon import (
     WEIGHT_CUES,
 )
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
+from handlers.parse.patterns import (
+    ADDED_WORD,
+    ARRIVED_WORDS,
+    BUY_WORD,
+    COUNTED_PATTERN,
+    COUNTER_GE,
+    EARNED_WORDS,
+    ERRAND_WORD,
+    GIFT_CATEGORY,
+    GIVING_VERBS,
+    JUST_NOW,
+    LARGE_CN_UNITS,
+    LEDGER_KEYWORD,
+    LENT_WORDS,
+    ME,
+    MEAL_CATEGORY,
+    MONEY_PAST_PATTERN,
+    MONEY_QUESTION_PATTERN,
+    NOT_BEFORE_MONEY,
+    NOT_GIVEN_WORDS,
+    NOTE_SPLIT_PATTERN,
+    NOTE_TAIL_PATTERN,
+    OF,
+    OTHER_CATEGORY,
+    PER_UNIT_AFTER_PATTERN,
+    PER_UNIT_BEFORE_PATTERN,
+    RED_PACKET_CATEGORY,
+    SHARE_SIGNS,
+    SHOPPING_CATEGORY,
+    SOMEONE_SPENT,
+    STRONG_SPEND,
+    TRANSFER_WORD,
+    WEIGHT_WORD,
+)
 from storage.vocabulary import LedgerDirection
 
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
-_QUESTION = re.compile(r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵")
-_PAST = re.compile(r"昨天|前天|上周|上个?月|去年|那天|上次|上回")
-_STRONG_SPEND = (
-    "花了",
-    "花掉",
-    "付了",
-    "花费",
-    "消费",
-    "支付",
-    "买了",
-    "交了",
-    "充了",
-    "用了",
-    "扣了",
-    "掏了",
-)
-_VERBS = "|".join(sorted({*_STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
+_QUESTION = re.compile(MONEY_QUESTION_PATTERN)
+_PAST = re.compile(MONEY_PAST_PATTERN)
+_VERBS = "|".join(sorted({*STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
-_NOTE_TAIL = re.compile(r"\s+(?:又)?(?:交|付|花|给|收|充|点|买)$")
+_NOTE_TAIL = re.compile(NOTE_TAIL_PATTERN)
 """`房租 四千二 交了` (了 already dropped): a verb left at the end is no part of the note."""
-_NOT_BEFORE_MONEY = frozenset("第周期拜每#./")
-_MONEY_VERBS = (*_STRONG_SPEND, *INCOME_VERBS)
-_NOTE_SPLIT = re.compile(r"[\s,;:、，。！!?？~…]+")
+_MONEY_VERBS = (*STRONG_SPEND, *INCOME_VERBS)
+_NOTE_SPLIT = re.compile(NOTE_SPLIT_PATTERN)
 _CATEGORY_WORDS = sorted(EXPENSE_SYNONYMS, key=len, reverse=True)
 _INCOME_WORDS = sorted(INCOME_SYNONYMS, key=len, reverse=True)
 _LEDGER_WORDS = "|".join(map(re.escape, LEDGER_WORDS))
 _LEDGER_WORD = re.compile(_LEDGER_WORDS)
 _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
-_UNITS = "|".join(PRICE_UNITS)
-_PER_UNIT_AFTER = re.compile(rf"(?:一|\s*每\s*|\s*/\s*)(?:{_UNITS})(?!人)")
-_PER_UNIT_BEFORE = re.compile(rf"(?:一|每)(?:{_UNITS})\s*(?:要|卖|才|就)?\s*$")
+_PER_UNIT_AFTER = re.compile(PER_UNIT_AFTER_PATTERN)
+_PER_UNIT_BEFORE = re.compile(PER_UNIT_BEFORE_PATTERN)
 _NOTE_TIME = re.compile("|".join(map(re.escape, NOTE_TIME_WORDS)))
 _PAY_LEAD = re.compile(f"^[{''.join(PAY_VERBS)}](?=(?:{_LEDGER_WORDS}))")
 """A one-character pay verb before a bill (`交电费`, `充话费`, `付房租`)."""
@@ -109,7 +127,7 @@ def read_money(text: str) -> Command | None:
     value = find_amount(match)
     if value is None:
         return None
-    if not is_money(match) and any(word in text for word in (*WEIGHT_CUES, "体重")):
+    if not is_money(match) and any(word in text for word in (*WEIGHT_CUES, WEIGHT_WORD)):
         return None  # 我妈体重55, 称了一下 138: a number by a weight word is never money
     after = text[match.end() :].split()
     if after and after[0].lower() in NOT_MONEY_UNITS:
@@ -117,7 +135,7 @@ def read_money(text: str) -> Command | None:
     note = _note(text[: match.start()] + " " + text[match.end() :])
     if text[: match.start()].rstrip().endswith(RECEIVED_VERBS):  # 份子钱…一共收了32600
         return _received(value[0], clean_note(note), story=_PAST.search(text) is not None)
-    hedged = text.replace("刚才", "")  # 才 hedges (才50), 刚才 only says when
+    hedged = text.replace(JUST_NOW, "")  # 才 hedges (才50), 刚才 only says when
     story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
     story = story or _per_unit(match) or text.startswith(ABOUT_AFTER, match.end())  # 1200多
     story = story or _someone_else(text)
@@ -133,7 +151,7 @@ def _came_in(note: str) -> bool:
         at = note.find(word)
         while at >= 0:
             end = at + len(word)
-            if not (word.endswith("我") and note.startswith(MY_PEOPLE, end)):
+            if not (word.endswith(ME) and note.startswith(MY_PEOPLE, end)):
                 return True
             at = note.find(word, at + 1)
     return False
@@ -151,9 +169,9 @@ def _received(amount: Decimal, note: str, *, story: bool) -> Command:
     """Money the user received, said right after 收了 / 收到 / 到账: income, its kind
     from the note (份子钱 received is a 红包), asked when the note is long or a story."""
     word = _first(note, _INCOME_WORDS)
-    category = INCOME_SYNONYMS.get(word or "", "其他")
-    if category == "其他" and _find(note, GIFT_WORDS) is not None:
-        category = "红包"  # 份子钱, 礼金 received
+    category = INCOME_SYNONYMS.get(word or "", OTHER_CATEGORY)
+    if category == OTHER_CATEGORY and _find(note, GIFT_WORDS) is not None:
+        category = RED_PACKET_CATEGORY  # 份子钱, 礼金 received
     entry = _ledger(LedgerDirection.INCOME, amount, category, note)
     unsure = story or not note or len(note) > MAX_NOTE  # 收到 500: of what?
     return Confirm(guess=entry) if unsure else entry
@@ -172,44 +190,26 @@ def _someone_else(text: str) -> bool:
     user's money going to them."""
     for person in OTHER_PEOPLE:
         at = text.find(person)
-        if at < 0 or any(verb in text[max(0, at - 3) : at] for verb in "给送帮替请"):
+        if at < 0 or any(verb in text[max(0, at - 3) : at] for verb in GIVING_VERBS):
             continue
         after = text[at + len(person) : at + len(person) + 4]
-        if after.startswith(_SOMEONE_SPENT):  # 同事花了500: they spent; 同事结婚 随了: we did
+        if after.startswith(SOMEONE_SPENT):  # 同事花了500: they spent; 同事结婚 随了: we did
             return True
     return False
-
-
-_SOMEONE_SPENT = (
-    "花",
-    "买",
-    "付",
-    "交",
-    "充",
-    "请",
-    "用",
-    "又",
-    "也",
-    "刚",
-    "的",
-    "中",
-    "说",
-    "家",
-)
 
 
 def category_of(note: str) -> tuple[str | None, str]:
     """The longest spending word in `note` and its canonical category (其他 if none);
     what was paid is said before 去 (`打车去医院打疫苗`: 打车, not the errand)."""
-    paid, went, _errand = note.partition("去")
+    paid, went, _errand = note.partition(ERRAND_WORD)
     if went and (word := _find(paid, _CATEGORY_WORDS)) is not None:
         return word, EXPENSE_SYNONYMS[word]
     word = _find(note, _CATEGORY_WORDS)
-    if word is not None and EXPENSE_SYNONYMS[word] == "人情" and _find(note, ORGANIZATIONS):
-        return word, "其他"  # 份子钱交给公司了: a fee to a company, no gift
+    if word is not None and EXPENSE_SYNONYMS[word] == GIFT_CATEGORY and _find(note, ORGANIZATIONS):
+        return word, OTHER_CATEGORY  # 份子钱交给公司了: a fee to a company, no gift
     if word is None and MEAL_SUFFIX in note:
-        return MEAL_SUFFIX, "餐饮"  # 值班餐, 病号餐: a meal of any name
-    return word, EXPENSE_SYNONYMS.get(word or "", "其他")
+        return MEAL_SUFFIX, MEAL_CATEGORY  # 值班餐, 病号餐: a meal of any name
+    return word, EXPENSE_SYNONYMS.get(word or "", OTHER_CATEGORY)
 
 
 def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Command | None:
@@ -218,25 +218,27 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
         unsure = story or len(note) > MAX_NOTE
         return Confirm(guess=given) if unsure and not isinstance(given, Confirm) else given
     income = _first(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
-    verb = _find(note, _STRONG_SPEND)
+    verb = _find(note, STRONG_SPEND)
     word, category = category_of(note)
     clean = clean_note(note)
-    coming_in = (
-        _came_in(note) or _find(note, ("卖了", "卖掉", "赚了", "挣了")) is not None
-    )  # 外孙女给我发了个红包
+    coming_in = _came_in(note) or _find(note, EARNED_WORDS) is not None  # 外孙女给我发了个红包
     if coming_in and not income:
-        income = "其他"  # 妈妈给我转了 500: money came in, of no named kind
+        income = OTHER_CATEGORY  # 妈妈给我转了 500: money came in, of no named kind
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
-        entry = _ledger(LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, "其他"), clean)
+        entry = _ledger(
+            LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, OTHER_CATEGORY), clean
+        )
         certain = income in INCOME_SYNONYMS or coming_in or (income in INCOME_VERBS and bool(clean))
         two_way = income in TWO_WAY_MONEY and word is not None and not coming_in
         certain = certain and not two_way  # 婚纱定金 2000: paid or received?
     elif word or verb or money_said:
-        bought = verb is not None and verb.startswith("买") and word is None
-        entry = _ledger(LedgerDirection.EXPENSE, amount, "购物" if bought else category, clean)
+        bought = verb is not None and verb.startswith(BUY_WORD) and word is None
+        entry = _ledger(
+            LedgerDirection.EXPENSE, amount, SHOPPING_CATEGORY if bought else category, clean
+        )
         certain = word is not None or (verb is not None and not bought and not clean)
     elif note:
-        return Confirm(guess=_ledger(LedgerDirection.EXPENSE, amount, "其他", clean))
+        return Confirm(guess=_ledger(LedgerDirection.EXPENSE, amount, OTHER_CATEGORY, clean))
     else:
         return None
     if story or len(note) > MAX_NOTE or not certain:
@@ -254,7 +256,7 @@ def _given(amount: Decimal, note: str) -> Command | None:
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
     word = category_of(note)[0]
     entry = _ledger(LedgerDirection.EXPENSE, amount, given_category(note), note)
-    return entry if gift or word or "转" in note else Confirm(guess=entry)
+    return entry if gift or word or TRANSFER_WORD in note else Confirm(guess=entry)
 
 
 def clean_note(note: str) -> str:
@@ -270,7 +272,7 @@ def clean_note(note: str) -> str:
         note = " ".join(timeless.split())  # 房贷这个月: when is the record's day, not its item
     if len(note) > 2 and note[0] in ONE_CHAR_MEASURES and _LEDGER_WORD.match(note, 1):
         note = note[1:]  # 花了28块5买了杯奶茶: 杯 counted the amount's thing
-    elif len(note) > 2 and note[0] == "个":
+    elif len(note) > 2 and note[0] == COUNTER_GE:
         note = note[1:]  # 买了个电暖器: 个 starts no item
     return note
 
@@ -285,19 +287,19 @@ def given_category(note: str) -> str:
         return category  # 借给表弟两千: a loan, no gift (其他 unless an item is named)
     if _find(note, ORGANIZATIONS) is not None:
         return category  # 份子钱交给公司了: a fee to a company, no gift
-    if "买" in note and not gift and word is None:
-        return "购物"
-    return "人情" if gift or word is None or category == "其他" else category
+    if BUY_WORD in note and not gift and word is None:
+        return SHOPPING_CATEGORY
+    return GIFT_CATEGORY if gift or word is None or category == OTHER_CATEGORY else category
 
 
 def is_given(note: str) -> bool:
     """Whether `note` says the user's money went to someone (`给婆婆包了红包`)."""
     if _came_in(note) or _find(note, SPEND_OUT_WORDS) is None:
         return False
-    return _find(note, ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")) is None
+    return _find(note, NOT_GIVEN_WORDS) is None
 
 
-_LEDGER_LEADS = (*RECORD_LEADS, "记账")
+_LEDGER_LEADS = (*RECORD_LEADS, LEDGER_KEYWORD)
 
 
 def _note(text: str) -> str:
@@ -311,7 +313,7 @@ def guess_expense(value: Decimal) -> RecordLedger | None:
     """The expense a lone number would be, if it can be one (positive, cents, capped)."""
     if value <= 0 or value > MAX_AMOUNT or value != value.quantize(Decimal("0.01")):
         return None
-    return _ledger(LedgerDirection.EXPENSE, value.quantize(Decimal("0.01")), "其他", "")
+    return _ledger(LedgerDirection.EXPENSE, value.quantize(Decimal("0.01")), OTHER_CATEGORY, "")
 
 
 def _ledger(direction: LedgerDirection, amount: Decimal, category: str, note: str) -> RecordLedger:
@@ -336,7 +338,7 @@ def _find(text: str, table: Iterable[str]) -> str | None:
 def _large_cn(match: re.Match[str]) -> bool:
     """`三百六`, `一千一百五`: a Chinese numeral with 百, 千 or 万 is a number even
     glued to the word before it (a name ends in 三, not in 三百)."""
-    return bool(match["cn"]) and any(unit in match["cn"] for unit in "百千万")
+    return bool(match["cn"]) and any(unit in match["cn"] for unit in LARGE_CN_UNITS)
 
 
 def _money_before(said_before: str) -> bool:
@@ -347,8 +349,7 @@ def _money_before(said_before: str) -> bool:
     return any(verb in said_before for verb in said)
 
 
-_COUNTED = re.compile(rf"(?:[0-9]+|[一二两三四五六七八九十]+)(?:{'|'.join(PRICE_UNITS)})$")
-"""`两张`, `三斤`, `2杯`: a count and its measure word, said just before a price."""
+_COUNTED = re.compile(COUNTED_PATTERN.format(units="|".join(PRICE_UNITS)))
 
 
 def _after_count(said_before: str) -> bool:
@@ -362,7 +363,7 @@ def stands_alone(match: re.Match[str]) -> bool:
     while start < end and text[start].isspace():
         start += 1
     before = text[start - 1] if start else " "
-    if before in _NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
+    if before in NOT_BEFORE_MONEY or (before.isascii() and before.isalnum()):
         return False
     if before == ":" and text[: start - 1].rstrip()[-1:].isdigit():
         return False  # 9:00: minutes, not money (晚饭:48 is)
@@ -372,12 +373,12 @@ def stands_alone(match: re.Match[str]) -> bool:
     glued = glued and not (_large_cn(match) and _money_before(text[:start]))
     glued = glued and not _after_count(text[:start])  # 电影票两张九十: count, measure, price
     said_before = text[:start].rstrip()
-    after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, *GIVEN_TO_ME, "转了", "借了"))
+    after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, *GIVEN_TO_ME, *LENT_WORDS))
     after_verb = after_verb or any(word in said_before for word in SPEND_OUT_WORDS if len(word) > 1)
     after_verb = after_verb or said_before.endswith((*MONEY_ENDINGS, *AMOUNT_LEADS))  # 的钱一千五
     if glued and not after_verb and _LEDGER_WORD_BEFORE.search(text[:start]) is None:
         return False  # 张三 200 is a name; 午饭三十五 is an amount (after a ledger word)
-    if text.startswith(("%", "％", "‰"), end):
+    if text.startswith(SHARE_SIGNS, end):
         return False  # 还剩20%: a share, not money
     if text.startswith(ABOUT_AFTER, match.end("cn") if match["cn"] else end):
         return True  # 两千多, 30左右: about that much (asked by the caller)
@@ -392,11 +393,11 @@ def stands_alone(match: re.Match[str]) -> bool:
     paid_by = (*_MONEY_VERBS, *GIVEN_TO_ME)
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(paid_by):
         return True  # 花了200买鞋: the verb says it is money
-    if text.startswith(("到账", "入账", "进账", "到了", *LIMIT_ENDS), end):
+    if text.startswith((*ARRIVED_WORDS, *LIMIT_ENDS), end):
         return True  # 退款129到账, 控制在五百以内
     if text.startswith(PAID_AFTER, end):
         return True  # 保育费1800交了, 两千转过去了: the verb after says it is money
-    paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, "加了"))
-    if paid and text.startswith("的", end) and _LEDGER_WORD.match(text, end + 1) is not None:
+    paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, ADDED_WORD))
+    if paid and text.startswith(OF, end) and _LEDGER_WORD.match(text, end + 1) is not None:
         return True  # 包了个五百的红包 (but 单元302的快递 is an address)
     return _LEDGER_WORD.match(text, end) is not None

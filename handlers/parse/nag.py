@@ -20,59 +20,29 @@ import re
 
 from handlers import texts
 from handlers.commands import ParseError, UntilDone
-from handlers.parse.lexicon import (
-    NAG_ANSWER_WORDS,
-    NAG_REPEAT_WORDS,
-    NAG_REPLY_WORDS,
-    NAG_UNDONE_VERBS,
-    NAG_VERBS,
-)
 from handlers.parse.normalise import strip_separators
-from handlers.parse.numbers import CN_INT, small_int
+from handlers.parse.numbers import small_int
+from handlers.parse.patterns import (
+    NAG_CAP_LEFT_PATTERN,
+    NAG_CAP_PATTERN,
+    NAG_DIGITS_LEFT_PATTERN,
+    NAG_EVERY_LEFT_PATTERN,
+    NAG_EVERY_NAGS_PATTERN,
+    NAG_EVERY_PATTERN,
+    NAG_HOUR_UNITS,
+    NAG_NAMED_MINUTES,
+    NAG_UNTIL_DONE_PATTERN,
+)
 from scheduler.core import nag
 
-_N = rf"(?:[0-9]{{1,4}}|{CN_INT})"
-
-
-def _any(words: tuple[str, ...]) -> str:
-    return "(?:" + "|".join(sorted(words, key=len, reverse=True)) + ")"
-
-
-_REPEAT, _NAG, _REPLY = _any(NAG_REPEAT_WORDS), _any(NAG_VERBS), _any(NAG_REPLY_WORDS)
-_ANSWER, _UNDONE = _any(NAG_ANSWER_WORDS), _any(NAG_UNDONE_VERBS)
-_IF, _NOT = r"(?:如果|要是)?(?:我)?", r"(?:没有|没|不)"
-_UNTIL_DONE = re.compile(
-    # `直到完成`, `一直提醒我直到我回复收到为止`, `直到我回复`
-    rf"(?:{_REPEAT}?{_NAG}?(?:我)?)?直到\s*(?:我)?\s*(?:{_REPLY}\s*{_ANSWER}?|{_ANSWER})了?(?:为止)?"
-    # `一直提醒到我回复`, `提醒到我说完成为止`, `一直催到我回收到`
-    rf"|{_REPEAT}?{_NAG}(?:我)?到\s*(?:我)?{_REPLY}\s*{_ANSWER}?了?(?:为止)?"
-    # `没回复收到就一直提醒`, `不回就一直催我`, `我没说收到就继续提醒`
-    rf"|{_IF}{_NOT}{_UNDONE}{_ANSWER}?(?:的话)?\s*(?:就)?{_REPEAT}{_NAG}(?:我)?"
-    # `要是没回复就每隔半小时再提醒`: the interval that follows says how often
-    rf"|{_IF}{_NOT}{_UNDONE}我?{_ANSWER}?(?:的话)?\s*就?(?=\s*每)"
-    # `没寄就一直提醒我`: not done (any verb), then the nag
-    rf"|{_IF}{_NOT}\S{{1,3}}?就{_REPEAT}{_NAG}(?:我)?"
-)
-_EVERY = re.compile(
-    rf"每隔?\s*(?:(?P<n>{_N})\s*个?\s*(?P<half>半)?\s*(?P<unit>分钟|分|小时|钟头)"
-    r"|(?P<named>半个?小时|半个?钟头|一?刻钟|个?小时|个?钟头))\s*"
-    r"(?:再?(?:提醒|催)(?:我)?(?:一次|一遍)?|一次)?"
-)
-_EVERY_NAGS = re.compile(rf"每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟)\s*(?:再)?{_NAG}")
+_UNTIL_DONE = re.compile(NAG_UNTIL_DONE_PATTERN)
+_EVERY = re.compile(NAG_EVERY_PATTERN)
+_EVERY_NAGS = re.compile(NAG_EVERY_NAGS_PATTERN)
 """An interval followed by a nag verb (`每15分钟催一次`)."""
-_CAP = re.compile(rf"最多\s*(?:提醒|催)?\s*(?P<n>{_N})\s*(?:次|遍)")
-_NAMED_MINUTES = {
-    **dict.fromkeys(("半小时", "半个小时", "半钟头", "半个钟头"), 30),
-    **dict.fromkeys(("一刻钟", "刻钟"), 15),
-    **dict.fromkeys(("小时", "个小时", "钟头", "个钟头"), 60),
-}
-_NUMBERISH = r"[0-9零〇一二两三四五六七八九十百千万半个点.．\s]{1,12}"
-_EVERY_LEFT = re.compile(rf"每隔?\s*{_NUMBERISH}(?:分钟|分|小时|钟头|刻钟)")
-"""An interval the terms did not take (a second one, a number too long, words we
-do not read): refused rather than left in the title while the nag runs every 10."""
-_CAP_LEFT = re.compile(rf"最多\s*(?:提醒|催)?\s*{_NUMBERISH}(?:次|遍)")
-_DIGITS_LEFT = re.compile(r"(?:每隔?|最多\s*(?:提醒|催)?)\s*[0-9]+\s*(?:分钟|分|小时|钟头|次|遍)")
-"""A leftover that is a plain number (`每99999分钟`): out of range, not unreadable."""
+_CAP = re.compile(NAG_CAP_PATTERN)
+_EVERY_LEFT = re.compile(NAG_EVERY_LEFT_PATTERN)
+_CAP_LEFT = re.compile(NAG_CAP_LEFT_PATTERN)
+_DIGITS_LEFT = re.compile(NAG_DIGITS_LEFT_PATTERN)
 
 
 def clause_span(text: str) -> tuple[int, int] | None:
@@ -122,9 +92,9 @@ def _take(pattern: re.Pattern[str], text: str) -> tuple[re.Match[str] | None, st
 
 def _minutes(match: re.Match[str]) -> int:
     if match["named"] is not None:
-        return _NAMED_MINUTES[match["named"]]
+        return NAG_NAMED_MINUTES[match["named"]]
     count = small_int(match["n"])
-    hours = match["unit"] in ("小时", "钟头")
+    hours = match["unit"] in NAG_HOUR_UNITS
     if match["half"] is not None and not hours:  # 一个半分钟: not an interval we read
         raise ParseError(texts.NAG_EVERY_UNREAD)
     half = 30 if match["half"] is not None else 0

@@ -34,41 +34,50 @@ from handlers.parse.lexicon import NOT_RECORD_VERB, RECORD_LEADS, RECORD_VERB
 from handlers.parse.normalise import compact
 from handlers.parse.numbers import (
     ANY_NUMBER,
-    LIST_N,
-    SPOKEN_DECIMAL,
     check_weight,
     is_bare_number,
     number_value,
     small_int,
 )
+from handlers.parse.patterns import (
+    CANCEL_KEYWORD,
+    DONE_KEYWORD,
+    EVENT_BY_NUMBER_PATTERN,
+    JIN,
+    LE,
+    NATURAL_WEIGHT_PATTERN,
+    NOT_A_TITLE_CHARS,
+    POSTPONE_KEYWORD,
+    TASK_CANCEL_REASON_PATTERN,
+    TASK_CANCEL_TAIL_PATTERN,
+    TASK_CANCEL_TITLE_END_PATTERN,
+    TASK_DONE_AFTER_COMMA_PATTERN,
+    TASK_DONE_FIRST_PATTERN,
+    TASK_DONE_PATTERN,
+    TASK_NOT_NEEDED_AFTER_PATTERN,
+    TASK_NOT_NEEDED_PATTERN,
+    TASK_PRONOUNS,
+    TASK_TOMORROW_PATTERN,
+    TODAY_CANNOT_PATTERN,
+)
 from handlers.parse.tasks import _INTERJECTION, task_ref
 from handlers.parse.views import read_question
 
 _WEIGHT = re.compile(
-    r"(?:今天|今早|早上|早晨|刚才|刚刚|刚|晨起|起床后?|起来|今天早上)*\s*(?P<fast>空腹)?\s*"
-    r"(?P<verb>记体重|记一下体重|称了一下|称了下|称了|称一下|称重|上秤|体重是|体重为|体重|称)?"
-    r"\s*[,:]?\s*(?:是|为|有)?\s*"
-    rf"(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?"
-    r"(?:\s*[,]?\s*(?:又|终于)?(?:瘦|胖|重|轻|涨|掉)了?)?",
+    NATURAL_WEIGHT_PATTERN,
     re.IGNORECASE,
 )
-_DONE_WORDS = r"(?:搞定|做完|弄完|办完|办好|做好|弄好|搞好|完成|完事|干完|done|ok)"
-_DONE = re.compile(rf"(?P<what>.{{1,30}}?)\s*(?:已经|都|也)?{_DONE_WORDS}")
-_DONE_FIRST = re.compile(rf"{_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})", re.IGNORECASE)
-_POSTPONE = re.compile(
-    r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做)|(?:推到|挪到|改到|放到|拖到)明天)"
-)
-_CANCEL = re.compile(r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)")
-_CANCEL_AFTER = re.compile(r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不去|不用|不要|取消|算)")
-_EVENT_BY_NUMBER = re.compile(
-    rf"(?:第\s*)?(?P<n>{LIST_N})\s*(?:号|个)\s*日程|日程\s*(?P<m>{LIST_N})"
-)
-_DONE_AFTER_COMMA = re.compile(r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{0,2}过了?")
-_CANCEL_TAIL = re.compile(r"\s*,\s*(?:取消掉|取消吧|取消|删了吧|删掉吧)$")
-_TODAY_CANNOT = re.compile(r"\s*今天\S{0,4}(?:不完|不了|没空|来不及)了?\s*$")
-_PRONOUNS = frozenset(
-    ["我", "你", "他", "她", "它", "这", "那", "这个", "那个", "我们", "今天", "都"]
-)
+_DONE = re.compile(TASK_DONE_PATTERN)
+_DONE_FIRST = re.compile(TASK_DONE_FIRST_PATTERN, re.IGNORECASE)
+_POSTPONE = re.compile(TASK_TOMORROW_PATTERN)
+_CANCEL = re.compile(TASK_NOT_NEEDED_PATTERN)
+_CANCEL_AFTER = re.compile(TASK_NOT_NEEDED_AFTER_PATTERN)
+_EVENT_BY_NUMBER = re.compile(EVENT_BY_NUMBER_PATTERN)
+_DONE_AFTER_COMMA = re.compile(TASK_DONE_AFTER_COMMA_PATTERN)
+_CANCEL_TAIL = re.compile(TASK_CANCEL_TAIL_PATTERN)
+_TODAY_CANNOT = re.compile(TODAY_CANNOT_PATTERN)
+_CANCEL_REASON = re.compile(TASK_CANCEL_REASON_PATTERN)
+_CANCEL_TITLE_END = re.compile(TASK_CANCEL_TITLE_END_PATTERN)
 MAX_NATURAL = 200
 """Longer messages are read only with a keyword (`日记 ...`, `提醒 ...`)."""
 _LONE_NUMBER = re.compile(rf"[+]?\s*(?P<n>{ANY_NUMBER})")
@@ -153,41 +162,43 @@ def read_weight(text: str, *, guess_jin: bool = True) -> Command | None:
         if not guess_jin:
             return None
         return Confirm(guess=RecordWeight(kg=check_weight(value, jin=True)))
-    return RecordWeight(kg=check_weight(value, jin=match["unit"] == "斤"))
+    return RecordWeight(kg=check_weight(value, jin=match["unit"] == JIN))
 
 
 def read_task_state(text: str) -> Command | None:
     """`2 完成了` / `取快递搞定了` / `搞定 2` / `不用买菜了` / `买菜明天再说` (了 dropped)."""
     if (match := _DONE_FIRST.fullmatch(text)) and _is_title(match["what"]):
-        return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
+        return CompleteTask(ref=task_ref(match["what"].strip(), DONE_KEYWORD))
     if (match := _POSTPONE.fullmatch(text)) and _is_title(match["what"]):
         said = match["what"].strip().rstrip(",")
         what = _TODAY_CANNOT.sub("", said).strip() or said
-        return PostponeTask(ref=task_ref(what, "明天再说"))  # 年度总结今天搞不完了 挪到明天
+        return PostponeTask(ref=task_ref(what, POSTPONE_KEYWORD))  # 年度总结今天搞不完了 挪到明天
     if (match := _DONE.fullmatch(text)) and _is_title(match["what"]):
-        return CompleteTask(ref=task_ref(match["what"].strip(), "完成"))
+        return CompleteTask(ref=task_ref(match["what"].strip(), DONE_KEYWORD))
     if (done := _DONE_AFTER_COMMA.fullmatch(text)) and _is_title(done["what"]):
         return CompleteTask(
-            ref=task_ref(done["what"].strip(), "完成")
+            ref=task_ref(done["what"].strip(), DONE_KEYWORD)
         )  # 给张阿姨回电话，已经打过了
     text = _CANCEL_TAIL.sub("", text)  # 银行办卡不去了，取消掉
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
     if match and (event := _EVENT_BY_NUMBER.fullmatch(match["what"].strip())):
         return CancelEvent(number=small_int(event["n"] or event["m"]) or 0)  # 3号日程不去了
     if match and _is_title(match["what"]):
-        what = re.split(r"[,\s]+(?=已经|因为|他|她|反正|自动)", match["what"])[0]
+        what = _CANCEL_REASON.split(match["what"])[0]
         what = _INTERJECTION.sub("", what.strip())  # 算了 回访客户那个不做了
-        what = re.split(r"了?[,\s]", what)[0].strip().removesuffix("了")  # …了 名额满了
-        return CancelTask(ref=task_ref(what or match["what"].strip(), "取消"))  # 不用去接女儿了,…
+        what = _CANCEL_TITLE_END.split(what)[0].strip().removesuffix(LE)  # …了 名额满了
+        return CancelTask(
+            ref=task_ref(what or match["what"].strip(), CANCEL_KEYWORD)
+        )  # 不用去接女儿了,…
     return None
 
 
 def _is_title(said: str) -> bool:
     """A task title, not a question or a number (`都搞定` has no title)."""
     said = said.strip()
-    if said in _PRONOUNS:
+    if said in TASK_PRONOUNS:
         return False
-    return bool(said) and not any(q in said for q in "?吗么啥什都")
+    return bool(said) and not any(q in said for q in NOT_A_TITLE_CHARS)
 
 
 def read_lone_number(text: str) -> Command | None:

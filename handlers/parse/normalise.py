@@ -32,6 +32,30 @@ from handlers.parse.lexicon import (
     TRAILING_WORDS,
     TYPO_PAIRS,
 )
+from handlers.parse.patterns import (
+    BU_LE,
+    CORRECTED_IS,
+    DECIMAL_DOT_PATTERN,
+    END_MARKS_PATTERN,
+    FEATURE_QUESTION_MARK_PATTERN,
+    FRAME_HINT_MARKS,
+    IF_SO_WORDS,
+    JOURNAL_LEADS,
+    JOURNAL_WORD,
+    LE,
+    LE_WORDS,
+    LEAD_LABEL_PATTERN,
+    MOSQUITO,
+    MOSQUITO_YUAN_PATTERN,
+    PLEASE,
+    PLEASE_ASK,
+    SEPARATOR_CHARS,
+    TITLE_END_MARKS,
+    TRAIL_PARTICLES,
+    TRAIL_PUNCT,
+    WORD_SPLIT_PATTERN,
+    YUAN,
+)
 
 _FULL_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}
 _LOOK_ALIKES = {
@@ -44,13 +68,10 @@ _LOOK_ALIKES = {
     0x301C: "~",  # wave dash
 }
 _TRANSLATION: dict[int, int | str] = {**_FULL_WIDTH, **_LOOK_ALIKES}
-_SEPARATOR_CHARS = frozenset(",;:、")
 
-_DECIMAL_DOT = re.compile(r"(?<=[0-9])[。·](?=[0-9])")
-_LEAD_LABEL = re.compile(r"^\s*[【\[]\s*([^】\]]{0,12}?)\s*[】\]]\s*")
-_TRAIL_PUNCT = "。.!?~,;:、…'\"“”‘’ \t\r\n"
-_PARTICLES = "吧呢啊哈呀哦嘛啦噢"
-_WORD_SPLIT = re.compile(r"[\s,;、]+")
+_DECIMAL_DOT = re.compile(DECIMAL_DOT_PATTERN)
+_LEAD_LABEL = re.compile(LEAD_LABEL_PATTERN)
+_WORD_SPLIT = re.compile(WORD_SPLIT_PATTERN)
 
 
 def normalise(text: str) -> str:
@@ -60,19 +81,17 @@ def normalise(text: str) -> str:
     normal = _DECIMAL_DOT.sub(".", text.translate(_TRANSLATION))
     if _SAID_OTHERWISE.search(normal) is not None:  # rare: one search, then the words
         normal = _SAID_OTHERWISE.sub(lambda m: _MEANT[m[0]], normal)
-        normal = _MOSQUITO_YUAN.sub("块", normal)
+        normal = _MOSQUITO_YUAN.sub(YUAN, normal)
     return normal
 
 
 def _said_otherwise() -> tuple[re.Pattern[str], dict[str, str]]:
     meant = {**TYPO_PAIRS, **DIALECT}
     words = sorted(meant, key=len, reverse=True)
-    return re.compile(
-        "|".join(map(re.escape, words)) + r"|(?<=[0-9一二两三四五六七八九十百千])蚊"
-    ), meant
+    return re.compile("|".join(map(re.escape, words)) + "|" + MOSQUITO_YUAN_PATTERN), meant
 
 
-_MOSQUITO_YUAN = re.compile(r"(?<=[0-9一二两三四五六七八九十百千])蚊")
+_MOSQUITO_YUAN = re.compile(MOSQUITO_YUAN_PATTERN)
 """三十五蚊: Cantonese 蚊 for 块, only after a number (蚊子 stays a mosquito)."""
 _SAID_OTHERWISE, _MEANT = _said_otherwise()
 
@@ -81,17 +100,17 @@ def _hints() -> tuple[re.Pattern[str], re.Pattern[str]]:
     """One pattern for every word that may start or end a frame (a message with none
     of them is kept as it is, at the cost of one search), and one for corrections."""
     words = sorted({*POLITE_FRAME_LEADS, *POLITE_FRAME_TAILS, *SPOKEN_FILLERS}, key=len)[::-1]
-    frame = re.compile("|".join(map(re.escape, words)) + r"|请|[?？]|吗")
+    frame = re.compile("|".join(map(re.escape, words)) + FRAME_HINT_MARKS)
     fixes = re.compile("|".join(f" {re.escape(w)} " for w in CORRECTION_WORDS))
     return frame, fixes
 
 
 _FRAME_HINT, _CORRECTION_HINT = _hints()
-_MEANT = {**_MEANT, "蚊": "蚊"}  # the lookbehind's 蚊 is replaced by _MOSQUITO_YUAN
+_MEANT = {**_MEANT, MOSQUITO: MOSQUITO}  # the lookbehind's 蚊 is replaced by _MOSQUITO_YUAN
 
 
 _INNER_PLEASE = re.compile(
-    f"(?<![{''.join(PLEASE_NOT_AFTER)}])请(?=(?:{'|'.join(map(re.escape, PLEASE_BEFORE))}))"
+    f"(?<![{''.join(PLEASE_NOT_AFTER)}]){PLEASE}(?=(?:{'|'.join(map(re.escape, PLEASE_BEFORE))}))"
 )
 """A polite 请 inside a request (`每周六上午九点请提醒我…`, `…，请帮我记到待办`)."""
 
@@ -106,7 +125,7 @@ def compact(text: str) -> str:
 
 def is_separator(char: str) -> bool:
     """Whitespace or the light punctuation people put between words (`,` `;` `:` `、`)."""
-    return char.isspace() or char in _SEPARATOR_CHARS
+    return char.isspace() or char in SEPARATOR_CHARS
 
 
 def strip_separators(text: str) -> str:
@@ -175,27 +194,28 @@ def without_frame(text: str, normal: str | None = None) -> str:
                 while start < end and (normal[start].isspace() or normal[start] in ",:"):
                     start += 1
                 break
-        please = normal.startswith("请", start) and not normal.startswith(
+        please = normal.startswith(PLEASE, start) and not normal.startswith(
             POLITE_PLEASE_KEEPS, start
         )
-        if please and not normal.startswith("请问", start) and end - start > 1:
+        if please and not normal.startswith(PLEASE_ASK, start) and end - start > 1:
             start += 1  # 请把晨报改到…, but 请假 stays
-        if "日记" in normal[start : start + 8]:
+        if JOURNAL_WORD in normal[start : start + 8]:
             break  # a journal keeps every word it was given (…团队辛苦了)
         trimmed = end  # trailing punctuation goes only with a polite tail behind it
         while trimmed > start and (
-            normal[trimmed - 1] in _TRAIL_PUNCT + _PARTICLES or is_decoration(normal[trimmed - 1])
+            normal[trimmed - 1] in TRAIL_PUNCT + TRAIL_PARTICLES
+            or is_decoration(normal[trimmed - 1])
         ):
             trimmed -= 1
         for tail in POLITE_FRAME_TAILS:
             if normal.endswith(tail, start, trimmed) and trimmed - start > len(tail):
                 end = trimmed - len(tail)
-                while end > start and normal[end - 1] in _TRAIL_PUNCT:
+                while end > start and normal[end - 1] in TRAIL_PUNCT:
                     end -= 1
                 break
         if (start, end) == before:
             break
-    if "日记" in normal[start : start + 8]:
+    if JOURNAL_WORD in normal[start : start + 8]:
         return text[start:end].strip() if (start, end) != (0, len(normal)) else text
     if (start, end) == (0, len(normal)):
         return _INNER_PLEASE.sub("", text)
@@ -205,9 +225,8 @@ def without_frame(text: str, normal: str | None = None) -> str:
     return f"{prefix} {kept}" if prefix and not kept.startswith(prefix) else kept
 
 
-_QUESTION_MARK = re.compile(r"[?？]|吗(?=[\s,])")
-_END_MARKS = re.compile(r"[。.!\s]+$")
-_IF_SO = ("有的话", "可以的话", "能的话", "如果有", "那就")
+_QUESTION_MARK = re.compile(FEATURE_QUESTION_MARK_PATTERN)
+_END_MARKS = re.compile(END_MARKS_PATTERN)
 
 
 def _feature_question(normal: str) -> tuple[int, str] | None:
@@ -223,7 +242,7 @@ def _feature_question(normal: str) -> tuple[int, str] | None:
     start = mark.end()
     while start < len(normal) and normal[start] in " ,":
         start += 1
-    for lead in _IF_SO:
+    for lead in IF_SO_WORDS:
         if normal.startswith(lead, start):
             start += len(lead)
     named = [word for word in QUESTION_PREFIXES if word in question]
@@ -235,14 +254,14 @@ def corrected(text: str) -> str:
     """`外卖 三十五 哦不对 是三十九` -> `外卖 三十九`, `20分钟后 不对 半小时后 提醒我关火`
     -> `半小时后 提醒我关火`: a value corrected in the same message replaces the word said
     just before the correction (words apart by spaces only; a journal is kept as typed)."""
-    if text.lstrip().startswith(("日记", "记日记", "写日记")) or not _CORRECTION_HINT.search(text):
+    if text.lstrip().startswith(JOURNAL_LEADS) or not _CORRECTION_HINT.search(text):
         return text
     for word in CORRECTION_WORDS:
         at = text.find(f" {word} ")
         if at < 0:
             continue
         left = text[:at].split()
-        right = text[at + len(word) + 2 :].strip().removeprefix("是").strip().split()
+        right = text[at + len(word) + 2 :].strip().removeprefix(CORRECTED_IS).strip().split()
         if len(left) >= 1 and right:
             return " ".join([*left[:-1], right[0], *right[1:]])
     return text
@@ -264,8 +283,8 @@ def is_decoration(char: str) -> bool:
     )
 
 
-_TRAILING = _TRAIL_PUNCT + _PARTICLES
-_TRAILING_LE = _TRAILING + "了"
+_TRAILING = TRAIL_PUNCT + TRAIL_PARTICLES
+_TRAILING_LE = _TRAILING + LE
 
 
 def tidy(text: str, *, drop_le: bool = False) -> str:
@@ -277,7 +296,7 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
     end = len(text)
     trailing = _TRAILING_LE if drop_le else _TRAILING
     while end > 0 and (text[end - 1] in trailing or is_decoration(text[end - 1])):
-        if text[end - 2 : end] == "不了":
+        if text[end - 2 : end] == BU_LE:
             break  # 去不了(了), 来不了: 了 is part of the word
         end -= 1
     start = 0
@@ -285,7 +304,7 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
         start += 1
     kept = text[start:end]
     head, _, last = kept.rpartition(" ")
-    if head.rstrip().endswith(("了", "啦")) and last.casefold() in TRAILING_WORDS:  # 交了 ok
+    if head.rstrip().endswith(LE_WORDS) and last.casefold() in TRAILING_WORDS:  # 交了 ok
         return tidy(head, drop_le=drop_le)
     if _DECORATION.search(kept):  # 3 ✔️ 弄好了: a symbol inside says nothing
         kept = " ".join(_DECORATION.sub(" ", kept).split())
@@ -294,14 +313,13 @@ def tidy(text: str, *, drop_le: bool = False) -> str:
 
 _C = TypeVar("_C")
 _TITLE_FIELDS = ("title", "title_ref")
-_TITLE_END = "。.!?~,;:、…-—"
 
 
 def clean_title(title: str) -> str:
     """A title as it is kept: no emoji or symbols (`看演唱会 🎤`), no punctuation at
     its ends (`起床!!!`), single spaces. A title of nothing but those stays as it was."""
     kept = "".join(" " if is_decoration(char) else char for char in title)
-    kept = " ".join(kept.split()).strip(_TITLE_END + " ")
+    kept = " ".join(kept.split()).strip(TITLE_END_MARKS + " ")
     return kept or title
 
 

@@ -31,28 +31,30 @@ from handlers.parse.lexicon import (
     MEASURE_WORDS,
     PRICE_UNITS,
 )
+from handlers.parse.patterns import (
+    AMOUNT_CURRENCY,
+    AMOUNT_JIAO,
+    AMOUNT_NUMBER,
+    AMOUNT_OF,
+    CN_MULTIPLIERS,
+    CN_POINT,
+    CN_ZEROS,
+    JIN,
+    WEIGHT_PATTERN,
+)
+from handlers.parse.patterns import ANY_NUMBER as ANY_NUMBER  # re-exported: the readers' numbers
+from handlers.parse.patterns import CN_INT as CN_INT
+from handlers.parse.patterns import CN_NUMBER as CN_NUMBER
+from handlers.parse.patterns import LIST_N as LIST_N
+from handlers.parse.patterns import NUMBER as NUMBER
+from handlers.parse.patterns import SPOKEN_DECIMAL as SPOKEN_DECIMAL
 
-# Decimal numbers as typed: ASCII digits only (`\d` would also accept e.g. Arabic-Indic).
-NUMBER = r"[0-9]+(?:\.[0-9]+)?"
-CN_INT = "[零〇一二两三四五六七八九十百千万]+"
-CN_NUMBER = rf"{CN_INT}(?:点[零〇一二三四五六七八九]+)?"
-ANY_NUMBER = rf"(?:{NUMBER}|{CN_NUMBER})"
-SPOKEN_DECIMAL = r"[0-9]+点[0-9]+"
-"""`70点5`: digits with 点 for the point (weights only: elsewhere 3点30 is a time)."""
-
-_WEIGHT = re.compile(rf"(?P<number>{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?", re.IGNORECASE)
-LIST_N = r"(?:[0-9]{1,4}|[一二两三四五六七八九十]{1,3})"
-"""A number in a list (`提醒3`, `三号任务`, `第二个日程`): digits or a small Chinese numeral."""
+_WEIGHT = re.compile(WEIGHT_PATTERN.format(number=ANY_NUMBER), re.IGNORECASE)
 
 _UNIT_START = "|".join(sorted({*PRICE_UNITS, *MEASURE_WORDS}, key=len, reverse=True))
 """`十八块一斤`: a 一 before a unit is a count, not 1 角."""
 _AMOUNT = re.compile(
-    r"(?P<sign>[+-]?)\s*(?:¥|rmb)?\s*"
-    r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
-    r"(?P<mult>[kw百千万](?![A-Za-z]))?"
-    rf"|(?P<cn>{CN_NUMBER}))"
-    r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny|r(?![A-Za-z]))?"
-    r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]|" + _UNIT_START + "))?"
+    AMOUNT_NUMBER + AMOUNT_CURRENCY + AMOUNT_JIAO + _UNIT_START + "))?"
     r"(?![A-Za-z])",  # "1e5" or "35abc" is not an amount followed by a category
     re.IGNORECASE,
 )
@@ -74,7 +76,7 @@ def cn_int(said: str) -> int | None:
     digit: int | None = None
     last_unit, after_zero = 0, False
     for char in said:
-        if char in "零〇":
+        if char in CN_ZEROS:
             after_zero = True  # 一百零五: the next digit is units
         elif char in CN_DIGITS:
             if digit is not None:
@@ -98,7 +100,7 @@ def cn_int(said: str) -> int | None:
 
 def cn_number(said: str) -> Decimal | None:
     """七十二点四 -> 72.4 (digits after 点 are read one by one); None when not a number."""
-    whole, dot, fraction = said.partition("点")
+    whole, dot, fraction = said.partition(CN_POINT)
     value = cn_int(whole)
     if value is None:
         return None
@@ -112,7 +114,7 @@ def cn_number(said: str) -> Decimal | None:
 def number_value(said: str) -> Decimal | None:
     """`72.4` or a Chinese numeral -> its value; None for anything else."""
     if said[:1].isascii():
-        said = said.replace("点", ".")
+        said = said.replace(CN_POINT, ".")
         if len(said) > _MAX_DIGITS:
             return None
         try:
@@ -141,7 +143,7 @@ def parse_weight(text: str, *, unit_required: bool) -> Decimal | None:
     value = number_value(match["number"])
     if value is None:
         return None
-    return check_weight(value, jin=match["unit"] == "斤")
+    return check_weight(value, jin=match["unit"] == JIN)
 
 
 def check_weight(value: Decimal, *, jin: bool) -> Decimal:
@@ -207,7 +209,7 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
         return True  # 控制在五百以内, 两千多 (about that much: asked)
     if match.string[: match.start()].rstrip().endswith((*AMOUNT_LEADS, *GIVEN_TO_ME)):
         return True  # 客人给了五十小费: the verb before says it is money
-    if after == "的":  # 六百的红包: an amount, then 的 and its item (周四的会 is no amount)
+    if after == AMOUNT_OF:  # 六百的红包: an amount, then 的 and its item (周四的会 is no amount)
         return match.string.startswith(LEDGER_WORDS, end + 1)
     return match.string.startswith(LEDGER_WORDS, end)  # 两千生活费: an amount, then its item
 
@@ -215,9 +217,7 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
 def _multiplier(said: str | None) -> Decimal:
     if not said:
         return Decimal(1)
-    return Decimal(
-        ASCII_MULTIPLIERS.get(said.lower()) or {"百": 100, "千": 1000, "万": 10_000}[said]
-    )
+    return Decimal(ASCII_MULTIPLIERS.get(said.lower()) or CN_MULTIPLIERS[said])
 
 
 def check_amount(amount: Decimal, *, negative: bool) -> Decimal:

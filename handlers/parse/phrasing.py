@@ -33,7 +33,43 @@ from handlers.parse.lexicon import (
     VAGUE_PERIODS,
 )
 from handlers.parse.nag import clause_span
-from handlers.parse.numbers import CN_INT, small_int
+from handlers.parse.numbers import small_int
+from handlers.parse.patterns import (
+    AGAIN_WORD,
+    BOOKED_LEADS,
+    BOOKED_PATTERN,
+    CUP,
+    DAILY_LEADS,
+    DIGEST_SWITCH_PATTERN,
+    DIGEST_TIME_PATTERN,
+    DRANK_WORDS,
+    DRINK_WORD,
+    GOAL_SAID_WORDS,
+    HOUR_UNITS,
+    INTERVAL_WORD,
+    LATER_WORD,
+    MORNING_PERIODS,
+    NAMED_DAY_PATTERN,
+    OF,
+    POLITE_LEAD_PATTERN,
+    QUESTION_MARKS,
+    REMEMBER_WORD,
+    REMIND_WORD,
+    REPEAT_LEADS,
+    REPEATS_PATTERN,
+    ROUTINE_SET_PATTERN,
+    TAKE_WORD,
+    THEN_WORD,
+    TOP_UP_WORD,
+    TURN_ON_VERBS,
+    VAGUE_WHEN_TAIL,
+    WATER_GOAL_DAILY_PATTERN,
+    WATER_GOAL_PATTERN,
+    WATER_GOAL_SAID_PATTERN,
+    WATER_INTERVAL_PATTERN,
+    WATER_NOUN,
+    WATER_SAID_PATTERN,
+)
 from handlers.parse.records import water
 from handlers.parse.schedules import afternoon_asked, parse_custom_reminder
 from handlers.parse.settings import (
@@ -54,39 +90,16 @@ from handlers.parse.tasks import (
 from handlers.parse.when import match_time, match_when
 from storage.vocabulary import RuleKind
 
-_N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
-_POLITE = re.compile(r"^(?:请|麻烦|帮我|帮忙|给我)\s*")
-_WATER = re.compile(
-    r"(?P<total>今天)?(?:又|刚|刚刚|刚才|已经)?(?:喝|补)(?:了|掉|完了|完)?\s*(?:水)?\s*"
-    rf"(?:(?P<n>{_N})\s*(?:大|小)?(?P<unit>杯|瓶)(?P<water>水)?|(?P<one>杯水|水))?"
-    rf"|(?P<n2>{_N})\s*(?:大|小)?杯水"
-)
-_SET = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调成|调到|定在|定成|定为|为|是|:)?\s*"
-_DIGEST_TIME = re.compile(
-    rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{_SET}(?P<t>.+?)(?:发给我|发我|推送|发)?"
-)
-_DIGEST_SWITCH = re.compile(
-    r"把?(?P<v1>打开|开启|关掉|关闭|停掉|取消|不要)?\s*(?P<d>晨报|早报|晚报)\s*"
-    r"(?P<v2>打开|开启|开|关掉|关闭|关|停掉|不要)?"
-)
-_INTERVAL = re.compile(
-    rf"(?:设置|把)?\s*(?:喝水)?(?:提醒)?(?:的)?(?:间隔|频率)?\s*(?:设成|{_SET})(?:每隔|每|隔)?\s*"
-    rf"(?:(?P<n>{_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)?\s*(?P<unit>分钟|分|小时|钟头)"
-    r"\s*(?:(?:提醒|喊|叫)我?喝(?:一次|次)?水|喝一次水?|提醒一次喝水|提醒一次|一次)?"
-    r"(?:就行|就好|就可以|就够了)?"
-)
-_GOAL = re.compile(
-    rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{_SET}(?:喝)?(?P<n>{_N})\s*杯水?"
-    rf"|(?:目标)?(?:每天|一天|每日)(?:要)?喝\s*(?P<m>{_N})\s*杯水?"
-)
-_GOAL_SAID = re.compile(
-    rf"(?:喝水)?目标\s*{_SET}(?:喝)?(?P<n>{_N})\s*杯水?(?:就够了|就够|就行|就好)?$(?P<m>)?"
-)
+_POLITE = re.compile(POLITE_LEAD_PATTERN)
+_WATER = re.compile(WATER_SAID_PATTERN)
+_DIGEST_TIME = re.compile(DIGEST_TIME_PATTERN)
+_DIGEST_SWITCH = re.compile(DIGEST_SWITCH_PATTERN)
+_INTERVAL = re.compile(WATER_INTERVAL_PATTERN)
+_GOAL = re.compile(WATER_GOAL_PATTERN)
+_GOAL_SAID = re.compile(WATER_GOAL_SAID_PATTERN)
 """`一天喝六杯就够了，喝水目标改成六杯`: the goal said at the end of a sentence."""
-_GOAL_DAILY = re.compile(rf"(?:一天|每天|每日)(?:要)?(?:喝)?够?\s*(?P<n>{_N})\s*杯(?P<m>)?")
-_WINDOW = re.compile(
-    rf"(?:设置|把)?\s*作息\s*(?:时间)?\s*{_SET}(?P<a>.+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
-)
+_GOAL_DAILY = re.compile(WATER_GOAL_DAILY_PATTERN)
+_WINDOW = re.compile(ROUTINE_SET_PATTERN)
 _DAY_TIME_TITLE = 20
 
 
@@ -103,15 +116,22 @@ def _digest(text: str) -> Command | None:
         verb = match["v1"] or match["v2"]
         if verb is None:
             return None
-        on = verb in ("打开", "开启", "开")
+        on = verb in TURN_ON_VERBS
         return SetDigest(kind=DIGESTS[match["d"]], on=on)
     said = _DIGEST_TIME.fullmatch(text)
-    if said and (at := _clock(said["t"].removeprefix("每天").removeprefix("每日"))) is not None:
+    if said and (at := _clock(_without_daily(said["t"]))) is not None:
         kind = DIGESTS[said["d"]]
         if kind == RuleKind.DIGEST_EVENING and at.hour < 12 and not _has_period(said["t"]):
             at = at.replace(hour=at.hour + 12)  # 晚报改成九点半: 21:30
         return SetDigest(kind=kind, on=True, at=at)
     return None
+
+
+def _without_daily(said: str) -> str:
+    """`每天7点` -> `7点`: a digest comes daily anyway."""
+    for lead in DAILY_LEADS:
+        said = said.removeprefix(lead)
+    return said
 
 
 def _clock(said: str) -> dt.time | None:
@@ -121,7 +141,9 @@ def _clock(said: str) -> dt.time | None:
 
 
 def _water_interval(text: str) -> Command | None:
-    if "后" in text or not (("喝" in text and "水" in text) or "间隔" in text):
+    if LATER_WORD in text or not (
+        (DRINK_WORD in text and WATER_NOUN in text) or INTERVAL_WORD in text
+    ):
         return None
     match = _INTERVAL.fullmatch(text)
     if match is None:
@@ -129,7 +151,7 @@ def _water_interval(text: str) -> Command | None:
     count = small_int(match["n"]) if match["n"] else (0 if match["only_half"] else 1)
     if count is None:
         return None
-    unit = 60 if match["unit"] in ("小时", "钟头") else 1
+    unit = 60 if match["unit"] in HOUR_UNITS else 1
     minutes = count * unit + (unit // 2 if match["half"] or match["only_half"] else 0)
     if not INTERVAL_RANGE[0] <= minutes <= INTERVAL_RANGE[1]:
         return None
@@ -138,7 +160,7 @@ def _water_interval(text: str) -> Command | None:
 
 def _water_goal(text: str) -> Command | None:
     match = _GOAL.fullmatch(text) or _GOAL_SAID.search(text)
-    if match is None and any(word in text for word in ("目标", "就行", "就够了", "就够")):
+    if match is None and any(word in text for word in GOAL_SAID_WORDS):
         match = _GOAL_DAILY.search(text)  # 一天喝够十杯就行
     if match is None:
         return None
@@ -163,7 +185,7 @@ def _day_window(text: str) -> Command | None:
 
 
 def _has_period(said: str) -> bool:
-    return any(word in said for word in ("上午", "早上", "凌晨", "中午"))
+    return any(word in said for word in MORNING_PERIODS)
 
 
 _SWITCH_WORDS = (*SWITCH_SYNONYMS.items(), *((k, k) for k in SWITCHES))
@@ -172,7 +194,7 @@ _SWITCH_WORDS = (*SWITCH_SYNONYMS.items(), *((k, k) for k in SWITCHES))
 
 def _switch(text: str, context: Body) -> Command | None:
     """`打开早报`, `关掉喝水提醒`, `把喝水提醒关掉`: the switch keywords' synonyms."""
-    text = text.removeprefix("把")
+    text = text.removeprefix(TAKE_WORD)
     for synonym, keyword in _SWITCH_WORDS:
         target = ""
         if text.startswith(synonym):
@@ -198,7 +220,7 @@ def read_lead(text: str, context: Body) -> Command | None:
     return None
 
 
-_REMIND_WORDS = (*REMIND_WORDS, "提醒")
+_REMIND_WORDS = (*REMIND_WORDS, REMIND_WORD)
 
 
 def read_reminder(text: str, context: Body) -> Command | None:
@@ -228,8 +250,8 @@ def _read_reminder(text: str, context: Body) -> Command | None:
         )  # 明天寄快递 没寄就一直提醒我
     for at, _, word in sorted(said_at)[:1]:  # the first said, the longest there
         if at >= 0:
-            before = text[:at].rstrip().removesuffix("再").removesuffix("记得")
-            before = before.removesuffix("到时候").rstrip()
+            before = text[:at].rstrip().removesuffix(AGAIN_WORD).removesuffix(REMEMBER_WORD)
+            before = before.removesuffix(THEN_WORD).rstrip()
             before = _last_when(before)  # 今晚夜班 明天凌晨两点: the time said last
             said = f"{before} {text[at + len(word) :]}".strip()
             try:
@@ -241,8 +263,8 @@ def _read_reminder(text: str, context: Body) -> Command | None:
     return None
 
 
-_REPEATS = re.compile(r"每|工作日|周末|天天")
-_NAMED_DAY = re.compile(r"今天|明天|后天|大后天|今晚|明早|明晚|[0-9]{1,2}(?:月|号|日)")
+_REPEATS = re.compile(REPEATS_PATTERN)
+_NAMED_DAY = re.compile(NAMED_DAY_PATTERN)
 
 
 def _last_when(before: str) -> str:
@@ -280,7 +302,7 @@ def _when_last(said: str) -> str | None:
         first = match_when(said, dt.date(2000, 1, 1))
     except ParseError:
         return None
-    if first.day is not None or first.start is not None or said.startswith(("每", "工作日")):
+    if first.day is not None or first.start is not None or said.startswith(REPEAT_LEADS):
         return None
     title, comma, when = said.rpartition(",")
     if not comma:
@@ -300,38 +322,39 @@ def read_water(text: str, _context: Body) -> Command | None:
         count = small_int(match["n2"])
         return None if count is None else water(count)
     if not match["n"]:
-        said_water = match["one"] or "水" in text
-        return water(1) if said_water or text in ("喝", "喝了") else None
+        said_water = match["one"] or WATER_NOUN in text
+        return water(1) if said_water or text in DRANK_WORDS else None
     count = small_int(match["n"])
     if count is None:
         return None
     guess = water(count)
-    said_water = match["water"] or text.startswith("补水") or "水" in text[: match.start("n")]
-    if match["unit"] != "杯" or not said_water or match["total"]:
+    said_water = (
+        match["water"] or text.startswith(TOP_UP_WORD) or WATER_NOUN in text[: match.start("n")]
+    )
+    if match["unit"] != CUP or not said_water or match["total"]:
         return Confirm(guess=guess)
     return guess
 
 
-_VAGUE_WHEN = re.compile(
-    "(?:" + "|".join(map(re.escape, VAGUE_PERIODS)) + r")\s*(?:之前|以前|前)?\s*"
-    r"(?:要|得|需要|记得|必须|该)\s*(?P<title>[^\s,0-9]{2,20})"
-)
+_VAGUE_WHEN = re.compile("(?:" + "|".join(map(re.escape, VAGUE_PERIODS)) + VAGUE_WHEN_TAIL)
+
+_BOOKED = re.compile(BOOKED_PATTERN)
 
 
 def read_dated(text: str, context: Body) -> Command | None:
     """`周五交材料` / `明天下午3点开会`: a day, maybe a time, and a short title, with no
     verb saying which it is: asked, as a task (no time) or an event (a time)."""
-    if any(mark in text for mark in "?？吗"):
+    if any(mark in text for mark in QUESTION_MARKS):
         return None
-    booked = text.startswith(("约了", "约好了", "我约了"))  # 约了周五晚上八点跟老同学吃饭
-    said = re.sub(r"^(?:我)?约(?:好)?了", "", text) if booked else text
+    booked = text.startswith(BOOKED_LEADS)  # 约了周五晚上八点跟老同学吃饭
+    said = _BOOKED.sub("", text) if booked else text
     if (vague := _VAGUE_WHEN.fullmatch(said)) is not None:
         return Confirm(guess=AddTask(title=vague["title"].strip()))  # 下周要交年终总结: which day?
     try:
         when = match_when(said, context.today)
     except ParseError:
         return None
-    when = dataclasses.replace(when, rest=when.rest.removeprefix("的").strip())  # 8点的飞机
+    when = dataclasses.replace(when, rest=when.rest.removeprefix(OF).strip())  # 8点的飞机
     if when.day is None and when.start is not None:  # 下午四点半开教研会: today, or tomorrow
         today_at = dt.datetime.combine(context.today, when.start)
         day = (

@@ -58,6 +58,34 @@ from handlers.parse.normalise import (
     with_clean_titles,
     without_frame,
 )
+from handlers.parse.patterns import (
+    ADMIN_KEYWORDS,
+    BUDGET_KEYWORDS,
+    CANCEL_BUDGET_KEYWORDS,
+    CANCEL_EVENT_KEYWORDS,
+    CANCEL_KEYWORDS,
+    COMPLETE_KEYWORDS,
+    DELETE_KEYWORDS,
+    DONE_SUFFIX,
+    EDIT_EVENT_KEYWORDS,
+    END_OF_MESSAGE_MARKS,
+    EVENT_KEYWORDS,
+    GOAL_WEIGHT_KEYWORDS,
+    JOURNAL_KEYWORDS,
+    LE,
+    LOOK_LEAD_TAIL,
+    POSTPONE_KEYWORDS,
+    QUIET_KEYWORDS,
+    REMARK_TAIL_PATTERN,
+    REMINDER_KEYWORDS,
+    SETTING_KEYWORDS,
+    TAIL_MARKS,
+    TASK_KEYWORDS,
+    TIMED_RECORD_PATTERN,
+    WATER_KEYWORDS,
+    WATER_WORD,
+    WEIGHT_KEYWORDS,
+)
 from handlers.parse.records import (
     LEDGER_DIRECTIONS,
     parse_journal,
@@ -90,45 +118,26 @@ _CHECK_MARKS = ("✅", "✔", "✔️", "☑", "☑️")
 
 KEYWORDS: dict[str, Callable[[Body], Command]] = {
     # Longer keywords first: `取消日程 2` is not `取消` (a task) + "日程 2".
-    "取消日程": parse_cancel_event,
-    "取消预算": parse_cancel_budget,
-    "目标体重": parse_goal_weight,
-    "预算": parse_budget,
-    "改日程": parse_edit_event,
-    "修改日程": parse_edit_event,
-    "明天再说": parse_postpone,
-    "免打扰": parse_quiet,
-    "删除": parse_delete,
-    "提醒": parse_reminder,
-    "体重": parse_weight_body,
-    "喝水": parse_water,
+    **dict.fromkeys(CANCEL_EVENT_KEYWORDS, parse_cancel_event),
+    **dict.fromkeys(CANCEL_BUDGET_KEYWORDS, parse_cancel_budget),
+    **dict.fromkeys(GOAL_WEIGHT_KEYWORDS, parse_goal_weight),
+    **dict.fromkeys(BUDGET_KEYWORDS, parse_budget),
+    **dict.fromkeys(EDIT_EVENT_KEYWORDS, parse_edit_event),
+    **dict.fromkeys(POSTPONE_KEYWORDS, parse_postpone),
+    **dict.fromkeys(QUIET_KEYWORDS, parse_quiet),
+    **dict.fromkeys(DELETE_KEYWORDS, parse_delete),
+    **dict.fromkeys(REMINDER_KEYWORDS, parse_reminder),
+    **dict.fromkeys(WEIGHT_KEYWORDS, parse_weight_body),
+    **dict.fromkeys(WATER_KEYWORDS, parse_water),
     **dict.fromkeys(LEDGER_DIRECTIONS, parse_ledger),
-    "任务": parse_task,
-    "待办": parse_task,
-    "完成": parse_complete,
-    "取消": parse_cancel,
-    "日程": parse_event,
-    "日记": parse_journal,
-    "记日记": parse_journal,
-    "写日记": parse_journal,
-    "写个日记": parse_journal,
-    "帮我写个日记": parse_journal,
-    "今天的日记": parse_journal,
-    "帮我写进日记里": parse_journal,
-    "帮我写进日记": parse_journal,
-    "写进日记里": parse_journal,
-    "写进日记": parse_journal,
-    "记到日记里": parse_journal,
-    "记一篇日记": parse_journal,
-    "写一篇日记": parse_journal,
-    "帮我记一篇日记": parse_journal,
-    "帮我记日记": parse_journal,
-    "帮我写日记": parse_journal,
-    "记个日记": parse_journal,
-    "写篇日记": parse_journal,
+    **dict.fromkeys(TASK_KEYWORDS, parse_task),
+    **dict.fromkeys(COMPLETE_KEYWORDS, parse_complete),
+    **dict.fromkeys(CANCEL_KEYWORDS, parse_cancel),
+    **dict.fromkeys(EVENT_KEYWORDS, parse_event),
+    **dict.fromkeys(JOURNAL_KEYWORDS, parse_journal),
     **dict.fromkeys(SWITCHES, parse_switch),
-    "设置": parse_setting,
-    "管理": parse_admin,
+    **dict.fromkeys(SETTING_KEYWORDS, parse_setting),
+    **dict.fromkeys(ADMIN_KEYWORDS, parse_admin),
 }
 
 
@@ -167,13 +176,13 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     return command
 
 
-_TAIL = re.compile(r"[\s,，。;；!！~]+(?P<tail>[^\s,，。;；0-9]{2,8})[\s,，。!！~]*$")
+_TAIL = re.compile(REMARK_TAIL_PATTERN)
 
 
 def _reads(tail: str, today: dt.date, now_local: dt.datetime | None) -> bool:
     """Whether `tail` alone is a command (`快递取了，房租也交了`: two things said)."""
     try:
-        said = _read(tail.strip(" ,，。"), today=today, now_local=now_local)
+        said = _read(tail.strip(TAIL_MARKS), today=today, now_local=now_local)
     except ParseError:
         return False
     return not isinstance(said, Dismiss)  # 解绑wxpusher 不用了: a no-word is a remark
@@ -205,7 +214,7 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
         text = corrected(without_frame(text, normal) if framed else text)
         normal = normalise(text)
         clean = tidy(normal)
-    whole = normal.strip().rstrip("。!").strip()
+    whole = normal.strip().rstrip(END_OF_MESSAGE_MARKS).strip()
     if not whole:
         raise ParseError(texts.EMPTY_MESSAGE)
     if make := WHOLE_MESSAGES.get(whole.casefold()):
@@ -223,9 +232,9 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
     loose = tidy(normal, drop_le=True)
     if (timed := _TIMED_RECORD.match(clean)) is not None:  # 07:10 体重 74.05: when it was taken
         clean, loose = clean[timed.end() :], tidy(loose[timed.end() :], drop_le=True)
-    done_mark = normal.rstrip().endswith(_CHECK_MARKS) and "水" not in loose  # 又一杯水 ✅
-    if done_mark and loose and not clean.endswith("了") and not any(w in loose for w in DONE_WORDS):
-        loose += " 完成"  # `2 ✅`: the check mark is the word
+    done_mark = normal.rstrip().endswith(_CHECK_MARKS) and WATER_WORD not in loose  # 又一杯水 ✅
+    if done_mark and loose and not clean.endswith(LE) and not any(w in loose for w in DONE_WORDS):
+        loose += DONE_SUFFIX  # `2 ✅`: the check mark is the word
     context = Body("", clean, text, today, local)
     if _HOW_HINT.search(clean) and (asked := intents.help_asked(clean, context)) is not None:
         return asked  # 待办怎么用: a question about a feature, before its keyword's reader
@@ -282,12 +291,10 @@ _NUMBER_CHECKED = re.compile(
     r"(?P<n>[1-9][0-9]{0,2})\s*(?:" + "|".join(sorted(_CHECK_MARKS, key=len, reverse=True)) + ")"
 )
 """A task's number ticked first, whatever follows (`5 ✔ 发票整理完了`)."""
-_TIMED_RECORD = re.compile(r"(?:早上|上午|中午|下午|晚上)?\s*[0-9]{1,2}:[0-9]{2}\s+(?=体重|喝水)")
-"""A clock time before a weight or water record: when it was measured, not a day."""
+_TIMED_RECORD = re.compile(TIMED_RECORD_PATTERN)
 _HOW_HINT = re.compile("|".join(map(re.escape, HOW_WORDS)))
 _LOOK_LEAD = re.compile(
-    "^(?:" + "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True)) + r")\s*"
-    r"(?:一下|下)?\s*(?:我的|的)?\s*"
+    "^(?:" + "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True)) + LOOK_LEAD_TAIL
 )
 
 

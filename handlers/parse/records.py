@@ -44,26 +44,32 @@ from handlers.parse.numbers import (
     parse_weight,
     small_int,
 )
+from handlers.parse.patterns import (
+    EXPENSE_KEYWORDS,
+    INCOME_KEYWORDS,
+    JOURNAL_LEAD_MARKS,
+    JOURNAL_PARTICLE_ENDS,
+    JOURNAL_PARTICLES,
+    OTHER_CATEGORY,
+    RECORD_WORD_PATTERN,
+    WATER_COUNT_PATTERN,
+    WEIGHT_LEAD_MARKS,
+    WEIGHT_UNIT_STARTS,
+)
 from storage.vocabulary import LedgerDirection
 
 LEDGER_DIRECTIONS: dict[str, LedgerDirection] = {
-    "记账": LedgerDirection.EXPENSE,
-    "支出": LedgerDirection.EXPENSE,
-    "花了": LedgerDirection.EXPENSE,
-    "收入": LedgerDirection.INCOME,
-}  # fmt: skip
-_WATER = re.compile(
-    r"(?P<sign>[+-]?|[x×*])\s*(?P<count>[0-9]+|[零〇一二两俩仨三四五六七八九十]{1,3})\s*(?:杯水?)?"
-)
+    **dict.fromkeys(EXPENSE_KEYWORDS, LedgerDirection.EXPENSE),
+    **dict.fromkeys(INCOME_KEYWORDS, LedgerDirection.INCOME),
+}
+_WATER = re.compile(WATER_COUNT_PATTERN)
 WATER_RANGE = (-10, 20)
-_RECORD_WORD = re.compile(
-    r"^(?:记一下|记下|记录|记个|记)\s*[:：]?\s*(?=[0-9一二两三四五六七八九十])"
-)
+_RECORD_WORD = re.compile(RECORD_WORD_PATTERN)
 
 
 def parse_weight_body(body: Body) -> Command:
     """`体重 72.4` / `体重72.4kg` / `体重 145斤` / `体重 七十二点四`."""
-    said = body.text.lstrip("。.…~ ")  # 体重。。。71.3
+    said = body.text.lstrip(WEIGHT_LEAD_MARKS)  # 体重。。。71.3
     said = _RECORD_WORD.sub("", said, count=1)  # 体重记 57.9
     kg = parse_weight(said, unit_required=False)
     if kg is None:
@@ -81,7 +87,7 @@ def _weight_then_remark(said: str) -> Decimal | None:
     rest = " ".join(words[1:])
     if any(ch.isdigit() for ch in rest) or len(rest) > 12:
         return None
-    if rest.lower().startswith(("斤", "kg", "公斤", "千克", "磅", "lb")):
+    if rest.lower().startswith(WEIGHT_UNIT_STARTS):
         return None  # 体重 40 斤了 is read with its unit; 72.4 磅 is no weight we keep
     try:
         return parse_weight(words[0], unit_required=False)
@@ -178,15 +184,15 @@ def canonical_category(direction: LedgerDirection, labels: list[str]) -> tuple[s
     note = clean_note(" ".join(labels))
     if direction == LedgerDirection.INCOME:
         word = next((w for w in labels if w in INCOME_SYNONYMS), None)
-        return (INCOME_SYNONYMS[word] if word else "其他"), note
+        return (INCOME_SYNONYMS[word] if word else OTHER_CATEGORY), note
     return (given_category(note) if is_given(note) else category_of(note)[1]), note
 
 
 def parse_journal(body: Body) -> Command:
     """`日记 ……`: the text exactly as typed, only outer whitespace (and a `:`) removed."""
-    text = body.raw.lstrip(" \t\r\n:：,，。.、～~\u3000").strip()
-    if text[:1] in "吧呀啊哈哦" and text[1:2] in ":：,，。 ":  # 写个日记吧：…
-        text = text[1:].lstrip(" \t\r\n:：,，。.、～~\u3000").strip()
+    text = body.raw.lstrip(JOURNAL_LEAD_MARKS).strip()
+    if text[:1] in JOURNAL_PARTICLES and text[1:2] in JOURNAL_PARTICLE_ENDS:  # 写个日记吧：…
+        text = text[1:].lstrip(JOURNAL_LEAD_MARKS).strip()
     if not text:
         raise ParseError(texts.JOURNAL_NEEDS_TEXT)
     return WriteJournal(text=text)

@@ -23,18 +23,16 @@ from handlers.commands import (
 from handlers.parse.body import Body
 from handlers.parse.lexicon import EXPENSE_SYNONYMS, WEEKDAYS
 from handlers.parse.numbers import parse_weight
+from handlers.parse.patterns import (
+    BUDGET_CATEGORY_WORD,
+    BUDGET_PATTERN,
+    REVIEW_AT_PATTERN,
+)
 
-REVIEW_NAMES = ("周报", "每周回看", "周回顾")
 BUDGET_MAX = Decimal("1000000")
-CATEGORY_MAX_CHARS = 16
-_CATEGORY_WORD = rf"[^\s0-9.]{{1,{CATEGORY_MAX_CHARS}}}"
-_BUDGET = re.compile(
-    rf"(?P<cat>{_CATEGORY_WORD})\s*(?P<amount>[0-9]{{1,7}}(?:\.[0-9]{{1,2}})?)\s*(?:元|块)?"
-)
-_CATEGORY = re.compile(_CATEGORY_WORD)
-_REVIEW_AT = re.compile(
-    r"(?:每)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])\s*(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})"
-)
+_BUDGET = re.compile(BUDGET_PATTERN)
+_CATEGORY = re.compile(BUDGET_CATEGORY_WORD)
+_REVIEW_AT = re.compile(REVIEW_AT_PATTERN)
 
 
 def parse_budget(body: Body) -> Command:

@@ -44,11 +44,47 @@ from handlers import texts
 from handlers.commands import AddReminder, Command, Confirm, ParseError
 from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
 from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
-from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, RECUR_TAILS, WEEKENDS_OFF
+from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, WEEKENDS_OFF
 from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_decoration, is_separator, strip_separators
 from handlers.parse.numbers import small_int
+from handlers.parse.patterns import (
+    AFTER_A_WHILE_AS_LATER,
+    AFTER_A_WHILE_PATTERN,
+    AT_LEAD_PATTERN,
+    BARE_WEEKLY_PATTERN,
+    DAILY_PATTERN,
+    DAY_SAID_PATTERN,
+    DAY_UNIT,
+    EVERY,
+    EVERY_OCCASION,
+    EVERY_WEEK_TAIL_PATTERN,
+    IMPORTANT_MARK_PATTERN,
+    LATER_PATTERN,
+    ME,
+    MONTHLY_PATTERN,
+    PERIOD_WORD_PATTERN,
+    RECUR_TAIL_PARTICLES,
+    RECUR_TAIL_PATTERN,
+    REMINDER_SELF_WORDS,
+    SAID_DAILY_PATTERN,
+    SCHEDULE_NUM,
+    SECOND_TIME_PATTERN,
+    SHORT_PERIODS,
+    TITLE_JOINS,
+    TITLE_LEAD_PATTERN,
+    TODAY_PERIOD_PATTERN,
+    TOMORROW_SHORT,
+    WEEKDAY_NOT_EVERY_PATTERN,
+    WEEKDAY_TOKEN_PATTERN,
+    WEEKEND_RULE_PATTERN,
+    WEEKLY_PATTERN,
+    WORKDAY_RULE_PATTERN,
+    WORKDAY_SAID_TWICE,
+    WORKDAYS_WORD,
+    YEARLY_PATTERN,
+)
 from handlers.parse.tasks import SAID_PERIOD
 from handlers.parse.when import add_days, make_date, match_day, match_time
 from scheduler.core.schedule import Schedule
@@ -58,39 +94,24 @@ DEFAULT_TIME = dt.time(9, 0)
 LATER_RANGE = (dt.timedelta(minutes=1), dt.timedelta(days=365))
 
 _WORKDAYS = frozenset(range(5))
-_SHORT_PERIODS = {"早": "早上", "晚": "晚上"}
 
-_NUM = r"(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?![0-9])"
-_JOIN = r"(?:[、,/]|和|及|与)"
-_IMPORTANT = re.compile(r"[(\[【]\s*重要\s*[)\]】]|(?<![^\s,;:、])重要(?:!+|(?![^\s,;:、]))")
-_TITLE_LEAD = re.compile(r"(?:提醒我|叫我|俺(?!们)|咱(?!们))")
-_DAILY = re.compile(r"(?:每天|每日|天天)的?|每个?(?P<p>[早晚])上?")
-_WORKDAY_RULE = re.compile(r"(?:每个?)?工作日的?")
-_WEEKEND_RULE = re.compile(r"(?:每个?)?周末的?")
-_WEEKLY = re.compile(
-    r"(?P<every>每个?)?(?:周|星期|礼拜)"
-    rf"(?P<days>[一二三四五六日天](?:(?:{_JOIN}|到|至|-|~)?(?:周|星期|礼拜)?[一二三四五六日天])*"
-    r"|[1-7](?:(?:[、,/和]|到|至|-|~)(?:周|星期|礼拜)?[1-7])*(?![0-9]))"
-)
-_WEEKDAY_TOKEN = re.compile(
-    r"(?P<to>到|至|-|~)?(?:[^一二三四五六日天1-7])*?(?P<day>[一二三四五六日天1-7])"
-)
-_BARE_WEEKLY = re.compile(r"每个?(?:周|星期|礼拜)")
-_MONTHLY = re.compile(
-    r"每个?月的?(?:(?P<last>最后一天|月底|底|末)|(?P<first>月初|初)"
-    rf"|(?P<days>(?:{_NUM}(?:[号日]{_JOIN}?|{_JOIN}))*{_NUM}[号日]))"
-)
-_YEARLY = re.compile(
-    rf"每年的?(?P<m>{_NUM})(?:月(?P<d>{_NUM})[日号]?|[-/](?P<dd>[0-9]{{1,2}})(?![0-9]))"
-)
-_TODAY_PERIOD = re.compile(r"(?P<day>[今明])(?P<p>[早晚])上?")
+_IMPORTANT = re.compile(IMPORTANT_MARK_PATTERN)
+_TITLE_LEAD = re.compile(TITLE_LEAD_PATTERN)
+_DAILY = re.compile(DAILY_PATTERN)
+_WORKDAY_RULE = re.compile(WORKDAY_RULE_PATTERN)
+_WEEKEND_RULE = re.compile(WEEKEND_RULE_PATTERN)
+_WEEKLY = re.compile(WEEKLY_PATTERN)
+_WEEKDAY_TOKEN = re.compile(WEEKDAY_TOKEN_PATTERN)
+_BARE_WEEKLY = re.compile(BARE_WEEKLY_PATTERN)
+_MONTHLY = re.compile(MONTHLY_PATTERN)
+_YEARLY = re.compile(YEARLY_PATTERN)
+_TODAY_PERIOD = re.compile(TODAY_PERIOD_PATTERN)
 _LATER = re.compile(
-    r"(?:(?P<n>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*个?(?P<half>半)?|(?P<only_half>半)个?)"
-    r"\s*(?P<unit>分钟|分|小时|钟头|天|min|h)\s*(?:以后|之后|后)",
+    LATER_PATTERN,
     re.IGNORECASE,
 )
-_PERIOD_WORD = re.compile("凌晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡觉前|睡前")
-_NUMBER_IN = re.compile(_NUM)
+_PERIOD_WORD = re.compile(PERIOD_WORD_PATTERN)
+_NUMBER_IN = re.compile(SCHEDULE_NUM)
 
 Fields = tuple[tuple[str, str], ...]
 
@@ -105,16 +126,14 @@ class _Rule:
     end: int
 
 
-_SECOND_TIME = re.compile(
-    r",\s*(?:凌晨|早上|上午|中午|下午|傍晚|晚上|[0-9一二三四五六七八九十]{1,3}\s*点).{0,8}(?:再|还)(?:提醒|叫)"
-)
+_SECOND_TIME = re.compile(SECOND_TIME_PATTERN)
 """A second time said after the title (`…，晚上十点再提醒一次`): one rule per time."""
-_AFTER_A_WHILE = re.compile(
-    r"^(?:再)?过\s*(?P<span>[0-9一二两三四五六七八九十半]+\s*个?半?\s*(?:分钟|分|小时|钟头))(?!后|以后|之后)"
-)
-_RECUR_TAIL = re.compile(
-    rf"[\s,;]+(?P<tail>(?:{'|'.join(RECUR_TAILS)}|每个?(?:周|星期|礼拜)[一二三四五六日天1-7]+)(?:都|也)?)$"
-)
+_AFTER_A_WHILE = re.compile(AFTER_A_WHILE_PATTERN)
+_RECUR_TAIL = re.compile(RECUR_TAIL_PATTERN)
+
+_AT_LEAD = re.compile(AT_LEAD_PATTERN)
+_EVERY_WEEK_TAIL = re.compile(EVERY_WEEK_TAIL_PATTERN)
+_WEEKDAY_NOT_EVERY = re.compile(WEEKDAY_NOT_EVERY_PATTERN)
 
 
 def _time_word(word: str) -> bool:
@@ -128,25 +147,27 @@ def _time_word(word: str) -> bool:
 def _recurrence_first(text: str) -> str:
     """`早上八点 吃早饭,每天` -> `每天 早上八点 吃早饭`: a recurrence said last still
     makes the reminder recur (it never ends up in the title of a one-off)."""
-    text = text.replace("工作日每天", "工作日").replace("每个工作日每天", "每个工作日")
-    text = text.replace("每逢", "每")  # 每逢周一: every Monday
-    text = re.sub(r"^在\s*(?=[0-9一二两三四五六七八九十半明今后下每])", "", text)  # 在一个半小时后
-    text = _AFTER_A_WHILE.sub(r"\g<span>后", text)  # 过四十分钟: 四十分钟后
+    for twice, once in WORKDAY_SAID_TWICE:
+        text = text.replace(twice, once)
+    text = text.replace(EVERY_OCCASION, EVERY)  # 每逢周一: every Monday
+    text = _AT_LEAD.sub("", text)  # 在一个半小时后
+    text = _AFTER_A_WHILE.sub(AFTER_A_WHILE_AS_LATER, text)  # 过四十分钟: 四十分钟后
     match = _RECUR_TAIL.search(text)
     if match is None:
-        weekly = re.search(r"[\s,;]+每周$", text)
-        if weekly is not None and (
-            day := re.search(r"(?<!每)(?:周|星期|礼拜)(?=[一二三四五六日天])", text)
-        ):
+        weekly = _EVERY_WEEK_TAIL.search(text)
+        if weekly is not None and (day := _WEEKDAY_NOT_EVERY.search(text)):
             # 周日 晚上九点 倒垃圾 每周: that weekday, every week
             said = text[: weekly.start()]
-            return f"{said[: day.start()]}每{said[day.start() :]}"
+            return f"{said[: day.start()]}{EVERY}{said[day.start() :]}"
         return text
-    body = text[: match.start()].strip().removeprefix("我").strip()  # 提醒我早上八点…,每天
+    body = text[: match.start()].strip().removeprefix(ME).strip()  # 提醒我早上八点…,每天
     words = [word for word in re.split(r"[\s,]+", body) if word]  # 吃钙片,晚上9点半,每天
     if len(words) > 1 and (_PERIOD_WORD.fullmatch(words[-1]) or _time_word(words[-1])):
         body = f"{words[-1]} {' '.join(words[:-1])}"  # 吃鱼油 中午,每天: 中午 said last
-    return f"{match['tail'].removesuffix('都').removesuffix('也')} {body}"
+    tail = match["tail"]
+    for particle in RECUR_TAIL_PARTICLES:
+        tail = tail.removesuffix(particle)
+    return f"{tail} {body}"
 
 
 def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
@@ -161,7 +182,7 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
         raise ValueError("now_local is the user's naive wall-clock time")
     body, important = _take_important(_recurrence_first(_weekends_off(text)))
     body, until_done = take_until_done(body)
-    if body.startswith(("我", "俺", "咱")):
+    if body.startswith(REMINDER_SELF_WORDS):
         body = strip_separators(body[1:])
     schedule, end = _match_schedule(body, now_local)
     if until_done is not None and schedule.once_at is None:
@@ -171,7 +192,7 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
 
 
 _WEEKENDS_OFF = re.compile("[,\\s]*(?:" + "|".join(map(re.escape, WEEKENDS_OFF)) + ")")
-_SAID_DAILY = re.compile(r"^(?:每天|天天|每日)")
+_SAID_DAILY = re.compile(SAID_DAILY_PATTERN)
 
 
 def _weekends_off(text: str) -> str:
@@ -180,7 +201,7 @@ def _weekends_off(text: str) -> str:
     found = _WEEKENDS_OFF.search(text)
     if found is None or _SAID_DAILY.match(text) is None:
         return text
-    return _SAID_DAILY.sub("工作日", text[: found.start()] + text[found.end() :], count=1)
+    return _SAID_DAILY.sub(WORKDAYS_WORD, text[: found.start()] + text[found.end() :], count=1)
 
 
 _IMPORTANT_LONGEST = sorted(IMPORTANT_WORDS, key=len, reverse=True)
@@ -209,7 +230,7 @@ def _title(rest: str) -> str:
     title = " ".join(title.split())
     if not title:
         raise ParseError(texts.NEEDS_TITLE)
-    if title.startswith(("和", "及", "与")) and _PERIOD_WORD.search(title):
+    if title.startswith(TITLE_JOINS) and _PERIOD_WORD.search(title):
         raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 每天8点和晚上8点: two rules
     if _SECOND_TIME.search(title):
         raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 吃药,晚上十点再提醒一次: two rules
@@ -233,7 +254,7 @@ def _match_schedule(text: str, now: dt.datetime) -> tuple[Schedule, int]:
         return _once(at, now), end
     clock, end = _match_clock(text, 0, None)
     if clock is None:
-        raise ParseError(texts.UNKNOWN_REPEAT if text.startswith("每") else texts.NEEDS_WHEN)
+        raise ParseError(texts.UNKNOWN_REPEAT if text.startswith(EVERY) else texts.NEEDS_WHEN)
     return _once(_today_or_tomorrow(clock, now), now), end
 
 
@@ -293,7 +314,7 @@ def _match_daily(text: str) -> _Rule | None:
     """每天 / 每日 / 天天 / 每早 / 每晚 (也 每个晚上)."""
     if (match := _DAILY.match(text)) is None:
         return None
-    return _Rule((), _SHORT_PERIODS.get(match["p"] or ""), match.end())
+    return _Rule((), SHORT_PERIODS.get(match["p"] or ""), match.end())
 
 
 def _match_weekdays(text: str) -> _Rule | None:
@@ -383,7 +404,7 @@ def _match_later(text: str, now: dt.datetime) -> tuple[dt.datetime, int] | None:
 
 def _whole_days(match: re.Match[str]) -> int | None:
     """N in `N天后`, or None when the unit is not whole days."""
-    if match["unit"] != "天" or match["half"] or match["only_half"]:
+    if match["unit"] != DAY_UNIT or match["half"] or match["only_half"]:
         return None
     return small_int(match["n"]) if match["n"] else None
 
@@ -392,8 +413,8 @@ def _match_date(text: str, today: dt.date) -> tuple[dt.date, str | None, int] | 
     """A one-off day (今晚, 3天后, or any `handlers.parse.when` day), its implied period
     word, and where it ended."""
     if match := _TODAY_PERIOD.match(text):
-        tomorrow = match["day"] == "明"
-        return add_days(today, int(tomorrow)), _SHORT_PERIODS[match["p"]], match.end()
+        tomorrow = match["day"] == TOMORROW_SHORT
+        return add_days(today, int(tomorrow)), SHORT_PERIODS[match["p"]], match.end()
     if (match := _LATER.match(text)) and (days := _whole_days(match)) is not None:
         if not 1 <= days <= LATER_RANGE[1].days:
             raise ParseError(texts.LATER_OUT_OF_RANGE)
@@ -403,7 +424,7 @@ def _match_date(text: str, today: dt.date) -> tuple[dt.date, str | None, int] | 
     return None
 
 
-_DAY_SAID = re.compile(r"今天|明天|后天|大后天|周|星期|礼拜|号|日|月")
+_DAY_SAID = re.compile(DAY_SAID_PATTERN)
 
 
 def afternoon_asked(command: Command, said: str, now_local: dt.datetime) -> Command:

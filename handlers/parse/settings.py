@@ -15,7 +15,6 @@ from handlers.commands import (
     Command,
     DigestKind,
     ParseError,
-    RuleVerb,
     SetCards,
     SetDayWindow,
     SetDigest,
@@ -25,51 +24,59 @@ from handlers.commands import (
     SetWaterInterval,
     SwitchAllReminders,
     SwitchWater,
-    WaterAction,
 )
 from handlers.parse.body import Body
 from handlers.parse.numbers import small_int
-from handlers.parse.review import REVIEW_NAMES, parse_review_time
+from handlers.parse.patterns import (
+    CARDS_ON_OFF,
+    CARDS_SETTING,
+    DAY_WINDOW_PATTERN,
+    DAY_WINDOW_SETTING,
+    EVENING_DIGEST_NAMES,
+    MORNING_DIGEST_NAMES,
+    QUIET_COUNTS,
+    QUIET_FOR_PATTERN,
+    QUIET_UNIT_MINUTES,
+    QUIET_UNTIL_PATTERN,
+    REVIEW_NAMES,
+    RULE_PATTERN,
+    RULE_VERBS,
+    SETTING_NUMBER_PATTERN,
+    SETTING_TIME_PATTERN,
+    SWITCH_ON_WORDS,
+    WATER_GOAL_SETTING,
+    WATER_INTERVAL_SETTING,
+    WATER_TARGETS,
+)
+from handlers.parse.patterns import SWITCHES as SWITCHES  # re-exported: its readers
+from handlers.parse.review import parse_review_time
 from handlers.parse.schedules import afternoon_asked, parse_custom_reminder
 from handlers.parse.when import match_when
 from storage.vocabulary import RuleKind
 
-SWITCHES: dict[str, WaterAction] = {
-    "开启": "enable",
-    "暂停": "pause",
-    "恢复": "resume",
-    "关闭": "close",
-}
-WATER_TARGETS = ("喝水", "喝水提醒", "喝水 提醒")
 INTERVAL_RANGE = (30, 480)
 GOAL_RANGE = (1, 30)
-_WINDOW = re.compile(
-    r"(?P<wh>[0-9]{1,2})[:：](?P<wm>[0-9]{2})\s*(?:-|~|到|至)\s*(?P<sh>[0-9]{1,2})[:：](?P<sm>[0-9]{2})"
-)
-_NUMBER = re.compile(r"(?P<n>[0-9]{1,4})\s*(?:分钟|分|杯|min)?")
+_WINDOW = re.compile(DAY_WINDOW_PATTERN)
+_NUMBER = re.compile(SETTING_NUMBER_PATTERN)
 DIGESTS: dict[str, DigestKind] = {
-    "晨报": RuleKind.DIGEST_MORNING, "早报": RuleKind.DIGEST_MORNING,
-    "晚报": RuleKind.DIGEST_EVENING, "晚间回顾": RuleKind.DIGEST_EVENING,
-}  # fmt: skip
-_RULE = re.compile(r"提醒\s*#?(?P<n>[0-9]+)?")
+    **dict.fromkeys(MORNING_DIGEST_NAMES, RuleKind.DIGEST_MORNING),
+    **dict.fromkeys(EVENING_DIGEST_NAMES, RuleKind.DIGEST_EVENING),
+}
+_RULE = re.compile(RULE_PATTERN)
 MAX_RULE_NUMBER = 9999
-RULE_VERBS: dict[str, RuleVerb] = {"暂停": "pause", "关闭": "pause", "恢复": "resume"}
-RULE_VERBS |= {"开启": "resume", "删除": "delete"}
-_TIME = re.compile(r"(?P<h>[0-9]{1,2})[:：](?P<m>[0-9]{2})")
+_TIME = re.compile(SETTING_TIME_PATTERN)
 MAX_QUIET_MINUTES = 7 * 24 * 60
 QUIET_FOR = re.compile(
-    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十]{1,3}|半|俩)?\s*(?P<half>个半)?\s*"
-    r"(?P<unit>分钟|分|个小时|小时|个钟头|钟头|h|min|天)",
+    QUIET_FOR_PATTERN,
     re.IGNORECASE,
 )
-_QUIET_UNITS = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
-_QUIET_UNTIL = re.compile(r"(?:到|至|直到)\s*")
+_QUIET_UNTIL = re.compile(QUIET_UNTIL_PATTERN)
 
 
 def parse_switch(body: Body) -> Command:
     """`开启 喝水` / `关闭 晚报` / `关闭 提醒` (all) / `暂停 提醒 3` (one)."""
     target = body.text.strip()
-    on = body.keyword in ("开启", "恢复")
+    on = body.keyword in SWITCH_ON_WORDS
     if target in WATER_TARGETS:
         return SwitchWater(action=SWITCHES[body.keyword])
     if target in DIGESTS:
@@ -119,19 +126,14 @@ def parse_quiet(body: Body) -> Command:
     return SetQuiet(minutes=minutes)
 
 
-_QUIET_COUNTS: dict[str | None, float] = {
-    None: 1.0, "半": 0.5, "一": 1.0, "两": 2.0, "俩": 2.0, "二": 2.0, "三": 3.0,
-}  # fmt: skip
-
-
 def quiet_minutes(match: re.Match[str]) -> int:
     """Minutes of a `QUIET_FOR` match (`2小时`, `半小时`, `1个半小时`, `九十分钟`)."""
-    words = _QUIET_COUNTS
+    words = QUIET_COUNTS
     said = match["n"]
     spoken = small_int(said) if said and not said[0].isdigit() and said not in words else None
     count = words[said] if said in words else float(spoken if spoken is not None else said)
     count += 0.5 if match["half"] else 0.0
-    return round(count * _QUIET_UNITS.get(match["unit"].lower(), 1))
+    return round(count * QUIET_UNIT_MINUTES.get(match["unit"].lower(), 1))
 
 
 def _quiet_until(text: str, body: Body) -> dt.datetime:
@@ -158,22 +160,27 @@ def parse_setting(body: Body) -> Command:
         return SetDigest(kind=DIGESTS[name], on=True, at=_clock_time(value))
     if name in REVIEW_NAMES:
         return parse_review_time(value)
-    if name == "卡片":
-        if value not in _ON_OFF:
+    if name == CARDS_SETTING:
+        if value not in CARDS_ON_OFF:
             raise ParseError(texts.CARDS_HINT)
-        return SetCards(on=_ON_OFF[value])
-    if name == "作息":
+        return SetCards(on=CARDS_ON_OFF[value])
+    if name == DAY_WINDOW_SETTING:
         return _day_window(value)
-    if name == "喝水间隔":
+    if name == WATER_INTERVAL_SETTING:
         return SetWaterInterval(minutes=_number(value, INTERVAL_RANGE, texts.INTERVAL_HINT))
-    if name == "喝水目标":
+    if name == WATER_GOAL_SETTING:
         return SetWaterGoal(glasses=_number(value, GOAL_RANGE, texts.GOAL_HINT))
     raise ParseError(texts.SETTING_UNKNOWN)
 
 
-_ON_OFF = {"开": True, "开启": True, "打开": True, "on": True}
-_ON_OFF |= {"关": False, "关闭": False, "off": False}
-_SETTING_NAMES = ("作息", "喝水间隔", "喝水目标", *DIGESTS, *REVIEW_NAMES, "卡片")
+_SETTING_NAMES = (
+    DAY_WINDOW_SETTING,
+    WATER_INTERVAL_SETTING,
+    WATER_GOAL_SETTING,
+    *DIGESTS,
+    *REVIEW_NAMES,
+    CARDS_SETTING,
+)
 
 
 def _setting_parts(text: str) -> tuple[str, str]:

@@ -19,13 +19,9 @@ from handlers.parse.lexicon import (
     NOT_A_NUMBER_AFTER,
     SPAN_UNITS,
     TRADE_VERBS,
-    WATER_ADVERBS,
-    WATER_TIMES,
     WEIGHT_UNITS,
 )
 from handlers.parse.numbers import (
-    ANY_NUMBER,
-    LIST_N,
     SPOKEN_DECIMAL,
     amount_matches,
     find_amount,
@@ -33,38 +29,39 @@ from handlers.parse.numbers import (
     number_value,
     small_int,
 )
+from handlers.parse.patterns import (
+    AFTER_MY_WEIGHT,
+    AMOUNT_NOT_AFTER,
+    AMOUNT_NOT_BEFORE,
+    CJK_FIRST,
+    CJK_LAST,
+    CN_POINT,
+    CUP_COUNT_PATTERN,
+    DAY_WORDS_PATTERN,
+    LIST_NUMBER_PATTERN,
+    LITRE_UNITS,
+    SLOT_WEIGHT_PATTERN,
+    TIME_WORDS_PATTERN,
+    UNIT_FIRST_PATTERN,
+    VOLUME_PATTERN,
+    WATER_TIMES_PATTERN,
+)
 from handlers.parse.when import match_day
 
-_UNITS = "|".join(sorted(WEIGHT_UNITS, key=len, reverse=True))
 _WEIGHT = re.compile(
-    rf"(?<![0-9.])(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>{_UNITS})?(?P<half>(?<=斤)半)?(?![0-9.])",
+    SLOT_WEIGHT_PATTERN,
     re.IGNORECASE,
 )
-_UNIT_FIRST = re.compile(
-    r"^(?P<unit>kg|公斤)\s*(?P<n>[0-9]{2,3}(?:\.[0-9])?)(?![0-9])", re.IGNORECASE
-)
-_COUNT = re.compile(r"(?P<n>[0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*(?:大|小)?杯")
-_TIMES = "|".join(map(re.escape, WATER_TIMES))
-_ADVERBS = "|".join(map(re.escape, WATER_ADVERBS))
+_UNIT_FIRST = re.compile(UNIT_FIRST_PATTERN, re.IGNORECASE)
+_COUNT = re.compile(CUP_COUNT_PATTERN)
 _WATER_TIMES = re.compile(
-    rf"(?:{_ADVERBS})*\s*水\s*(?P<k>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})\s*杯"
-    rf"|(?:{_ADVERBS})*\s*(?:喝了?水|\S{{0,3}}水|water)\s*(?:{_TIMES})\s*(?P<n>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
-    rf"(?:\s*杯)?|(?:{_ADVERBS})+\s*(?:喝了?|补了?)\s*(?P<m>[0-9]{{1,2}}|[一二两俩仨三四五六七八九十]{{1,3}})"
-    r"\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水",
+    WATER_TIMES_PATTERN,
     re.IGNORECASE,
 )
-_LIST_NUMBER = re.compile(
-    rf"(?:提醒|日程|待办|任务)\s*#?(?P<a>{LIST_N})(?![0-9:点一下次遍])"
-    rf"|第\s*(?P<b>{LIST_N})\s*(?:个|条|项|号)"
-    rf"|(?<![0-9])(?P<c>{LIST_N})\s*号(?:提醒|日程)"
-)
-_VOLUME = re.compile(rf"(?P<n>{ANY_NUMBER})\s*(?P<unit>ml|毫升|l|升)(?![a-z])", re.IGNORECASE)
-_AFTER_MY_WEIGHT = "了啦呢吧啊哦哈呀左右多的整上下重胖瘦轻"
-"""What may follow my weight's unit (`72公斤了`, `140斤左右`); a noun there is goods."""
-DAY_WORDS = re.compile(
-    r"今天|明天|后天|大后天|今晚|明晚|明早|今早|(?:下|这|本)?(?:周|星期|礼拜)[一二三四五六日天]"
-)
-_TIME_WORDS = re.compile(r"[0-9一二三四五六七八九十两]\s*(?:点|:[0-9])|分钟后|小时后")
+_LIST_NUMBER = re.compile(LIST_NUMBER_PATTERN)
+_VOLUME = re.compile(VOLUME_PATTERN, re.IGNORECASE)
+DAY_WORDS = re.compile(DAY_WORDS_PATTERN)
+_TIME_WORDS = re.compile(TIME_WORDS_PATTERN)
 
 
 class Slots:
@@ -113,7 +110,7 @@ class Slots:
         value = number_value(found["n"])
         if value is None:
             return None
-        litres = found["unit"].casefold() in ("l", "升")
+        litres = found["unit"].casefold() in LITRE_UNITS
         return int(value * (1000 if litres else 1))
 
     @lazy
@@ -145,12 +142,10 @@ def _amounts(text: str) -> tuple[tuple[Decimal, ...], bool]:
     currency = False
     for match in amount_matches(text):
         after = text[match.end() :].lstrip().lower()
-        if after.startswith((*WEIGHT_UNITS, "杯", "点", "号", "分", "个", "次", "天", "岁", ":")):
+        if after.startswith((*WEIGHT_UNITS, *AMOUNT_NOT_BEFORE)):
             continue
         before = text[: match.start()].rstrip()
-        if before.endswith(
-            ("提醒", "日程", "待办", "任务", "第", "#", "x", "×", "+", "*", "周", "星期", "礼拜")
-        ):
+        if before.endswith(AMOUNT_NOT_AFTER):
             continue
         try:
             value = find_amount(match)
@@ -176,7 +171,7 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
     if match["unit"] is None and not any(ch.isdigit() for ch in match["n"]) and len(match["n"]) < 2:
         return None, None  # 一, 两: a word, not a weight
     spoken = re.fullmatch(SPOKEN_DECIMAL, match["n"])
-    said = match["n"].replace("点", ".") if spoken else match["n"]
+    said = match["n"].replace(CN_POINT, ".") if spoken else match["n"]
     value = number_value(said)
     if value is not None and match["half"]:
         value += Decimal("0.5")  # 131斤半
@@ -190,7 +185,7 @@ def _goods(match: re.Match[str]) -> bool:
         return False
     after = match.string[match.end() : match.end() + 1]
     traded = any(verb in match.string[: match.start()] for verb in TRADE_VERBS)
-    return traded and "\u4e00" <= after <= "\u9fff" and after not in _AFTER_MY_WEIGHT
+    return traded and CJK_FIRST <= after <= CJK_LAST and after not in AFTER_MY_WEIGHT
 
 
 def _a_word(match: re.Match[str]) -> bool:

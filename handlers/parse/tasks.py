@@ -35,31 +35,52 @@ from handlers.parse.lexicon import MOVE_VERBS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
-from handlers.parse.slots import DAY_WORDS
+from handlers.parse.patterns import (
+    BIND_TAIL,
+    CANCEL_EVENT_KEYWORD,
+    CANCEL_KEYWORD,
+    DAY_INSIDE_PATTERN,
+    DEFAULT_REMIND_UNIT,
+    DONE_KEYWORD,
+    EVENT_END_WORDS,
+    EVENT_NUMBER_PATTERN,
+    EVENT_WORD,
+    HALF,
+    INTERJECTION_PATTERN,
+    LAST_RECORD_WORDS,
+    LE,
+    NAMING_PATTERN,
+    OF,
+    ORDINAL_EVENT_PATTERN,
+    POSTPONE_KEYWORD,
+    QUIET_WORDS_SAID,
+    REMIND_BEFORE_PATTERN,
+    REMIND_UNIT_MINUTES,
+    SAID_PERIOD_PATTERN,
+    SEVERAL_NUMBERS_PATTERN,
+    TASK_FILLER_PATTERN,
+    TASK_NUMBER_PATTERN,
+    THAT,
+    THIS,
+)
 from handlers.parse.when import When, match_when
 
 MAX_REMIND_MINUTES = 24 * 60
 MAX_TASK_NUMBER = 99_999
 
 _TASK_NUMBER = re.compile(
-    r"(?:任务|待办)?\s*(?:#|第|no\.?)?\s*(?P<number>[0-9]+|[一二两三四五六七八九十]{1,3})\s*"
-    r"(?:项|个|号|条)?\s*(?:任务|待办)?",
+    TASK_NUMBER_PATTERN,
     re.IGNORECASE,
 )
-_TASK_FILLER = re.compile(r"^(?:要|得|需要|记得|前)\s*")
-_INTERJECTION = re.compile(r"^(?:算了|嗯+|那个|哎呀|哦|把)[\s,]*")
-_NAMING = re.compile(r"(?:那个|这个|那件事|这件事|的事|那条)?(?:任务|待办)?$")
-_SEVERAL_NUMBERS = re.compile(r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+")
+_TASK_FILLER = re.compile(TASK_FILLER_PATTERN)
+_INTERJECTION = re.compile(INTERJECTION_PATTERN)
+_NAMING = re.compile(NAMING_PATTERN)
+_SEVERAL_NUMBERS = re.compile(SEVERAL_NUMBERS_PATTERN)
 _REMIND = re.compile(
-    r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半|[一二两三四五六七八九十]{1,3})\s*"
-    r"(?P<unit>分钟|分|个?半?小时|个?钟头|个?钟|刻钟|刻|天|min|h)?"
-    r"(?:提醒(?:我|一下)?|通知(?:我)?|叫我)?",
+    REMIND_BEFORE_PATTERN,
     re.IGNORECASE,
 )
-_MINUTES_PER = {"天": 1440, "小时": 60, "个小时": 60, "钟头": 60, "个钟头": 60, "h": 60}
-_MINUTES_PER |= {"钟": 60, "个钟": 60}  # 提前一个钟: an hour
-_MINUTES_PER |= {"刻钟": 15, "刻": 15}  # 提前一刻钟: a quarter of an hour
-_EVENT_NUMBER = re.compile(r"#?(?P<n>[0-9]{1,5})(?:号|项)?(?![0-9:：点])")
+_EVENT_NUMBER = re.compile(EVENT_NUMBER_PATTERN)
 
 
 def parse_task(body: Body) -> Command:
@@ -129,32 +150,32 @@ def task_ref(text: str, verb: str) -> TaskRef:
 
 def parse_complete(body: Body) -> Command:
     """`完成 3` / `完成 #3` / `完成 提交材料` / `完成了 3`."""
-    return CompleteTask(ref=task_ref(strip_separators(body.text.removeprefix("了")), "完成"))
+    return CompleteTask(ref=task_ref(strip_separators(body.text.removeprefix(LE)), DONE_KEYWORD))
 
 
 def parse_cancel(body: Body) -> Command:
     """`取消 3` / `取消 提交材料`; `取消 免打扰` and `取消 日程 2` with a space mean
     what they mean without one (never a task whose title contains 免打扰)."""
-    if body.text in ("免打扰", "勿扰") or body.text.startswith(("免打扰", "勿扰")):
+    if body.text in QUIET_WORDS_SAID or body.text.startswith(QUIET_WORDS_SAID):
         return EndQuiet()
-    if body.text.startswith(("刚才", "刚刚", "上一", "刚记")):
+    if body.text.startswith(LAST_RECORD_WORDS):
         return Undo()  # 取消刚才记的那笔: the last record, not a task
     if (event := _ordinal_event(body.text)) is not None:
         return CancelEvent(number=event)  # 取消第二个日程
-    if body.text.endswith("日程") and len(body.text) > 2:
-        title = body.text.removesuffix("日程").removesuffix("的").removesuffix("那个").strip()
+    if body.text.endswith(EVENT_WORD) and len(body.text) > len(EVENT_WORD):
+        title = body.text.removesuffix(EVENT_WORD).removesuffix(OF).removesuffix(THAT).strip()
         return CancelEvent(title_ref=title)  # 取消和老同学吃饭的日程
-    if body.text.startswith("日程"):
-        rest = strip_separators(body.text.removeprefix("日程"))
-        return parse_cancel_event(body.with_text("取消日程", rest))
-    if body.text.endswith("绑定"):
-        raise ParseError(texts.task_ref_missing("取消"))  # 取消方糖的绑定: the channel readers'
-    return CancelTask(ref=task_ref(body.text, "取消"))
+    if body.text.startswith(EVENT_WORD):
+        rest = strip_separators(body.text.removeprefix(EVENT_WORD))
+        return parse_cancel_event(body.with_text(CANCEL_EVENT_KEYWORD, rest))
+    if body.text.endswith(BIND_TAIL):
+        raise ParseError(
+            texts.task_ref_missing(CANCEL_KEYWORD)
+        )  # 取消方糖的绑定: the channel readers'
+    return CancelTask(ref=task_ref(body.text, CANCEL_KEYWORD))
 
 
-_ORDINAL_EVENT = re.compile(
-    r"第\s*(?P<n>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*(?:个|条)?\s*日程"
-)
+_ORDINAL_EVENT = re.compile(ORDINAL_EVENT_PATTERN)
 
 
 def _ordinal_event(text: str) -> int | None:
@@ -164,7 +185,7 @@ def _ordinal_event(text: str) -> int | None:
 
 def parse_postpone(body: Body) -> Command:
     """`明天再说 3`: the task moves to tomorrow."""
-    return PostponeTask(ref=task_ref(body.text, "明天再说"))
+    return PostponeTask(ref=task_ref(body.text, POSTPONE_KEYWORD))
 
 
 def _remind_minutes(text: str) -> tuple[int | None, str]:
@@ -175,13 +196,13 @@ def _remind_minutes(text: str) -> tuple[int | None, str]:
     match = _REMIND.search(text)
     if match is None:
         return None, text
-    unit = (match["unit"] or "分钟").lower()
+    unit = (match["unit"] or DEFAULT_REMIND_UNIT).lower()
     said = match["count"]
-    spoken = small_int(said) if not said[0].isdigit() and said != "半" else None
-    count = Decimal("0.5") if said == "半" else Decimal(spoken if spoken is not None else said[:12])
-    if "半" in unit:  # 提前一个半小时
-        count, unit = count + Decimal("0.5"), unit.replace("半", "")
-    minutes = count * _MINUTES_PER.get(unit, 1)
+    spoken = small_int(said) if not said[0].isdigit() and said != HALF else None
+    count = Decimal("0.5") if said == HALF else Decimal(spoken if spoken is not None else said[:12])
+    if HALF in unit:  # 提前一个半小时
+        count, unit = count + Decimal("0.5"), unit.replace(HALF, "")
+    minutes = count * REMIND_UNIT_MINUTES.get(unit, 1)
     if minutes != minutes.to_integral_value() or not 0 <= minutes <= MAX_REMIND_MINUTES:
         raise ParseError(texts.REMIND_FORMAT)
     return int(minutes), f"{text[: match.start()]} {text[match.end() :]}"
@@ -243,12 +264,8 @@ def when_anywhere(text: str, today: dt.date) -> When:
     return when
 
 
-_DAY_INSIDE = re.compile(rf"{DAY_WORDS.pattern}|[0-9]{{1,2}}月[0-9]{{1,2}}[日号]")
-"""A day said inside a line (`客户明天下午三点半上门`), after some of its title."""
-SAID_PERIOD = re.compile(
-    r"凌晨|清晨|早上|早晨|上午|中午|下午|傍晚|晚上|睡前|今晚|明晚|今早|明早|夜里|半夜|深夜|午夜|夜间"
-    r"|[0-9]:[0-9]"
-)
+_DAY_INSIDE = re.compile(DAY_INSIDE_PATTERN)
+SAID_PERIOD = re.compile(SAID_PERIOD_PATTERN)
 
 
 def small_hours_asked(event: AddEvent, said: str) -> Command:
@@ -271,7 +288,7 @@ def event_from(when: When) -> AddEvent:
         raise ParseError(texts.EVENT_END_BEFORE_START)
     remind, rest = _remind_minutes(when.rest)
     title = " ".join(strip_separators(rest).split())
-    title = title.removeprefix("那个").removeprefix("这个").strip() or title  # 明天那个体检
+    title = title.removeprefix(THAT).removeprefix(THIS).strip() or title  # 明天那个体检
     if not title:
         raise ParseError(texts.EVENT_NEEDS_TITLE)
     return AddEvent(
@@ -303,7 +320,7 @@ def parse_edit_event(body: Body) -> Command:
     remind, title = _remind_minutes(when.rest)
     title = " ".join(strip_separators(title).split())
     start, end = when.start, when.end
-    if title in ("结束", "结束吧", "散会") and start is not None and end is None:
+    if title in EVENT_END_WORDS and start is not None and end is None:
         start, end, title = None, start, ""  # 日程2改成下午四点结束: the end moves
     when = dataclasses.replace(when, start=start, end=end)
     if (

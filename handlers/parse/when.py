@@ -45,43 +45,48 @@ from handlers.parse.lexicon import (
 )
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
+from handlers.parse.patterns import (
+    ALL_DAY,
+    BEFORE_PATTERN,
+    CN_MONTH_DAY_PATTERN,
+    DAY_OF_MONTH_PATTERN,
+    DOT_DATE_PATTERN,
+    FULL_DATE_PATTERN,
+    MONTH_DAY_PATTERN,
+    MONTH_END_PATTERN,
+    NEXT_MONTH_DAY_PATTERN,
+    NEXT_WORD,
+    NOON,
+    ONE,
+    PERIOD_ALONE_PATTERN,
+    PM,
+    RANGE_JOIN_PATTERN,
+    RELATIVE_DAY_PATTERN,
+    SHORT_DAY_PERIODS,
+    TIME_PATTERN,
+    WEEKDAY_PATTERN,
+    WEEKEND_PATTERN,
+)
 
 Week = Literal["nearest", "this", "next"]
 
-_SHORT_DAY_PERIODS = {"今早": (0, "早上"), "今晚": (0, "晚上"), "明早": (1, "早上")}
-_SHORT_DAY_PERIODS |= {"明晚": (1, "晚上"), "今天早上": (0, "早上"), "今天晚上": (0, "晚上")}
-_SHORT_DAY_PERIODS |= {"明天早上": (1, "早上"), "明天晚上": (1, "晚上")}
-_SHORT_DAY = re.compile("|".join(sorted(_SHORT_DAY_PERIODS, key=len, reverse=True)))
+_SHORT_DAY = re.compile("|".join(sorted(SHORT_DAY_PERIODS, key=len, reverse=True)))
 
-_FULL_DATE = re.compile(
-    r"(?P<y>[0-9]{4})(?:(?P<sep>[-/])(?P<m>[0-9]{1,2})(?P=sep)(?P<d>[0-9]{1,2})(?![0-9])"
-    r"|年(?P<cm>[0-9]{1,2})月(?P<cd>[0-9]{1,2})[日号]?(?![0-9]))"
-)
-_MONTH_DAY = re.compile(r"(?P<m>[0-9]{1,2})(?:[-/]|月)(?P<d>[0-9]{1,2})[日号]?(?![0-9])")
-_CN_MONTH_DAY = re.compile(
-    r"(?P<m>十[一二]?|[一二三四五六七八九])月(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]"
-)
+_FULL_DATE = re.compile(FULL_DATE_PATTERN)
+_MONTH_DAY = re.compile(MONTH_DAY_PATTERN)
+_CN_MONTH_DAY = re.compile(CN_MONTH_DAY_PATTERN)
 """`十二月十五号`, `三月八日`: a month and day in Chinese numerals (with 日 or 号)."""
-_DOT_DATE = re.compile(r"(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-9]{1,2})(?![0-9.A-Za-z万千元块])")
-_DAY_OF_MONTH = re.compile(r"(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号](?![0-9])")
-_NEXT_MONTH_DAY = re.compile(r"下(?:个)?月的?(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]")
-_MONTH_END = re.compile(r"(?:这个?月|本月)?(?:月底|月末)")
-_WEEKEND = re.compile(r"(?P<rel>下个?|这个?|本)?周末")
-_RELATIVE = re.compile("大后天|后天|明天|明日|今天|今日")
-_WEEKDAY = re.compile(r"(?P<rel>下个?|这个?|本)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天1-7])")
-_CN_CLOCK = "[零〇一二两三四五六七八九十]{1,3}"
-_TIME = re.compile(
-    r"(?P<period>凌晨|清晨|夜里|半夜|早上|早晨|上午|中午|下午|傍晚|晚上|睡觉前|睡前|今晚|明晚|今早|明早"
-    r"|早(?=[0-9])|晚(?=[0-9]))?\s*"
-    r"(?:(?P<h>[0-9]{1,2}):(?P<m>[0-9]{2})"
-    rf"|(?P<hh>[0-9]{{1,2}}|{_CN_CLOCK})(?:点钟?|时)"
-    rf"(?:(?P<half>半|一刻|三刻)|(?P<mm>[0-9]{{1,2}}|{_CN_CLOCK}(?![起些下样直共定般切]))分?)?)(?![0-9])"
-)
-_BEFORE = re.compile(r"\s*(?:之前|以前|前)(?![0-9一二三四五六七八九十])")
-_PERIOD_ALONE = re.compile(
-    r"(早上|早晨|上午|中午|下午|傍晚|晚上)(?![0-9零〇一二两三四五六七八九十])"
-)
-_RANGE_JOIN = re.compile(r"\s*(?:-|~|到|至)\s*")
+_DOT_DATE = re.compile(DOT_DATE_PATTERN)
+_DAY_OF_MONTH = re.compile(DAY_OF_MONTH_PATTERN)
+_NEXT_MONTH_DAY = re.compile(NEXT_MONTH_DAY_PATTERN)
+_MONTH_END = re.compile(MONTH_END_PATTERN)
+_WEEKEND = re.compile(WEEKEND_PATTERN)
+_RELATIVE = re.compile(RELATIVE_DAY_PATTERN)
+_WEEKDAY = re.compile(WEEKDAY_PATTERN)
+_TIME = re.compile(TIME_PATTERN)
+_BEFORE = re.compile(BEFORE_PATTERN)
+_PERIOD_ALONE = re.compile(PERIOD_ALONE_PATTERN)
+_RANGE_JOIN = re.compile(RANGE_JOIN_PATTERN)
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +115,7 @@ def make_date(year: int, month: int, day: int) -> dt.date:
     try:
         return dt.date(year, month, day)
     except (ValueError, OverflowError):
-        raise ParseError(texts.invalid_date(f"{month}月{day}日")) from None
+        raise ParseError(texts.no_such_day(month, day)) from None
 
 
 def add_days(today: dt.date, days: int) -> dt.date:
@@ -180,7 +185,7 @@ def _match_spoken_day(text: str, today: dt.date, pos: int) -> tuple[dt.date, int
 def _week(rel: str | None) -> Week:
     if not rel:
         return "nearest"
-    return "next" if rel.startswith("下") else "this"
+    return "next" if rel.startswith(NEXT_WORD) else "this"
 
 
 def _said_day(said: str) -> int:
@@ -198,8 +203,8 @@ def _hour_in_period(hour: int, period: str | None) -> int | None:
     if period in AFTERNOON:
         if 1 <= hour <= 11:
             return hour + 12
-        return hour if 13 <= hour <= 23 or (hour == 12 and period == "下午") else None
-    if period == "中午":
+        return hour if 13 <= hour <= 23 or (hour == 12 and period == PM) else None
+    if period == NOON:
         return hour + 12 if hour in (1, 2) else hour if hour in (11, 12) else None
     if period in MORNING and hour > 12:
         return None
@@ -214,7 +219,7 @@ def match_time(text: str, pos: int = 0) -> TimeMatch | None:
     match = _TIME.match(text, pos)
     if match is None:
         return None
-    if match["hh"] == "一" and not (match["period"] or match["half"] or match["mm"]):
+    if match["hh"] == ONE and not (match["period"] or match["half"] or match["mm"]):
         return None  # 一点 alone is mostly "a little" (一点小事), not 1 o'clock
     said_hour = small_int(match["h"] or match["hh"])
     said_minute = small_int(match["m"] or match["mm"] or "0")
@@ -250,7 +255,7 @@ def match_when(text: str, today: dt.date) -> When:
     day and the period of a time that follows (`明早8点` is 08:00 tomorrow).
     """
     if short := _SHORT_DAY.match(text):
-        offset, period = _SHORT_DAY_PERIODS[short[0]]
+        offset, period = SHORT_DAY_PERIODS[short[0]]
         rest = text[short.end() :].lstrip()
         start, end, pos = _match_range(period + rest, 0)
         if start is None:
@@ -263,7 +268,7 @@ def match_when(text: str, today: dt.date) -> When:
         pos = before.end()  # 周五前 交报告: due on Friday
     while pos < len(text) and text[pos].isspace():
         pos += 1
-    if text.startswith("全天", pos):
+    if text.startswith(ALL_DAY, pos):
         return When(day, None, None, True, strip_separators(text[pos + 2 :]))
     start, end, end_pos = _match_range(text, pos)
     if start is not None and (before := _BEFORE.match(text, end_pos)):

@@ -32,6 +32,11 @@ def invalid_date(said: str) -> str:
     return f"没有「{said}」这一天。日期可以写成：明天、周五、12-01、12月1日、1号"
 
 
+def no_such_day(month: int, day: int) -> str:
+    """A month and day that make no date (2月30日), said as the user would."""
+    return invalid_date(f"{month}月{day}日")
+
+
 def invalid_time(said: str) -> str:
     """A time that does not exist (24:00, 9:75, 晚上15点)."""
     return f"时间「{said}」不对，要在 0:00 到 23:59 之间，比如：14:30 或 下午3点"

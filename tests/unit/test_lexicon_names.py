@@ -10,7 +10,10 @@ from __future__ import annotations
 import ast
 import pathlib
 
-LEXICON = pathlib.Path(__file__).resolve().parents[2] / "handlers" / "parse" / "lexicon.py"
+PARSE = pathlib.Path(__file__).resolve().parents[2] / "handlers" / "parse"
+LEXICON = PARSE / "lexicon.py"
+PATTERNS = PARSE / "patterns.py"
+"""The readers' own words and pattern sources (issue 21): the same rule holds there."""
 
 
 def assigned_twice(source: str) -> list[str]:
@@ -31,6 +34,12 @@ def assigned_twice(source: str) -> list[str]:
 
 def test_every_lexicon_table_is_defined_once() -> None:
     assert assigned_twice(LEXICON.read_text(encoding="utf-8")) == []
+
+
+def test_every_pattern_table_is_defined_once_and_not_in_the_lexicon() -> None:
+    """A reader importing both modules must not get two meanings of one name."""
+    both = LEXICON.read_text(encoding="utf-8") + "\n" + PATTERNS.read_text(encoding="utf-8")
+    assert assigned_twice(both) == []
 
 
 def test_the_check_catches_a_table_defined_again() -> None:
