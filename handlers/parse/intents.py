@@ -80,6 +80,7 @@ from handlers.parse.lexicon import (
     EVENT_OFF_WORDS,
     HELP_TOPIC_FILLERS,
     ML_PER_GLASS,
+    QUIET_ASK_STARTS,
     TASK_EDGE_WORDS,
     UNBIND_WORDS,
     WATER_MISSED,
@@ -564,6 +565,9 @@ def _from_when_words(said: str) -> str:
     return said[found.start() :] if found is not None else said
 
 
+_QUIET_ASKED_AFTER = re.compile("|".join(QUIET_ASK_STARTS))
+
+
 def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`别打扰我，到明早8点`: quiet until a wall-clock time."""
     if not cues.quiet or cues.turn_off_word == CANCEL_KEYWORD:
@@ -576,7 +580,7 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
     before = re.search(UNTIL_BEFORE_PATTERN, text)
     if at >= 0:
         end = before.start() if before is not None and before.start() > at else len(text)
-        said = text[at:end].strip()
+        said = _QUIET_ASKED_AFTER.split(text[at:end], maxsplit=1)[0].strip()  # 到两点别打扰我
         if period and not any(p in said for p in DAY_PERIODS):
             said = f"{UNTIL_LEAD}{period}{said[1:].strip()}"  # 下午别打扰我，到五点: 17:00
     elif before is not None:

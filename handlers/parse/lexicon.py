@@ -349,6 +349,9 @@ INCOME_IN_WORDS: tuple[str, ...] = (
     "到手",
     "给报了",
     "给我报了",
+    "退款到",
+    "退款已到",
+    "钱退回来",
 )
 """Money coming in from someone (`儿子转来的生活费 2000`)."""
 PERSON_OBJECT_VERBS = "送接带陪帮哄完给"
@@ -684,6 +687,7 @@ LOOK_WORDS: tuple[str, ...] = (
     "show",
 )
 QUESTION_CUES: tuple[str, ...] = (
+    "what",
     "哪些",
     "什么",
     "啥",
@@ -1021,6 +1025,7 @@ PAST_WORDS: tuple[str, ...] = (
 """A fact of another time (`去年体重80`): told, not recorded as today's."""
 POLITE_LEADS: tuple[str, ...] = (
     "你帮我",
+    "你给我",
     "麻烦你",
     "麻烦",
     "请你",
@@ -1417,6 +1422,7 @@ AMOUNT_FOLLOWERS: tuple[str, ...] = (
 )
 """A verb right after an amount (`花了三十五吃了顿麻辣烫`) still ends it."""
 STRONG_UNDO: tuple[str, ...] = (
+    "说错",
     "回退",
     "撤销",
     "撤回",
@@ -1433,6 +1439,8 @@ STRONG_UNDO: tuple[str, ...] = (
     "撤掉",
 )
 UNDO_FILLER: tuple[str, ...] = (
+    "不要记",
+    "别记",
     "哎呀",
     "哎",
     "一下",
@@ -1493,6 +1501,8 @@ PLEASE_BEFORE = (
 """Inside a request, a 请 before one of these is politeness (`…，请帮我记到待办`)."""
 PLEASE_NOT_AFTER = "申邀宴回敬聘"
 """A 请 after one of these is part of a word (`申请`, `邀请`)."""
+QUIET_ASK_STARTS = ("别", "不要")
+"""Where the asking starts after `到 <time>` (`现在到下午两点别打扰我`)."""
 POLITE_PLEASE_KEEPS = ("请假", "请客", "请教", "请吃", "请人", "请求", "请柬", "请帖")
 """Words that start with 请 and are not a polite 请 (`请假 3天`)."""
 FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
@@ -1549,6 +1559,7 @@ DIALECT = {
     "明儿个": "明天 ", "今儿个": "今天 ", "明儿": "明天", "今儿": "今天", "唔该": "麻烦",
     "唔好": "不要", "啱啱": "刚刚", "搞掂": "搞定", "记低": "记下", "看一哈": "看一下",
     "我系": "我是", "啥子": "什么", "饮咗": "喝了", "咗": "了", "唔": "不", "佢": " ",
+    "俺": "我",
 }  # fmt: skip
 """Regional words and their Mandarin, each the same length (the journal keeps what was
 typed, and an index into the normalised text must stay an index into it)."""
@@ -1695,6 +1706,7 @@ VIEW_FILLER_WORDS = (
     "好多", "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前",
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
     "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
+    "事情", "说一下", "要做", "进了", "出了", "要开",
 )  # fmt: skip
 """Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,
 question, look and noun words, nothing else may be said for the message to be that view."""

@@ -133,11 +133,13 @@ def read_money(text: str) -> Command | None:
     if after and after[0].lower() in NOT_MONEY_UNITS:
         return None  # 72.4 磅, 5 公里: a measure, not money
     note = _note(text[: match.start()] + " " + text[match.end() :])
+    about = text.startswith(ABOUT_AFTER, match.end())  # 1200多, 三百来块: about that much
     if text[: match.start()].rstrip().endswith(RECEIVED_VERBS):  # 份子钱…一共收了32600
-        return _received(value[0], clean_note(note), story=_PAST.search(text) is not None)
+        story = about or _PAST.search(text) is not None  # 收了三百来块: asked
+        return _received(value[0], clean_note(note), story=story)
     hedged = text.replace(JUST_NOW, "")  # 才 hedges (才50), 刚才 only says when
     story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
-    story = story or _per_unit(match) or text.startswith(ABOUT_AFTER, match.end())  # 1200多
+    story = story or _per_unit(match) or about
     story = story or _someone_else(text)
     return _entry(value[0], note, money_said=is_money(match), story=story)
 

@@ -338,7 +338,7 @@ NAG_CAP_LEFT_PATTERN = rf"最多\s*(?:提醒|催)?\s*{NAG_NUMBERISH}(?:次|遍)"
 """A cap the terms did not take (a second one, or words we do not read)."""
 NAG_DIGITS_LEFT_PATTERN = r"(?:每隔?|最多\s*(?:提醒|催)?)\s*[0-9]+\s*(?:分钟|分|小时|钟头|次|遍)"
 """A leftover that is a plain number (`每99999分钟`): out of range, not unreadable."""
-NAG_HOUR_UNITS = ("小时", "钟头")
+NAG_HOUR_UNITS = ("小时", "钟头", "h")
 """The units of `NAG_EVERY_PATTERN` that count hours."""
 
 
@@ -578,8 +578,11 @@ SETTING_KEYWORDS = ("设置",)
 """`设置 晨报 7:30`: a setting."""
 ADMIN_KEYWORDS = ("管理",)
 """`管理 状态`: an admin command."""
-REMARK_TAIL_PATTERN = r"[\s,，。;；!！~]+(?P<tail>[^\s,，。;；0-9]{2,8})[\s,，。!！~]*$"
-"""A short remark after a message's last separator (`免打扰到中午12点 在考试`)."""
+REMARK_TAIL_PATTERN = (
+    r"(?:[\s,，。;；!！~]|(?<=了)吧)+(?P<tail>[^\s,，。;；0-9]{2,8})[\s,，。!！~]*$"
+)
+"""A short remark after a message's last separator (`免打扰到中午12点 在考试`), or
+after 了吧 (`…提醒删了吧孙子放寒假了`)."""
 TAIL_MARKS = " ,，。"
 """Separators around a remark, dropped before it is read alone."""
 END_OF_MESSAGE_MARKS = "。!"
@@ -839,7 +842,7 @@ EVENT_MOVE_PATTERN = (
 """`把复诊改到周五下午3点`: an event by title, moved."""
 EVENT_CANCEL_PATTERN = (
     rf"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>{LIST_N})"
-    rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*(?:取消|删掉|删除|删了|删|不去了?)"
+    rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*(?:取消|删掉|删除|删了|删|不去了?|不开了?)"
     r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:[,\s].{0,12})?"
 )
 """`日程2取消`, `删除日程 2`, `3号日程不去了`: an event by number, cancelled."""
@@ -915,7 +918,7 @@ DIGEST_SWITCH_PATTERN = (
 """`关掉晚报`, `晨报打开`: a digest on or off."""
 WATER_INTERVAL_PATTERN = (
     rf"(?:设置|把)?\s*(?:喝水)?(?:提醒)?(?:的)?(?:间隔|频率)?\s*(?:设成|{SET_TO})(?:每隔|每|隔)?\s*"
-    rf"(?:(?P<n>{SETTING_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)?\s*(?P<unit>分钟|分|小时|钟头)"
+    rf"(?:(?P<n>{SETTING_N})\s*个?(?P<half>半)?|(?P<only_half>半)个?)?\s*(?P<unit>分钟|分|mins|min|小时|钟头)"
     r"\s*(?:(?:提醒|喊|叫)我?喝(?:一次|次)?水|喝一次水?|提醒一次喝水|提醒一次|一次)?"
     r"(?:就行|就好|就可以|就够了)?"
 )
