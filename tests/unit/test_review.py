@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from decimal import Decimal
@@ -383,6 +384,17 @@ def test_the_push_names_directions_only() -> None:
     text = words.push(rv.review(month_of_facts()))
     assert text == "本周回看好了：体重略降，有一类支出比平时多。回「周报」看详情"
     assert not re.search(r"\d", text)
+
+
+def test_the_push_calls_a_category_without_a_usual_new_not_more_than_usual() -> None:
+    facts = dataclasses.replace(
+        month_of_facts(),
+        expenses=[spent(0, "羽绒服", "600"), *(spent(7 * k, "外卖", "120") for k in (1, 2, 3, 4))],
+    )
+    text = words.push(rv.review(facts))
+    assert text is not None
+    assert "有一类新的支出" in text
+    assert "比平时多" not in text
 
 
 def test_the_full_review_reads_as_a_short_page() -> None:

@@ -41,7 +41,7 @@ def push(review: Review) -> str | None:
         parts.append("有预算快用完了")
     rose = review.spending.rose_most if review.spending is not None else None
     if rose is not None and rose.high:
-        parts.append("有一类支出比平时多")
+        parts.append("有一类支出比平时多" if rose.usual > 0 else "有一类新的支出")
     if review.tasks.long_overdue:
         parts.append("有任务放了一阵子")
     if not parts:
