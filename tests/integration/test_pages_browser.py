@@ -83,7 +83,7 @@ async def test_the_admin_page_opens_for_an_admin_in_a_real_browser(
     assert chromium.current_url.endswith("/web/admin")
     headings = [h.text for h in chromium.find_elements(By.TAG_NAME, "h2")]
     assert headings == [
-        "通道", "每个通道的最近 14 天", "回调", "提醒任务", "调度器", "备份", "数据保留",
+        "通道", "手机上能否收到", "每个通道的最近 14 天", "回调", "提醒任务", "调度器", "备份", "数据保留",
         "最近的失败",
     ]  # fmt: skip
     assert "备份：未开启" in chromium.find_element(By.ID, "backup").text
