@@ -47,6 +47,22 @@ async def run_keeper(
     return proc.returncode, out.decode(), err.decode()
 
 
+STARTUP_TIMEOUT_S = 60
+
+
+async def start_serve(env: dict[str, str], cwd: Path, port: int) -> asyncio.subprocess.Process:
+    """`keeper serve` on loopback `port`, returned once it says it is listening (bounded)."""
+    proc = await asyncio.create_subprocess_exec(
+        KEEPER, "serve", "--port", str(port), env=env, cwd=cwd,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    assert proc.stderr is not None
+    async with asyncio.timeout(STARTUP_TIMEOUT_S):
+        while b"Running on" not in await proc.stderr.readline():
+            assert proc.returncode is None, "keeper serve exited while starting"
+    return proc
+
+
 def keeper_env(db_url: str, api_base: str, **extra: str) -> dict[str, str]:
     """The process environment for TEST_SETTINGS on `db_url`, talking to `api_base`."""
     s = TEST_SETTINGS

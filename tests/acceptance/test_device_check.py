@@ -24,11 +24,10 @@ from bot.sandbox.wecom_side import WeComSide
 from storage.delivery_models import JOBS, RULES
 from storage.engine import create_engine
 from storage.migrate import upgrade
-from tests.acceptance.processes import KEEPER, keeper_env, run_keeper
+from tests.acceptance.processes import STARTUP_TIMEOUT_S, keeper_env, run_keeper, start_serve
 from tests.conftest import TEST_SETTINGS
 from tests.ports import free_port
 
-STARTUP_TIMEOUT_S = 60
 LINK = re.compile(r"https?://\S+?(/web/\S+)")
 
 
@@ -53,19 +52,6 @@ class Live:
         return [m.content for m in self.api.messages_to("alice")]
 
 
-async def _serve(env: dict[str, str], port: int, cwd: Path) -> asyncio.subprocess.Process:
-    """`keeper serve` on `port`, once it says it is listening."""
-    proc = await asyncio.create_subprocess_exec(
-        KEEPER, "serve", "--port", str(port), env=env, cwd=cwd,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    assert proc.stderr is not None
-    async with asyncio.timeout(STARTUP_TIMEOUT_S):
-        while b"Running on" not in await proc.stderr.readline():
-            assert proc.returncode is None, "keeper serve exited while starting"
-    return proc
-
-
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[Live]:
     db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
@@ -78,7 +64,7 @@ async def live(tmp_path: Path) -> AsyncIterator[Live]:
     origin = f"http://127.0.0.1:{port}"
     async with run_fake_wecom(api) as api_base:
         env = keeper_env(db_url, api_base, KEEPER_ADMINS="alice", KEEPER_PUBLIC_URL=origin)
-        proc = await _serve(env, port, tmp_path)
+        proc = await start_serve(env, tmp_path, port)
         try:
             async with WeComSide(
                 origin, s.wecom.token, s.wecom.aes_key, s.wecom.corp_id, s.wecom.agent_id

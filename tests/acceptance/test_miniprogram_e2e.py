@@ -26,7 +26,7 @@ import pytest
 from sqlalchemy import text
 
 from storage.engine import create_engine
-from tests.acceptance.processes import KEEPER, keeper_env, run_keeper
+from tests.acceptance.processes import STARTUP_TIMEOUT_S, keeper_env, run_keeper, start_serve
 from tests.node import MINIPROGRAM, NODE_TIMEOUT_S, node
 from tests.ports import free_port
 
@@ -39,22 +39,7 @@ APPID = "wx0123456789abcdef"
 SECRET = "0123456789abcdef0123456789abcdef"
 TEMPLATE_ID = "tmpl_water_reminder_01"
 OPENID = "o-e2e-alice"
-STARTUP_TIMEOUT_S = 60
 SESSION_SCRIPT = MINIPROGRAM / "test" / "e2e" / "session.e2e.js"
-
-
-async def _serve(env: dict[str, str], cwd: Path) -> tuple[asyncio.subprocess.Process, str]:
-    """`keeper serve` on a free loopback port, once it says it is listening."""
-    port = free_port()
-    proc = await asyncio.create_subprocess_exec(
-        KEEPER, "serve", "--port", str(port), env=env, cwd=cwd,
-        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
-    )  # fmt: skip
-    assert proc.stderr is not None
-    async with asyncio.timeout(STARTUP_TIMEOUT_S):
-        while b"Running on" not in await proc.stderr.readline():
-            assert proc.returncode is None, "keeper serve exited while starting"
-    return proc, f"http://127.0.0.1:{port}"
 
 
 async def _session(
@@ -154,7 +139,9 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
 
         assert (await run_keeper(["migrate"], env, cwd=tmp_path))[0] == 0
         member, link_code = await _member_with_a_glass_and_a_code(db_url)
-        proc, origin = await _serve(env, tmp_path)
+        port = free_port()
+        proc = await start_serve(env, tmp_path, port)
+        origin = f"http://127.0.0.1:{port}"
         try:
             summary = await _session(origin, codes, reminder_due, link_code)
         finally:
