@@ -66,6 +66,7 @@ from handlers.parse.lexicon import (
     TURN_ON_WORDS,
     UNDO_CUES,
     UNDO_FILLER,
+    UNDO_NOT_WITH,
     UNDO_VERBS,
     VIEW_FILLER_WORDS,
     VIEW_NOUNS,
@@ -349,6 +350,10 @@ class Cues:
         return _someone_elses(self.text)
 
     @lazy
+    def other_drinker(self) -> bool:
+        return _someone_elses(self.text, taken_ok=True)
+
+    @lazy
     def identity(self) -> bool:
         return _longest(self.text, IDENTITY_WORDS) is not None
 
@@ -420,7 +425,8 @@ class Cues:
     def task_state(self) -> str | None:
         if state := _longest(self.text, STATE_VERBS):
             return STATE_VERBS[state]
-        if _FINISHED.search(self.text) and self.task_number is not None:
+        task_said = any(word in self.text for word in TASK_PLACES)
+        if task_said and _FINISHED.search(self.text) and self.task_number is not None:
             return "done"  # 第7个待办 发完货了: a verb and 完, last, about a numbered task
         return None
 
@@ -512,15 +518,18 @@ def only_view_words(text: str) -> bool:
     return not rest.strip(" ,")
 
 
-def _someone_elses(text: str) -> bool:
+def _someone_elses(text: str, *, taken_ok: bool = False) -> bool:
     """`我妈体重55`, `女儿今天体检称了二十三公斤`: another person's number, said after
-    them with no 我 between; `老婆说我胖了，上秤一看 81kg` is the user's own."""
+    them with no 我 between; `老婆说我胖了，上秤一看 81kg` is the user's own.
+
+    `taken_ok` (water only): a person right after 送/接/带 was taken somewhere, not who
+    drank (`送完娃回来灌了一大杯水`); for a weight they are who was weighed."""
     for person in OTHER_PEOPLE:
         at = text.find(person)
         if at < 0 or text.startswith(SAID_WORD, at + len(person)):
             continue
-        if at and text[at - 1] in PERSON_OBJECT_VERBS:
-            continue  # 送完娃回来灌了一大杯水: the child is who was taken, not who drank
+        if taken_ok and at and text[at - 1] in PERSON_OBJECT_VERBS:
+            continue
         after = text[at + len(person) :]
         digit = next(
             (i for i, ch in enumerate(after) if ch.isdigit() or ch in CN_COUNT_CHARS),
@@ -551,7 +560,8 @@ _LAST_ONE = re.compile(LAST_ONE_PATTERN)
 def _undo(text: str) -> bool:
     if text.casefold().startswith("undo") or text.startswith(UNDO_VERB_WORDS):
         return True
-    last = any(w in text for w in UNDO_CUES) or _LAST_ONE.search(text) is not None
+    listed = any(noun in text for noun in UNDO_NOT_WITH)  # 最后一个待办删了: not undo
+    last = not listed and (any(w in text for w in UNDO_CUES) or _LAST_ONE.search(text))
     if last and any(v in text for v in UNDO_VERBS):
         return True
     if not _any(text, STRONG_UNDO):

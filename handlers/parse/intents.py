@@ -479,7 +479,7 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return None
     if slots.water_times is not None:
         return _glasses(slots.water_times)
-    if cues.other_person or cues.past or any(word in text for word in WATER_NOT_NOW):
+    if cues.other_drinker or cues.past or any(word in text for word in WATER_NOT_NOW):
         return None  # 他喝了三杯水, 昨天喝了5杯水, 如果每天喝8杯水: not glasses to add now
     if slots.water_ml is not None and not cues.question:
         glasses = max(1, round(slots.water_ml / ML_PER_GLASS))  # 喝了500ml水: two, asked

@@ -354,12 +354,12 @@ INCOME_IN_WORDS: tuple[str, ...] = (
     "钱退回来",
 )
 """Money coming in from someone (`儿子转来的生活费 2000`)."""
-PERSON_OBJECT_VERBS = "送接带陪帮哄完给"
+PERSON_OBJECT_VERBS = "送接带完"
 """Right before a person word, the person is who the user did it to (`送完娃`, `接孩子`)."""
 GIVERS: tuple[str, ...] = ("乘客", "客人", "顾客", "客户", "老板", "公司", "单位", "房东", "家长")
 """Who pays the user (`乘客多给了二十`): with the people words, a giver said right
 before 给了 makes the money come in."""
-GIVEN_TO_ME = ("多给了", "又给了", "还给了", "也给了", "给了", "多给", "又给", "给我")
+GIVEN_TO_ME = ("多给了", "又给了", "也给了", "给了我", "给了")
 """After a giver, the verb that hands the money over (`老板多给了二十`)."""
 REMARK_WORDS: tuple[str, ...] = (
     "人均",
@@ -652,7 +652,7 @@ EVENT_OFF_WORDS = (
     "去不成", "黄了", "不办了",
 )  # fmt: skip
 """Turn-off words that cancel an event named by its title (`练车那个日程删了吧`)."""
-MARKER_VERBS = ("添加", "安排", "新建", "记", "加", "放", "添", "写", "列", "存", "建")
+MARKER_VERBS = ("添加", "安排", "新建", "记", "加", "放", "添", "写", "列")
 MARKER_LINKS = ("到", "进", "入", "在", "成", "为", "作", "做")
 MARKER_COUNTS = ("一个", "一条", "一下", "个", "条")
 MARKER_ENDS = ("里面", "里", "上", "中")
@@ -1662,7 +1662,10 @@ HOW_ASKS = ("应该怎么", "要怎么", "该怎么", "怎么", "怎样", "如�
 HOW_DOINGS = ("设置", "记录", "记", "用", "弄", "设", "写", "加", "发", "搞", "整", "操作")
 """A how-to question is one of HOW_ASKS, then one of HOW_DOINGS (`怎样记录体重`)."""
 UNDO_LAST = ("刚才", "刚刚", "刚", "最后")
-UNDO_PIECES = ("条", "笔", "个", "步")
+UNDO_PIECES = ("条", "笔", "步")
+UNDO_NOT_WITH = ("待办", "任务", "todo", "日程", "日历", "提醒", "预算")
+"""With one of these named, `最后一条`/`刚才那条` points into that list, not at the
+last record (`最后一条提醒删掉` is no 撤销)."""
 """`刚才那一笔`, `上一条`, `最后一笔`: the last record named by when and its piece."""
 THANKS_WORDS = (
     "谢了", "谢谢", "多谢", "谢啦", "感谢", "thanks", "thx", "好的谢谢", "ok谢谢", "谢谢你", "谢谢啦",
@@ -1724,7 +1727,6 @@ PAID_AFTER = (
     "打过去",
     "花了",
     "花掉",
-    "扣了",
 )
 """Said right after an amount, money moved (`保育费一千八交了`, `两千转过去了`)."""
 RECEIVED_VERBS = ("收了", "收到", "到账", "进账", "入账", "一共收了", "共收了")

@@ -61,6 +61,7 @@ from handlers.parse.patterns import (
     ADDED_WORD,
     ARRIVED_WORDS,
     BUY_WORD,
+    CLAUSE_END_PATTERN,
     COUNTED_PATTERN,
     COUNTER_GE,
     EARNED_WORDS,
@@ -141,14 +142,14 @@ def read_money(text: str) -> Command | None:
     story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
     story = story or _per_unit(match) or about
     story = story or _someone_else(text)
+    if _GIVER_GAVE.search(text[: match.start()]) is not None:  # 乘客多给了二十: came in, asked
+        return Confirm(guess=_ledger(LedgerDirection.INCOME, value[0], OTHER_CATEGORY, note))
     return _entry(value[0], note, money_said=is_money(match), story=story)
 
 
 def _came_in(note: str) -> bool:
     """Whether a word says money came to the user (`妈妈转给我`, `到账`, `乘客多给了`);
     `转给我妈` is the user's money going to their mother (给我 then one of theirs)."""
-    if _GIVER_GAVE.search(note) is not None:
-        return True
     for word in INCOME_IN_WORDS:
         at = note.find(word)
         while at >= 0:
@@ -161,10 +162,10 @@ def _came_in(note: str) -> bool:
 
 _GIVER_GAVE = re.compile(
     f"(?:{'|'.join(map(re.escape, (*GIVERS, *OTHER_PEOPLE)))})"
-    f"(?:{'|'.join(map(re.escape, GIVEN_TO_ME))})"
-    f"(?!{'|'.join(map(re.escape, (*GIVERS, *OTHER_PEOPLE, *MY_PEOPLE)))})"
+    f"(?:{'|'.join(map(re.escape, GIVEN_TO_ME))})\\s*$"
 )
-"""A giver, then 给了, then no other person: `乘客多给了二十` came in (`他给了老婆` did not)."""
+"""A giver, then 给了, right before the amount: `乘客多给了二十` came in, asked (`老婆给我
+买了个包3000` and `老板给了2000奖金给小李` are not this: something else comes between)."""
 
 
 def _received(amount: Decimal, note: str, *, story: bool) -> Command:
@@ -354,6 +355,11 @@ def _money_before(said_before: str) -> bool:
 _COUNTED = re.compile(COUNTED_PATTERN.format(units="|".join(PRICE_UNITS)))
 
 
+_PAID_LAST = re.compile(f"(?:{'|'.join(PAID_AFTER)}){CLAUSE_END_PATTERN}")
+"""A paying verb right after the amount and ending its clause (`一千八交了`; not
+`2028交房`, `100付款`)."""
+
+
 def _after_count(said_before: str) -> bool:
     return _COUNTED.search(said_before) is not None
 
@@ -373,7 +379,8 @@ def stands_alone(match: re.Match[str]) -> bool:
         return False  # 一半, 一些, 一下, 一起: words, not amounts
     glued = match["cn"] and before.isalnum() and not match["cur"]
     glued = glued and not (_large_cn(match) and _money_before(text[:start]))
-    glued = glued and not _after_count(text[:start])  # 电影票两张九十: count, measure, price
+    counted = _after_count(text[:start]) and _money_before(text[:start])
+    glued = glued and not counted  # 电影票两张九十: an item, its count and measure, the price
     said_before = text[:start].rstrip()
     after_verb = said_before.endswith((*_MONEY_VERBS, *GIFT_VERBS, *GIVEN_TO_ME, *LENT_WORDS))
     after_verb = after_verb or any(word in said_before for word in SPEND_OUT_WORDS if len(word) > 1)
@@ -392,13 +399,12 @@ def stands_alone(match: re.Match[str]) -> bool:
         return False  # 12/5, 12-5, 9:30: a date or a time
     if end == len(text) or not text[end].isalnum():
         return True
-    paid_by = (*_MONEY_VERBS, *GIVEN_TO_ME)
-    if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(paid_by):
+    if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
         return True  # 花了200买鞋: the verb says it is money
     if text.startswith((*ARRIVED_WORDS, *LIMIT_ENDS), end):
         return True  # 退款129到账, 控制在五百以内
-    if text.startswith(PAID_AFTER, end):
-        return True  # 保育费1800交了, 两千转过去了: the verb after says it is money
+    if _PAID_LAST.match(text, end) is not None:
+        return True  # 保育费1800交了, 两千转过去了: the verb after, ending the clause
     paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, ADDED_WORD))
     if paid and text.startswith(OF, end) and _LEDGER_WORD.match(text, end + 1) is not None:
         return True  # 包了个五百的红包 (but 单元302的快递 is an address)

@@ -1465,3 +1465,6 @@ HELP_TAILS = ("怎么用", "怎么记", "怎么写", "怎么设置")
 """`记账怎么用`: a topic's help asked, the word last."""
 CARD_NAG_ANSWER = "知道了"
 """`知道了`: the nag card's button, an answer to its nag."""
+CLAUSE_END_PATTERN = r"了?(?:$|[\s,，。!！~])"
+"""The end of a clause, maybe after 了: a paying verb after an amount must reach it
+(`一千八交了`, not `2028交房`)."""
