@@ -23,8 +23,14 @@ from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
 from storage.delivery_models import JOBS, RULES
 from storage.engine import create_engine
-from storage.migrate import upgrade
-from tests.acceptance.processes import STARTUP_TIMEOUT_S, keeper_env, run_keeper, start_serve
+from tests.acceptance.processes import (
+    STARTUP_TIMEOUT_S,
+    fake_wecom_api,
+    keeper_env,
+    migrated_sqlite,
+    run_keeper,
+    start_serve,
+)
 from tests.conftest import TEST_SETTINGS
 from tests.ports import free_port
 
@@ -54,12 +60,9 @@ class Live:
 
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[Live]:
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
-    engine = create_engine(db_url)
-    await upgrade(engine)
-    await engine.dispose()
+    db_url = await migrated_sqlite(tmp_path)
     s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
+    api = fake_wecom_api()
     port = free_port()
     origin = f"http://127.0.0.1:{port}"
     async with run_fake_wecom(api) as api_base:

@@ -24,8 +24,7 @@ from bot.sandbox.wecom_side import FIRST_MSG_ID, WeComSide
 from scheduler.clock import FakeClock
 from scheduler.core.texts import messages
 from storage.engine import create_engine
-from storage.migrate import upgrade
-from tests.acceptance.processes import keeper_env, run_keeper
+from tests.acceptance.processes import fake_wecom_api, keeper_env, migrated_sqlite, run_keeper
 from tests.conftest import TEST_SETTINGS, wecom_side
 from tests.settings_env import changed
 
@@ -83,12 +82,8 @@ class Setup:
 
 @pytest.fixture
 async def setup(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Setup]:
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
-    engine = create_engine(db_url)
-    await upgrade(engine)
-    await engine.dispose()
-    s = TEST_SETTINGS
-    api = FakeWeCom(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)
+    db_url = await migrated_sqlite(tmp_path)
+    api = fake_wecom_api()
     async with run_fake_wecom(api) as api_base:
         yield Setup(db_url=db_url, api=api, api_base=api_base, clock=clock)
 
