@@ -29,8 +29,8 @@ from scheduler.core.incidents import Action, AlertRoute, Event
 from scheduler.core.texts import incidents as words
 from storage.database import Session
 from storage.records import NewJob
-from storage.repos import incidents, job_claims, rules, users
-from storage.vocabulary import IncidentKind, RuleKind, RuleStatus
+from storage.repos import incidents, job_claims, users
+from storage.vocabulary import IncidentKind, RuleKind
 
 ALERTS_PER_HOUR = 10
 _SLOT_TRIES = 5
@@ -104,17 +104,7 @@ async def healed(
 async def _queue(session: Session, route: AlertRoute, text: str, now: dt.datetime) -> None:
     """One alert job per recipient, due now, of the owner's internal admin_alert rule."""
     owner = await users.ensure_and_lock_user(session, route.owner, timezone=route.timezone, now=now)
-    found = await rules.of_user(session, owner.id, RuleKind.ADMIN_ALERT)
-    rule_id = found[0].id if found else None
-    if rule_id is None:
-        rule_id = await services.rules.create(
-            session,
-            user_id=owner.id,
-            kind=RuleKind.ADMIN_ALERT,
-            now=now,
-            status=RuleStatus.INTERNAL,
-            listed=False,
-        )
+    rule_id = await services.rules.internal_rule_id(session, owner.id, RuleKind.ADMIN_ALERT, now)
     terms = rule_kinds.TERMS[RuleKind.ADMIN_ALERT]
     for recipient in route.recipients:
         job = NewJob(

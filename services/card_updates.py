@@ -13,8 +13,8 @@ from scheduler.core import rule_kinds
 from scheduler.core.reminder_rules import CHANNEL
 from storage.database import Session
 from storage.records import NewJob
-from storage.repos import job_claims, rules
-from storage.vocabulary import RuleKind, RuleStatus
+from storage.repos import job_claims
+from storage.vocabulary import RuleKind
 
 
 async def queue_card_update(
@@ -28,17 +28,7 @@ async def queue_card_update(
 ) -> None:
     """After a card click, grey out its buttons: a tracked job of the user's (unlisted)
     card_update rule, sent by the next tick, never from inside the callback."""
-    found = await rules.of_user(session, user_id, RuleKind.CARD_UPDATE)
-    rule_id = found[0].id if found else None
-    if rule_id is None:
-        rule_id = await services.rules.create(
-            session,
-            user_id=user_id,
-            kind=RuleKind.CARD_UPDATE,
-            now=now,
-            status=RuleStatus.INTERNAL,
-            listed=False,
-        )
+    rule_id = await services.rules.internal_rule_id(session, user_id, RuleKind.CARD_UPDATE, now)
     terms = rule_kinds.TERMS[RuleKind.CARD_UPDATE]
     job = NewJob(
         user_id=user_id,

@@ -35,8 +35,8 @@ from scheduler.core.fallback import WECOM_APP, route_of
 from storage.database import Session
 from storage.records import DeviceCheckRecord, NewJob, Receiver
 from storage.repos import evidence as repo
-from storage.repos import job_claims, rules
-from storage.vocabulary import DeliveryEvidence, RuleKind, RuleStatus
+from storage.repos import job_claims
+from storage.vocabulary import DeliveryEvidence, RuleKind
 
 
 async def note_answer(
@@ -89,17 +89,7 @@ async def queue_tests(
     """One test job per target, due now, of the user's internal `channel_test` rule,
     and its waiting device check. A test that asks nothing else waits for a bare
     `收到`; with several, each test's payload names its channel (the answer word)."""
-    found = await rules.of_user(session, user_id, RuleKind.CHANNEL_TEST)
-    rule_id = found[0].id if found else None
-    if rule_id is None:
-        rule_id = await services.rules.create(
-            session,
-            user_id=user_id,
-            kind=RuleKind.CHANNEL_TEST,
-            now=now,
-            status=RuleStatus.INTERNAL,
-            listed=False,
-        )
+    rule_id = await services.rules.internal_rule_id(session, user_id, RuleKind.CHANNEL_TEST, now)
     terms = rule_kinds.TERMS[RuleKind.CHANNEL_TEST]
     named = len(chosen) > 1
     for index, target in enumerate(chosen):

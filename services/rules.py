@@ -81,6 +81,17 @@ async def create(
     )
 
 
+async def internal_rule_id(session: Session, user_id: int, kind: RuleKind, now: dt.datetime) -> int:
+    """The id of the user's unlisted internal rule of `kind` (card updates, admin
+    alerts, channel tests hang their jobs on it), made on first use."""
+    found = await rules.of_user(session, user_id, kind)
+    if found:
+        return found[0].id
+    return await create(
+        session, user_id=user_id, kind=kind, now=now, status=RuleStatus.INTERNAL, listed=False
+    )
+
+
 async def ensure_defaults(session: Session, user_id: int, tz: ZoneInfo, now: dt.datetime) -> None:
     """Give the user the default digests once (idempotent by kind)."""
     have = {r.kind for r in await rules.of_user(session, user_id)}
