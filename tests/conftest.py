@@ -321,7 +321,7 @@ class _SessionSQLite:
 
     async def copy_to(self, path: Path) -> None:
         if not self.migrated:
-            await _migrated_sqlite_file(self.path)
+            await migrated_sqlite_file(self.path)
             self._check_closed_cleanly()
             self.migrated = True
         shutil.copyfile(self.path, path)
@@ -336,10 +336,13 @@ def _session_sqlite(tmp_path_factory: pytest.TempPathFactory) -> _SessionSQLite:
     return _SessionSQLite(tmp_path_factory.mktemp("sqlite-template") / "keeper.db")
 
 
-async def _migrated_sqlite_file(path: Path) -> None:
-    engine = create_engine(f"sqlite+aiosqlite:///{path}")
+async def migrated_sqlite_file(path: Path) -> str:
+    """A new SQLite database file at `path`, migrated to the head; its URL."""
+    url = f"sqlite+aiosqlite:///{path}"
+    engine = create_engine(url)
     await upgrade(engine)
     await engine.dispose()
+    return url
 
 
 @pytest.fixture(params=ENGINES)
@@ -355,7 +358,7 @@ async def database_url(
     if request.param == "sqlite":
         path = tmp_path / "keeper.db"
         if from_scratch:
-            await _migrated_sqlite_file(path)
+            await migrated_sqlite_file(path)
         else:
             await _session_sqlite.copy_to(path)
         yield f"sqlite+aiosqlite:///{path}"

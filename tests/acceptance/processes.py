@@ -9,8 +9,6 @@ from pathlib import Path
 from typing import Any
 
 from bot.sandbox.fake_wecom import FakeWeCom
-from storage.engine import create_engine
-from storage.migrate import upgrade
 from tests.conftest import TEST_SETTINGS
 
 KEEPER = str(Path(sys.executable).parent / "keeper")
@@ -50,15 +48,6 @@ async def run_keeper(
 
 
 STARTUP_TIMEOUT_S = 60
-
-
-async def migrated_sqlite(tmp_path: Path) -> str:
-    """The URL of a new SQLite database under `tmp_path`, migrated to the head."""
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
-    engine = create_engine(db_url)
-    await upgrade(engine)
-    await engine.dispose()
-    return db_url
 
 
 def fake_wecom_api() -> FakeWeCom:

@@ -27,11 +27,10 @@ from tests.acceptance.processes import (
     STARTUP_TIMEOUT_S,
     fake_wecom_api,
     keeper_env,
-    migrated_sqlite,
     run_keeper,
     start_serve,
 )
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, migrated_sqlite_file
 from tests.ports import free_port
 
 LINK = re.compile(r"https?://\S+?(/web/\S+)")
@@ -60,7 +59,7 @@ class Live:
 
 @pytest.fixture
 async def live(tmp_path: Path) -> AsyncIterator[Live]:
-    db_url = await migrated_sqlite(tmp_path)
+    db_url = await migrated_sqlite_file(tmp_path / "keeper.db")
     s = TEST_SETTINGS
     api = fake_wecom_api()
     port = free_port()

@@ -24,8 +24,8 @@ from bot.sandbox.wecom_side import FIRST_MSG_ID, WeComSide
 from scheduler.clock import FakeClock
 from scheduler.core.texts import messages
 from storage.engine import create_engine
-from tests.acceptance.processes import fake_wecom_api, keeper_env, migrated_sqlite, run_keeper
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.acceptance.processes import fake_wecom_api, keeper_env, run_keeper
+from tests.conftest import TEST_SETTINGS, migrated_sqlite_file, wecom_side
 from tests.settings_env import changed
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -82,7 +82,7 @@ class Setup:
 
 @pytest.fixture
 async def setup(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Setup]:
-    db_url = await migrated_sqlite(tmp_path)
+    db_url = await migrated_sqlite_file(tmp_path / "keeper.db")
     api = fake_wecom_api()
     async with run_fake_wecom(api) as api_base:
         yield Setup(db_url=db_url, api=api, api_base=api_base, clock=clock)

@@ -29,10 +29,15 @@ from storage.backup.codec import TableSpec, spec_of
 from storage.backup.snapshot import is_file
 from storage.delivery_models import RULES
 from storage.engine import create_engine
-from storage.migrate import current_revision, is_current, upgrade
+from storage.migrate import current_revision, is_current
 from storage.models import USERS
 from storage.schema import metadata
-from tests.conftest import ENGINES, _drop_mysql_database, _fresh_mysql_database
+from tests.conftest import (
+    ENGINES,
+    _drop_mysql_database,
+    _fresh_mysql_database,
+    migrated_sqlite_file,
+)
 from tests.integration.backup_seed import seed, table_counts
 
 KEY = "a test passphrase, not a real one"
@@ -127,7 +132,7 @@ async def test_a_flipped_byte_is_refused_and_nothing_is_written(
     at = {"header": 20, "middle": len(data) // 2, "last byte": len(data) - 1}[where]
     data[at] ^= 0x01
     (tmp_path / "bad.kbak").write_bytes(bytes(data))
-    migrated_empty = await _migrated_empty(tmp_path)
+    migrated_empty = await migrated_sqlite_file(tmp_path / "migrated.db")
     before = {url: await _state(url) for url in (target_url, migrated_empty)}
 
     for target in (target_url, migrated_empty):
@@ -144,14 +149,6 @@ async def _state(url: str) -> dict[str, int] | None:
     if url.startswith("sqlite") and not is_file(url.split("///", 1)[1]):
         return None
     return await table_counts(url)
-
-
-async def _migrated_empty(tmp_path: Path) -> str:
-    url = f"sqlite+aiosqlite:///{tmp_path / 'migrated.db'}"
-    engine = create_engine(url)
-    await upgrade(engine)
-    await engine.dispose()
-    return url
 
 
 async def test_a_wrong_key_is_refused_and_nothing_is_written(
@@ -185,7 +182,7 @@ async def test_a_target_with_rows_is_refused_and_left_as_it_was(
 
 async def test_a_migrated_empty_target_takes_the_backup(seeded: str, tmp_path: Path) -> None:
     await _backup(seeded, tmp_path / "b.kbak")
-    target = await _migrated_empty(tmp_path)
+    target = await migrated_sqlite_file(tmp_path / "migrated.db")
     restored = await restore_backup(tmp_path / "b.kbak", target, KEY)
     counts = await table_counts(target)
     assert {t.name: counts[t.name] for t in restored.manifest.tables} == {
@@ -204,7 +201,7 @@ async def test_an_existing_file_is_never_overwritten(seeded: str, tmp_path: Path
 
 @pytest.mark.mariadb
 async def test_a_sqlite_backup_moves_to_mariadb_and_back_unchanged(tmp_path: Path) -> None:
-    sqlite_url = await _migrated_empty(tmp_path)
+    sqlite_url = await migrated_sqlite_file(tmp_path / "migrated.db")
     engine = create_engine(sqlite_url)
     await seed(engine, users=5, days=20, start=START)
     await engine.dispose()
