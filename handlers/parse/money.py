@@ -87,10 +87,13 @@ from handlers.parse.patterns import (
     RED_PACKET_CATEGORY,
     SHARE_SIGNS,
     SHOPPING_CATEGORY,
+    SOMEONE_EARNED,
+    SOMEONE_GAP_PATTERN,
     SOMEONE_SPENT,
     STRONG_SPEND,
     TRANSFER_WORD,
     WEIGHT_WORD,
+    WITH_WORDS,
 )
 from storage.vocabulary import LedgerDirection
 
@@ -189,16 +192,24 @@ def _per_unit(match: re.Match[str]) -> bool:
 
 
 def _someone_else(text: str) -> bool:
-    """`同事花了500买了个键盘`: someone else spent it (asked); `给老妈转了两千` is the
-    user's money going to them."""
+    """`同事花了500买了个键盘`, `我妈今天花了200买菜`, `我哥赚了1万`: someone else
+    spent or earned it (asked); `给老妈转了两千` is the user's money going to them, and
+    `我和老婆花了300` the user's with them."""
     for person in OTHER_PEOPLE:
         at = text.find(person)
         if at < 0 or any(verb in text[max(0, at - 3) : at] for verb in GIVING_VERBS):
             continue
-        after = text[at + len(person) : at + len(person) + 4]
-        if after.startswith(SOMEONE_SPENT):  # 同事花了500: they spent; 同事结婚 随了: we did
+        if at and text[at - 1] in WITH_WORDS:
+            continue
+        if _THEIR_MONEY.match(text, at + len(person)):
             return True
     return False
+
+
+_THEIR_MONEY = re.compile(
+    f"{SOMEONE_GAP_PATTERN}(?:{'|'.join(map(re.escape, (*SOMEONE_SPENT, *SOMEONE_EARNED)))})"
+)
+"""After a person: when or where, then a verb of spending or earning."""
 
 
 def category_of(note: str) -> tuple[str | None, str]:

@@ -1041,6 +1041,17 @@ SOMEONE_SPENT = (
     "家",
 )
 """What follows a person who spent the money themselves (`同事花了500`)."""
+SOMEONE_EARNED = ("赚", "挣", "领", "拿", "收", "发工资", "工资", "奖金", "年终奖", "中奖", "卖")
+"""What follows a person whose money came in (`我哥赚了1万`, `老公年终奖拿了2万`): theirs,
+not the user's."""
+SOMEONE_GAP_PATTERN = (
+    r"(?:今天|昨天|前天|刚才|刚刚|早上|上午|中午|下午|晚上|这周|上周|这个?月|上个?月|今年|去年"
+    r"|一口气|一下子|自己|偷偷|居然|竟然|总共|一共|又|也|还|都|就|才|在[^\d\s,，。]{1,6}?)*"
+)
+"""What may stand between a person and their money verb (`我妈今天花了200`,
+`老婆刚刚在淘宝花了500`): when and where, not whose."""
+WITH_WORDS = "和跟陪带"
+"""`我和老婆花了300`: a person after these spent it with the user (theirs together)."""
 
 # --- money.py, inside its readers ---
 GIFT_CATEGORY = "人情"
