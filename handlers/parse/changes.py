@@ -210,9 +210,11 @@ def _wake_sleep(text: str) -> Command | None:
         text = changed
     first, comma, rest = _FOR_THIS.sub(",", text, count=1).partition(",")
     if comma and _CLOCK.search(rest) is None:
-        text = (
-            first.strip()
-        )  # 早上六点起晚上十点睡，喝水提醒就按这个时间来吧: the clause that says it
+        # 早上六点起晚上十点睡，喝水提醒就按这个时间来吧: the clause that says it
+        said = first.split()
+        while len(said) > 1 and _CLOCK.search(said[-1]) is None:
+            said.pop()  # …十点睡 喝水提醒你就按这个来: the words with no time go too
+        text = " ".join(said)
     match = _WAKE_SLEEP.fullmatch(text) or _WAKE_SLEEP_NAMED.fullmatch(text)
     if match is None and (match := _ROUTINE.fullmatch(text)) is None:
         return None

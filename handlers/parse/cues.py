@@ -291,6 +291,11 @@ class Cues:
         return self._view_word
 
     @lazy
+    def views_named(self) -> frozenset[str]:
+        """Every list named (`待办和日程`: both tasks and events)."""
+        return frozenset(noun for word, noun in VIEW_NOUNS.items() if word in self.text)
+
+    @lazy
     def scope(self) -> str | None:
         return SCOPE_WORDS[self._scope_word] if self._scope_word else None
 

@@ -174,6 +174,7 @@ from handlers.parse.tasks import (
     parse_task,
 )
 from handlers.parse.views import read_help
+from handlers.parse.when import match_when
 from storage.vocabulary import RuleKind
 
 Family = Callable[[str, Body, Cues, Slots], Command | None]
@@ -221,7 +222,12 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     asking = cues.question or cues.look or cues.mine
     if cues.event_marker is None and said_last and not asking:
         rest = text.removesuffix(EVENT_WORD).strip(" ,")  # 体检 周五 上午9点到11点 日程
-        return parse_event(context.with_text(EVENT_WORD, rest)) if rest else None
+        if found_cues.only_view_words(rest):
+            return None  # 今天的待办和日程: a view, not an event titled 的待办和
+        event = parse_event(context.with_text(EVENT_WORD, rest)) if rest else None
+        if isinstance(event, AddEvent) and found_cues.only_view_words(event.title):
+            return ShowEvents()  # 明天的日程: the list asked for, not an event titled 的
+        return event
     if cues.event_marker is not None:
         rest = _without(text, cues.event_marker).removeprefix(ME).strip()
         rest = _LEAD_VERBS.sub("", rest)  # 约了周六上午9点半…: the day is what counts
@@ -232,12 +238,16 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     edge = next((w for w in TASK_EDGE_WORDS if text.casefold().endswith(w)), None)
     if edge and not (asking or cues.task_state or cues.turn_off or cues.remind):
         rest = strip_separators(text[: -len(edge)].rstrip(MARKER_EDGE_MARKS))
+        if rest and found_cues.only_view_words(rest):
+            return None  # 今天的日程和待办: a view, not a task titled 的日程和
         try:
             task = parse_task(context.with_text(TASK_KEYWORD, rest)) if rest else None
         except ParseError:
             return None  # 今天的todo: no task to add, maybe a view
         if not isinstance(task, AddTask) or found_slots.read(task.title, None).when_found:
             return None  # 明天 后天 待办: a day left in the title is no title
+        if found_cues.only_view_words(task.title):
+            return ShowTasks()  # 明天的待办: the list asked for, not a task titled 的
         return None if task.title in HELP_TOPICS or task.title == HELP_KEYWORD else task
     return None
 
@@ -290,12 +300,16 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         or said_alone
         or given
     )
+    if not asking and cues.view_noun in _DAY_LISTS and _day_then_view_words(text, _context):
+        return _VIEWS[cues.view_noun]()  # 明天的待办, 后天的日程安排: that list
     if not asking or slots.amounts or slots.weight_unit is not None or cues.remind:
         return None
     if cues.turn_off or cues.turn_on:
         return None
     if cues.scope is not None and (cues.view_word == PLAN_WORD or found_cues.overlapping(cues)):
         return _VIEWS[cues.scope]()  # 今天有什么安排, 本周总结: the span's view
+    if cues.views_named >= _DAY_LISTS_SET and cues.scope in (None, "today", "week"):
+        return ShowWeek() if cues.scope == "week" else ShowToday()  # 待办和日程有哪些: both
     if cues.view_noun is not None:
         if cues.view_noun == "reminders" and (slots.list_number is not None or slots.when_found):
             return None  # 20分钟后 提醒 看一下烤箱: a reminder to make, not the list
@@ -311,6 +325,20 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if cues.question and cues.water_noun and not slots.count:
         return ShowToday()  # 喝了几杯水了
     return None
+
+
+_DAY_LISTS = ("events", "tasks")
+"""The lists a day can be asked of by name alone (`明天的待办`)."""
+_DAY_LISTS_SET = frozenset(_DAY_LISTS)
+
+
+def _day_then_view_words(text: str, context: Body) -> bool:
+    """A day, then nothing but view words (`明天的日程`, `下周一的待办`)."""
+    try:
+        when = match_when(text, context.today)
+    except ParseError:
+        return False
+    return when.day is not None and when.start is None and found_cues.only_view_words(when.rest)
 
 
 def _only_mine(text: str, cues: Cues) -> bool:

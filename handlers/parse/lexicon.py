@@ -274,6 +274,8 @@ DURATION_SECONDS |= {"天": 86400}
 # --- switches and settings ---
 SWITCH_SYNONYMS = {"打开": "开启", "关掉": "关闭", "停掉": "关闭", "停止": "关闭", "启用": "开启"}
 SWITCH_SYNONYMS |= {"关了": "关闭", "关": "关闭", "开": "开启"}
+ENGLISH_SWITCHES = {"off": " 关", "on": " 开"}
+"""`晚报 off`, `喝水提醒 on`: an English switch word at the end, read as its Chinese."""
 QUIET_WORDS: tuple[str, ...] = (
     "别给我发消息",
     "别发消息",
@@ -1398,17 +1400,11 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "thanks",
 )
 """Politeness after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
-IMPORTANT_WORDS: tuple[str, ...] = (
-    "这个很重要",
-    "非常重要",
-    "很重要",
-    "特别重要",
-    "一定要提醒",
-    "这件事很重要",
-    "这个事很重要",
-    "这事很重要",
-)
-"""Said of a reminder anywhere in the message: it is important (at least once)."""
+IMPORTANT_SUBJECTS = ("这个事", "这件事", "这事儿", "这事", "这个")
+IMPORTANT_DEGREES = ("非常", "特别", "超级", "十分", "很", "挺")
+IMPORTANT_PHRASES = ("一定要提醒我", "一定要提醒", "千万别忘了", "千万别忘")
+"""Said of a reminder anywhere in the message, it is important (at least once):
+`这个很重要`, `非常重要`, `这个重要`, `一定要提醒` (`很重要的会` names the thing)."""
 AMOUNT_FOLLOWERS: tuple[str, ...] = (
     "吃",
     "买",
@@ -1584,6 +1580,7 @@ WATER_NOT_NOW = (
 # --- nag clauses (`…，一直提醒到我回复`) ---
 NAG_REPEAT_WORDS = ("一直", "反复", "继续", "不停地", "不停", "持续", "不断", "不断地", "再三")
 NAG_VERBS = ("提醒", "催", "叫", "喊", "通知")
+NAG_WHEN_WORDS = ("到点了", "到点", "到时间了", "到时间", "到时候", "时间到了")
 NAG_REPLY_WORDS = ("回复", "回", "说", "确认", "答应", "点")
 NAG_ANSWER_WORDS = ("完成", "收到", "做完", "搞定", "弄完", "好的", "知道了", "办完", "好了")
 NAG_UNDONE_VERBS = (
@@ -1706,7 +1703,7 @@ VIEW_FILLER_WORDS = (
     "我的", "我", "的", "了", "都", "一下", "总共", "一共", "过得", "整体", "到底", "花了", "记了", "喝了", "做了", "有",
     "样", "咋", "么", "个", "杯", "总结", "汇总", "概况", "体重", "呢", "回顾", "给", "一", "下", "看", "些", "啥",
     "一年", "情况", "干了", "干", "哪", "俺", "来个", "过的", "记录", "哪儿", "的汇总", "来着", "记了没", "表", "用了",
-    "好多", "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "和", "跟", "到现在", "目前",
+    "好多", "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "overview", "和", "跟", "到现在", "目前",
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
     "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
     "事情", "说一下", "要做", "进了", "出了", "要开",

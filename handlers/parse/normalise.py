@@ -50,6 +50,7 @@ from handlers.parse.patterns import (
     PLEASE,
     PLEASE_ASK,
     SEPARATOR_CHARS,
+    TITLE_EMPTY_EDGES_PATTERN,
     TITLE_END_MARKS,
     TRAIL_PARTICLES,
     TRAIL_PUNCT,
@@ -320,7 +321,11 @@ def clean_title(title: str) -> str:
     its ends (`起床!!!`), single spaces. A title of nothing but those stays as it was."""
     kept = "".join(" " if is_decoration(char) else char for char in title)
     kept = " ".join(kept.split()).strip(TITLE_END_MARKS + " ")
-    return kept or title
+    bare = _TITLE_EMPTY_EDGES.sub("", kept).strip(TITLE_END_MARKS + " ")  # ddl 交开题报告
+    return bare or kept or title
+
+
+_TITLE_EMPTY_EDGES = re.compile(TITLE_EMPTY_EDGES_PATTERN, re.IGNORECASE)
 
 
 def with_clean_titles(command: _C) -> _C:

@@ -18,12 +18,16 @@ from handlers.parse.lexicon import (
     DONE_ENDINGS,
     DONE_PAST_VERBS,
     EVENT_PLACES,
+    IMPORTANT_DEGREES,
+    IMPORTANT_PHRASES,
+    IMPORTANT_SUBJECTS,
     MOVE_VERBS,
     NAG_ANSWER_WORDS,
     NAG_REPEAT_WORDS,
     NAG_REPLY_WORDS,
     NAG_UNDONE_VERBS,
     NAG_VERBS,
+    NAG_WHEN_WORDS,
     PERIOD_TIMES,
     PRICE_UNITS,
     RECUR_TAILS,
@@ -300,21 +304,23 @@ NAG_ANSWER, NAG_UNDONE = _alternatives(NAG_ANSWER_WORDS), _alternatives(NAG_UNDO
 """The nag's answer and not-done words as alternatives of its patterns."""
 NAG_IF, NAG_NOT = r"(?:如果|要是)?(?:我)?", r"(?:没有|没|不)"
 """`如果我` / `没有`: the start of `没回复收到就一直提醒`."""
+NAG_WHEN = "(?:(?:" + "|".join(NAG_WHEN_WORDS) + ")就?)?"
+"""`到点了一直催我…`: when the time comes, said before the nag or its interval."""
 NAG_UNTIL_DONE_PATTERN = (
     # `直到完成`, `一直提醒我直到我回复收到为止`, `直到我回复`
-    rf"(?:{NAG_REPEAT}?{NAG_NAG}?(?:我)?)?直到\s*(?:我)?\s*(?:{NAG_REPLY}\s*{NAG_ANSWER}?|{NAG_ANSWER})了?(?:为止)?"
+    rf"{NAG_WHEN}(?:{NAG_REPEAT}?{NAG_NAG}?(?:我)?)?直到\s*(?:我)?\s*(?:{NAG_REPLY}\s*{NAG_ANSWER}?|{NAG_ANSWER})了?(?:为止)?"
     # `一直提醒到我回复`, `提醒到我说完成为止`, `一直催到我回收到`
     rf"|{NAG_REPEAT}?{NAG_NAG}(?:我)?到\s*(?:我)?{NAG_REPLY}\s*{NAG_ANSWER}?了?(?:为止)?"
     # `没回复收到就一直提醒`, `不回就一直催我`, `我没说收到就继续提醒`
     rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}{NAG_ANSWER}?(?:的话)?\s*(?:就)?{NAG_REPEAT}{NAG_NAG}(?:我)?"
     # `要是没回复就每隔半小时再提醒`: the interval that follows says how often
-    rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}我?{NAG_ANSWER}?(?:的话)?\s*就?(?=\s*每)"
+    rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}我?{NAG_ANSWER}?(?:的话)?[\s,]*(?:请|就)?(?=\s*每)"
     # `没寄就一直提醒我`: not done (any verb), then the nag
     rf"|{NAG_IF}{NAG_NOT}\S{{1,3}}?就{NAG_REPEAT}{NAG_NAG}(?:我)?"
 )
 """`直到完成`, `提醒到我说完成为止`, `没寄就一直提醒我`: the marker of a nag."""
 NAG_EVERY_PATTERN = (
-    rf"每隔?\s*(?:(?P<n>{NAG_N})\s*个?\s*(?P<half>半)?\s*(?P<unit>分钟|分|小时|钟头)"
+    rf"{NAG_WHEN}每隔?\s*(?:(?P<n>{NAG_N})\s*个?\s*(?P<half>半)?\s*(?P<unit>分钟|分|小时|钟头)"
     r"|(?P<named>半个?小时|半个?钟头|一?刻钟|个?小时|个?钟头))\s*"
     r"(?:再?(?:提醒|催)(?:我)?(?:一次|一遍)?|一次)?"
 )
@@ -726,6 +732,11 @@ SCHEDULE_JOIN = r"(?:[、,/]|和|及|与)"
 """What joins several days (`周一、三`, `1号和15号`)."""
 IMPORTANT_MARK_PATTERN = r"[(\[【]\s*重要\s*[)\]】]|(?<![^\s,;:、])重要(?:!+|(?![^\s,;:、]))"
 """`【重要】`, `重要!`: a reminder marked important."""
+IMPORTANT_SAID_PATTERN = (
+    rf"(?:{_alternatives(IMPORTANT_SUBJECTS)})?{_alternatives(IMPORTANT_DEGREES)}重要(?!的)"
+    rf"|{_alternatives(IMPORTANT_SUBJECTS)}重要(?!的)|{_alternatives(IMPORTANT_PHRASES)}"
+)
+"""`这个很重要`, `非常重要`, `这个重要`, `一定要提醒`: the reminder is important."""
 TITLE_LEAD_PATTERN = r"(?:提醒我|叫我|俺(?!们)|咱(?!们))"
 """`提醒我`, `叫我`: words before a reminder's title, dropped."""
 DAILY_PATTERN = r"(?:每天|每日|天天)的?|每个?(?P<p>[早晚])上?"
@@ -806,6 +817,8 @@ ME = "我"
 
 
 # --- changes.py ---
+ENGLISH_SWITCH_PATTERN = r"(?<![A-Za-z])\s*(?P<word>off|on)\s*$"
+"""`晚报 off`: the English switch word at a message's end (not the end of a word)."""
 SWITCH_ON_PATTERN = r"打开|开启|开|恢复|启用"
 """The verbs that turn something on (`打开`, `恢复`)."""
 SWITCH_OFF_PATTERN = r"关掉|关闭|关|停掉|停用"
@@ -1327,6 +1340,12 @@ TASK_NAMES = ("待办", "任务", "todo")
 """The names of the task list."""
 OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 """The names of the other numbered lists."""
+TITLE_EMPTY_EDGES_PATTERN = (
+    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
+    r"|(?:\s+(?:ddl|截止)|\s*那个)\s*$"
+)
+"""Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
+`有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`."""
 TITLE_EDGE_MARKS = " ,把将"
 """Marks and 把/将 before a title after a verb."""
 DAY_LEADS = ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周")
@@ -1350,7 +1369,7 @@ THING_TAILS = ("的事", "这件事")
 """`续签合同的事`: words after a thing that say it is the task, dropped (in this order)."""
 SERVERCHAN_NAME = "Server酱"
 """The name a SendKey is bound under."""
-SEE_LIST_EXTRA = ("清单", "列表", "list", "我的", "都", "吧", "还有", "个")
+SEE_LIST_EXTRA = ("清单", "列表", "list", "我的", "都", "吧", "还有", "有", "个")
 """Words besides look and question words that only ask to see a list."""
 PAGE_FILLER = ("个人", "我的", "的", "个", "一下")
 """Words besides the pages' names that only ask for the pages."""

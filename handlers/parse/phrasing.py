@@ -24,6 +24,7 @@ from handlers.commands import (
 )
 from handlers.parse.body import Body
 from handlers.parse.changes import read_change
+from handlers.parse.cues import only_view_words
 from handlers.parse.lexicon import (
     EVENT_LEADS,
     REMIND_WORDS,
@@ -365,6 +366,8 @@ def read_dated(text: str, context: Body) -> Command | None:
         when = _time_last(when)  # 12月18号 公司年会 晚上六点半
     if when.day is None or not when.rest or len(when.rest) > _DAY_TIME_TITLE:
         return None
+    if only_view_words(when.rest):
+        return None  # 明天的待办, 后天的日程安排: a list asked for, not a thing to do
     if when.day < context.today or (when.start is None and when.day == context.today):
         return None
     try:

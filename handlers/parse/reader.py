@@ -43,9 +43,11 @@ from handlers.parse.calendar_feed import read_calendar_feed
 from handlers.parse.channels import read_channels
 from handlers.parse.lexicon import (
     DONE_WORDS,
+    ENGLISH_SWITCHES,
     HOW_WORDS,
     LOOK_LEADS,
     NOT_REMARK_TAILS,
+    SPOKEN_FILLERS,
     THANKS_WORDS,
 )
 from handlers.parse.normalise import (
@@ -69,6 +71,7 @@ from handlers.parse.patterns import (
     DONE_SUFFIX,
     EDIT_EVENT_KEYWORDS,
     END_OF_MESSAGE_MARKS,
+    ENGLISH_SWITCH_PATTERN,
     EVENT_KEYWORDS,
     GOAL_WEIGHT_KEYWORDS,
     JOURNAL_KEYWORDS,
@@ -116,7 +119,9 @@ from handlers.parse.views import MENU_KEYS, WHOLE_MESSAGES
 MAX_LENGTH = 2000
 _CHECK_MARKS = ("✅", "✔", "✔️", "☑", "☑️")
 
-KEYWORDS: dict[str, Callable[[Body], Command]] = {
+KEYWORDS: dict[str, Callable[[Body], Command | None]] = {
+    # A reader returns None when the words are not its own (`取消晨报` is a setting
+    # switched off, not a task): the intent families read them then.
     # Longer keywords first: `取消日程 2` is not `取消` (a task) + "日程 2".
     **dict.fromkeys(CANCEL_EVENT_KEYWORDS, parse_cancel_event),
     **dict.fromkeys(CANCEL_BUDGET_KEYWORDS, parse_cancel_budget),
@@ -156,14 +161,11 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     try:
         return with_clean_titles(_read(text, today=today, now_local=now_local))
     except ParseError as error:
-        said_twice = _REPEATED.fullmatch(tidy(normalise(text)))
-        if said_twice is not None:  # 知道了知道了: read once
+        for again in _read_again(text):
             try:
-                return with_clean_titles(
-                    _read(said_twice["once"], today=today, now_local=now_local)
-                )
+                return with_clean_titles(_read(again, today=today, now_local=now_local))
             except ParseError:
-                raise error from None
+                continue
         head = without_remark_tail(text)
         if head is None:
             raise
@@ -176,6 +178,23 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     return command
 
 
+def _read_again(text: str) -> list[str]:
+    """Other ways to read a message that was refused, each tried in turn: said twice
+    (`知道了知道了`), after a spoken filler with no pause (`那个四十五分钟后提醒我…`),
+    with an English switch word at its end (`晚报 off`). A message already understood
+    is never read again, so none of these can change what it meant."""
+    normal = tidy(normalise(text))
+    again = []
+    if (said_twice := _REPEATED.fullmatch(normal)) is not None:
+        again.append(said_twice["once"])
+    if (filler := next((f for f in SPOKEN_FILLERS if normal.startswith(f)), None)) is not None:
+        again.append(normal[len(filler) :])
+    if (switch := _ENGLISH_SWITCH.search(normal)) is not None:
+        again.append(normal[: switch.start()] + ENGLISH_SWITCHES[switch["word"].casefold()])
+    return [said for said in again if said.strip()]
+
+
+_ENGLISH_SWITCH = re.compile(ENGLISH_SWITCH_PATTERN, re.IGNORECASE)
 _TAIL = re.compile(REMARK_TAIL_PATTERN)
 
 

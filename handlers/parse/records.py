@@ -164,9 +164,9 @@ def parse_ledger(body: Body) -> Command:
 def _amount_inside(body: Body, direction: LedgerDirection) -> tuple[Decimal, list[str]]:
     """`记账 午饭 35` / `记账 晚饭48元`: the one amount after the words, and the words."""
     labels = words(body.text)
-    found = match_amount(labels[1]) if len(labels) >= 2 else None
-    if found is not None and not found[1].strip():
-        return found[0], [labels[0], *labels[2:]]
+    found = match_amount(" ".join(labels[1:])) if len(labels) >= 2 else None
+    if found is not None and (not found[1] or found[1][0].isspace()):
+        return found[0], [labels[0], *words(found[1])]  # `物业费 356.8 元`: 元 goes too
     inside = [m for m in amount_matches(body.text) if stands_alone(m)]
     if len(inside) == 1 and (value := find_amount(inside[0])) is not None:
         match = inside[0]

@@ -44,7 +44,7 @@ from handlers import texts
 from handlers.commands import AddReminder, Command, Confirm, ParseError
 from handlers.parse.lexicon import CRON_WEEKDAYS as _CRON_WEEKDAYS
 from handlers.parse.lexicon import DURATION_SECONDS as _SECONDS
-from handlers.parse.lexicon import IMPORTANT_WORDS, PERIOD_TIMES, WEEKENDS_OFF
+from handlers.parse.lexicon import PERIOD_TIMES, WEEKENDS_OFF
 from handlers.parse.lexicon import WEEKDAYS as _WEEKDAYS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import is_decoration, is_separator, strip_separators
@@ -61,6 +61,7 @@ from handlers.parse.patterns import (
     EVERY_OCCASION,
     EVERY_WEEK_TAIL_PATTERN,
     IMPORTANT_MARK_PATTERN,
+    IMPORTANT_SAID_PATTERN,
     LATER_PATTERN,
     ME,
     MONTHLY_PATTERN,
@@ -204,16 +205,14 @@ def _weekends_off(text: str) -> str:
     return _SAID_DAILY.sub(WORKDAYS_WORD, text[: found.start()] + text[found.end() :], count=1)
 
 
-_IMPORTANT_LONGEST = sorted(IMPORTANT_WORDS, key=len, reverse=True)
+_IMPORTANT_SAID = re.compile(IMPORTANT_SAID_PATTERN)
 
 
 def _take_important(text: str) -> tuple[str, bool]:
     text = "".join(" " if is_decoration(ch) else ch for ch in text)  # ⚠️重要
-    for said in _IMPORTANT_LONGEST:  # 这个很重要: of the reminder
-        if said in text:
-            rest, _ = _take_important(text.replace(said, " "))
-            return strip_separators(" ".join(rest.split())), True
-    return _take_marked_important(text)
+    text, said = _IMPORTANT_SAID.subn(" ", text)  # 这个很重要: of the reminder
+    rest, marked = _take_marked_important(" ".join(text.split()))
+    return strip_separators(rest), bool(said) or marked
 
 
 def _take_marked_important(text: str) -> tuple[str, bool]:

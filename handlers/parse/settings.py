@@ -22,10 +22,13 @@ from handlers.commands import (
     SetReview,
     SetWaterGoal,
     SetWaterInterval,
+    ShowReminders,
     SwitchAllReminders,
     SwitchWater,
 )
 from handlers.parse.body import Body
+from handlers.parse.cues import asks_to_see
+from handlers.parse.cues import read as read_cues
 from handlers.parse.numbers import small_int
 from handlers.parse.patterns import (
     CARDS_ON_OFF,
@@ -221,6 +224,10 @@ def _number(value: str, bounds: tuple[int, int], hint: str) -> int:
 
 
 def parse_reminder(body: Body) -> Command:
-    """`提醒 每天 22:00 吃药` (`提醒` alone lists them: a whole-message word)."""
+    """`提醒 每天 22:00 吃药` (`提醒` alone lists them: a whole-message word;
+    `提醒 list`, `提醒清单` too)."""
+    said = read_cues(body.text)
+    if asks_to_see(body.text) and said.turn_on is None and said.turn_off is None:
+        return ShowReminders()  # not 提醒都打开: that switches them on
     command = parse_custom_reminder(body.text, now_local=body.now_local)
     return afternoon_asked(command, body.text, body.now_local)

@@ -24,7 +24,9 @@ from handlers.commands import (
     EndQuiet,
     ParseError,
     PostponeTask,
+    ShowEvents,
     ShowTasks,
+    ShowToday,
     TaskRef,
     Undo,
 )
@@ -92,6 +94,8 @@ def parse_task(body: Body) -> Command:
     if not body.text:
         return ShowTasks()
     if asks_to_see(body.text):
+        if cues.read(body.text).event_word is not None:
+            return ShowToday()  # 待办和日程有哪些: both, the day's view
         return ShowTasks()  # 待办清单发我
     if (state := numbered_state(f"{body.keyword}{body.text}")) is not None:
         return state  # 待办2明天再弄: task 2's state, not a task titled "2明天再弄"
@@ -153,7 +157,7 @@ def parse_complete(body: Body) -> Command:
     return CompleteTask(ref=task_ref(strip_separators(body.text.removeprefix(LE)), DONE_KEYWORD))
 
 
-def parse_cancel(body: Body) -> Command:
+def parse_cancel(body: Body) -> Command | None:
     """`取消 3` / `取消 提交材料`; `取消 免打扰` and `取消 日程 2` with a space mean
     what they mean without one (never a task whose title contains 免打扰)."""
     if body.text in QUIET_WORDS_SAID or body.text.startswith(QUIET_WORDS_SAID):
@@ -172,6 +176,8 @@ def parse_cancel(body: Body) -> Command:
         raise ParseError(
             texts.task_ref_missing(CANCEL_KEYWORD)
         )  # 取消方糖的绑定: the channel readers'
+    if cues.read(body.text).feature is not None:
+        return None  # 取消晨报, 取消我的餐饮预算: a setting, read by the switches family
     return CancelTask(ref=task_ref(body.text, CANCEL_KEYWORD))
 
 
@@ -211,8 +217,11 @@ def _remind_minutes(text: str) -> tuple[int | None, str]:
 def parse_event(body: Body) -> Command:
     """`日程 周四 14:00-15:00 复诊` / `日程 明天 9:30 开会 提前15分钟` / `日程 明天 复诊`.
 
-    A day is required; no time (or `全天`) makes an all-day event.
+    A day is required; no time (or `全天`) makes an all-day event. `日程 list`,
+    `日程清单` show them.
     """
+    if asks_to_see(body.text):
+        return ShowEvents()
     return small_hours_asked(event_from(when_anywhere(body.text, body.today)), body.text)
 
 
