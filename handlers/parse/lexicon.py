@@ -539,6 +539,10 @@ WEIGHT_CUES: tuple[str, ...] = (
     "称下",
     "称的",
 )
+WEIGHT_CHANGE_WORDS = (
+    "轻了", "重了", "瘦了", "胖了", "掉了", "涨了", "长了", "减了", "少了", "多了", "降了",
+)  # fmt: skip
+"""Before a weight, these say by how much it changed (`比昨天轻了0.3公斤`)."""
 WEIGHT_UNITS = {"kg": False, "kgs": False, "公斤": False, "千克": False, "斤": True}
 """Weight units and whether they are 斤 (halved to kilograms)."""
 BUDGET_CUES: tuple[str, ...] = (
@@ -1679,7 +1683,7 @@ MY_PEOPLE = (
 )  # fmt: skip
 """The user's people: `转给我妈` sends money to them (out), unlike `转给我` (in)."""
 AMOUNT_LEADS = (
-    "一共", "总共", "合计", "共计", "控制在", "不超过", "最多", "扣了", "花掉", "付了", "交了",
+    "一共", "总共", "合计", "共计", "控制在", "不超过", "最多", "扣了", "花掉", "花了", "付了", "交了",
 )  # fmt: skip
 """Words right before an amount in Chinese numerals (`一共一百二十六`, `控制在五百以内`)."""
 LIMIT_ENDS = ("以内", "之内", "以下", "封顶")

@@ -49,6 +49,7 @@ from handlers.parse.patterns import (
     MOSQUITO_YUAN_PATTERN,
     PLEASE,
     PLEASE_ASK,
+    RECORD_ASK_TAIL_PATTERN,
     SEPARATOR_CHARS,
     TITLE_EMPTY_EDGES_PATTERN,
     TITLE_END_MARKS,
@@ -107,6 +108,7 @@ def _hints() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 
 _FRAME_HINT, _CORRECTION_HINT = _hints()
+_RECORD_ASK_TAIL = re.compile(RECORD_ASK_TAIL_PATTERN)
 _MEANT = {**_MEANT, MOSQUITO: MOSQUITO}  # the lookbehind's 蚊 is replaced by _MOSQUITO_YUAN
 
 
@@ -211,9 +213,13 @@ def without_frame(text: str, normal: str | None = None) -> str:
         for tail in POLITE_FRAME_TAILS:
             if normal.endswith(tail, start, trimmed) and trimmed - start > len(tail):
                 end = trimmed - len(tail)
-                while end > start and normal[end - 1] in TRAIL_PUNCT:
-                    end -= 1
                 break
+        ask_tail = _RECORD_ASK_TAIL.search(normal, start, trimmed)
+        if ask_tail is not None and start < ask_tail.start() < end:  # 钢琴课 1800，你给我记一下
+            end = ask_tail.start()
+        if end != before[1]:
+            while end > start and normal[end - 1] in TRAIL_PUNCT:
+                end -= 1
         if (start, end) == before:
             break
     if JOURNAL_WORD in normal[start : start + 8]:

@@ -263,7 +263,20 @@ TITLE_END_MARKS = "。.!?~,;:、…-—"
 # --- normalise.py, inside its readers ---
 YUAN = "块"
 """`块`: the yuan said the common way."""
-FRAME_HINT_MARKS = r"|请|[?？]|吗"
+RECORD_ASK_WHO = r"(?:请|麻烦)?你?(?:帮我|给我|帮忙)?"
+RECORD_ASK_ENDS = r"(?:好吗|吧|哈|啊|呀|哦|嘛)?"
+RECORD_ASK_PATTERN = (
+    rf"{RECORD_ASK_WHO}记(?:一下|下来|下|上|录一下|录|个账|账|一笔){RECORD_ASK_ENDS}"
+)
+"""`…，你给我记一下`, `…，请帮我记账`, `…请记录`: asking that what was said be recorded,
+composed of who asks, the verb and its end; said at the end, no part of the record."""
+RECORD_ASK_TAIL_PATTERN = (
+    rf"(?:(?<=[\s,.!])记(?:一下|下来|下|上|录一下|录|一笔){RECORD_ASK_ENDS}"
+    rf"|(?=请|麻烦|你|帮我|给我|帮忙){RECORD_ASK_PATTERN})$"
+)
+"""Said last, after a pause or starting with who asks (`巡检记录`, `收车记账`, `怎么记账`
+and `帮助 记账` end in the same words and keep them)."""
+FRAME_HINT_MARKS = rf"|请|[?？]|吗|{RECORD_ASK_PATTERN}"
 """A polite `请` or a question mark or `吗`: a frame may be around the request."""
 MOSQUITO = "蚊"
 """`蚊`: Cantonese for 块 after a number."""
@@ -1006,9 +1019,11 @@ BOOKED_PATTERN = r"^(?:我)?约(?:好)?了"
 
 
 # --- money.py ---
-MONEY_QUESTION_PATTERN = r"[?？吗么啥]|多少|几|怎么|为什么|是不是|要不要|能不能|贵不贵"
+MONEY_QUESTION_PATTERN = (
+    r"[?？吗么啥]|多少|(?<![跟和与同请好这那前近])几|怎么|为什么|是不是|要不要|能不能|贵不贵"
+)
 """A question mark or word: a message about money that asks, records nothing."""
-MONEY_PAST_PATTERN = r"昨天|前天|上周|上个?月|去年|那天|上次|上回"
+MONEY_PAST_PATTERN = r"昨天|前天|前几天|这几天|这两天|上周|上个?月|去年|那天|上次|上回"
 """A past day (`昨天`, `上次`): money told as a story, asked."""
 STRONG_SPEND = (
     "花了",

@@ -19,6 +19,7 @@ from handlers.parse.lexicon import (
     NOT_A_NUMBER_AFTER,
     SPAN_UNITS,
     TRADE_VERBS,
+    WEIGHT_CHANGE_WORDS,
     WEIGHT_UNITS,
 )
 from handlers.parse.numbers import (
@@ -163,6 +164,7 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
     if (before := _UNIT_FIRST.search(text)) is not None:
         return number_value(before["n"]), before["unit"].lower()  # kg 68.6 早上称的
     found = [m for m in _WEIGHT.finditer(text) if m["n"] and not _a_word(m) and not _goods(m)]
+    found = [m for m in found if not _a_change(m)] or found  # 轻了0.3公斤，现在是65.2公斤
     with_unit = [m for m in found if m["unit"]]
     chosen = with_unit if with_unit else found
     if len(chosen) != 1:
@@ -177,6 +179,11 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
         value += Decimal("0.5")  # 131斤半
     unit = match["unit"].lower() if match["unit"] else None
     return value, unit
+
+
+def _a_change(match: re.Match[str]) -> bool:
+    """`比昨天轻了0.3公斤`: by how much it changed, not what it is."""
+    return match.string[: match.start()].rstrip().endswith(WEIGHT_CHANGE_WORDS)
 
 
 def _goods(match: re.Match[str]) -> bool:
