@@ -82,6 +82,7 @@ from handlers.parse.patterns import (
     CN_COUNT_CHARS,
     COMPARE_WORDS,
     DAY_LEADS,
+    DOER_TAILS,
     DONE_ANY_VERB_PATTERN,
     DONE_PAST_PATTERN,
     DONE_REST_PATTERN,
@@ -471,18 +472,39 @@ def _done_title(text: str) -> str | None:
         return None
     finished = _DONE_ANY_VERB.fullmatch(text)  # 报价单发过去了, 材料提交上去了
     if finished is not None and (match is None or finished.start("verb") < match.start("verb")):
+        thing = _without_doer(finished["thing"])
         if finished["verb"] in GENERIC_VERBS:
-            return finished["thing"]  # 交材料做完了: the thing is the task
-        return finished["verb"] + finished["thing"]  # 发报价单 (the handler also tries 报价单)
+            for tail in THING_TAILS:  # 回电话这件事我已经办好了: 回电话
+                thing = thing.removesuffix(tail)
+            return thing  # 交材料做完了: the thing is the task
+        return finished["verb"] + thing  # 发报价单 (the handler also tries 报价单)
     if match is None:
         return None
     verb = VERB_BASE.get(match["verb"], match["verb"])
-    thing = match["thing"]
+    thing = said = _without_doer(match["thing"])
     for tail in THING_TAILS:
         thing = thing.removesuffix(tail)
-    if verb in GENERIC_VERBS or thing != match["thing"]:
+    if verb in GENERIC_VERBS or thing != said:
         return thing  # 续签合同的事办完了: the thing is the task
     return verb + thing
+
+
+def thing_done(said: str) -> str:
+    """`回电话这件事我已经` -> `回电话`: the thing said before a done verb, without who
+    did it, how soon, and the words that call it the task."""
+    thing = _without_doer(said.strip())
+    for tail in THING_TAILS:
+        thing = thing.removesuffix(tail)
+    return thing or said.strip()
+
+
+def _without_doer(thing: str) -> str:
+    """`回电话这件事我已经` -> `回电话这件事` (never down to nothing)."""
+    while (
+        shorter := next((thing.removesuffix(t) for t in DOER_TAILS if thing.endswith(t)), thing)
+    ) != thing and shorter:
+        thing = shorter
+    return thing
 
 
 _DONE_PAST_LONGEST = sorted({*DONE_PAST_VERBS, *WORK_VERBS}, key=len, reverse=True)

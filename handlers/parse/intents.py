@@ -81,6 +81,7 @@ from handlers.parse.lexicon import (
     HELP_TOPIC_FILLERS,
     ML_PER_GLASS,
     QUIET_ASK_STARTS,
+    SPOKEN_FILLERS,
     TASK_EDGE_WORDS,
     UNBIND_WORDS,
     WATER_MISSED,
@@ -167,11 +168,11 @@ from handlers.parse.settings import parse_quiet
 from handlers.parse.slots import Slots
 from handlers.parse.tasks import (
     MAX_REMIND_MINUTES,
-    _remind_minutes,
     numbered_state,
     parse_edit_event,
     parse_event,
     parse_task,
+    remind_minutes,
 )
 from handlers.parse.views import read_help
 from handlers.parse.when import match_when
@@ -684,6 +685,8 @@ def help_asked(
         topic = topic.split()[0] if topic.split() else ""  # 记账咋弄 教我一下: 记账
         while topic.endswith(HELP_TOPIC_FILLERS):
             topic = next(topic.removesuffix(f) for f in HELP_TOPIC_FILLERS if topic.endswith(f))
+        while topic.startswith(SPOKEN_FILLERS):  # 那个记账咋弄的: 记账
+            topic = next(topic.removeprefix(f) for f in SPOKEN_FILLERS if topic.startswith(f))
         found = read_help(HELP_COMMAND.format(topic=topic)) if topic else None
         if found is not None and found.topic:
             return found
@@ -761,7 +764,7 @@ def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command 
     if match is None:
         return None
     try:
-        minutes, rest = _remind_minutes(match["notice"])
+        minutes, rest = remind_minutes(match["notice"])
     except ParseError:
         return None
     if minutes is None or rest.strip() or not 0 < minutes <= MAX_REMIND_MINUTES:

@@ -30,6 +30,7 @@ from handlers.commands import (
 )
 from handlers.parse import intents, money, phrasing
 from handlers.parse.body import Body
+from handlers.parse.cues import thing_done
 from handlers.parse.lexicon import NOT_RECORD_VERB, RECORD_LEADS, RECORD_VERB
 from handlers.parse.normalise import compact
 from handlers.parse.numbers import (
@@ -174,7 +175,7 @@ def read_task_state(text: str) -> Command | None:
         what = _TODAY_CANNOT.sub("", said).strip() or said
         return PostponeTask(ref=task_ref(what, POSTPONE_KEYWORD))  # 年度总结今天搞不完了 挪到明天
     if (match := _DONE.fullmatch(text)) and _is_title(match["what"]):
-        return CompleteTask(ref=task_ref(match["what"].strip(), DONE_KEYWORD))
+        return CompleteTask(ref=task_ref(thing_done(match["what"]), DONE_KEYWORD))
     if (done := _DONE_AFTER_COMMA.fullmatch(text)) and _is_title(done["what"]):
         return CompleteTask(
             ref=task_ref(done["what"].strip(), DONE_KEYWORD)

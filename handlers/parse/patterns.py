@@ -830,6 +830,10 @@ ME = "我"
 
 
 # --- changes.py ---
+FORMAL_AT_PATTERN = (
+    r"(?:(?<=^)|(?<=[请将需\s,]))于(?=本|今|明|后|下|上|周|星期|[0-9一二三四五六七八九十])"
+)
+"""`请于本周五下午四点…`: a formal 于 before a day or time (not 等于, 关于, 终于)."""
 ENGLISH_SWITCH_PATTERN = r"(?<![A-Za-z])\s*(?P<word>off|on)\s*$"
 """`晚报 off`: the English switch word at a message's end (not the end of a word)."""
 SWITCH_ON_PATTERN = r"打开|开启|开|恢复|启用"
@@ -928,7 +932,7 @@ SETTING_N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
 POLITE_LEAD_PATTERN = r"^(?:请|麻烦|帮我|帮忙|给我)\s*"
 """`请`, `麻烦`, `帮我`: a polite lead, dropped."""
 WATER_SAID_PATTERN = (
-    r"(?P<total>今天)?(?:又|刚|刚刚|刚才|已经)?(?:喝|补)(?:了|掉|完了|完)?\s*(?:水)?\s*"
+    r"(?P<total>今天|今天一共|今天总共|一共|总共)?(?:又|刚|刚刚|刚才|已经)?(?:喝|补)(?:了|掉|完了|完)?\s*(?:水)?\s*"
     rf"(?:(?P<n>{SETTING_N})\s*(?:大|小)?(?P<unit>杯|瓶)(?P<water>水)?|(?P<one>杯水|水))?"
     rf"|(?P<n2>{SETTING_N})\s*(?:大|小)?杯水"
 )
@@ -1178,9 +1182,11 @@ ADVANCE_NOTICE_PATTERN = (
 )
 """`提前一小时`: how long before an event to be told of it."""
 NAMED_NOTICE_PATTERN = (
-    r"(?:把)?(?P<title>[^\s,0-9]{1,12}?)(?:那个|的)(?:日程)?\s*(?P<notice>提前.+)"
+    r"(?:把)?(?P<title>[^\s,0-9]{1,12}?)(?:那个|的)(?:日程)?\s*(?:改成|改为|设成|换成|改)?"
+    r"\s*(?P<notice>提前.+)"
 )
-"""`复诊那个日程提前一小时提醒`: an event named by its title, its notice changed."""
+"""`复诊那个日程提前一小时提醒`, `答辩那个改成提前1小时提醒`: an event named by its title,
+its notice changed."""
 WAIT_PATTERN = (
     r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
 )
@@ -1382,6 +1388,9 @@ MY_WORDS = ("我的", "我都")
 """`我的`, `我都`: the user's own."""
 THING_TAILS = ("的事", "这件事")
 """`续签合同的事`: words after a thing that say it is the task, dropped (in this order)."""
+DOER_TAILS = ("已经", "终于", "总算", "都", "也", "我")
+"""`回电话这件事我已经办好了`: who and how soon, before the done verb, no part of the thing
+(dropped from its end, as often as they stand there)."""
 SERVERCHAN_NAME = "Server酱"
 """The name a SendKey is bound under."""
 SEE_LIST_EXTRA = ("清单", "列表", "list", "我的", "都", "吧", "还有", "有", "个")

@@ -48,6 +48,7 @@ from handlers.parse.lexicon import (
     LOOK_LEADS,
     NOT_REMARK_TAILS,
     SPOKEN_FILLERS,
+    STATE_VERBS,
     THANKS_WORDS,
 )
 from handlers.parse.normalise import (
@@ -73,6 +74,7 @@ from handlers.parse.patterns import (
     END_OF_MESSAGE_MARKS,
     ENGLISH_SWITCH_PATTERN,
     EVENT_KEYWORDS,
+    FORMAL_AT_PATTERN,
     GOAL_WEIGHT_KEYWORDS,
     JOURNAL_KEYWORDS,
     LE,
@@ -84,6 +86,7 @@ from handlers.parse.patterns import (
     SETTING_KEYWORDS,
     TAIL_MARKS,
     TASK_KEYWORDS,
+    THAT,
     TIMED_RECORD_PATTERN,
     WATER_KEYWORDS,
     WATER_WORD,
@@ -181,7 +184,8 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
 def _read_again(text: str) -> list[str]:
     """Other ways to read a message that was refused, each tried in turn: said twice
     (`知道了知道了`), after a spoken filler with no pause (`那个四十五分钟后提醒我…`),
-    with an English switch word at its end (`晚报 off`). A message already understood
+    with an English switch word at its end (`晚报 off`), without a pointing 那个 inside
+    (`喝水提醒那个每隔一个钟头…`), without a formal 于 before a time (`请于本周五…`). A message already understood
     is never read again, so none of these can change what it meant."""
     normal = tidy(normalise(text))
     again = []
@@ -191,9 +195,16 @@ def _read_again(text: str) -> list[str]:
         again.append(normal[len(filler) :])
     if (switch := _ENGLISH_SWITCH.search(normal)) is not None:
         again.append(normal[: switch.start()] + ENGLISH_SWITCHES[switch["word"].casefold()])
+    if THAT in normal:  # 喝水提醒那个每隔一个钟头…: 那个 points, says nothing
+        again.append(" ".join(normal.replace(THAT, " ").split()))
+    if (formal := _FORMAL_AT.sub("", normal)) != normal:  # 请于本周五下午四点…
+        again.append(formal)
     return [said for said in again if said.strip()]
 
 
+_DONE_SAID = tuple({*DONE_WORDS, *(word for word, verb in STATE_VERBS.items() if verb == "done")})
+"""The words that already say a task is done (a check mark after them adds nothing)."""
+_FORMAL_AT = re.compile(FORMAL_AT_PATTERN)
 _ENGLISH_SWITCH = re.compile(ENGLISH_SWITCH_PATTERN, re.IGNORECASE)
 _TAIL = re.compile(REMARK_TAIL_PATTERN)
 
@@ -252,7 +263,8 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
     if (timed := _TIMED_RECORD.match(clean)) is not None:  # 07:10 体重 74.05: when it was taken
         clean, loose = clean[timed.end() :], tidy(loose[timed.end() :], drop_le=True)
     done_mark = normal.rstrip().endswith(_CHECK_MARKS) and WATER_WORD not in loose  # 又一杯水 ✅
-    if done_mark and loose and not clean.endswith(LE) and not any(w in loose for w in DONE_WORDS):
+    said_done = any(word in loose.casefold() for word in _DONE_SAID)  # 2 done ✅
+    if done_mark and loose and not clean.endswith(LE) and not said_done:
         loose += DONE_SUFFIX  # `2 ✅`: the check mark is the word
     context = Body("", clean, text, today, local)
     if _HOW_HINT.search(clean) and (asked := intents.help_asked(clean, context)) is not None:

@@ -194,7 +194,7 @@ def parse_postpone(body: Body) -> Command:
     return PostponeTask(ref=task_ref(body.text, POSTPONE_KEYWORD))
 
 
-def _remind_minutes(text: str) -> tuple[int | None, str]:
+def remind_minutes(text: str) -> tuple[int | None, str]:
     """`提前15分钟` / `提前1小时` / `提前半小时` anywhere in `text`: minutes and the rest.
 
     `提前` not followed by a number (`提前还款`) is left alone as part of the title.
@@ -295,7 +295,7 @@ def event_from(when: When) -> AddEvent:
         raise ParseError(texts.EVENT_NEEDS_DAY)
     if when.start is not None and when.end is not None and when.end <= when.start:
         raise ParseError(texts.EVENT_END_BEFORE_START)
-    remind, rest = _remind_minutes(when.rest)
+    remind, rest = remind_minutes(when.rest)
     title = " ".join(strip_separators(rest).split())
     title = title.removeprefix(THAT).removeprefix(THIS).strip() or title  # 明天那个体检
     if not title:
@@ -315,9 +315,16 @@ def _event_number(text: str, hint: str) -> tuple[int, str]:
 def parse_cancel_event(body: Body) -> Command:
     """`取消日程 2` (the number from 「日程」)."""
     number, rest = _event_number(body.text, texts.CANCEL_EVENT_HINT)
-    if rest:
+    if rest and not _a_reason(body.text, rest):
         raise ParseError(texts.CANCEL_EVENT_HINT)
-    return CancelEvent(number=number)
+    return CancelEvent(number=number)  # 取消日程1，客户临时改了时间: the reason is no part
+
+
+def _a_reason(text: str, rest: str) -> bool:
+    """`…1，客户临时改了时间`: words after a comma with no number, a reason said."""
+    return text[: len(text) - len(rest)].rstrip().endswith(",") and not any(
+        ch.isdigit() for ch in rest
+    )
 
 
 def parse_edit_event(body: Body) -> Command:
@@ -326,7 +333,7 @@ def parse_edit_event(body: Body) -> Command:
     when = match_when(rest, body.today)
     if when.start is not None and when.end is not None and when.end <= when.start:
         raise ParseError(texts.EVENT_END_BEFORE_START)
-    remind, title = _remind_minutes(when.rest)
+    remind, title = remind_minutes(when.rest)
     title = " ".join(strip_separators(title).split())
     start, end = when.start, when.end
     if title in EVENT_END_WORDS and start is not None and end is None:
