@@ -27,6 +27,7 @@ from handlers.commands import (
     SwitchWater,
 )
 from handlers.parse.body import Body
+from handlers.parse.cues import read as read_cues
 from handlers.parse.lexicon import (
     END_WORDS,
     EVENT_TITLE_WORDS,
@@ -39,6 +40,7 @@ from handlers.parse.patterns import (
     CARDS_PATTERN,
     CLOCK_SAID_PATTERN,
     DAY_UNIT,
+    DAY_WINDOW_SETTING,
     DIGEST_DAILY_PATTERN,
     EDIT_EVENT_KEYWORD,
     EVENT_CANCEL_PATTERN,
@@ -166,6 +168,8 @@ def _event_move(text: str, context: Body) -> Command | None:
         return None
     if any(word in match["title"] for word in TASK_WORDS):
         return None  # 续交房租那个待办推到明天: a task, not an event
+    if DAY_WINDOW_SETTING in match["title"] or read_cues(match["title"]).feature is not None:
+        return None  # 作息时间调整为6:30至22:30, 晨报改到七点: a setting, not an event
     if match["rest"].strip(SOFT_TAIL) == TOMORROW and not any(
         w in match["title"] for w in EVENT_TITLE_WORDS
     ):

@@ -911,6 +911,8 @@ def named_thing(text: str) -> tuple[str, str] | None:
     rest = text[match.end() :].strip(" ,").removeprefix(ME).removeprefix(ALREADY_WORD).strip()
     if not thing or not rest or len(thing) > 16 or _any(thing, QUESTION_CUES):
         return None
+    if read(thing).feature is not None:
+        return None  # 卡片那个关掉: a setting switched, not a task
     first = rest.split(",")[0].split()[0] if rest.split(",")[0].split() else rest
     state = next((STATE_VERBS[w] for w in _STATE_WORDS if first.startswith(w)), None)
     if state is None and _CANCEL_REST.fullmatch(first):

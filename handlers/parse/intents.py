@@ -154,6 +154,7 @@ from handlers.parse.patterns import (
     UNBIND_COMMAND,
     UNBIND_WORD,
     UNTIL_BEFORE_PATTERN,
+    UNTIL_FORMAL_PATTERN,
     UNTIL_LEAD,
     UNTIL_WORD,
     WATER_HINT_PATTERN,
@@ -221,7 +222,7 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     text = found_cues.without_polite(text)
     said_last = text.endswith(EVENT_WORD) and not text.startswith(EVENT_WORD) and _slots.when_found
     asking = cues.question or cues.look or cues.mine
-    if cues.event_marker is None and said_last and not asking:
+    if cues.event_marker is None and said_last and not asking and cues.turn_off is None:
         rest = text.removesuffix(EVENT_WORD).strip(" ,")  # 体检 周五 上午9点到11点 日程
         if found_cues.only_view_words(rest):
             return None  # 今天的待办和日程: a view, not an event titled 的待办和
@@ -601,6 +602,7 @@ def quiet_until(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
     """`别打扰我，到明早8点`: quiet until a wall-clock time."""
     if not cues.quiet or cues.turn_off_word == CANCEL_KEYWORD:
         return None
+    text = _UNTIL_FORMAL.sub(UNTIL_WORD, text)  # 免打扰至今天17:00
     if "," in text and UNTIL_WORD not in text:  # 夜班要补觉,下午四点前都别吵我: the clause with 前
         text = next((part for part in text.split(",") if BEFORE_WORD in part), text.split(",")[-1])
     period = next((p for p in EVENING_PERIODS if p in text[: max(text.find(UNTIL_WORD), 0)]), "")
@@ -773,6 +775,7 @@ def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command 
 
 
 _NAMED_NOTICE = re.compile(NAMED_NOTICE_PATTERN)
+_UNTIL_FORMAL = re.compile(UNTIL_FORMAL_PATTERN)
 
 
 def task_not_needed(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:

@@ -362,10 +362,13 @@ PERSON_OBJECT_VERBS = "送接带完"
 GIVERS: tuple[str, ...] = ("乘客", "客人", "顾客", "客户", "老板", "公司", "单位", "房东", "家长")
 """Who pays the user (`乘客多给了二十`): with the people words, a giver said right
 before 给了 makes the money come in."""
+GIFT_OCCASIONS = ("过年", "压岁", "春节", "生日", "过节", "中秋", "新年")
+"""`闺女给我转了两千过年用`: money from someone for an occasion is a gift (红包)."""
 GIVEN_TO_ME = ("多给了", "又给了", "也给了", "给了我", "给了")
 """After a giver, the verb that hands the money over (`老板多给了二十`)."""
 REMARK_WORDS: tuple[str, ...] = (
     "人均",
+    "标准",
     "估分",
     "分数",
     "成绩",
@@ -649,11 +652,16 @@ TASK_MARKERS: tuple[str, ...] = (
     "加一个任务",
     "记待办",
 )
-MOVE_VERBS = (
-    "往后推到", "往前挪到", "推迟到", "提前到", "延期到", "改到", "改成", "改为", "改在", "挪到",
-    "移到", "推到", "换到", "延到", "调到",
+MOVE_LEADS = (
+    "往后推", "往前挪", "往后挪", "推迟", "提前", "延期", "延后", "调整", "变更", "改", "挪", "移",
+    "推", "换", "延", "调",
 )  # fmt: skip
-"""Words that move an event to a new time (`第一个日程提前到下午一点半`)."""
+MOVE_ENDS = ("到", "成", "为", "在", "至")
+MOVE_VERBS = tuple(
+    sorted({lead + end for lead in MOVE_LEADS for end in MOVE_ENDS}, key=len, reverse=True)
+)
+"""Words that move an event to a new time (`第一个日程提前到下午一点半`, `日程2改至12月8日`,
+`调整为16:00`): a verb and where it goes, composed."""
 EVENT_OFF_WORDS = (
     "取消", "取消了", "不去", "不去了", "删掉", "删了", "删除", "删", "不开了", "不开", "去不了",
     "去不成", "黄了", "不办了",
@@ -673,6 +681,7 @@ LOOK_WORDS: tuple[str, ...] = (
     "看一下",
     "看下",
     "查看",
+    "查询",
     "查一下",
     "查下",
     "查查",
@@ -809,6 +818,7 @@ IDENTITY_WORDS: tuple[str, ...] = (
     "账号",
     "帐号",
     "用户名",
+    "用户号",
     "id",
     "工号是啥",
     "我是谁",
@@ -1284,6 +1294,14 @@ STATE_VERBS: dict[str, str] = {
     "挪到明天去": "postpone",
     "放放": "postpone",
 }
+STATE_VERBS |= {
+    no + verb + end: "cancel"
+    for no in ("不", "不用", "不必", "别")
+    for verb in ("做", "弄", "搞", "干", "办")
+    for end in ("", "了")
+    if no + verb + end not in STATE_VERBS
+}
+"""`待办4不弄了`, `不必办了`: not doing it any more, composed (a task dropped)."""
 STATE_VERBS |= {f"{verb}明天": "postpone" for verb in MOVE_VERBS if verb != "改成"}
 """Any move verb to 明天 puts a task off (`待办二推迟到明天`)."""
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
@@ -1303,6 +1321,7 @@ GIVE_WORDS: tuple[str, ...] = (
     "给一个",
     "发下",
     "想在",
+    "发送",
 )
 """Asking to be given something (`给我发个周报`, `来个总结`)."""
 EVENT_NOUNS: tuple[str, ...] = (
@@ -1422,22 +1441,14 @@ AMOUNT_FOLLOWERS: tuple[str, ...] = (
     "看",
 )
 """A verb right after an amount (`花了三十五吃了顿麻辣烫`) still ends it."""
+MISTAKE_VERBS = ("说", "记", "发", "写", "搞", "弄", "按", "点", "输", "整", "打", "填")
+"""`打错了`, `输错了`: a verb, then 错, says the last thing was a mistake."""
 STRONG_UNDO: tuple[str, ...] = (
-    "说错",
     "回退",
     "撤销",
     "撤回",
-    "记错",
-    "发错",
-    "写错",
-    "搞错",
-    "弄错",
-    "按错",
-    "点错",
-    "输错",
-    "整错",
-    "弄错了",
     "撤掉",
+    *(verb + "错" for verb in MISTAKE_VERBS),
 )
 UNDO_FILLER: tuple[str, ...] = (
     "不要记",
@@ -1560,7 +1571,7 @@ DIALECT = {
     "明儿个": "明天 ", "今儿个": "今天 ", "明儿": "明天", "今儿": "今天", "唔该": "麻烦",
     "唔好": "不要", "啱啱": "刚刚", "搞掂": "搞定", "记低": "记下", "看一哈": "看一下",
     "我系": "我是", "啥子": "什么", "饮咗": "喝了", "咗": "了", "唔": "不", "佢": " ",
-    "俺": "我",
+    "俺": "我", "晌午": "中午", "后晌": "下午", "前晌": "上午", "饮水": "喝水",
 }  # fmt: skip
 """Regional words and their Mandarin, each the same length (the journal keeps what was
 typed, and an index into the normalised text must stay an index into it)."""
@@ -1614,6 +1625,7 @@ LOOK_LEADS = (
     "我的",
     "显示",
     "查看",
+    "查询",
     "看看",
     "看下",
     "看一下",
@@ -1661,7 +1673,9 @@ NAG_ANSWER_TAILS = (
 )  # fmt: skip
 """What may follow a nag's answer and say nothing more (`收到了，谢谢提醒`, `知道了 马上去`)."""
 HOW_ASKS = ("应该怎么", "要怎么", "该怎么", "怎么", "怎样", "如何", "咋")
-HOW_DOINGS = ("设置", "记录", "记", "用", "弄", "设", "写", "加", "发", "搞", "整", "操作")
+HOW_DOINGS = (
+    "设置", "记录", "记", "用", "弄", "设", "写", "加", "发", "搞", "整", "操作", "使用", "添加",
+)  # fmt: skip
 """A how-to question is one of HOW_ASKS, then one of HOW_DOINGS (`怎样记录体重`)."""
 UNDO_LAST = ("刚才", "刚刚", "刚", "最后")
 UNDO_PIECES = ("条", "笔", "步")

@@ -25,6 +25,7 @@ from handlers.parse.lexicon import (
     ABOUT_AFTER,
     AMOUNT_LEADS,
     EXPENSE_SYNONYMS,
+    GIFT_OCCASIONS,
     GIFT_VERBS,
     GIFT_WORDS,
     GIVEN_TO_ME,
@@ -237,7 +238,8 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     clean = clean_note(note)
     coming_in = _came_in(note) or _find(note, EARNED_WORDS) is not None  # 外孙女给我发了个红包
     if coming_in and not income:
-        income = OTHER_CATEGORY  # 妈妈给我转了 500: money came in, of no named kind
+        # 妈妈给我转了 500: money came in, of no named kind; for a holiday, a gift (红包)
+        income = RED_PACKET_CATEGORY if _find(note, GIFT_OCCASIONS) else OTHER_CATEGORY
     if income and (coming_in or (not verb and len(income) >= len(word or ""))):
         entry = _ledger(
             LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, OTHER_CATEGORY), clean

@@ -27,11 +27,12 @@ from handlers.commands import (
     ParseError,
     PostponeTask,
     RecordWeight,
+    Undo,
 )
 from handlers.parse import intents, money, phrasing
 from handlers.parse.body import Body
 from handlers.parse.cues import thing_done
-from handlers.parse.lexicon import NOT_RECORD_VERB, RECORD_LEADS, RECORD_VERB
+from handlers.parse.lexicon import NOT_RECORD_VERB, RECORD_LEADS, RECORD_VERB, STRONG_UNDO
 from handlers.parse.normalise import compact
 from handlers.parse.numbers import (
     ANY_NUMBER,
@@ -184,6 +185,8 @@ def read_task_state(text: str) -> Command | None:
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
     if match and (event := _EVENT_BY_NUMBER.fullmatch(match["what"].strip())):
         return CancelEvent(number=small_int(event["n"] or event["m"]) or 0)  # 3号日程不去了
+    if match and any(word in match["what"] for word in STRONG_UNDO):
+        return Undo()  # 刚才记错了 不要: the last record, not a task titled 刚才记错
     if match and _is_title(match["what"]):
         what = _CANCEL_REASON.split(match["what"])[0]
         what = _INTERJECTION.sub("", what.strip())  # 算了 回访客户那个不做了

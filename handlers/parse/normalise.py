@@ -33,6 +33,7 @@ from handlers.parse.lexicon import (
     TYPO_PAIRS,
 )
 from handlers.parse.patterns import (
+    BA_DONE_TITLE_PATTERN,
     BU_LE,
     CORRECTED_IS,
     DECIMAL_DOT_PATTERN,
@@ -40,6 +41,7 @@ from handlers.parse.patterns import (
     FEATURE_QUESTION_MARK_PATTERN,
     FRAME_HINT_MARKS,
     IF_SO_WORDS,
+    JOURNAL_KEYWORDS,
     JOURNAL_LEADS,
     JOURNAL_WORD,
     LE,
@@ -124,6 +126,29 @@ def compact(text: str) -> str:
     """`今年 过的 咋样` -> `今年过的咋样`: the spaces some people type between words
     (only between two Chinese characters; `喝水 +2` keeps its)."""
     return _CJK_SPACE.sub("", text)
+
+
+def unspaced(text: str) -> str:
+    """`去 银行 取 钱` -> `去银行取钱`: a message typed a word or a character at a time
+    (two or more lone Chinese characters between spaces, or one among four or more
+    words), read without the spaces between Chinese characters. Other messages, and
+    a journal (kept as typed), are returned as they are."""
+    said = text.split()
+    lone = [
+        word
+        for word in said
+        if len(word) == 1 and _CJK_CHAR.match(word) and word not in FILLER_SOUNDS
+    ]  # 体重 那个 嗯 六十九点八: a filler alone is a pause, not a character typed apart
+    apart = len(lone) >= 2 or (lone and (len(said) >= 4 or lone[-1] == said[-1] == LE))
+    if not apart:
+        return text  # 知道 了: the 了 typed apart counts too
+    joined = compact(text)
+    if any(word in joined[:8] for word in JOURNAL_KEYWORDS):
+        return text  # 记 日记 今天 去 公园: a journal keeps what was typed
+    return joined
+
+
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 
 
 def is_separator(char: str) -> bool:
@@ -328,10 +353,13 @@ def clean_title(title: str) -> str:
     kept = "".join(" " if is_decoration(char) else char for char in title)
     kept = " ".join(kept.split()).strip(TITLE_END_MARKS + " ")
     bare = _TITLE_EMPTY_EDGES.sub("", kept).strip(TITLE_END_MARKS + " ")  # ddl 交开题报告
+    if (done := _BA_DONE_TITLE.match(bare)) is not None:
+        bare = done["thing"]  # 把驾驶证年审弄了: 驾驶证年审
     return bare or kept or title
 
 
 _TITLE_EMPTY_EDGES = re.compile(TITLE_EMPTY_EDGES_PATTERN, re.IGNORECASE)
+_BA_DONE_TITLE = re.compile(BA_DONE_TITLE_PATTERN)
 
 
 def with_clean_titles(command: _C) -> _C:

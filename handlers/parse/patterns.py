@@ -486,7 +486,7 @@ FULL_DATE_PATTERN = (
     r"|年(?P<cm>[0-9]{1,2})月(?P<cd>[0-9]{1,2})[日号]?(?![0-9]))"
 )
 """`2026-12-15`, `2026/12/15`, `2026年12月15日`."""
-MONTH_DAY_PATTERN = r"(?P<m>[0-9]{1,2})(?:[-/]|月)(?P<d>[0-9]{1,2})[日号]?(?![0-9])"
+MONTH_DAY_PATTERN = r"(?P<m>[0-9]{1,2})(?:[-/]|月)(?P<d>[0-9]{1,2})(?:[日号]|(?![0-9]))"
 """`12-15`, `12/15`, `12月15日`."""
 CN_MONTH_DAY_PATTERN = (
     r"(?P<m>十[一二]?|[一二三四五六七八九])月(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]"
@@ -743,7 +743,7 @@ SCHEDULE_NUM = r"(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?![0-9])"
 """A day or month number: digits or a Chinese numeral."""
 SCHEDULE_JOIN = r"(?:[、,/]|和|及|与)"
 """What joins several days (`周一、三`, `1号和15号`)."""
-IMPORTANT_MARK_PATTERN = r"[(\[【]\s*重要\s*[)\]】]|(?<![^\s,;:、])重要(?:!+|(?![^\s,;:、]))"
+IMPORTANT_MARK_PATTERN = r"[(\[【]\s*重要\s*[)\]】]|(?<![^\s,;:、])重要的?(?:!+|(?![^\s,;:、]))"
 """`【重要】`, `重要!`: a reminder marked important."""
 IMPORTANT_SAID_PATTERN = (
     rf"(?:{_alternatives(IMPORTANT_SUBJECTS)})?{_alternatives(IMPORTANT_DEGREES)}重要(?!的)"
@@ -790,7 +790,7 @@ SECOND_TIME_PATTERN = r",\s*(?:凌晨|早上|上午|中午|下午|傍晚|晚上|
 """A second time said after the title (`…，晚上十点再提醒一次`): one rule per time."""
 AFTER_A_WHILE_PATTERN = r"^(?:再)?过\s*(?P<span>[0-9一二两三四五六七八九十半]+\s*个?半?\s*(?:分钟|分|小时|钟头))(?!后|以后|之后)"
 """`过四十分钟`: read as `四十分钟后`."""
-RECUR_TAIL_PATTERN = rf"[\s,;]+(?P<tail>(?:{'|'.join(RECUR_TAILS)}|每个?(?:周|星期|礼拜)[一二三四五六日天1-7]+)(?:都|也)?)$"
+RECUR_TAIL_PATTERN = rf"[\s,;]*(?P<tail>(?:{'|'.join(RECUR_TAILS)}|每个?(?:周|星期|礼拜)[一二三四五六日天1-7]+)(?:都|也)?)$"
 """`…,每天`, `…,每周三都`: a recurrence said last."""
 SAID_DAILY_PATTERN = r"^(?:每天|天天|每日)"
 """`每天`, `天天`: a daily rule said first."""
@@ -830,6 +830,8 @@ ME = "我"
 
 
 # --- changes.py ---
+FORMAL_BA, BA = "将", "把"
+"""`将作息时间设置为…`: the formal 将 for 把, said first."""
 FORMAL_AT_PATTERN = (
     r"(?:(?<=^)|(?<=[请将需\s,]))于(?=本|今|明|后|下|上|周|星期|[0-9一二三四五六七八九十])"
 )
@@ -860,7 +862,7 @@ CARDS_PATTERN = (
     rf"|(?:我)?(?:想要|要)(?P<v4>卡片)(?:那种|形式)?(?:的)?提醒"
 )
 """`开启卡片`, `提醒用卡片发吧`: template cards on or off."""
-ALL_REMINDERS_PATTERN = rf"(?P<v1>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})\s*(?:所有|全部)的?提醒|(?:所有|全部)(?:的)?提醒\s*(?:都|全)?\s*(?P<v2>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})"
+ALL_REMINDERS_PATTERN = rf"(?P<v1>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})\s*(?:所有|全部)的?提醒|(?:(?:所有|全部)(?:的)?提醒\s*(?:都|全)?|提醒\s*(?:都|全|全部))\s*(?P<v2>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})"
 """`关闭所有提醒`, `全部提醒都打开`: every reminder at once."""
 MOVE_VERB_ALTERNATIVES = "|".join(MOVE_VERBS)
 """The verbs that move an event, as alternatives of a pattern."""
@@ -887,7 +889,7 @@ DIGEST_DAILY_PATTERN = (
 """`每天早上7点半发晨报`: a digest's time."""
 WAKE_SLEEP_PATTERN = r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
 """`我一般7点起床11点睡`: the day window."""
-ROUTINE_CHANGE_PATTERN = r"^作息(?:时间)?\s*(?:改一下|改成|改为|调整一下|调一下|换成)?\s*[:：]?\s*"
+ROUTINE_CHANGE_PATTERN = r"^作息(?:时间)?\s*(?:改一下|改成|改为|调整一下|调整为|调整成|调一下|调成|调为|换成|设置为|设为)?\s*[:：]?\s*"
 """`作息时间改一下 早上6:30起 晚上11点睡`: the words that only say a change follows."""
 ROUTINE_PATTERN = r"(?:我的?|俺的?)?(?:日常)?作息(?:时间)?(?:一般|大概)?(?:是|为)?\s*(?P<a>[^\s,到至]+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
 """`我的作息是早上六点到晚上十点`: the day window as a span."""
@@ -937,7 +939,7 @@ WATER_SAID_PATTERN = (
     rf"|(?P<n2>{SETTING_N})\s*(?:大|小)?杯水"
 )
 """`喝了两杯水`, `又喝了一瓶`, `三杯水`: water drunk, said in words."""
-SET_TO = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调成|调到|定在|定成|定为|为|是|:)?\s*"
+SET_TO = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调整为|调整成|调整到|调成|调到|定在|定成|定为|为|是|:)?\s*"
 """The words between a setting and its new value (`改成`, `设为`, `:`)."""
 DIGEST_TIME_PATTERN = rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{SET_TO}(?P<t>.+?)(?:发给我|发我|推送|发)?"
 """`把晨报改成7点半`: a digest's time."""
@@ -1232,6 +1234,10 @@ SENTENCE_END_MARKS = " .。!~"
 """Marks and spaces that may end a sentence."""
 UNTIL_WORD = "到"
 """`到`: until."""
+UNTIL_FORMAL_PATTERN = (
+    r"(?<![甚以直])至(?=\s*(?:今|明|后|早|上|中|下|晚|凌|[0-9一二三四五六七八九十]))"
+)
+"""`免打扰至今天17:00`: the formal 至 for 到 before a time (not 甚至, 以至)."""
 BEFORE_WORD = "前"
 """`前`: before."""
 EVENING_PERIODS = ("下午", "晚上", "傍晚")
@@ -1363,10 +1369,12 @@ OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 """The names of the other numbered lists."""
 TITLE_EMPTY_EDGES_PATTERN = (
     r"^(?:嗯+|呃|额|就是|那个|有一个|有个|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
-    r"|(?:\s+(?:ddl|截止)|\s*那个)\s*$"
+    r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?)\s*$"
 )
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
-`有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`."""
+`有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`."""
+BA_DONE_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?:弄|办|搞|处理)(?:了|掉|好|完)?$"
+"""`把驾驶证年审弄了` as a task's title: the thing to get done (驾驶证年审)."""
 TITLE_EDGE_MARKS = " ,把将"
 """Marks and 把/将 before a title after a verb."""
 DAY_LEADS = ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周")

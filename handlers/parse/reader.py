@@ -58,11 +58,13 @@ from handlers.parse.normalise import (
     normalise,
     strip_separators,
     tidy,
+    unspaced,
     with_clean_titles,
     without_frame,
 )
 from handlers.parse.patterns import (
     ADMIN_KEYWORDS,
+    BA,
     BUDGET_KEYWORDS,
     CANCEL_BUDGET_KEYWORDS,
     CANCEL_EVENT_KEYWORDS,
@@ -75,10 +77,12 @@ from handlers.parse.patterns import (
     ENGLISH_SWITCH_PATTERN,
     EVENT_KEYWORDS,
     FORMAL_AT_PATTERN,
+    FORMAL_BA,
     GOAL_WEIGHT_KEYWORDS,
     JOURNAL_KEYWORDS,
     LE,
     LOOK_LEAD_TAIL,
+    PLEASE,
     POSTPONE_KEYWORDS,
     QUIET_KEYWORDS,
     REMARK_TAIL_PATTERN,
@@ -161,6 +165,7 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     `免打扰 到 8:00`); without it the day is taken to start now (00:00 of `today`).
     ParseError.message is the Chinese reply saying how to write it instead.
     """
+    text = unspaced(text)  # 去 银行 取 钱: typed a character at a time
     try:
         return with_clean_titles(_read(text, today=today, now_local=now_local))
     except ParseError as error:
@@ -199,6 +204,9 @@ def _read_again(text: str) -> list[str]:
         again.append(" ".join(normal.replace(THAT, " ").split()))
     if (formal := _FORMAL_AT.sub("", normal)) != normal:  # 请于本周五下午四点…
         again.append(formal)
+    asked = normal.removeprefix(PLEASE)
+    if asked.startswith(FORMAL_BA):  # 请将作息时间设置为…: 把
+        again.append(BA + asked[len(FORMAL_BA) :])
     return [said for said in again if said.strip()]
 
 
@@ -249,8 +257,9 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
         raise ParseError(texts.EMPTY_MESSAGE)
     if make := WHOLE_MESSAGES.get(whole.casefold()):
         return make()
-    if make := WHOLE_MESSAGES.get(clean.casefold()) or WHOLE_MESSAGES.get(_after_look(clean)):
-        return make()  # 显示管理状态, 查看待办: a look word before a whole-message command
+    around = WHOLE_MESSAGES.get(_after_look(clean)) or WHOLE_MESSAGES.get(_before_look(clean))
+    if make := WHOLE_MESSAGES.get(clean.casefold()) or around:
+        return make()  # 显示管理状态, 管理状态查询: a look word around a whole-message command
     if (feed := read_calendar_feed(clean)) is not None:
         return feed  # 我想在手机日历里看日程: before 日程 and 提醒 are read as keywords
     if (looked := _looked_command(clean, today, local)) is not None:
@@ -335,10 +344,21 @@ def _after_look(text: str) -> str:
     return text[match.end() :].strip().casefold() if match else ""
 
 
+def _before_look(text: str) -> str:
+    """`管理状态查询` -> `管理状态`: the words before a trailing look word ('' if none)."""
+    match = _LOOK_TAIL.search(text)
+    return text[: match.start()].strip().casefold() if match else ""
+
+
+_LOOK_TAIL = re.compile(
+    "(?:" + "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True)) + r")\s*$"
+)
+
+
 def _looked_command(text: str, today: dt.date, local: dt.datetime) -> Command | None:
     """The view or status a look word asks for (`显示管理状态`: `管理状态`), read
     as if said alone; None unless that reading is a command that writes nothing."""
-    rest = _after_look(text)
+    rest = _after_look(text) or _before_look(text)  # 查询管理状态, 管理状态查询
     if not rest or _KEYWORD.match(rest) is None:
         return None
     try:
