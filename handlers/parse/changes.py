@@ -34,6 +34,7 @@ from handlers.parse.lexicon import (
     FEATURE_NOUNS,
     QUIET_WORDS,
 )
+from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
 from handlers.parse.patterns import (
     ALL_REMINDERS_PATTERN,
@@ -50,6 +51,7 @@ from handlers.parse.patterns import (
     EVENT_STARTS_PATTERN,
     EVENT_WORD,
     FOR_THIS_PATTERN,
+    LE,
     PAUSE_LEADS,
     PAUSE_WORD,
     ROUTINE_CHANGE_PATTERN,
@@ -179,6 +181,7 @@ def _event_move(text: str, context: Body) -> Command | None:
     for same in SAME_TIME_WORDS:
         said = said.replace(same, "")  # 挪到周四同一时间: the day moves, the time stays
     said = _STARTS.sub("", said.strip())  # 改成10:30开始
+    said = strip_separators(said).removesuffix(LE)  # 产检改到下周四了，时间不变
     try:
         when = match_when(said.strip(), context.today)
     except ParseError:

@@ -939,4 +939,8 @@ def not_needed(text: str) -> str | None:
     """`奶粉不用买了` -> `买奶粉`: a task no longer needed, named verb first (the
     handler also tries the thing alone)."""
     match = _NOT_NEEDED.fullmatch(text)
-    return None if match is None else match["verb"] + match["thing"]
+    if match is None:
+        return None
+    if match["verb"] in GENERIC_VERBS:
+        return match["thing"]  # 交电费不用做了: the thing is the task
+    return match["verb"] + match["thing"]

@@ -310,6 +310,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return None
     if cues.scope is not None and (cues.view_word == PLAN_WORD or found_cues.overlapping(cues)):
         return _VIEWS[cues.scope]()  # 今天有什么安排, 本周总结: the span's view
+    if cues.scope == "year" and cues.view_noun == "review":
+        return ShowYear()  # 今年回顾: the year's review is the year view
     if cues.views_named >= _DAY_LISTS_SET and cues.scope in (None, "today", "week"):
         return ShowWeek() if cues.scope == "week" else ShowToday()  # 待办和日程有哪些: both
     if cues.view_noun is not None:

@@ -53,6 +53,7 @@ from handlers.parse.patterns import (
     PLEASE_ASK,
     RECORD_ASK_TAIL_PATTERN,
     SEPARATOR_CHARS,
+    SLANG_TAIL_PATTERN,
     TITLE_EMPTY_EDGES_PATTERN,
     TITLE_END_MARKS,
     TRAIL_PARTICLES,
@@ -111,6 +112,7 @@ def _hints() -> tuple[re.Pattern[str], re.Pattern[str]]:
 
 _FRAME_HINT, _CORRECTION_HINT = _hints()
 _RECORD_ASK_TAIL = re.compile(RECORD_ASK_TAIL_PATTERN)
+_SLANG_TAIL = re.compile(SLANG_TAIL_PATTERN, re.IGNORECASE)
 _MEANT = {**_MEANT, MOSQUITO: MOSQUITO}  # the lookbehind's 蚊 is replaced by _MOSQUITO_YUAN
 
 
@@ -239,9 +241,10 @@ def without_frame(text: str, normal: str | None = None) -> str:
             if normal.endswith(tail, start, trimmed) and trimmed - start > len(tail):
                 end = trimmed - len(tail)
                 break
-        ask_tail = _RECORD_ASK_TAIL.search(normal, start, trimmed)
-        if ask_tail is not None and start < ask_tail.start() < end:  # 钢琴课 1800，你给我记一下
-            end = ask_tail.start()
+        for said_last in (_RECORD_ASK_TAIL, _SLANG_TAIL):  # 钢琴课 1800，你给我记一下; …待办 冲
+            said = said_last.search(normal, start, trimmed)
+            if said is not None and start < said.start() < end:
+                end = said.start()
         if end != before[1]:
             while end > start and normal[end - 1] in TRAIL_PUNCT:
                 end -= 1

@@ -17,6 +17,7 @@ from handlers.commands import RuleVerb, WaterAction
 from handlers.parse.lexicon import (
     DONE_ENDINGS,
     DONE_PAST_VERBS,
+    EVENT_OFF_WORDS,
     EVENT_PLACES,
     IMPORTANT_DEGREES,
     IMPORTANT_PHRASES,
@@ -276,7 +277,11 @@ RECORD_ASK_TAIL_PATTERN = (
 )
 """Said last, after a pause or starting with who asks (`巡检记录`, `收车记账`, `怎么记账`
 and `帮助 记账` end in the same words and keep them)."""
-FRAME_HINT_MARKS = rf"|请|[?？]|吗|{RECORD_ASK_PATTERN}"
+SLANG_TAIL_WORDS = ("冲冲冲", "冲鸭", "冲", "yyds", "绝绝子", "绝了", "破防了", "摆烂了")
+"""Slang said last after a pause (`…加个待办 冲`, `…yyds`): no part of the request (not
+加油: `30 加油` is fuel)."""
+SLANG_TAIL_PATTERN = rf"(?<=[\s,.!])(?:{'|'.join(SLANG_TAIL_WORDS)})[!~]*$"
+FRAME_HINT_MARKS = rf"|请|[?？]|吗|{RECORD_ASK_PATTERN}|{'|'.join(SLANG_TAIL_WORDS)}"
 """A polite `请` or a question mark or `吗`: a frame may be around the request."""
 MOSQUITO = "蚊"
 """`蚊`: Cantonese for 块 after a number."""
@@ -865,8 +870,10 @@ CARDS_PATTERN = (
 ALL_REMINDERS_PATTERN = rf"(?P<v1>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})\s*(?:所有|全部)的?提醒|(?:(?:所有|全部)(?:的)?提醒\s*(?:都|全)?|提醒\s*(?:都|全|全部))\s*(?P<v2>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})"
 """`关闭所有提醒`, `全部提醒都打开`: every reminder at once."""
 MOVE_VERB_ALTERNATIVES = "|".join(MOVE_VERBS)
+EDIT_LEAD_PATTERN = rf"^(?:的?时间\s*)?(?:{MOVE_VERB_ALTERNATIVES})\s*"
+"""`日程2 时间换成下午三点`: the words before an event's new time, no new title."""
 """The verbs that move an event, as alternatives of a pattern."""
-EVENT_EDIT_PATTERN = rf"(?:把)?(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的时间|的)?\s*(?:{MOVE_VERB_ALTERNATIVES}|改)\s*(?P<rest>.+)"
+EVENT_EDIT_PATTERN = rf"(?:把|改一下|修改一下|修改|更改)?\s*(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的?时间|的)?\s*(?:{MOVE_VERB_ALTERNATIVES}|改)\s*(?P<rest>.+)"
 """`把日程2改到周五下午三点`: an event by number, changed."""
 EVENT_MOVE_PATTERN = (
     rf"(?:把)?(?P<title>[^\s0-9]{{1,12}}?)\s*(?:{MOVE_VERB_ALTERNATIVES})\s*(?P<rest>.+)"
@@ -874,7 +881,7 @@ EVENT_MOVE_PATTERN = (
 """`把复诊改到周五下午3点`: an event by title, moved."""
 EVENT_CANCEL_PATTERN = (
     rf"(?:把)?(?:取消|删除|删掉)\s*日程\s*(?P<a>{LIST_N})"
-    rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*(?:取消|删掉|删除|删了|删|不去了?|不开了?)"
+    rf"|(?:(?:把)?日程\s*(?P<b>{LIST_N})|(?P<c>{LIST_N})号日程)\s*{_alternatives(EVENT_OFF_WORDS)}"
     r"(?:[,\s]*(?:取消|删掉|删了|删除)?\s*吧?)?(?:[,\s].{0,12})?"
 )
 """`日程2取消`, `删除日程 2`, `3号日程不去了`: an event by number, cancelled."""
@@ -1369,7 +1376,8 @@ OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 """The names of the other numbered lists."""
 TITLE_EMPTY_EDGES_PATTERN = (
     r"^(?:嗯+|呃|额|就是|那个|有一个|有个|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
-    r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?)\s*$"
+    r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?|(?:约|定|安排)在了?)\s*$"
+    r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$"
 )
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
 `有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`."""

@@ -44,6 +44,7 @@ from handlers.parse.patterns import (
     DAY_INSIDE_PATTERN,
     DEFAULT_REMIND_UNIT,
     DONE_KEYWORD,
+    EDIT_LEAD_PATTERN,
     EVENT_END_WORDS,
     EVENT_NUMBER_PATTERN,
     EVENT_WORD,
@@ -226,6 +227,7 @@ def parse_event(body: Body) -> Command:
 
 
 _CHANGE_WORDS = re.compile("|".join(MOVE_VERBS))
+_EDIT_LEAD = re.compile(EDIT_LEAD_PATTERN)
 
 
 def _time_last(when: When) -> When:
@@ -330,6 +332,7 @@ def _a_reason(text: str, rest: str) -> bool:
 def parse_edit_event(body: Body) -> Command:
     """`改日程 2 周五 15:00` / `改日程 2 16:00-17:00` / `改日程 2 复查 提前1小时`."""
     number, rest = _event_number(body.text, texts.EDIT_EVENT_HINT)
+    rest = _EDIT_LEAD.sub("", rest)  # 修改日程2 时间换成下午三点: the time, not a new title
     when = match_when(rest, body.today)
     if when.start is not None and when.end is not None and when.end <= when.start:
         raise ParseError(texts.EVENT_END_BEFORE_START)
