@@ -1601,6 +1601,8 @@ DIALECT = {
 }  # fmt: skip
 """Regional words and their Mandarin, each the same length (the journal keeps what was
 typed, and an index into the normalised text must stay an index into it)."""
+DIALECT_BEFORE_TIME = {"夜晚": "晚上"}
+"""Words that mean a period only before a time (`每日夜晚十点`; `平安夜晚餐` is a meal)."""
 CORRECTION_WORDS = ("哦不对", "不对不对", "不对是", "哦不是", "哦不", "不对", "不是")
 """`外卖 三十五 哦不对 是三十九`: what follows replaces the value said just before."""
 WATER_NOT_NOW = (

@@ -63,6 +63,7 @@ from handlers.parse.patterns import (
     ARRIVED_WORDS,
     BUY_WORD,
     CLAUSE_END_PATTERN,
+    CONSUMED_VERBS,
     COUNTED_PATTERN,
     COUNTER_GE,
     EARNED_WORDS,
@@ -281,6 +282,7 @@ def clean_note(note: str) -> str:
     if note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS:
         return note  # 发红包 keeps its verb
     note = _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
+    note = note.removeprefix(next((v for v in CONSUMED_VERBS if note.startswith(v)), ""))
     note = _PAY_LEAD.sub("", note)
     for lead in AMOUNT_LEADS:  # 组会请大家喝奶茶 一共: the word that led the amount
         note = note.removesuffix(lead).rstrip()

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from handlers.parse.lexicon import (
     CORRECTION_WORDS,
     DIALECT,
+    DIALECT_BEFORE_TIME,
     FEATURE_QUESTION_MARKERS,
     FILLER_SOUNDS,
     PLEASE_BEFORE,
@@ -34,6 +35,7 @@ from handlers.parse.lexicon import (
 )
 from handlers.parse.patterns import (
     BA_DONE_TITLE_PATTERN,
+    BEFORE_TIME,
     BU_LE,
     CORRECTED_IS,
     DECIMAL_DOT_PATTERN,
@@ -93,7 +95,9 @@ def normalise(text: str) -> str:
 def _said_otherwise() -> tuple[re.Pattern[str], dict[str, str]]:
     meant = {**TYPO_PAIRS, **DIALECT}
     words = sorted(meant, key=len, reverse=True)
-    return re.compile("|".join(map(re.escape, words)) + "|" + MOSQUITO_YUAN_PATTERN), meant
+    before_time = "|".join(f"{re.escape(word)}{BEFORE_TIME}" for word in DIALECT_BEFORE_TIME)
+    pattern = "|".join(map(re.escape, words)) + f"|{before_time}|{MOSQUITO_YUAN_PATTERN}"
+    return re.compile(pattern), {**meant, **DIALECT_BEFORE_TIME}
 
 
 _MOSQUITO_YUAN = re.compile(MOSQUITO_YUAN_PATTERN)

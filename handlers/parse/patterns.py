@@ -250,6 +250,8 @@ TRAIL_PARTICLES = "吧呢啊哈呀哦嘛啦噢"
 """The particles that may end a message (`吧`, `呢`, `啊` ...)."""
 WORD_SPLIT_PATTERN = r"[\s,;、]+"
 """What separates the words of a message."""
+BEFORE_TIME = r"(?=\s*[0-9一二两三四五六七八九十])"
+"""Followed by an hour (`夜晚十点`)."""
 MOSQUITO_YUAN_PATTERN = r"(?<=[0-9一二两三四五六七八九十百千])蚊"
 """三十五蚊: Cantonese 蚊 for 块, only after a number (蚊子 stays a mosquito)."""
 FEATURE_QUESTION_MARK_PATTERN = r"[?？]|吗(?=[\s,])"
@@ -1117,6 +1119,8 @@ BUY_WORD = "买"
 """`买`: bought."""
 TRANSFER_WORD = "转"
 """`转`: money transferred."""
+CONSUMED_VERBS = ("吃了", "喝了")
+"""`吃了个烧鹅饭 28`: the verb that leads a meal's note, no part of it."""
 COUNTER_GE = "个"
 """`买了个电暖器`: 个 starts no item."""
 NOT_GIVEN_WORDS = ("赚了", "挣了", "卖了", "收了", "领了", "收到", "到账")
@@ -1376,7 +1380,7 @@ OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 """The names of the other numbered lists."""
 TITLE_EMPTY_EDGES_PATTERN = (
     r"^(?:嗯+|呃|额|就是|那个|有一个|有个|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
-    r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?|(?:约|定|安排)在了?)\s*$"
+    r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?|(?:约|定|安排)在了?|\s*摆烂了?)\s*$"
     r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$"
 )
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
