@@ -282,7 +282,10 @@ def clean_note(note: str) -> str:
     if note in EXPENSE_SYNONYMS or note in INCOME_SYNONYMS:
         return note  # 发红包 keeps its verb
     note = _NOTE_TAIL.sub("", _NOTE_TRIM.sub("", note)).strip()
-    note = note.removeprefix(next((v for v in CONSUMED_VERBS if note.startswith(v)), ""))
+    if (ate := next((v for v in CONSUMED_VERBS if note.startswith(v)), None)) is not None:
+        note = note.removeprefix(ate)  # 吃了碗云吞面: after the verb, a measure counts the meal
+        if len(note) > 2 and (note[0] in ONE_CHAR_MEASURES or note[0] == COUNTER_GE):
+            note = note[1:]
     note = _PAY_LEAD.sub("", note)
     for lead in AMOUNT_LEADS:  # 组会请大家喝奶茶 一共: the word that led the amount
         note = note.removesuffix(lead).rstrip()
