@@ -515,7 +515,7 @@ SHORTENED_OK = (
     SetQuiet, EndQuiet, SetDigest, SetReview, SwitchWater, SwitchAllReminders, SetCards,
     SetWaterGoal, SetWaterInterval, SetDayWindow, SnoozeWater, ChangeRule, CancelBudget,
     AdminHoldAll, AdminStatus, CompleteTask, CancelTask, PostponeTask, UnbindReceiver,
-    SetPrimaryChannel, SetFallbackChannel,
+    SetPrimaryChannel, SetFallbackChannel, CancelEvent, EditEvent, SetBudget, SetGoalWeight,
 )  # fmt: skip
 """What a message said with a remark after it (`免打扰到中午12点 在考试`) may make:
 settings and task states, never a record."""

@@ -89,7 +89,7 @@ from handlers.parse.lexicon import (
     WATER_OVERCOUNTED,
     WEEKDAYS,
 )
-from handlers.parse.normalise import compact, strip_separators
+from handlers.parse.normalise import compact, remark_clause, strip_separators
 from handlers.parse.numbers import check_weight, small_int
 from handlers.parse.patterns import (
     ADMIN_WORD,
@@ -264,8 +264,12 @@ def _without(text: str, word: str) -> str:
     after = text[at + len(word) :]
     for end in AFTER_MARKER_WORDS:
         after = after.removeprefix(end)
-    rest = f"{before} {after}"
-    return strip_separators(" ".join(rest.replace(",", " ").split()))
+    parts = [" ".join(part.split()) for part in f"{before},{after}".split(",")]
+    parts = [part for part in parts if part]
+    rest = parts[0] if parts else ""
+    for part in parts[1:]:  # a remark clause stays apart (`…跳绳，体育课要用`): titles drop it
+        rest += f",{part}" if remark_clause(part) else f" {part}"
+    return strip_separators(rest)
 
 
 # --- views asked as questions -----------------------------------------------------------
@@ -374,6 +378,8 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
     """`不用免打扰了`, `晨报重新打开吧`, `喝水提醒先停了吧`, `提醒4先停一下`,
     `把吃药那个提醒删了`, `餐饮的预算不要了`, `不设目标体重了`, `明天的会取消了`."""
     off, on = cues.turn_off, cues.turn_on
+    if cues.how is not None:
+        return None  # 喝水提醒是怎么用的，想先弄明白了再打开: a question, read by help
     if cues.quiet and cues.feature is None:
         return None  # 一个小时内别发提醒: quiet time, read by the quiet readers
     named = cues.remind and re.search(NAMED_REMIND_PATTERN, text) is not None  # 叫我起床的提醒删了
@@ -686,6 +692,7 @@ def help_asked(
     if cues.how is not None:
         at = text.find(cues.how)
         topic = text[:at].strip() or text[at + len(cues.how) :].strip()  # 怎么设提醒
+        topic = topic.replace(",", " ")  # 咋设提醒啊，教教我呗: 提醒
         topic = topic.split()[0] if topic.split() else ""  # 记账咋弄 教我一下: 记账
         while topic.endswith(HELP_TOPIC_FILLERS):
             topic = next(topic.removesuffix(f) for f in HELP_TOPIC_FILLERS if topic.endswith(f))

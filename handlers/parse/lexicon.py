@@ -532,6 +532,13 @@ OTHER_PEOPLE: tuple[str, ...] = (
     "孙子",
     "孙女",
     "外孙",
+    "老头子",
+    "老伴",
+    "老婆子",
+    "爱人",
+    "先生",
+    "孩子他爸",
+    "孩子他妈",
     "侄子",
     "侄女",
     "外甥",
@@ -1519,6 +1526,15 @@ REMINDER_LEADS = (
 )
 """`帮我设个提醒每天中午…提醒我…`: a lead that only says a reminder follows."""
 TYPO_PAIRS = {"明天在说": "明天再说", "在来一": "再来一", "在记一": "再记一", "在提醒": "再提醒"}
+TYPO_PAIRS |= {"明添": "明天", "今添": "今天", "以经": "已经", "已近": "已经", "后儿个": "后天 "}
+TYPO_PAIRS |= {"->": "  ", "=>": "  ", "→": " "}
+"""An arrow between words (`电影票 -> 45`, `日程2 -> 周四 14:00`) only separates them."""
+CLAUSE_CUES = (
+    "因为", "所以", "不然", "否则", "免得", "省得", "以免", "到时候", "大概", "可能", "要", "得",
+    "会", "说", "是", "了", "就", "让", "别", "不", "没", "我", "他", "她", "们",
+)  # fmt: skip
+"""Words that make a clause a sentence of its own (`体育课要用`, `晚了就没名额了`): said
+after a comma behind a request, such a clause only comments on it."""
 """Homophones an input method gives (在 for 再): same length, fixed before reading."""
 PLEASE_BEFORE = (
     "帮", "把", "提醒", "给我", "将", "解除", "撤", "取消", "删", "设置", "记", "告诉", "发", "再",
@@ -1546,6 +1562,7 @@ FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
 DISMISS_WORDS = ("算了算了", "算了", "不记了", "不用了", "不要了", "别记了", "不记", "别记", "不用")
 """`算了算了 不记了`: nothing but these is a no."""
 SPOKEN_FILLERS: tuple[str, ...] = (
+    "哎呀妈呀",
     "家人们",
     "姐妹们",
     "兄弟们",
@@ -1601,6 +1618,13 @@ DIALECT = {
 }  # fmt: skip
 """Regional words and their Mandarin, each the same length (the journal keeps what was
 typed, and an index into the normalised text must stay an index into it)."""
+ENGLISH_WORDS = {
+    "cancel": "取消", "today": "今天", "week": "本周", "month": "本月", "task": "任务",
+    "done": "完成", "taxi": "打车", "goal": "目标", "water": "喝水", "budget": "预算",
+    "undo": "撤销", "help": "帮助",
+}  # fmt: skip
+"""English command words typed as whole words (`cancel 4`, `today`), read as their Chinese
+(padded with spaces to the same length)."""
 DIALECT_BEFORE_TIME = {"夜晚": "晚上"}
 """Words that mean a period only before a time (`每日夜晚十点`; `平安夜晚餐` is a meal)."""
 CORRECTION_WORDS = ("哦不对", "不对不对", "不对是", "哦不是", "哦不", "不对", "不是")
@@ -1666,7 +1690,7 @@ LOOK_LEADS = (
 """Look words before a command said alone (`显示管理状态`, `查看待办`)."""
 HELP_TOPIC_FILLERS = (
     "这个功能", "那个功能", "的功能", "这功能", "功能", "那个", "这个", "这", "应该", "要",
-    "该", "的", "到底", "具体", "的话",
+    "该", "的", "到底", "具体", "的话", "啊", "呀", "呢", "吧", "是",
 )  # fmt: skip
 """Words after a help topic before 怎么用 (`喝水的那个怎么用`): not the topic."""
 VAGUE_PERIODS = (

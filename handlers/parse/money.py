@@ -101,6 +101,7 @@ from storage.vocabulary import LedgerDirection
 
 MAX_NOTE = 12  # longer text around a number reads like a diary: ask, don't record
 _QUESTION = re.compile(MONEY_QUESTION_PATTERN)
+_REMARK = re.compile("|".join(map(re.escape, sorted(REMARK_WORDS, key=len, reverse=True))))
 _PAST = re.compile(MONEY_PAST_PATTERN)
 _VERBS = "|".join(sorted({*STRONG_SPEND, *INCOME_VERBS}, key=len, reverse=True))
 _NOTE_TRIM = re.compile(rf"^(?:{_VERBS})\s*|\s*(?:{_VERBS})$")
@@ -122,7 +123,7 @@ _PAY_LEAD = re.compile(f"^[{''.join(PAY_VERBS)}](?=(?:{_LEDGER_WORDS}))")
 
 def read_money(text: str) -> Command | None:
     """A ledger entry (or a question about one) read from `text`; None if not money."""
-    if _QUESTION.search(text) or any(word in text for word in REMARK_WORDS):
+    if _QUESTION.search(text) or _REMARK.search(text):
         return None  # a question, or a remark (人均120, 听说涨到4000): no record
     found = [m for m in amount_matches(text) if stands_alone(m)]
     if len(found) != 1:

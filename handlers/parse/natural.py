@@ -32,7 +32,13 @@ from handlers.commands import (
 from handlers.parse import intents, money, phrasing
 from handlers.parse.body import Body
 from handlers.parse.cues import thing_done
-from handlers.parse.lexicon import NOT_RECORD_VERB, RECORD_LEADS, RECORD_VERB, STRONG_UNDO
+from handlers.parse.lexicon import (
+    BUDGET_CUES,
+    NOT_RECORD_VERB,
+    RECORD_LEADS,
+    RECORD_VERB,
+    STRONG_UNDO,
+)
 from handlers.parse.normalise import compact
 from handlers.parse.numbers import (
     ANY_NUMBER,
@@ -181,6 +187,8 @@ def read_task_state(text: str) -> Command | None:
         return CompleteTask(
             ref=task_ref(done["what"].strip(), DONE_KEYWORD)
         )  # 给张阿姨回电话，已经打过了
+    if any(cue in text for cue in BUDGET_CUES):
+        return None  # 兴趣班花得太多了，教育每个月定个三千的预算: a budget, not a task
     text = _CANCEL_TAIL.sub("", text)  # 银行办卡不去了，取消掉
     match = _CANCEL.fullmatch(text) or _CANCEL_AFTER.fullmatch(text)
     if match and (event := _EVENT_BY_NUMBER.fullmatch(match["what"].strip())):

@@ -18,9 +18,11 @@ import unicodedata
 from typing import Any, TypeVar
 
 from handlers.parse.lexicon import (
+    CLAUSE_CUES,
     CORRECTION_WORDS,
     DIALECT,
     DIALECT_BEFORE_TIME,
+    ENGLISH_WORDS,
     FEATURE_QUESTION_MARKERS,
     FILLER_SOUNDS,
     PLEASE_BEFORE,
@@ -35,6 +37,7 @@ from handlers.parse.lexicon import (
 )
 from handlers.parse.patterns import (
     BA_DONE_TITLE_PATTERN,
+    BA_VERB_TITLE_PATTERN,
     BEFORE_TIME,
     BU_LE,
     CORRECTED_IS,
@@ -89,6 +92,8 @@ def normalise(text: str) -> str:
     if _SAID_OTHERWISE.search(normal) is not None:  # rare: one search, then the words
         normal = _SAID_OTHERWISE.sub(lambda m: _MEANT[m[0]], normal)
         normal = _MOSQUITO_YUAN.sub(YUAN, normal)
+    if _LETTER.search(normal) is not None:  # `cancel 4`: padded to the same length
+        normal = _ENGLISH.sub(lambda m: ENGLISH_WORDS[m[0].lower()].ljust(len(m[0])), normal)
     return normal
 
 
@@ -98,6 +103,11 @@ def _said_otherwise() -> tuple[re.Pattern[str], dict[str, str]]:
     before_time = "|".join(f"{re.escape(word)}{BEFORE_TIME}" for word in DIALECT_BEFORE_TIME)
     pattern = "|".join(map(re.escape, words)) + f"|{before_time}|{MOSQUITO_YUAN_PATTERN}"
     return re.compile(pattern), {**meant, **DIALECT_BEFORE_TIME}
+
+
+_ENGLISH = re.compile(rf"(?<![A-Za-z])(?:{'|'.join(ENGLISH_WORDS)})(?![A-Za-z])", re.IGNORECASE)
+"""English command words as whole words (searched only in a message with letters)."""
+_LETTER = re.compile("[A-Za-z]")
 
 
 _MOSQUITO_YUAN = re.compile(MOSQUITO_YUAN_PATTERN)
@@ -354,19 +364,33 @@ _C = TypeVar("_C")
 _TITLE_FIELDS = ("title", "title_ref")
 
 
+def remark_clause(part: str) -> bool:
+    """Whether a clause said after a request only comments on it (`体育课要用`,
+    `因为老师说没带就不让参加`, `那天他们提前放学`): no number, and a word that makes a
+    sentence of it (a list item such as `鸡蛋` has none)."""
+    return not any(ch.isdigit() for ch in part) and any(cue in part for cue in CLAUSE_CUES)
+
+
 def clean_title(title: str) -> str:
     """A title as it is kept: no emoji or symbols (`看演唱会 🎤`), no punctuation at
-    its ends (`起床!!!`), single spaces. A title of nothing but those stays as it was."""
+    its ends (`起床!!!`), single spaces, and no remark clause after a comma (`去学校接
+    孩子，那天他们提前放学`). A title of nothing but those stays as it was."""
+    head, comma, tail = title.partition(",")
+    if comma and head.strip() and remark_clause(tail):
+        title = head
     kept = "".join(" " if is_decoration(char) else char for char in title)
     kept = " ".join(kept.split()).strip(TITLE_END_MARKS + " ")
     bare = _TITLE_EMPTY_EDGES.sub("", kept).strip(TITLE_END_MARKS + " ")  # ddl 交开题报告
     if (done := _BA_DONE_TITLE.match(bare)) is not None:
         bare = done["thing"]  # 把驾驶证年审弄了: 驾驶证年审
+    elif (done := _BA_VERB_TITLE.match(bare)) is not None:
+        bare = done["verb"] + done["thing"]  # 把房租交了: 交房租
     return bare or kept or title
 
 
 _TITLE_EMPTY_EDGES = re.compile(TITLE_EMPTY_EDGES_PATTERN, re.IGNORECASE)
 _BA_DONE_TITLE = re.compile(BA_DONE_TITLE_PATTERN)
+_BA_VERB_TITLE = re.compile(BA_VERB_TITLE_PATTERN)
 
 
 def with_clean_titles(command: _C) -> _C:

@@ -22,7 +22,8 @@ from handlers.parse.lexicon import (
     IMPORTANT_DEGREES,
     IMPORTANT_PHRASES,
     IMPORTANT_SUBJECTS,
-    MOVE_VERBS,
+    MOVE_ENDS,
+    MOVE_LEADS,
     NAG_ANSWER_WORDS,
     NAG_REPEAT_WORDS,
     NAG_REPLY_WORDS,
@@ -283,7 +284,10 @@ SLANG_TAIL_WORDS = ("冲冲冲", "冲鸭", "冲", "yyds", "绝绝子", "绝了",
 """Slang said last after a pause (`…加个待办 冲`, `…yyds`): no part of the request (not
 加油: `30 加油` is fuel)."""
 SLANG_TAIL_PATTERN = rf"(?<=[\s,.!])(?:{'|'.join(SLANG_TAIL_WORDS)})[!~]*$"
-FRAME_HINT_MARKS = rf"|请|[?？]|吗|{RECORD_ASK_PATTERN}|{'|'.join(SLANG_TAIL_WORDS)}"
+RECORD_ASK_HINT = r"记(?:一下|下来|下|上|录|个账|账|一笔)"
+"""The verb every request to record ends in: a cheap first look (the who-words before it
+are optional, and a pattern that may start anywhere is slow to search)."""
+FRAME_HINT_MARKS = rf"|请|[?？]|吗|{RECORD_ASK_HINT}|{'|'.join(SLANG_TAIL_WORDS)}"
 """A polite `请` or a question mark or `吗`: a frame may be around the request."""
 MOSQUITO = "蚊"
 """`蚊`: Cantonese for 块 after a number."""
@@ -871,7 +875,9 @@ CARDS_PATTERN = (
 """`开启卡片`, `提醒用卡片发吧`: template cards on or off."""
 ALL_REMINDERS_PATTERN = rf"(?P<v1>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})\s*(?:所有|全部)的?提醒|(?:(?:所有|全部)(?:的)?提醒\s*(?:都|全)?|提醒\s*(?:都|全|全部))\s*(?P<v2>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})"
 """`关闭所有提醒`, `全部提醒都打开`: every reminder at once."""
-MOVE_VERB_ALTERNATIVES = "|".join(MOVE_VERBS)
+MOVE_VERB_ALTERNATIVES = (
+    f"(?:{'|'.join(sorted(MOVE_LEADS, key=len, reverse=True))})(?:{'|'.join(MOVE_ENDS)})"
+)
 EDIT_LEAD_PATTERN = rf"^(?:的?时间\s*)?(?:{MOVE_VERB_ALTERNATIVES})\s*"
 """`日程2 时间换成下午三点`: the words before an event's new time, no new title."""
 """The verbs that move an event, as alternatives of a pattern."""
@@ -1186,7 +1192,7 @@ RENAME_PATTERN = r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|
 EVENT_SAID_NUMBER_PATTERN = rf"(?:把)?(?:日程\s*#?(?P<n>{LIST_N})(?![0-9:点])|第\s*(?P<o>{LIST_N})\s*(?:个|条)\s*日程)\s*(?:的)?"
 """`日程2`, `第二个日程`: an event by its list number, said first."""
 EVENT_VERBS_PATTERN = (
-    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:" + "|".join(MOVE_VERBS) + "|改)?"
+    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:" + MOVE_VERB_ALTERNATIVES + "|改)?"
     r"|提醒我?$|提醒一下$"
 )
 """What may follow an event's number before the change (`时间改到`, `提醒`)."""
@@ -1379,14 +1385,16 @@ TASK_NAMES = ("待办", "任务", "todo")
 OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 """The names of the other numbered lists."""
 TITLE_EMPTY_EDGES_PATTERN = (
-    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
+    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|(?:要|得|需要)(?=\S{3})|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
     r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?|(?:约|定|安排)在了?|\s*摆烂了?)\s*$"
-    r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$"
+    r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$|\s+[吧呢啊呀哈]$"
 )
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
 `有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`."""
 BA_DONE_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?:弄|办|搞|处理)(?:了|掉|好|完)?$"
 """`把驾驶证年审弄了` as a task's title: the thing to get done (驾驶证年审)."""
+BA_VERB_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?P<verb>[交买取还寄发送拿带修换缴付签填退])了$"
+"""`把房租交了` as a task's title: said verb first (交房租), as tasks are named."""
 TITLE_EDGE_MARKS = " ,把将"
 """Marks and 把/将 before a title after a verb."""
 DAY_LEADS = ("今天", "明天", "后天", "大后天", "今晚", "明晚", "明早", "下周", "这周", "周")

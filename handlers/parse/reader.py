@@ -56,6 +56,7 @@ from handlers.parse.normalise import (
     has_correction_word,
     has_frame_word,
     normalise,
+    remark_clause,
     strip_separators,
     tidy,
     unspaced,
@@ -174,7 +175,7 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
                 return with_clean_titles(_read(again, today=today, now_local=now_local))
             except ParseError:
                 continue
-        head = without_remark_tail(text)
+        head = without_remark_tail(text) or _without_remark_clauses(text)
         if head is None:
             raise
         try:
@@ -183,7 +184,7 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
             raise error from None
         if not isinstance(command, SHORTENED_OK) or _reads(text[len(head) :], today, now_local):
             raise error from None  # only a setting, and only with a remark: not two things
-    return command
+    return with_clean_titles(command)
 
 
 def _read_again(text: str) -> list[str]:
@@ -210,11 +211,31 @@ def _read_again(text: str) -> list[str]:
     return [said for said in again if said.strip()]
 
 
+def _said_done(loose: str) -> bool:
+    """`2 done ✅`: a done word already said before the check mark."""
+    said = loose.casefold()
+    return any(word in said for word in _DONE_SAID)
+
+
 _DONE_SAID = tuple({*DONE_WORDS, *(word for word, verb in STATE_VERBS.items() if verb == "done")})
 """The words that already say a task is done (a check mark after them adds nothing)."""
 _FORMAL_AT = re.compile(FORMAL_AT_PATTERN)
 _ENGLISH_SWITCH = re.compile(ENGLISH_SWITCH_PATTERN, re.IGNORECASE)
 _TAIL = re.compile(REMARK_TAIL_PATTERN)
+
+
+def _without_remark_clauses(text: str) -> str | None:
+    """`周报改成周日晚上九点发吧，那会儿孩子睡了我才有空看`: the message without the
+    remark clauses said last (after a comma, no number, a sentence of their own), or
+    None. Like a short remark's, read only after a refusal, and kept only for a
+    setting or a task's state (never a record: `停车费一个月要400，太离谱了`)."""
+    clauses = normalise(text).split(",")  # the same length as text
+    kept = len(clauses)
+    while kept > 1 and remark_clause(clauses[kept - 1]):
+        kept -= 1
+    if kept == len(clauses):
+        return None
+    return ",".join(clauses[:kept])
 
 
 def _reads(tail: str, today: dt.date, now_local: dt.datetime | None) -> bool:
@@ -272,8 +293,7 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
     if (timed := _TIMED_RECORD.match(clean)) is not None:  # 07:10 体重 74.05: when it was taken
         clean, loose = clean[timed.end() :], tidy(loose[timed.end() :], drop_le=True)
     done_mark = normal.rstrip().endswith(_CHECK_MARKS) and WATER_WORD not in loose  # 又一杯水 ✅
-    said_done = any(word in loose.casefold() for word in _DONE_SAID)  # 2 done ✅
-    if done_mark and loose and not clean.endswith(LE) and not said_done:
+    if done_mark and loose and not clean.endswith(LE) and not _said_done(loose):
         loose += DONE_SUFFIX  # `2 ✅`: the check mark is the word
     context = Body("", clean, text, today, local)
     if _HOW_HINT.search(clean) and (asked := intents.help_asked(clean, context)) is not None:

@@ -21,6 +21,7 @@ from handlers.commands import (
     ShowBudgets,
 )
 from handlers.parse.body import Body
+from handlers.parse.cues import asks_to_see
 from handlers.parse.lexicon import EXPENSE_SYNONYMS, WEEKDAYS
 from handlers.parse.numbers import parse_weight
 from handlers.parse.patterns import (
@@ -38,8 +39,8 @@ _REVIEW_AT = re.compile(REVIEW_AT_PATTERN)
 def parse_budget(body: Body) -> Command:
     """`预算` (list) / `预算 餐饮 1500` / `预算 餐饮 1500元`."""
     text = body.text.strip()
-    if not text:
-        return ShowBudgets()
+    if not text or asks_to_see(text):
+        return ShowBudgets()  # 预算 list, 预算清单
     match = _BUDGET.fullmatch(text)
     if match is None:
         raise ParseError(texts.BUDGET_HINT)

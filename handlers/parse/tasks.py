@@ -33,7 +33,6 @@ from handlers.commands import (
 from handlers.parse import cues
 from handlers.parse.body import Body
 from handlers.parse.cues import asks_to_see
-from handlers.parse.lexicon import MOVE_VERBS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
@@ -52,6 +51,7 @@ from handlers.parse.patterns import (
     INTERJECTION_PATTERN,
     LAST_RECORD_WORDS,
     LE,
+    MOVE_VERB_ALTERNATIVES,
     NAMING_PATTERN,
     OF,
     ORDINAL_EVENT_PATTERN,
@@ -226,7 +226,7 @@ def parse_event(body: Body) -> Command:
     return small_hours_asked(event_from(when_anywhere(body.text, body.today)), body.text)
 
 
-_CHANGE_WORDS = re.compile("|".join(MOVE_VERBS))
+_CHANGE_WORDS = re.compile(MOVE_VERB_ALTERNATIVES)
 _EDIT_LEAD = re.compile(EDIT_LEAD_PATTERN)
 
 
