@@ -9,14 +9,13 @@ import pytest
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
 from bot.scheduling import scheduler_for
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, TickReport, tick
 from storage.database import Database
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 from tests.settings_env import changed
 
 
@@ -61,7 +60,7 @@ async def keeper(
             TEST_SETTINGS, wecom={"api_base": api_base}, operations={"admins": frozenset({"boss"})}
         )
         settings = changed(base, **keeper_settings)
-        app = create_app(settings, clock=clock, engine=engine)
+        app = create_test_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             wecom = wecom_side(client, settings, clock)
             # 5 s, not 0.5 s: a loaded CI machine once took longer than 0.5 s for the fake's

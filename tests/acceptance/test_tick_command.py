@@ -7,14 +7,13 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from scheduler.clock import FakeClock
 from scheduler.core.texts import messages
 from storage.engine import create_engine
 from storage.migrate import upgrade
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 from tests.settings_env import changed
 
 
@@ -32,7 +31,7 @@ async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
     async with run_fake_wecom(api) as api_base:
         settings = changed(TEST_SETTINGS, wecom={"api_base": api_base})
         async with TestClient(
-            TestServer(create_app(settings, clock=clock, engine=engine))
+            TestServer(create_test_app(settings, clock=clock, engine=engine))
         ) as client:
             s = settings
             wecom = wecom_side(client, s, clock)
