@@ -32,7 +32,7 @@ import os
 import re
 import shutil
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -347,6 +347,25 @@ class _SessionSQLite:
 @pytest.fixture(scope="session")
 def _session_sqlite(tmp_path_factory: pytest.TempPathFactory) -> _SessionSQLite:
     return _SessionSQLite(tmp_path_factory.mktemp("sqlite-template") / "keeper.db")
+
+
+MigratedSQLite = Callable[[Path], Awaitable[str]]
+"""The `migrated_sqlite` fixture's type."""
+
+
+@pytest.fixture
+def migrated_sqlite(_session_sqlite: _SessionSQLite) -> MigratedSQLite:
+    """`await migrated_sqlite(path)`: a migrated, empty SQLite file at `path`, its URL.
+
+    A copy of this session's migrated template, as `database_url` gives, for tests that
+    need the file itself (a `keeper` process opens it by name). `migrated_sqlite_file`
+    runs the migrations for that one file instead."""
+
+    async def copy(path: Path) -> str:
+        await _session_sqlite.copy_to(path)
+        return f"sqlite+aiosqlite:///{path}"
+
+    return copy
 
 
 async def migrated_sqlite_file(path: Path) -> str:

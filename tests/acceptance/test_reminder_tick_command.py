@@ -24,7 +24,7 @@ from scheduler.clock import FakeClock
 from scheduler.core.texts import messages
 from storage.engine import create_engine
 from tests.acceptance.processes import fake_wecom_api, keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS, create_test_app, migrated_sqlite_file, wecom_side
+from tests.conftest import TEST_SETTINGS, MigratedSQLite, create_test_app, wecom_side
 from tests.settings_env import changed
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -80,8 +80,10 @@ class Setup:
 
 
 @pytest.fixture
-async def setup(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Setup]:
-    db_url = await migrated_sqlite_file(tmp_path / "keeper.db")
+async def setup(
+    tmp_path: Path, clock: FakeClock, migrated_sqlite: MigratedSQLite
+) -> AsyncIterator[Setup]:
+    db_url = await migrated_sqlite(tmp_path / "keeper.db")
     api = fake_wecom_api()
     async with run_fake_wecom(api) as api_base:
         yield Setup(db_url=db_url, api=api, api_base=api_base, clock=clock)
