@@ -32,16 +32,20 @@ import os
 import re
 import shutil
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import hypothesis
 import pymysql
 import pytest
+from aiohttp import web
 from aiohttp.test_utils import TestClient
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot import keys
+from bot.app import create_app
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import (
     ChannelSettings,
@@ -59,6 +63,15 @@ from storage.migrate import upgrade
 MYSQL_URL = os.environ.get("KEEPER_TEST_MYSQL_URL", "mysql+aiomysql://root@127.0.0.1:3306/test")
 REQUIRE_MARIADB = os.environ.get("KEEPER_REQUIRE_MARIADB") == "1"
 ENGINES = ["sqlite", pytest.param("mariadb", marks=pytest.mark.mariadb)]
+
+# Hypothesis' per-example deadline (200 ms) and its too-slow health check time the
+# machine, not the code: on a loaded CI machine an ordinary example of the key-mask
+# property once took 289 ms and failed. No property here is about speed; each test is
+# still bounded by pytest-timeout.
+hypothesis.settings.register_profile(
+    "keeper", deadline=None, suppress_health_check=[hypothesis.HealthCheck.too_slow]
+)
+hypothesis.settings.load_profile("keeper")
 
 TEST_SETTINGS = Settings(
     web=WebSettings(secret="test-web-signing-key-0001-0123456789abcdef"),
@@ -336,6 +349,25 @@ def _session_sqlite(tmp_path_factory: pytest.TempPathFactory) -> _SessionSQLite:
     return _SessionSQLite(tmp_path_factory.mktemp("sqlite-template") / "keeper.db")
 
 
+MigratedSQLite = Callable[[Path], Awaitable[str]]
+"""The `migrated_sqlite` fixture's type."""
+
+
+@pytest.fixture
+def migrated_sqlite(_session_sqlite: _SessionSQLite) -> MigratedSQLite:
+    """`await migrated_sqlite(path)`: a migrated, empty SQLite file at `path`, its URL.
+
+    A copy of this session's migrated template, as `database_url` gives, for tests that
+    need the file itself (a `keeper` process opens it by name). `migrated_sqlite_file`
+    runs the migrations for that one file instead."""
+
+    async def copy(path: Path) -> str:
+        await _session_sqlite.copy_to(path)
+        return f"sqlite+aiosqlite:///{path}"
+
+    return copy
+
+
 async def migrated_sqlite_file(path: Path) -> str:
     """A new SQLite database file at `path`, migrated to the head; its URL."""
     url = f"sqlite+aiosqlite:///{path}"
@@ -392,10 +424,28 @@ def clock() -> FakeClock:
     return FakeClock(dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC))
 
 
+TEST_REPLY_DEADLINE_S = 30.0
+"""The callback's reply deadline in the suite's in-process apps (`create_test_app`),
+and how long their WeCom side waits (`wecom_side`). The app's own is 3 s and WeCom's
+5 s: on a loaded CI machine an ordinary message once took longer than 3 s and the test
+got the "storage too slow" answer instead of the one it checks. The deadline itself
+is tested at its real value (tests/integration/test_database_stall.py, its own app
+and WeCom side); pytest-timeout still bounds every test."""
+
+
+def create_test_app(settings: Settings, **options: Any) -> web.Application:
+    """`bot.app.create_app(settings, **options)` with the reply deadline at
+    TEST_REPLY_DEADLINE_S, for tests that are not about the deadline."""
+    app = create_app(settings, **options)
+    app[keys.REPLY_DEADLINE_S] = TEST_REPLY_DEADLINE_S
+    return app
+
+
 def wecom_side(
     client: TestClient[object, object], settings: Settings, clock: FakeClock
 ) -> WeComSide:
-    """WeCom's side of the app `client` serves, on the test's clock and session."""
+    """WeCom's side of the app `client` serves, on the test's clock and session; it
+    waits TEST_REPLY_DEADLINE_S and a little more for each answer."""
     return WeComSide(
         str(client.make_url("")).rstrip("/"),
         settings.wecom.token,
@@ -404,4 +454,5 @@ def wecom_side(
         settings.wecom.agent_id,
         clock.now,
         session=client.session,
+        timeout_s=TEST_REPLY_DEADLINE_S + 5,
     )

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 
+import pytest
+
 from handlers import texts
 from scheduler.tick import materialise_due
 from storage.delivery_models import ATTEMPTS
@@ -57,6 +59,7 @@ async def test_the_status_names_each_failure_in_chinese_and_uses_no_english_word
     assert not [w for w in (*status_words, "cancelled", "wecom_app") if w in status]
 
 
+@pytest.mark.hangs_a_send
 async def test_an_admin_settles_an_unknown_send_and_it_is_recorded(keeper: Keeper) -> None:
     await keeper.say("开启 喝水")
     keeper.api.hang_next(delivered=True)

@@ -21,7 +21,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.fake_robot import FakeRobot, add_robot_routes
 from bot.sandbox.fake_webhook import serve
 from bot.sandbox.fake_wecom import FakeWeCom, create_fake_wecom_app
@@ -34,7 +33,7 @@ from scheduler.watchdog import backup_checked, check_backups, watch_once
 from storage.database import Database
 from storage.delivery_models import INCIDENTS, JOBS
 from storage.repos import backups
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 from tests.settings_env import changed
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -77,7 +76,7 @@ async def deployment(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Dep
             operations={"admins": frozenset({"boss"})},
             channels={"alert_channel": "wecom_robot"},
         )
-        app = create_app(settings, clock=clock, engine=engine)
+        app = create_test_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             wecom = wecom_side(client, settings, clock)
             async with scheduler_for(

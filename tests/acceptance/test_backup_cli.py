@@ -3,18 +3,24 @@
 The operator's path when keeper outgrows one machine: back up the SQLite file,
 verify the backup, restore it into a fresh MariaDB database; every record comes back.
 One flipped byte and both verify and restore refuse, and nothing is written.
+
+The laptop's database is migrated and seeded once per module (per xdist worker) and
+each test gets a copy of the file; the tests about restoring take a copy of one
+backup of it, made once by a real `keeper backup` (the first test makes its own and
+checks what that run says).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sqlalchemy import inspect, select, text
+from sqlalchemy import select, text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from storage.engine import create_engine
@@ -34,15 +40,56 @@ def _env(database_url: str, **extra: str) -> dict[str, str]:
     return env
 
 
+class _Laptop:
+    """This module's (this xdist worker's) laptop database and one backup of it, each
+    made once, to copy from."""
+
+    def __init__(self, folder: Path) -> None:
+        self.database = folder / "keeper.db"
+        self.backup = folder / "keeper.kbak"
+        self._seeded = False
+        self._backed_up = False
+
+    def url(self) -> str:
+        return f"sqlite+aiosqlite:///{self.database}"
+
+    async def copy_database_to(self, path: Path) -> None:
+        if not self._seeded:
+            engine = create_engine(self.url())
+            await upgrade(engine)
+            await seed(engine, users=6, days=30, start=START)
+            await engine.dispose()
+            self._seeded = True
+        shutil.copyfile(self.database, path)
+
+    async def copy_backup_to(self, path: Path) -> None:
+        if not self._backed_up:
+            assert self._seeded
+            args = ["backup", "--out", str(self.backup)]
+            code, _, err = await run_keeper(args, _env(self.url()), cwd=self.backup.parent)
+            assert code == 0, err
+            self._backed_up = True
+        shutil.copy(self.backup, path)  # its mode too, as the operator has it
+
+
+@pytest.fixture(scope="module")
+def _laptop(tmp_path_factory: pytest.TempPathFactory) -> _Laptop:
+    return _Laptop(tmp_path_factory.mktemp("laptop"))
+
+
 @pytest.fixture
-async def laptop(tmp_path: Path) -> str:
+async def laptop(tmp_path: Path, _laptop: _Laptop) -> str:
     """A SQLite keeper database with 6 users' month of records (1602 rows)."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
-    engine = create_engine(url)
-    await upgrade(engine)
-    await seed(engine, users=6, days=30, start=START)
-    await engine.dispose()
-    return url
+    await _laptop.copy_database_to(tmp_path / "keeper.db")
+    return f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+
+
+@pytest.fixture
+async def backup(laptop: str, tmp_path: Path, _laptop: _Laptop) -> Path:
+    """A `keeper backup` of `laptop`'s records (made by a real process), in tmp_path."""
+    path = tmp_path / "keeper.kbak"
+    await _laptop.copy_backup_to(path)
+    return path
 
 
 @pytest.fixture
@@ -97,13 +144,9 @@ async def test_backup_verify_and_restore_into_mariadb_give_back_every_record(
 
 @pytest.mark.mariadb
 async def test_one_flipped_byte_makes_verify_and_restore_refuse(
-    laptop: str, fresh_mariadb: str, tmp_path: Path
+    laptop: str, backup: Path, fresh_mariadb: str, tmp_path: Path
 ) -> None:
-    backup = tmp_path / "keeper.kbak"
-    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
-    data = bytearray(backup.read_bytes())
-    data[len(data) // 3] ^= 0x04
-    backup.write_bytes(bytes(data))
+    _flip_one_byte(backup)
 
     code, out, _ = await run_keeper(["backup", "--verify", str(backup)], _env(laptop), cwd=tmp_path)
     assert code == 1
@@ -119,18 +162,15 @@ async def test_one_flipped_byte_makes_verify_and_restore_refuse(
     assert await _table_names(fresh_mariadb) == []  # not even the schema was created
 
 
-async def _table_names(url: str) -> list[str]:
-    engine = create_engine(url)
-    try:
-        async with engine.connect() as connection:
-            return await connection.run_sync(lambda c: inspect(c).get_table_names())
-    finally:
-        await engine.dispose()
+def _flip_one_byte(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[len(data) // 3] ^= 0x04
+    path.write_bytes(bytes(data))
 
 
-async def test_a_wrong_key_is_one_line_without_the_key(laptop: str, tmp_path: Path) -> None:
-    backup = tmp_path / "keeper.kbak"
-    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
+async def test_a_wrong_key_is_one_line_without_the_key(
+    laptop: str, backup: Path, tmp_path: Path
+) -> None:
     wrong = _env(laptop, KEEPER_BACKUP_KEY="someone else's passphrase")
     target = f"sqlite+aiosqlite:///{tmp_path / 'new.db'}"
 
@@ -178,9 +218,9 @@ async def test_a_missing_or_weak_key_exits_2_naming_it(
     assert not (tmp_path / "b.kbak").exists()
 
 
-async def test_restore_into_a_database_with_records_is_refused(laptop: str, tmp_path: Path) -> None:
-    backup = tmp_path / "keeper.kbak"
-    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
+async def test_restore_into_a_database_with_records_is_refused(
+    laptop: str, backup: Path, tmp_path: Path
+) -> None:
     before = await _every_record(laptop)
 
     code, _, err = await run_keeper(
@@ -192,11 +232,11 @@ async def test_restore_into_a_database_with_records_is_refused(laptop: str, tmp_
     assert await _every_record(laptop) == before
 
 
-async def test_restore_defaults_to_keeper_database_url(laptop: str, tmp_path: Path) -> None:
+async def test_restore_defaults_to_keeper_database_url(
+    laptop: str, backup: Path, tmp_path: Path
+) -> None:
     """After losing the server, the operator restores into the database the settings
     name, with no URL (and so no password) on the command line."""
-    backup = tmp_path / "keeper.kbak"
-    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
     target = f"sqlite+aiosqlite:///{tmp_path / 'new.db'}"
 
     code, out, err = await run_keeper(["restore", str(backup)], _env(target), cwd=tmp_path)
@@ -207,10 +247,8 @@ async def test_restore_defaults_to_keeper_database_url(laptop: str, tmp_path: Pa
 
 
 async def test_restore_without_a_target_named_refuses_instead_of_making_keeper_db(
-    laptop: str, tmp_path: Path
+    laptop: str, backup: Path, tmp_path: Path
 ) -> None:
-    backup = tmp_path / "keeper.kbak"
-    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
     unnamed = {k: v for k, v in _env(laptop).items() if k != "KEEPER_DATABASE_URL"}
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -230,10 +268,8 @@ async def test_restore_without_a_target_named_refuses_instead_of_making_keeper_d
 
 @pytest.mark.mariadb
 async def test_restore_reads_the_password_from_a_file_and_never_prints_it(
-    laptop: str, fresh_mariadb: str, tmp_path: Path
+    laptop: str, backup: Path, fresh_mariadb: str, tmp_path: Path
 ) -> None:
-    backup = tmp_path / "keeper.kbak"
-    assert (await run_keeper(["backup", "--out", str(backup)], _env(laptop), cwd=tmp_path))[0] == 0
     secret = tmp_path / "db_password"
     secret.write_text("not-roots-password-7f3\n")
 

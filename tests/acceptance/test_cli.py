@@ -11,7 +11,8 @@ import aiohttp
 import pytest
 
 from bot.sandbox.wecom_side import WeComSide
-from tests.acceptance.processes import KEEPER, run_keeper
+from tests.acceptance.processes import KEEPER, STARTUP_TIMEOUT_S, run_keeper
+from tests.conftest import MigratedSQLite
 from tests.ports import free_port
 
 SECRETS = {
@@ -19,7 +20,6 @@ SECRETS = {
     "WECOM_TOKEN": "CliTokenValue77",
     "WECOM_AES_KEY": "6qkdMrq68nTKduznJYO1A37W2oEgpkMUvkttRToqhUt",
 }
-STARTUP_TIMEOUT_S = 30
 
 
 def _env(tmp_path: Path, **extra: str) -> dict[str, str]:
@@ -98,9 +98,11 @@ async def test_the_issue_script_through_keeper_chat(tmp_path: Path) -> None:
 
 
 @pytest.fixture
-async def served(tmp_path: Path) -> AsyncIterator[tuple[str, asyncio.subprocess.Process]]:
+async def served(
+    tmp_path: Path, migrated_sqlite: MigratedSQLite
+) -> AsyncIterator[tuple[str, asyncio.subprocess.Process]]:
     env = _env(tmp_path)
-    assert (await _run(["migrate"], env, tmp_path))[0] == 0
+    await migrated_sqlite(tmp_path / "keeper.db")  # `keeper migrate`'s own test is above
     port = free_port()
     proc = await asyncio.create_subprocess_exec(
         KEEPER,
@@ -242,10 +244,10 @@ async def test_a_guess_confirmed_in_keeper_chat_is_recorded_once_and_another_is_
 
 
 async def test_serve_with_two_workers_answers_on_one_port_and_stops_as_one(
-    tmp_path: Path,
+    tmp_path: Path, migrated_sqlite: MigratedSQLite
 ) -> None:
     env = _env(tmp_path)
-    assert (await _run(["migrate"], env, tmp_path))[0] == 0
+    await migrated_sqlite(tmp_path / "keeper.db")
     port = free_port()
     proc = await asyncio.create_subprocess_exec(
         KEEPER, "serve", "--port", str(port), "--workers", "2", env=env, cwd=tmp_path,

@@ -43,7 +43,13 @@ from sqlalchemy.engine import make_url
 
 from bot.sandbox.fake_wecom import run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
-from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env, run_keeper
+from tests.acceptance.processes import (
+    KEEPER,
+    STARTUP_TIMEOUT_S,
+    ArrivalFake,
+    keeper_env,
+    run_keeper,
+)
 from tests.conftest import TEST_SETTINGS
 from tests.mariadb_user import database_of_its_own_user
 from tests.ports import free_port
@@ -54,7 +60,6 @@ COMPOSE = Path(__file__).parents[2] / "deploy" / "compose.yaml"
 UNITS = COMPOSE.parent / "systemd"
 ENV_EXAMPLE = COMPOSE.parent / "env.example"
 ARRIVAL_TIMEOUT_S = 60  # the worker's first tick sends it; bounded, never slept on
-STARTUP_TIMEOUT_S = 30
 DB_PASSWORD = "smoke-db-pass-7731"
 
 
@@ -214,8 +219,9 @@ async def test_the_deploy_kits_commands_on_mariadb_deliver_a_reminder_set_in_cha
             # The worker's first tick, at its start, finds the reminder due.
             async with _running(plan.commands["worker"], plan.envs["worker"], tmp_path):
                 await asyncio.wait_for(api.arrived.wait(), ARRIVAL_TIMEOUT_S)
-    (sent,) = [m.content for m in api.messages_to("alice")]
-    assert "复诊" in sent
+    sent = [m.content for m in api.messages_to("alice")]
+    assert len(sent) == 1, sent
+    assert "复诊" in sent[0]
 
 
 def _an_event_due_for_its_reminder() -> str:

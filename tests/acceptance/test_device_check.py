@@ -30,7 +30,7 @@ from tests.acceptance.processes import (
     run_keeper,
     start_serve,
 )
-from tests.conftest import TEST_SETTINGS, migrated_sqlite_file
+from tests.conftest import TEST_SETTINGS, MigratedSQLite
 from tests.ports import free_port
 
 LINK = re.compile(r"https?://\S+?(/web/\S+)")
@@ -58,8 +58,8 @@ class Live:
 
 
 @pytest.fixture
-async def live(tmp_path: Path) -> AsyncIterator[Live]:
-    db_url = await migrated_sqlite_file(tmp_path / "keeper.db")
+async def live(tmp_path: Path, migrated_sqlite: MigratedSQLite) -> AsyncIterator[Live]:
+    db_url = await migrated_sqlite(tmp_path / "keeper.db")
     s = TEST_SETTINGS
     api = fake_wecom_api()
     port = free_port()

@@ -29,7 +29,7 @@ from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import ticks
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 from tests.settings_env import changed
 
 OUTBOUND_IP = "203.0.113.7"  # TEST-NET-3: what WeCom reports as our address
@@ -111,7 +111,7 @@ async def test_send_test_records_the_admins_device_check_and_their_reply_confirm
     assert "no channel confirmed on a phone yet" in before
     assert "回复「收到」" in api.messages[0].content
     engine = create_engine(url)
-    app = create_app(
+    app = create_test_app(
         changed(TEST_SETTINGS, operations={"admins": frozenset({"alice"})}), engine=engine
     )
     try:

@@ -23,7 +23,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.fake_serverchan import FakeServerChan, run_fake_serverchan
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.scheduling import scheduler_for
@@ -33,7 +32,7 @@ from scheduler.tick import tick
 from services.rekey import RekeyReport, rekey
 from storage.channel_models import USER_CHANNELS
 from storage.database import Database
-from tests.conftest import TEST_SETTINGS, USER_SENDKEY, wecom_side
+from tests.conftest import TEST_SETTINGS, USER_SENDKEY, create_test_app, wecom_side
 from tests.settings_env import changed
 from tests.unit.test_secret_box import sealed_the_old_way
 
@@ -55,7 +54,7 @@ class Rotation:
         self, settings: Settings
     ) -> AsyncIterator[tuple[TestClient[object, object], Settings]]:
         self.api.secret = settings.wecom.secret  # the console and keeper.env agree
-        app = create_app(settings, clock=self.clock, engine=self.engine)
+        app = create_test_app(settings, clock=self.clock, engine=self.engine)
         async with TestClient(TestServer(app)) as client:
             yield client, settings
 

@@ -27,6 +27,7 @@ from sqlalchemy import text
 
 from storage.engine import create_engine
 from tests.acceptance.processes import STARTUP_TIMEOUT_S, keeper_env, run_keeper, start_serve
+from tests.conftest import MigratedSQLite
 from tests.node import MINIPROGRAM, NODE_TIMEOUT_S, node
 from tests.ports import free_port
 
@@ -112,12 +113,12 @@ async def _rows(db_url: str) -> dict[str, Any]:
 
 
 async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_action(
-    tmp_path: Path,
+    tmp_path: Path, migrated_sqlite: MigratedSQLite
 ) -> None:
     from bot.sandbox.fake_wechat import FakeWeChat, run_fake_wechat
 
     node()  # skip (or fail in CI) before starting anything
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    db_url = await migrated_sqlite(tmp_path / "keeper.db")
     wechat = FakeWeChat(appid=APPID, secret=SECRET, template_id=TEMPLATE_ID)
     codes = [wechat.new_code(OPENID) for _ in range(3)]  # what wx.login would hand out
     ticked: list[str] = []
@@ -137,7 +138,6 @@ async def test_a_scripted_session_leaves_one_grant_per_accept_and_one_glass_per_
             assert code == 0, err
             ticked.append(out)
 
-        assert (await run_keeper(["migrate"], env, cwd=tmp_path))[0] == 0
         member, link_code = await _member_with_a_glass_and_a_code(db_url)
         port = free_port()
         proc = await start_serve(env, tmp_path, port)

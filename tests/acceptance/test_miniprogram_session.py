@@ -22,7 +22,6 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.fake_wechat import FakeWeChat, run_fake_wechat
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.wecom_side import WeComSide
@@ -30,7 +29,7 @@ from bot.scheduling import scheduler_for
 from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, tick
 from storage.database import Database
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 from tests.integration.mp_support import MiniProgram, make_fake, new_id, rows
 from tests.settings_env import changed
 
@@ -102,7 +101,7 @@ async def day(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Session]:
         settings = changed(
             TEST_SETTINGS, mp={"api_base": wechat_base}, wecom={"api_base": wecom_base}
         )
-        app = create_app(settings, clock=clock, engine=engine)
+        app = create_test_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             drops: deque[str] = deque()
             target = str(client.make_url("")).rstrip("/")
@@ -242,7 +241,7 @@ async def test_without_the_mini_program_configured_no_code_is_given(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:
     settings = changed(TEST_SETTINGS, mp={"appid": "", "secret": ""})
-    app = create_app(settings, clock=clock, engine=engine)
+    app = create_test_app(settings, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         reply = await wecom_side(client, settings, clock).send_text("alice", "绑定 小程序")
     assert reply.text == "小程序还没开通：需要管理员设置 KEEPER_MP_APPID 等。"

@@ -18,14 +18,13 @@ from zoneinfo import ZoneInfo
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from bot.sandbox.wecom_side import FIRST_MSG_ID, WeComSide
 from scheduler.clock import FakeClock
 from scheduler.core.texts import messages
 from storage.engine import create_engine
 from tests.acceptance.processes import fake_wecom_api, keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS, migrated_sqlite_file, wecom_side
+from tests.conftest import TEST_SETTINGS, MigratedSQLite, create_test_app, wecom_side
 from tests.settings_env import changed
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -52,7 +51,7 @@ class Setup:
         """An in-process app on the database; closed again before any tick process."""
         engine = create_engine(self.db_url)
         settings = changed(TEST_SETTINGS, wecom={"api_base": self.api_base})
-        app = create_app(settings, clock=self.clock, engine=engine)
+        app = create_test_app(settings, clock=self.clock, engine=engine)
         try:
             async with TestClient(TestServer(app)) as client:
                 s = settings
@@ -81,8 +80,10 @@ class Setup:
 
 
 @pytest.fixture
-async def setup(tmp_path: Path, clock: FakeClock) -> AsyncIterator[Setup]:
-    db_url = await migrated_sqlite_file(tmp_path / "keeper.db")
+async def setup(
+    tmp_path: Path, clock: FakeClock, migrated_sqlite: MigratedSQLite
+) -> AsyncIterator[Setup]:
+    db_url = await migrated_sqlite(tmp_path / "keeper.db")
     api = fake_wecom_api()
     async with run_fake_wecom(api) as api_base:
         yield Setup(db_url=db_url, api=api, api_base=api_base, clock=clock)

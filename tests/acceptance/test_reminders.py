@@ -13,6 +13,7 @@ import datetime as dt
 import re
 from zoneinfo import ZoneInfo
 
+import pytest
 from sqlalchemy import select
 
 from bot.sandbox.fake_wecom import ReceivedMessage
@@ -245,6 +246,7 @@ async def test_after_an_outage_a_recent_reminder_goes_late_and_older_ones_are_to
     assert "没能发出" not in await keeper.say("今天")
 
 
+@pytest.mark.hangs_a_send
 async def test_a_reminder_that_failed_or_may_not_have_arrived_is_told_once_with_why(
     keeper: Keeper,
 ) -> None:

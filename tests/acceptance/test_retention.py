@@ -16,12 +16,11 @@ from bot.sandbox.wecom_side import text_message_xml
 from scheduler.clock import FakeClock
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.engine import create_engine
-from storage.migrate import upgrade
 from storage.models import INBOUND, MEASUREMENTS
 from storage.web_models import WEB_LINKS
 from tests.acceptance.conftest import Keeper
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, MigratedSQLite
 from tests.integration.retention_seed import Seeder
 
 DAY = dt.timedelta(days=1)
@@ -136,12 +135,11 @@ async def test_a_member_silent_for_months_is_still_told_of_the_reminder_an_outag
 
 
 async def test_a_pretend_time_tick_never_prunes_and_a_real_one_says_what_it_pruned(
-    tmp_path: Path,
+    tmp_path: Path, migrated_sqlite: MigratedSQLite
 ) -> None:
     """`keeper tick --at` a year ahead would find every row old: it skips the run."""
-    url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    url = await migrated_sqlite(tmp_path / "keeper.db")
     engine = create_engine(url)
-    await upgrade(engine)
     real_now = dt.datetime.now(dt.UTC)  # `keeper tick` without --at reads the real clock
     seed = Seeder(engine=engine, clock=FakeClock(real_now))
     recent = await seed.message(2 * DAY)

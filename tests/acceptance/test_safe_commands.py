@@ -17,7 +17,7 @@ from storage.engine import create_engine
 from storage.migrate import upgrade
 from storage.repos import ticks
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import ENGINES, _drop_mysql_database, _fresh_mysql_database
+from tests.conftest import ENGINES, MigratedSQLite, _drop_mysql_database, _fresh_mysql_database
 from tests.mariadb_user import database_of_its_own_user
 
 UNUSED_API = "http://127.0.0.1:9"  # no test here reaches WeCom
@@ -138,9 +138,10 @@ async def test_tick_at_refuses_a_database_a_real_scheduler_ticked_within_a_day(
     assert out.startswith("keeper: tick ")
 
 
-async def test_a_pretend_tick_is_not_taken_for_a_real_one_by_the_next(tmp_path: Path) -> None:
-    env = keeper_env(f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}", UNUSED_API)
-    assert (await run_keeper(["migrate"], env, cwd=tmp_path))[0] == 0
+async def test_a_pretend_tick_is_not_taken_for_a_real_one_by_the_next(
+    tmp_path: Path, migrated_sqlite: MigratedSQLite
+) -> None:
+    env = keeper_env(await migrated_sqlite(tmp_path / "keeper.db"), UNUSED_API)
     for day in ("2026-12-01T08:00+08:00", "2026-12-02T08:00+08:00"):
         code, _, err = await run_keeper(["tick", "--at", day], env, cwd=tmp_path)
         assert code == 0, err

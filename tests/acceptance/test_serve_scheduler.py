@@ -9,10 +9,9 @@ from pathlib import Path
 from bot.sandbox.fake_wecom import run_fake_wecom
 from scheduler.core.schedule import Schedule
 from storage.engine import create_engine
-from storage.migrate import upgrade
 from storage.repos import rules, users
 from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env
-from tests.conftest import TEST_SETTINGS
+from tests.conftest import TEST_SETTINGS, MigratedSQLite
 from tests.ports import free_port
 
 TIMEOUT_S = 60
@@ -21,7 +20,6 @@ TIMEOUT_S = 60
 async def _due_reminder(db_url: str) -> None:
     """A user with a custom reminder that fell due a minute ago."""
     engine = create_engine(db_url)
-    await upgrade(engine)
     now = dt.datetime.now(dt.UTC)
     async with engine.begin() as session:
         user = await users.ensure_and_lock_user(session, "alice", timezone="Asia/Shanghai", now=now)
@@ -42,9 +40,9 @@ async def _due_reminder(db_url: str) -> None:
 
 
 async def test_serve_with_the_scheduler_on_sends_a_due_reminder_and_stops_cleanly(
-    tmp_path: Path,
+    tmp_path: Path, migrated_sqlite: MigratedSQLite
 ) -> None:
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    db_url = await migrated_sqlite(tmp_path / "keeper.db")
     await _due_reminder(db_url)
     s = TEST_SETTINGS
     api = ArrivalFake(corp_id=s.wecom.corp_id, secret=s.wecom.secret, agent_id=s.wecom.agent_id)

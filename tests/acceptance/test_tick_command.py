@@ -7,23 +7,20 @@ from pathlib import Path
 
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.app import create_app
 from bot.sandbox.fake_wecom import FakeWeCom, run_fake_wecom
 from scheduler.clock import FakeClock
 from scheduler.core.texts import messages
 from storage.engine import create_engine
-from storage.migrate import upgrade
 from tests.acceptance.processes import keeper_env, run_keeper
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, MigratedSQLite, create_test_app, wecom_side
 from tests.settings_env import changed
 
 
 async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
-    tmp_path: Path, clock: FakeClock
+    tmp_path: Path, clock: FakeClock, migrated_sqlite: MigratedSQLite
 ) -> None:
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+    db_url = await migrated_sqlite(tmp_path / "keeper.db")
     engine = create_engine(db_url)
-    await upgrade(engine)
     api = FakeWeCom(
         corp_id=TEST_SETTINGS.wecom.corp_id,
         secret=TEST_SETTINGS.wecom.secret,
@@ -32,7 +29,7 @@ async def test_tick_at_sends_a_due_reminder_once_and_nothing_the_second_time(
     async with run_fake_wecom(api) as api_base:
         settings = changed(TEST_SETTINGS, wecom={"api_base": api_base})
         async with TestClient(
-            TestServer(create_app(settings, clock=clock, engine=engine))
+            TestServer(create_test_app(settings, clock=clock, engine=engine))
         ) as client:
             s = settings
             wecom = wecom_side(client, s, clock)
@@ -69,14 +66,13 @@ async def test_the_demo_shows_a_reminder_arriving_and_a_check_in_scheduling_the_
     assert "📨 13:30 提醒> 该喝水了" in out
 
 
-async def test_tick_from_cron_makes_the_days_backup_and_waits_for_it(tmp_path: Path) -> None:
+async def test_tick_from_cron_makes_the_days_backup_and_waits_for_it(
+    tmp_path: Path, migrated_sqlite: MigratedSQLite
+) -> None:
     """A cron-driven deployment (`keeper tick` every minute) gets its daily backup too:
     the process waits for the backup it started, then exits; the next tick does not
     make a second one the same day. The key is in no output."""
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
-    engine = create_engine(db_url)
-    await upgrade(engine)
-    await engine.dispose()
+    db_url = await migrated_sqlite(tmp_path / "keeper.db")
     key = "cron tick backup passphrase 01"
     backups_dir = tmp_path / "backups"
     at = "2026-12-01T03:31+08:00"

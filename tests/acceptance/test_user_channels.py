@@ -19,7 +19,6 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.fake_robot import FakeRobot, add_robot_routes
 from bot.sandbox.fake_serverchan import FakeServerChan, run_fake_serverchan
 from bot.sandbox.fake_webhook import serve
@@ -33,7 +32,7 @@ from storage.channel_models import USER_CHANNELS
 from storage.database import Database
 from storage.delivery_models import ATTEMPTS, JOBS
 from storage.models import INBOUND
-from tests.conftest import TEST_SETTINGS, USER_SENDKEY, wecom_side
+from tests.conftest import TEST_SETTINGS, USER_SENDKEY, create_test_app, wecom_side
 from tests.settings_env import changed
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
@@ -96,7 +95,7 @@ async def deployment(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Dep
             },
             operations={"admins": frozenset({"boss"})},
         )
-        app = create_app(settings, clock=clock, engine=engine)
+        app = create_test_app(settings, clock=clock, engine=engine)
         async with TestClient(TestServer(app)) as client:
             wecom = wecom_side(client, settings, clock)
             async with scheduler_for(

@@ -65,6 +65,7 @@ async def test_after_closing_nothing_is_ever_sent(keeper: Keeper) -> None:
     assert len(keeper.sent_to()) == 1
 
 
+@pytest.mark.hangs_a_send
 async def test_a_hanging_api_makes_the_send_unknown_pauses_the_plan_and_says_so(
     keeper: Keeper,
 ) -> None:
@@ -201,7 +202,13 @@ async def _plan_state(keeper: Keeper, user: str = "alice") -> str:
         (lambda api: api.status_next(502), "unknown", "paused", 0),  # a gateway, after the POST
         (lambda api: api.reset_next(delivered=True), "unknown", "paused", 1),
         (lambda api: api.reset_next(delivered=False), "unknown", "paused", 0),
-        (lambda api: api.hang_next(delivered=True), "unknown", "paused", 1),
+        pytest.param(
+            lambda api: api.hang_next(delivered=True),
+            "unknown",
+            "paused",
+            1,
+            marks=pytest.mark.hangs_a_send,
+        ),
         (lambda api: api.expire_tokens(), "accepted", "awaiting_checkin", 1),  # refreshed once
     ],
     ids=[

@@ -13,24 +13,23 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.fake_wecom import run_fake_wecom
 from bot.settings import Settings
 from scheduler.clock import FakeClock, SystemClock
 from storage.delivery_models import JOBS
 from storage.engine import create_engine
-from storage.migrate import upgrade
 from tests.acceptance.processes import KEEPER, ArrivalFake, keeper_env
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, MigratedSQLite, create_test_app, wecom_side
 from tests.settings_env import changed
 
-ARRIVAL_TIMEOUT_S = 20  # the fake tells the moment the message arrives; bounded
+ARRIVAL_TIMEOUT_S = 60  # the fake tells the moment the message arrives; bounded
 
 
-async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(tmp_path: Path) -> None:
-    db_url = f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}"
+async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(
+    tmp_path: Path, migrated_sqlite: MigratedSQLite
+) -> None:
+    db_url = await migrated_sqlite(tmp_path / "keeper.db")
     engine = create_engine(db_url)
-    await upgrade(engine)
     # The worker reads the real clock, so the plan is made two hours ago by it, for a
     # user whose local time is now about noon (well inside the 08:00-22:00 day).
     real_now = SystemClock().now()
@@ -71,7 +70,7 @@ async def test_a_worker_sends_the_due_reminder_and_exits_0_on_sigterm(tmp_path: 
 
 
 async def _enable_water(settings: Settings, clock: FakeClock, engine: AsyncEngine) -> None:
-    app = create_app(settings, clock=clock, engine=engine)
+    app = create_test_app(settings, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         s = TEST_SETTINGS
         wecom = wecom_side(client, s, clock)

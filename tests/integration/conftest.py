@@ -11,14 +11,13 @@ from aiohttp.test_utils import TestClient, TestServer
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from bot.app import create_app
 from bot.sandbox.wecom_side import WeComSide
 from bot.settings import Settings
 from scheduler.clock import FakeClock
 from storage.repos import rules
 from storage.repos.users import ensure_and_lock_user
 from storage.schema import metadata
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 from tests.settings_env import changed
 
 if TYPE_CHECKING:  # the mini-program fixtures' types; mp_support imports this module
@@ -35,7 +34,7 @@ def settings() -> Settings:
 async def client(
     settings: Settings, clock: FakeClock, engine: AsyncEngine
 ) -> AsyncIterator[TestClient[object, object]]:
-    app = create_app(settings, clock=clock, engine=engine)
+    app = create_test_app(settings, clock=clock, engine=engine)
     # unsafe: the test server is 127.0.0.1, whose cookies aiohttp's jar keeps only so
     # (the pages' tests log in through a cookie)
     async with TestClient(TestServer(app), cookie_jar=CookieJar(unsafe=True)) as test_client:

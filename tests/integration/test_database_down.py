@@ -8,11 +8,10 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.app import create_app
 from handlers import texts
 from scheduler.clock import FakeClock
 from storage.engine import create_engine
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 
 
 @pytest.fixture
@@ -21,7 +20,7 @@ async def down_client(
 ) -> AsyncIterator[TestClient[object, object]]:
     # A file in a directory that does not exist: every connection attempt fails.
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'missing' / 'keeper.db'}")
-    app = create_app(TEST_SETTINGS, clock=clock, engine=engine)
+    app = create_test_app(TEST_SETTINGS, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         yield client
     await engine.dispose()

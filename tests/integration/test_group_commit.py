@@ -20,13 +20,12 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection
 
 from bot import keys
-from bot.app import create_app
 from scheduler.clock import FakeClock
 from storage.database import CommitWatch, Database
 from storage.engine import create_engine
 from storage.group_commit import GroupCommit
 from storage.migrate import upgrade
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 
 CHILD = Path(__file__).with_name("group_commit_child.py")
 CHILD_PATIENCE_S = 60
@@ -134,7 +133,7 @@ async def test_a_reply_never_leaves_before_the_commit_that_holds_it(
 ) -> None:
     engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}")
     await upgrade(engine)
-    app = create_app(TEST_SETTINGS, clock=clock, engine=engine)
+    app = create_test_app(TEST_SETTINGS, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         database = app[keys.DATABASE]
         held = database.group = HeldCommit(engine)

@@ -33,7 +33,7 @@ from bot.mp.routes import BASE
 from bot.sandbox.fake_wechat import FakeWeChat
 from bot.sandbox.wecom_side import WeComSide, cdata
 from scheduler.clock import FakeClock
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 from tests.integration.mp_support import Client, MiniProgram, make_fake, serve_api
 
 FAST = settings(
@@ -213,9 +213,7 @@ RAW = st.tuples(st.sampled_from(["GET", "POST"]), QUERIES, st.binary(max_size=30
 async def side(clock: FakeClock, engine: AsyncEngine) -> AsyncIterator[tuple[Client, WeComSide]]:
     from aiohttp.test_utils import TestClient, TestServer
 
-    from bot.app import create_app
-
-    app = create_app(TEST_SETTINGS, clock=clock, engine=engine)
+    app = create_test_app(TEST_SETTINGS, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         yield client, wecom_side(client, TEST_SETTINGS, clock)
 

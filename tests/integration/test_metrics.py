@@ -12,7 +12,7 @@ from bot import keys
 from bot.app import create_app
 from scheduler.clock import FakeClock
 from storage.repos import backups
-from tests.conftest import TEST_SETTINGS, wecom_side
+from tests.conftest import TEST_SETTINGS, create_test_app, wecom_side
 from tests.settings_env import changed
 
 
@@ -20,7 +20,7 @@ async def test_metrics_are_served_on_their_own_port_with_every_family(
     engine: AsyncEngine, clock: FakeClock
 ) -> None:
     settings = changed(TEST_SETTINGS, operations={"metrics_port": 0})  # 0: any free port
-    app = create_app(settings, clock=clock, engine=engine)
+    app = create_test_app(settings, clock=clock, engine=engine)
     async with TestClient(TestServer(app)) as client:
         wecom = wecom_side(client, settings, clock)
         await wecom.send_text("alice", "体重 72.4")
