@@ -1,6 +1,8 @@
 """Which database errors mean "run the transaction again", and `retrying` doing so.
 
-The classification is checked on constructed errors (a table) and on real ones: a
+The classification is checked on constructed errors (a table) and on real ones (a
+connection lost before and after COMMIT: `test_lost_connection.py`,
+`test_database_stall.py`): a
 SQLite busy error from the stdlib driver, and genuine InnoDB deadlocks (errno 1213)
 produced on MariaDB by two transactions that take row locks in opposite orders,
 sequenced with asyncio events so the deadlock happens every time. One of them is lost
@@ -43,6 +45,12 @@ def _mysql(code: int, message: str) -> OperationalError:
     )
 
 
+def _lost(statement: str | None) -> OperationalError:
+    """A connection lost (SQLAlchemy retired it) under `statement`, or at COMMIT: None."""
+    error = pymysql.err.OperationalError(2013, "Lost connection to MySQL server during query")
+    return OperationalError(statement, {}, error, connection_invalidated=True)
+
+
 def _sqlite(message: str) -> OperationalError:
     return OperationalError("INSERT INTO users ...", {}, sqlite3.OperationalError(message))
 
@@ -68,6 +76,9 @@ SAVEPOINT_GONE = "SAVEPOINT sa_savepoint_1 does not exist"
         (_during(_mysql(1305, SAVEPOINT_GONE), _mysql(1213, "Deadlock found")), True),
         (_mysql(1305, SAVEPOINT_GONE), False),
         (_mysql(2013, "Lost connection to MySQL server during query"), False),
+        (_lost("SELECT users.id FROM users"), True),
+        (_lost(None), False),
+        (_during(_mysql(1305, SAVEPOINT_GONE), _lost("INSERT INTO measurements")), True),
         (_mysql(1146, "Table 'keeper.users' doesn't exist"), False),
         (
             IntegrityError("INSERT ...", {}, pymysql.err.IntegrityError(1062, "Duplicate entry")),
@@ -88,7 +99,10 @@ SAVEPOINT_GONE = "SAVEPOINT sa_savepoint_1 does not exist"
         "sqlite-busy",
         "savepoint-lost-to-a-deadlock",
         "savepoint-lost-alone",
-        "mysql-lost-connection",
+        "mysql-lost-connection-not-retired",
+        "connection-lost-under-a-statement",
+        "connection-lost-at-commit",
+        "rollback-failed-after-a-lost-statement",
         "mysql-missing-table",
         "mysql-duplicate-key",
         "sqlite-missing-table",
