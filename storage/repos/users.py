@@ -12,6 +12,7 @@ from storage.delivery_models import WATER_PLANS
 from storage.dialect import insert_unless_exists
 from storage.models import INBOUND, USERS
 from storage.records import Addressee, Prefs, UserRecord
+from storage.vocabulary import PlanState
 
 
 async def ensure_and_lock_user(
@@ -71,18 +72,26 @@ def _record(row: Row[Any]) -> UserRecord:
         pending_guess=row.pending_guess,
         pending_guess_at=row.pending_guess_at,
         water_notice_owed=row.water_notice is not None,
+        water_plan_on=row.water_state not in (None, PlanState.DISABLED),
     )
 
 
 # Read with the user (one statement less per message): whether the water plan owes a
-# pause notice. A subquery in the select list is read without a lock on MySQL/MariaDB
-# ("a locking read clause in an outer statement does not lock the rows of a table in a
+# pause notice, and whether it is on at all (a check-in reads and locks the plan only
+# then). A subquery in the select list is read without a lock on MySQL/MariaDB ("a
+# locking read clause in an outer statement does not lock the rows of a table in a
 # nested subquery"), so a message never holds the plan's row: the tick locks it.
 _WATER_NOTICE = (
     select(WATER_PLANS.c.pause_notice)
     .where(WATER_PLANS.c.user_id == USERS.c.id)
     .scalar_subquery()
     .label("water_notice")
+)
+_WATER_STATE = (
+    select(WATER_PLANS.c.state)
+    .where(WATER_PLANS.c.user_id == USERS.c.id)
+    .scalar_subquery()
+    .label("water_state")
 )
 
 
@@ -98,6 +107,7 @@ _LOCK_USER = (
         USERS.c.pending_guess,
         USERS.c.pending_guess_at,
         _WATER_NOTICE,
+        _WATER_STATE,
     )
     .where(USERS.c.wecom_user_id == bindparam("wecom_user_id"))
     .with_for_update()

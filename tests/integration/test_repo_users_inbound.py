@@ -6,11 +6,13 @@ import asyncio
 import datetime as dt
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+import services.water
 from scheduler.clock import FakeClock
+from storage.delivery_models import WaterPlan
 from storage.models import InboundMessage, User
 from storage.records import Effect, NewInbound, Prefs, StoredReply, UserRecord
 from storage.repos import users
@@ -24,6 +26,7 @@ from storage.repos.inbound import (
 )
 from storage.repos.users import ensure_and_lock_user
 from storage.retry import retrying
+from storage.vocabulary import PlanState
 from tests.integration.conftest import new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
@@ -160,10 +163,13 @@ async def test_a_second_record_of_one_key_is_refused_by_the_unique_key(
         assert await stored_reply(session, "msg-1") == StoredReply(reply_text="first")
 
 
-async def _waiting_for_a_lock(sessionmaker: Sessions) -> bool:
+async def _waits_for_a_lock(sessionmaker: Sessions, connection_id: int) -> bool:
     async with sessionmaker.connect() as conn:
-        waits = "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'"
-        return bool((await conn.exec_driver_sql(waits)).scalar_one())
+        waits = (
+            "SELECT COUNT(*) FROM information_schema.INNODB_TRX"
+            " WHERE trx_state = 'LOCK WAIT' AND trx_mysql_thread_id = :id"
+        )
+        return bool((await conn.execute(text(waits), {"id": connection_id})).scalar_one())
 
 
 @ON_MARIADB_ONLY
@@ -174,6 +180,18 @@ async def test_a_delivery_waiting_on_the_users_row_sees_the_first_deliverys_reco
     it must see the row the first committed meanwhile (MariaDB evaluates a subquery not
     tied to the locked row before the lock wait, and would miss it)."""
     user = await _user(sessionmaker, clock)
+    connection_id = asyncio.get_running_loop().create_future()
+
+    async def second() -> bool:
+        async with sessionmaker.begin() as session:
+            connection_id.set_result(
+                (await session.execute(text("SELECT CONNECTION_ID()"))).scalar_one()
+            )
+            _, seen = await users.lock_for_message(
+                session, "zhangsan", "msg-1", timezone=ZONE, now=clock.now()
+            )
+        return seen
+
     async with sessionmaker.begin() as first:
         _, seen_first = await users.lock_for_message(
             first, "zhangsan", "msg-1", timezone=ZONE, now=clock.now()
@@ -181,14 +199,15 @@ async def test_a_delivery_waiting_on_the_users_row_sees_the_first_deliverys_reco
         await record_message(
             first, _msg(user, "msg-1", clock.now()), reply_text="好", effect=None, handled_ms=1
         )
-        second = asyncio.create_task(_seen(sessionmaker, clock, "zhangsan", "msg-1"))
-        for _ in range(500):  # bounded: until the second waits for the row lock
-            if await _waiting_for_a_lock(sessionmaker):
+        waiting = asyncio.create_task(second())
+        their_id = await connection_id
+        for _ in range(200):  # bounded: until the second waits for the row lock
+            if await _waits_for_a_lock(sessionmaker, their_id) or waiting.done():
                 break
             await asyncio.sleep(0.01)
-        assert not second.done()
+        assert not waiting.done()
     assert seen_first is False
-    assert await second is True
+    assert await waiting is True
 
 
 async def test_stored_reply_gives_back_the_reply_saved_for_the_key(
@@ -461,3 +480,21 @@ async def test_mark_missed_keeps_the_earliest_marker_until_it_is_cleared(
     assert nobody == (None, None)
     assert both == (first, second)
     assert await missed_since() == (third, second)
+
+
+async def test_the_users_lock_reads_whether_the_water_plan_is_on(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    """A check-in reads and locks the plan only when it is on (`handlers.water`)."""
+    user = await _ensure(sessionmaker, clock, "zhangsan")
+    async with sessionmaker.begin() as session:
+        await services.water.ensure(session, user.id, clock.now())  # made disabled
+    disabled = await _ensure(sessionmaker, clock, "zhangsan")
+    async with sessionmaker.begin() as session:
+        await session.execute(
+            update(WaterPlan).where(WaterPlan.user_id == user.id).values(state=PlanState.SCHEDULED)
+        )
+
+    assert user.water_plan_on is False  # no plan yet
+    assert disabled.water_plan_on is False
+    assert (await _ensure(sessionmaker, clock, "zhangsan")).water_plan_on is True

@@ -28,7 +28,7 @@ from tests.round_trips import StatementLog, WireCounter
 
 COST = {  # message -> (SQLite statements, MariaDB round trips)
     "体重 72.4": (6, 5),  # lock the user (and read the key), last weight, insert, record, COMMIT
-    "喝水": (8, 7),  # ... insert, today's total, the plan, the last water reminder, ...
+    "喝水": (7, 6),  # lock, insert, today's total, the last water reminder, record, COMMIT
     "记账 35 午饭": (5, 4),  # lock the user, insert, record, COMMIT
     "今天": (5, 4),  # lock the user, the page's one read, record, COMMIT
 }
