@@ -35,15 +35,18 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import callback_targets
 import psutil
-from callback_targets import TARGETS, Credentials, Server, Skip
+from callback_targets import MYSQL_DRIVERS, TARGETS, Credentials, Server, Skip
 
 LOAD_SCRIPT = Path(__file__).resolve().parent / "callback_load.py"
 RSS_INTERVAL_S = 0.05
 REFERENCES = {"sqlite": "reference-sqlite", "mariadb": "reference-mariadb"}
-GOALS = {"throughput_ratio": 1.5, "rss_mb": 150.0, "cpu_ms_per_request": 1.0}
+CPU_GOALS_MS = {"sqlite": 1.5, "mariadb": 2.0}
+GOALS = {"throughput_ratio": 1.5, "rss_mb": 150.0, "cpu_ms_per_request": CPU_GOALS_MS}
 """Per keeper target, against the reference on its engine; and p99 no worse. RSS is per
-process (the peak of the largest one), CPU the whole tree's per callback."""
+process (the peak of the largest one), CPU the whole tree's per callback, per engine
+(issue 11 asked 1 ms; the MariaDB speed issue set these)."""
 
 
 class PeakRss:
@@ -166,6 +169,7 @@ def verdicts(results: list[dict[str, Any]]) -> dict[str, Any]:
         if name in REFERENCES.values() or ref is None or not ref["throughput"]:
             continue
         ratio = r["throughput"] / ref["throughput"]
+        engine = "mariadb" if "mariadb" in name else "sqlite"
         out[name] = {
             "reference": ref["target"],
             "throughput_ratio": round(ratio, 2),
@@ -173,7 +177,7 @@ def verdicts(results: list[dict[str, Any]]) -> dict[str, Any]:
             "meets_throughput": ratio >= GOALS["throughput_ratio"],
             "meets_p99": r["p99_ms"] <= ref["p99_ms"],
             "meets_rss": r["peak_rss_mb_per_process"] < GOALS["rss_mb"],
-            "meets_cpu": r["server_cpu_ms_per_request"] <= GOALS["cpu_ms_per_request"],
+            "meets_cpu": r["server_cpu_ms_per_request"] <= CPU_GOALS_MS[engine],
             "all_replies_real": r["errors"] == 0,
         }
     return out
@@ -219,6 +223,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--targets", default=",".join(TARGETS), help="comma-separated")
     parser.add_argument("--deadline-s", type=float, default=300.0, help="cap on a timed run")
     parser.add_argument("--quick", action="store_true", help="400 requests, 100 warm-up")
+    parser.add_argument(
+        "--mysql-driver",
+        choices=MYSQL_DRIVERS,
+        default=MYSQL_DRIVERS[0],
+        help="keeper's MariaDB driver (the reference always uses PyMySQL)",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.requests, args.warmup = 400, 100
@@ -232,6 +242,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> None:
     """Run every target in turn, print the table, the ratios and one JSON line."""
     args = parse_args(argv)
+    callback_targets.mysql_driver = args.mysql_driver
     info, results, skipped = machine(), [], {}
     for name in args.targets:
         print(f"running {name} ...", file=sys.stderr, flush=True)
@@ -242,7 +253,7 @@ def main(argv: list[str] | None = None) -> None:
     judged = verdicts(results)
     print_table(results, skipped)
     print_verdicts(judged)
-    settings = {k: getattr(args, k) for k in ("requests", "warmup", "concurrency")}
+    settings = {k: getattr(args, k) for k in ("requests", "warmup", "concurrency", "mysql_driver")}
     print(
         json.dumps(
             {

@@ -29,6 +29,9 @@ import sqlalchemy as sa
 BENCH_DIR = Path(__file__).resolve().parent
 VENV_BIN = Path(sys.executable).parent
 MARIADB = "root@127.0.0.1:3306"
+MYSQL_DRIVERS = ("asyncmy", "aiomysql")
+mysql_driver = MYSQL_DRIVERS[0]
+"""The driver keeper's MariaDB targets run on (`bench/callback.py --mysql-driver`)."""
 READY_TIMEOUT_S = 30.0
 STOP_TIMEOUT_S = 15.0
 KEEPER_TABLES = ("inbound_messages", "measurements", "water_checkins", "ledger_entries", "users")
@@ -183,7 +186,7 @@ def _mariadb_database(prefix: str) -> Iterator[str]:
 def keeper_mariadb(creds: Credentials, workdir: Path, workers: int = 1) -> Iterator[Server]:
     """keeper on a fresh utf8mb4 MariaDB database, dropped afterwards."""
     with _mariadb_database("keeper_bench") as name:
-        urls = (f"mysql+aiomysql://{MARIADB}/{name}", f"mysql+pymysql://{MARIADB}/{name}")
+        urls = (f"mysql+{mysql_driver}://{MARIADB}/{name}", f"mysql+pymysql://{MARIADB}/{name}")
         with _keeper(creds, workdir, *urls, workers=workers) as server:
             yield server
 

@@ -1,9 +1,11 @@
 """One inbound message, handled exactly once, in one transaction.
 
-Order inside the transaction: find-or-create and lock the user, claim the message's
-dedup key (a duplicate, even a concurrent one, gets the reply stored the first time
-and changes nothing), parse, dispatch, store the reply and the effect. Either all of
-it commits or none of it does.
+Order inside the transaction: find-or-create and lock the user, reading in the same
+statement whether the message's dedup key was recorded before (a duplicate, even a
+concurrent one, gets the reply stored the first time and changes nothing), parse,
+dispatch, then record the message with its reply and effect: the claim and the last
+write are one INSERT (`storage.repos.users.lock_for_message` says why the read is
+safe). Either all of it commits or none of it does.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from zoneinfo import ZoneInfo
+
+from sqlalchemy.exc import IntegrityError
 
 import services.card_updates
 import services.rules
@@ -58,22 +62,27 @@ class Conversation:
         """Handle `msg` once and return the reply text ("" for no reply). `watch`
         tells a caller that stops waiting whether the COMMIT had been sent."""
         started = self.timer()  # before the retries: a retried message took them all
-        return await retrying(lambda: self._handle_once(msg, now, watch, started))
+        try:
+            return await retrying(lambda: self._handle_once(msg, now, watch, started))
+        except IntegrityError:
+            # A unique key refused a write, and the transaction rolled back. If another
+            # delivery of this message committed first (the user's row lock makes that
+            # a safeguard, not a path), the second run finds it and answers as it did.
+            return await retrying(lambda: self._handle_once(msg, now, watch, started))
 
     async def _handle_once(
         self, msg: Incoming, now: dt.datetime, watch: CommitWatch | None, started: float
     ) -> str:
         zone = self.deployment.operations.timezone  # a new member's, until they set theirs
         async with self.database.transaction(watch) as session:
-            user = await users.ensure_and_lock_user(
-                session, msg.from_user, timezone=zone.key, now=now
+            user, seen = await users.lock_for_message(
+                session, msg.from_user, msg.dedup_key, timezone=zone.key, now=now
             )
-            sent_at = dt.datetime.fromtimestamp(msg.create_time, dt.UTC)
-            message_id = await inbound.claim_message(session, _new_inbound(msg, user, sent_at, now))
-            if message_id is None:
+            if seen:
                 stored = await inbound.stored_reply(session, msg.dedup_key)
                 log.info("duplicate message", extra={"dedup_key": loggable_key(msg)})
                 return (stored.reply_text if stored else None) or ""
+            sent_at = dt.datetime.fromtimestamp(msg.create_time, dt.UTC)
             ctx = Context(
                 user=user,
                 tz=_zone(user.timezone, zone),
@@ -85,7 +94,7 @@ class Conversation:
             )
             if user.defaults_version < DEFAULTS_VERSION:
                 await services.rules.ensure_defaults(session, user.id, ctx.tz, now)
-            outcome = await self._outcome(session, ctx, msg, message_id)
+            outcome = await self._outcome(session, ctx, msg)
             if msg.event in CARD_EVENTS and msg.response_code:
                 await _grey_out_card(session, ctx, msg)
             for notice in (
@@ -101,16 +110,18 @@ class Conversation:
             # Up to the reply stored; the COMMIT after it is not counted (it cannot be
             # written in the row it commits).
             took = round((self.timer() - started) * 1000)
-            await inbound.save_outcome(
-                session, message_id, reply_text=kept, effect=outcome.effect, handled_ms=took
+            await inbound.record_message(
+                session,
+                _new_inbound(msg, user, sent_at, now),
+                reply_text=kept,
+                effect=outcome.effect,
+                handled_ms=took,
             )
             return outcome.reply
 
-    async def _outcome(
-        self, session: Session, ctx: Context, msg: Incoming, message_id: int
-    ) -> Outcome:
+    async def _outcome(self, session: Session, ctx: Context, msg: Incoming) -> Outcome:
         try:
-            command = await self._command(session, ctx, msg, message_id)
+            command = await self._command(session, ctx, msg)
         except ParseError as exc:
             return Outcome(reply=exc.message)
         if command is None:
@@ -119,9 +130,7 @@ class Conversation:
         await answers.note(session, ctx, command)  # an answer: its reminder was received
         return outcome
 
-    async def _command(
-        self, session: Session, ctx: Context, msg: Incoming, message_id: int
-    ) -> Command | None:
+    async def _command(self, session: Session, ctx: Context, msg: Incoming) -> Command | None:
         """The command a message means; None when it asks for no answer."""
         text = msg.content if msg.msg_type == "text" else None
         if (guess := await confirm.take_pending(session, ctx, text)) is not None:
@@ -140,9 +149,7 @@ class Conversation:
         if msg.event == "enter_agent":
             # Opening the app shows today's page once a day; later visits stay quiet.
             since = ctx.local_midnight(ctx.today)
-            seen = await inbound.seen_event_since(
-                session, ctx.user.id, "event:enter_agent", since, message_id
-            )
+            seen = await inbound.seen_event_since(session, ctx.user.id, "event:enter_agent", since)
             return None if seen else ShowToday()
         return None  # other events (location, view, unsubscribe, ...) need no answer
 

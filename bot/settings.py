@@ -53,9 +53,11 @@ from scheduler.core.retention_policy import (
     Periods,
 )
 from scheduler.core.texts.channels import SERVERCHAN
+from storage.engine import MYSQL_DRIVERS, with_driver
 from storage.secret_box import DataKey, KeyRing, legacy_key
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
+MYSQL_SCHEMES = ("", *(f"+{driver}" for driver in MYSQL_DRIVERS))
 DEFAULT_API_BASE = "https://qyapi.weixin.qq.com"
 DEFAULT_CALLBACK_WINDOW_SECONDS = 600
 
@@ -369,8 +371,18 @@ def mask_database_url(url: str) -> str:
         return "(an unparsable URL)"
 
 
-DATABASE_SCHEMES = ("sqlite+aiosqlite://", "mysql+aiomysql://", "mariadb+aiomysql://")
-"""What a database URL may start with (KEEPER_DATABASE_URL, `keeper restore --database-url`)."""
+DATABASE_SCHEMES = (
+    "sqlite+aiosqlite://",
+    *(f"{backend}{driver}://" for backend in ("mysql", "mariadb") for driver in MYSQL_SCHEMES),
+)
+"""What a database URL may start with (KEEPER_DATABASE_URL, `keeper restore --database-url`):
+`mysql://` (or `mariadb://`) gets the default driver, see `storage.engine.with_driver`."""
+
+
+_SCHEMES_TOLD = (
+    f"e.g. mysql://keeper@127.0.0.1:3306/keeper ({MYSQL_DRIVERS[0]}; "
+    f"mysql+{MYSQL_DRIVERS[1]}:// for {MYSQL_DRIVERS[1]})"
+)
 
 
 def _database_url(env: Mapping[str, str]) -> str:
@@ -384,15 +396,15 @@ def _database_url(env: Mapping[str, str]) -> str:
     url = env.get("KEEPER_DATABASE_URL", DEFAULT_DATABASE_URL).strip() or DEFAULT_DATABASE_URL
     if not url.startswith(DATABASE_SCHEMES):
         raise SettingsError(
-            "KEEPER_DATABASE_URL must start with sqlite+aiosqlite:// or mysql+aiomysql://, "
-            "e.g. mysql+aiomysql://keeper@127.0.0.1:3306/keeper"
+            f"KEEPER_DATABASE_URL must start with sqlite+aiosqlite:// or mysql://, {_SCHEMES_TOLD}"
         )
+    url = with_driver(url)
     try:
         parsed = make_url(url)
     except ArgumentError:
         raise SettingsError(
             "KEEPER_DATABASE_URL is malformed; expected e.g. "
-            "mysql+aiomysql://USER:PASSWORD@HOST:3306/DATABASE"
+            "mysql://USER:PASSWORD@HOST:3306/DATABASE"
         ) from None
     path = env.get("KEEPER_DATABASE_PASSWORD_FILE", "").strip()
     if not path:
@@ -407,7 +419,7 @@ def with_password_file(url: str, path: str, *, name: str = "--password-file") ->
         parsed = make_url(url)
     except ArgumentError:
         raise SettingsError(
-            "the database URL is malformed; expected e.g. mysql+aiomysql://USER@HOST:3306/DATABASE"
+            "the database URL is malformed; expected e.g. mysql://USER@HOST:3306/DATABASE"
         ) from None
     password = _password_from(path, name=name)
     return parsed.set(password=password).render_as_string(hide_password=False)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from zoneinfo import ZoneInfo
 
-from storage.records import LedgerRow, TaskRecord, WeightPoint
+from storage.records import LedgerRow, WeightPoint
 from storage.vocabulary import LedgerDirection
 
 ZERO = Decimal("0.00")
@@ -64,11 +64,6 @@ def water_per_day(
         if day in per_day:
             per_day[day] += glasses
     return {day: max(0, n) for day, n in per_day.items()}
-
-
-def due_today_or_overdue(tasks: Iterable[TaskRecord], today: dt.date) -> list[TaskRecord]:
-    """Open tasks with a due date on or before today (overdue first, by date)."""
-    return [t for t in tasks if t.due_date is not None and t.due_date <= today]
 
 
 def week_start(day: dt.date) -> dt.date:

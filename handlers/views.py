@@ -11,7 +11,8 @@ from handlers.context import Context, Outcome
 from handlers.router import Router
 from scheduler.core.texts import times
 from storage.database import Session
-from storage.repos import budgets, reads, tasks
+from storage.repos import reads, tasks
+from storage.repos.today import today as reads_today
 from storage.vocabulary import LedgerDirection
 
 router = Router("views")
@@ -20,30 +21,26 @@ ONE_DAY = dt.timedelta(days=1)
 
 @router.handles(ShowToday)
 async def show_today(session: Session, ctx: Context, cmd: ShowToday) -> Outcome:
-    today, user_id = ctx.today, ctx.user.id
+    today = ctx.today
     start, end = ctx.local_midnight(today), ctx.local_midnight(today + ONE_DAY)
-    latest = await reads.latest_weight(session, user_id)
-    ledger = await reads.ledger_between(session, user_id, start, end)
-    open_tasks = await tasks.open_tasks(session, user_id)
-    due = summaries.due_today_or_overdue(open_tasks, today)
-    events = await reads.events_on(session, user_id, today)
+    read = await reads_today(session, ctx.user.id, day=today, start=start, end=end)
+    latest = read.latest_weight
     reply = texts.today_view(
         today=today,
         weight=(latest.value, latest.occurred_at.astimezone(ctx.tz).date()) if latest else None,
-        water=max(0, await reads.water_total(session, user_id, start, end)),
-        spent=summaries.total(ledger, LedgerDirection.EXPENSE),
-        tasks=[(t.number, t.title, _due(t.due_date, t.due_time, today)) for t in due],
-        open_count=len(open_tasks),
-        events=[(_span(e.starts_at, e.ends_at, ctx), e.title) for e in events],
-        goal=await _goal(session, ctx, latest.value if latest else None),
+        water=read.water,
+        spent=read.spent,
+        tasks=[(t.number, t.title, _due(t.due_date, t.due_time, today)) for t in read.due_tasks],
+        open_count=read.open_tasks,
+        events=[(_span(e.starts_at, e.ends_at, ctx), e.title) for e in read.events],
+        goal=_goal(read.goal_weight, latest.value if latest else None),
     )
     return Outcome(reply=reply)
 
 
-async def _goal(session: Session, ctx: Context, weight: Decimal | None) -> str | None:
+def _goal(goal: Decimal | None, weight: Decimal | None) -> str | None:
     """The distance to the weight goal, when there is a goal and a weight (never a
     verdict on today's number)."""
-    goal = await budgets.goal_weight(session, ctx.user.id)
     if goal is None or weight is None:
         return None
     return texts.goal_line(review.goal_distance(weight, goal))

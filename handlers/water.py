@@ -60,6 +60,10 @@ def _switched(action: str, event: wp.Event, ctx: Context) -> str:
 async def check_in(session: Session, ctx: Context, today_total: int) -> str | None:
     """A glass was recorded: the plan's check-in, and the line about the goal and the
     next reminder if the plan is on."""
+    if not ctx.user.water_plan_on:
+        # Read with the user's row lock: no plan, or one switched off. Nothing here
+        # writes the plan then, so this message orders before any enable racing it.
+        return None
     record = await water.plan_of(session, ctx.user.id, lock=True)
     if record is None:
         return None

@@ -9,27 +9,35 @@ default deferred `BEGIN`, a transaction that reads and then writes can fail at o
 with SQLITE_BUSY when another connection wrote in between, and the busy timeout does
 not help; taking the write lock up front makes writers queue politely instead.
 
-MySQL/MariaDB (aiomysql) is the production engine: utf8mb4, READ COMMITTED (at the
-default REPEATABLE READ, concurrent claimers deadlocked in our own trial), and
-pool pre-ping so a connection dropped by the server is replaced, not reported.
+MySQL/MariaDB (asyncmy by default, or aiomysql) is the production engine: utf8mb4,
+READ COMMITTED (at the default REPEATABLE READ, concurrent claimers deadlocked in our
+own trial). No ping before every checkout (SQLAlchemy's `pool_pre_ping`): on a busy
+server it was one round trip in six or seven per message. A connection is pinged
+only when it comes out of the pool after `IDLE_PING_S` unused, where a server restart
+or a middlebox may have dropped it; a failed ping replaces every pooled connection
+older than it. A connection lost under a busy load is caught instead by
+`storage.retry`: a unit of work whose connection dropped before its COMMIT was sent
+is run again on a new one (never one whose COMMIT was sent: its outcome is unknown).
 
 Bounded time on MySQL/MariaDB: a connect gives up after `MYSQL_CONNECT_TIMEOUT_S`, a
 lock wait after `MYSQL_LOCK_WAIT_S` (error 1205, retried by `storage.retry`), and on
 MariaDB a statement after `MARIADB_STATEMENT_TIMEOUT_S` (`max_statement_time`; MySQL's
-`max_execution_time` covers SELECTs only and is left alone). aiomysql has no read
-timeout: a server that stops answering mid-statement is bounded by the caller's
-deadline (the callback's, see `bot.callback`), whose cancellation closes the
-connection (`storage.database`).
+`max_execution_time` covers SELECTs only and is left alone). No read timeout is set:
+a server that stops answering mid-statement is bounded by the caller's deadline (the
+callback's, see `bot.callback`), whose cancellation closes the connection
+(`storage.database`).
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
+from sqlalchemy.exc import InvalidatePoolError
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
     create_async_engine,
@@ -43,13 +51,31 @@ SQLITE_POOL_TIMEOUT_S = 30
 MYSQL_CONNECT_TIMEOUT_S = 5
 MYSQL_LOCK_WAIT_S = 10
 MARIADB_STATEMENT_TIMEOUT_S = 60
+IDLE_PING_S = 30.0
+"""A pooled MySQL/MariaDB connection unused for this long is pinged before it is used."""
 # Refuse what MySQL would otherwise silently truncate or coerce: a too-long string must
 # fail as loudly as a unique-key clash, whatever the server's own default mode is.
 STRICT_SQL_MODE = "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
 
+MYSQL_DRIVERS = ("asyncmy", "aiomysql")
+"""The asyncio MySQL/MariaDB drivers keeper runs on, the default first (a URL naming no
+driver, `mysql://` or `mariadb://`, gets it). Both pass the same fault and race tests;
+asyncmy's protocol is compiled, aiomysql's pure Python (bench/README.md, "Callbacks")."""
+
+
+def with_driver(url: str) -> str:
+    """`url` with the default driver named when it names none (`mysql://...` ->
+    `mysql+asyncmy://...`); any other URL unchanged, character for character."""
+    scheme, sep, rest = url.partition("://")
+    if sep and scheme in ("mysql", "mariadb"):
+        return f"{scheme}+{MYSQL_DRIVERS[0]}://{rest}"
+    return url
+
+
 def create_engine(url: str, *, echo: bool = False) -> AsyncEngine:
     """Create an `AsyncEngine` for `url`, tuned for its backend."""
+    url = with_driver(url)
     backend = make_url(url).get_backend_name()
     if backend == "sqlite":
         return _sqlite_engine(url, echo=echo)
@@ -118,7 +144,6 @@ def _mysql_engine(url: str, *, echo: bool) -> AsyncEngine:
             "connect_timeout": MYSQL_CONNECT_TIMEOUT_S,
         },
         isolation_level="READ COMMITTED",
-        pool_pre_ping=True,
         pool_recycle=3600,
         pool_reset_on_return=None,  # see _reset below
     )
@@ -132,6 +157,21 @@ def _mysql_engine(url: str, *, echo: bool) -> AsyncEngine:
         usable = state.asyncio_safe and not state.terminate_only
         if usable and dbapi_connection._connection.get_transaction_status():
             dbapi_connection.rollback()
+
+    @event.listens_for(engine.sync_engine, "checkin")
+    def _checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["idle_since"] = time.monotonic()
+
+    @event.listens_for(engine.sync_engine, "checkout")
+    def _checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.get("idle_since")  # None: new, just connected
+        if idle_since is None or time.monotonic() - idle_since < IDLE_PING_S:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            # The pool connects anew, and retires every connection older than this one.
+            raise InvalidatePoolError("a pooled connection was lost while idle") from exc
 
     @event.listens_for(engine.sync_engine, "connect")
     def _on_connect(dbapi_connection: Any, _record: Any) -> None:

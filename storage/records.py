@@ -26,6 +26,7 @@ class UserRecord:
     pending_guess: str | None = None
     pending_guess_at: dt.datetime | None = None
     water_notice_owed: bool = False  # the water plan paused itself and has not said so
+    water_plan_on: bool = False  # the water plan exists and is not disabled (read unlocked)
 
 
 @dataclass(frozen=True, kw_only=True, slots=True)

@@ -3,16 +3,27 @@
 MySQL/MariaDB abort one of two deadlocked transactions (errno 1213) or give up on a
 lock wait (1205); SQLite reports "database is locked" after its busy timeout. All
 three mean "nothing was written, try again", so the unit of work is re-run whole.
+
+So does a connection lost under a statement (a server restarted, a pooled connection
+dropped: SQLAlchemy marks the error `connection_invalidated` and retires the
+connection). A unit of work is one transaction (see `retrying`), and its statements
+all go before its COMMIT: lost under one of them, the COMMIT was never sent and the
+server rolls back what the connection held. A connection lost at the COMMIT itself
+(the error carries no statement) is never retried: the server may have committed,
+and only the caller can say "maybe recorded". This replaced a ping before every
+checkout (see `storage.engine`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
 from sqlalchemy.exc import DBAPIError, OperationalError
 
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 RETRYABLE_MYSQL_CODES = {1205, 1213}
 ATTEMPTS = 4
@@ -44,6 +55,8 @@ def is_retryable(exc: BaseException) -> bool:
 def _retryable_itself(exc: BaseException) -> bool:
     if not isinstance(exc, DBAPIError):
         return False
+    if lost_before_commit(exc):
+        return True
     orig = exc.orig
     args = getattr(orig, "args", ())
     if args and isinstance(args[0], int):
@@ -51,12 +64,22 @@ def _retryable_itself(exc: BaseException) -> bool:
     return isinstance(exc, OperationalError) and "database is locked" in str(orig)
 
 
-async def retrying(unit: Callable[[], Awaitable[T]], *, attempts: int = ATTEMPTS) -> T:
-    """Run `unit` (which opens and commits its own transaction), retrying on conflicts.
+def lost_before_commit(exc: DBAPIError) -> bool:
+    """The connection dropped under a statement, so before its transaction's COMMIT.
 
-    A deadlock or lock-wait timeout is retried up to `attempts` times; SQLite's
-    "database is locked" (another process is writing) for up to
-    `LOCKED_PATIENCE_SECONDS` in all.
+    A failed COMMIT (or ROLLBACK, or connect) reaches us with no statement: SQLAlchemy
+    raises those from the connection, not from a cursor.
+    """
+    return exc.connection_invalidated and exc.statement is not None
+
+
+async def retrying(unit: Callable[[], Awaitable[T]], *, attempts: int = ATTEMPTS) -> T:
+    """Run `unit` (which opens and commits its own one transaction), retrying on
+    conflicts and lost connections.
+
+    A deadlock, a lock-wait timeout or a connection lost before COMMIT is retried up
+    to `attempts` times; SQLite's "database is locked" (another process is writing)
+    for up to `LOCKED_PATIENCE_SECONDS` in all.
     """
     attempt, waited = 0, 0.0
     while True:
@@ -66,6 +89,13 @@ async def retrying(unit: Callable[[], Awaitable[T]], *, attempts: int = ATTEMPTS
         except DBAPIError as exc:
             if not is_retryable(exc):
                 raise
+            if lost_before_commit(exc):
+                # The driver's own words (no statement, no parameters): which error it was.
+                error = f"{type(exc.orig).__name__}: {exc.orig}"[:200]
+                log.warning(
+                    "database connection lost before COMMIT; running the unit again",
+                    extra={"error": error, "attempt": attempt},
+                )
             locked = _sqlite_locked(exc)
             if (locked and waited >= LOCKED_PATIENCE_SECONDS) or (
                 not locked and attempt >= attempts

@@ -8,10 +8,11 @@ that names the weaker evidence it replaces, so two answers racing never lower it
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Collection
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, func, insert, or_, select, update
+from sqlalchemy import CursorResult, Select, bindparam, func, insert, or_, select, update
 
 from storage.channel_models import DEVICE_CHECKS
 from storage.database import Session
@@ -33,25 +34,38 @@ async def latest_sent(
 ) -> int | None:
     """The id of the user's latest job that went out since `since`, of one of `kinds`
     or one of `rule_ids` (either may be empty, not both); None when there is none."""
-    wanted = []
-    if kinds:
-        wanted.append(JOBS.c.payload_kind.in_(kinds))
-    if rule_ids:
-        wanted.append(JOBS.c.rule_id.in_(rule_ids))
-    if not wanted:
+    if not kinds and not rule_ids:
         return None
-    stmt = (
+    params: dict[str, object] = {"user_id": user_id, "since": since}
+    if kinds:
+        params["kinds"] = list(kinds)
+    if rule_ids:
+        params["rule_ids"] = list(rule_ids)
+    stmt = _latest_sent(bool(kinds), bool(rule_ids))
+    return cast(int | None, (await session.execute(stmt, params)).scalar())
+
+
+@functools.cache
+def _latest_sent(by_kind: bool, by_rule: bool) -> Select[tuple[int]]:
+    """Built once per shape, its values bound at execution: a water check-in asks on
+    every message, and building the statement each time cost three times running it
+    (1.4 ms against 0.4 ms of CPU on SQLite, measured)."""
+    wanted = []
+    if by_kind:
+        wanted.append(JOBS.c.payload_kind.in_(bindparam("kinds", expanding=True)))
+    if by_rule:
+        wanted.append(JOBS.c.rule_id.in_(bindparam("rule_ids", expanding=True)))
+    return (
         select(JOBS.c.id)
         .where(
-            JOBS.c.user_id == user_id,
+            JOBS.c.user_id == bindparam("user_id"),
             JOBS.c.status.in_(WENT_OUT),
-            JOBS.c.finished_at >= since,
+            JOBS.c.finished_at >= bindparam("since"),
             or_(*wanted),
         )
         .order_by(JOBS.c.finished_at.desc(), JOBS.c.id.desc())
         .limit(1)
     )
-    return cast(int | None, (await session.execute(stmt)).scalar())
 
 
 async def raise_evidence(

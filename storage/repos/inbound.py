@@ -4,35 +4,32 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import bindparam, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import select, update
 
 from storage.database import Session
-from storage.dialect import (
-    MYSQL_DUPLICATE_KEY,
-    insert_into,
-    insert_returning_id,
-    insert_unless_exists,
-    mysql_errno,
-)
+from storage.dialect import insert_into
 from storage.models import INBOUND
 from storage.records import Effect, NewInbound, StoredReply, UndoableMessage
 
 CONTENT_LIMIT = 4000  # characters kept of a message's text; WeCom's own cap is 2048 bytes
 
 
-async def claim_message(session: Session, msg: NewInbound) -> int | None:
-    """Record `msg` once. Returns its row id, or None when the key was seen before.
+async def record_message(
+    session: Session,
+    msg: NewInbound,
+    *,
+    reply_text: str | None,
+    effect: Effect | None,
+    handled_ms: int | None,
+) -> None:
+    """Record `msg` with its outcome: the reply (for retries), the record made (for
+    undo) and how long the handling took (the admin page's callback chart).
 
-    A concurrent delivery of the same key waits for the first transaction (the unique
-    key is locked) and then gets None, so exactly one delivery does the work.
-
-    SQLite: `INSERT ... ON CONFLICT DO NOTHING RETURNING id`, one statement.
-    MySQL/MariaDB: a plain INSERT, without the savepoint `insert_unless_exists` wraps
-    around it (two round trips less per message): InnoDB answers a duplicate key by
-    rolling back that statement only, not the transaction, and a duplicate only goes
-    on to read the stored reply. A deadlock does roll the transaction back; it is
-    re-run whole by `storage.retry`.
+    The message's last write and its claim in one: whether the key was seen before is
+    read with the user's row lock first (`users.lock_for_message`), so the usual path
+    writes the row once, at the end, instead of an INSERT up front and an UPDATE at the
+    end. The unique key on `dedup_key` still guards against a second row: a clash
+    raises `IntegrityError` and its whole transaction rolls back (`bot.conversation`).
     """
     values = {
         "dedup_key": msg.dedup_key,
@@ -42,15 +39,12 @@ async def claim_message(session: Session, msg: NewInbound) -> int | None:
         "content": msg.content[:CONTENT_LIMIT],
         "sent_at": msg.sent_at,
         "received_at": msg.received_at,
+        "reply_text": reply_text,
+        "effect_kind": effect.kind if effect else None,
+        "effect_id": effect.record_id if effect else None,
+        "handled_ms": handled_ms,
     }
-    if session.dialect.name == "sqlite":
-        return await insert_unless_exists(session, INBOUND, values)
-    try:
-        return await insert_returning_id(session, insert_into(INBOUND), values)
-    except IntegrityError as exc:
-        if mysql_errno(exc) == MYSQL_DUPLICATE_KEY:
-            return None
-        raise
+    await session.execute(insert_into(INBOUND), values)
 
 
 async def stored_reply(session: Session, dedup_key: str) -> StoredReply | None:
@@ -58,30 +52,6 @@ async def stored_reply(session: Session, dedup_key: str) -> StoredReply | None:
     stmt = select(INBOUND.c.reply_text).where(INBOUND.c.dedup_key == dedup_key)
     row = (await session.execute(stmt)).first()
     return None if row is None else StoredReply(reply_text=row[0])
-
-
-async def save_outcome(
-    session: Session,
-    message_id: int,
-    *,
-    reply_text: str | None,
-    effect: Effect | None,
-    handled_ms: int | None = None,
-) -> None:
-    """Store the reply (for retries), the record made (for undo) and how long the
-    handling took (the admin page's callback chart), in the one UPDATE."""
-    params = {
-        "message_id": message_id,
-        "reply_text": reply_text,
-        "effect_kind": effect.kind if effect else None,
-        "effect_id": effect.record_id if effect else None,
-        "handled_ms": handled_ms,
-    }
-    await session.execute(_SAVE_OUTCOME, params)
-
-
-# The SET clause comes from the execution parameters (reply_text, effect_kind, ...).
-_SAVE_OUTCOME = update(INBOUND).where(INBOUND.c.id == bindparam("message_id"))
 
 
 async def last_undoable(session: Session, user_id: int) -> UndoableMessage | None:
@@ -117,17 +87,15 @@ async def mark_undone(session: Session, message_id: int, *, now: dt.datetime) ->
     await session.execute(update(INBOUND).where(INBOUND.c.id == message_id).values(undone_at=now))
 
 
-async def seen_event_since(
-    session: Session, user_id: int, kind: str, since: dt.datetime, exclude_id: int
-) -> bool:
-    """Whether the user sent a message of `kind` at or after `since` (other than one)."""
+async def seen_event_since(session: Session, user_id: int, kind: str, since: dt.datetime) -> bool:
+    """Whether the user sent a message of `kind` at or after `since` (a message is
+    recorded at the end of its handling: the one being handled is not among them)."""
     stmt = (
         select(INBOUND.c.id)
         .where(
             INBOUND.c.user_id == user_id,
             INBOUND.c.kind == kind,
             INBOUND.c.received_at >= since,
-            INBOUND.c.id != exclude_id,
         )
         .limit(1)
     )

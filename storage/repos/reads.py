@@ -55,10 +55,10 @@ async def weights_between(
 
 async def water_total(session: Session, user_id: int, start: dt.datetime, end: dt.datetime) -> int:
     params = {"user_id": user_id, "start": start, "end": end}
-    return int((await session.execute(_WATER_TOTAL, params)).scalar_one())
+    return int((await session.execute(WATER_TOTAL, params)).scalar_one())
 
 
-_WATER_TOTAL = select(func.coalesce(func.sum(WATER_CHECKINS.c.glasses), 0)).where(
+WATER_TOTAL = select(func.coalesce(func.sum(WATER_CHECKINS.c.glasses), 0)).where(
     WATER_CHECKINS.c.user_id == bindparam("user_id"),
     WATER_CHECKINS.c.occurred_at >= bindparam("start"),
     WATER_CHECKINS.c.occurred_at < bindparam("end"),

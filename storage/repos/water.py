@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from sqlalchemy import select, update
+from sqlalchemy import bindparam, select, update
 
 from storage.database import Session
 from storage.delivery_models import WATER_GRANTS, WATER_PLANS
@@ -23,10 +23,8 @@ async def plan_of(session: Session, user_id: int, *, lock: bool = False) -> Plan
     """The user's plan. `lock`: hold its row (MySQL/MariaDB) until the caller's
     transaction ends, so the plan acted on is the plan written back: the tick locks it,
     and a user's 暂停 committing meanwhile waits instead of being overwritten."""
-    stmt = select(WATER_PLANS).where(WATER_PLANS.c.user_id == user_id)
-    if lock and session.dialect.name != "sqlite":
-        stmt = stmt.with_for_update()
-    row = (await session.execute(stmt)).first()
+    stmt = _PLAN_LOCKED if lock and session.dialect.name != "sqlite" else _PLAN
+    row = (await session.execute(stmt, {"user_id": user_id})).first()
     if row is None:
         return None
     return PlanRecord(
@@ -38,6 +36,11 @@ async def plan_of(session: Session, user_id: int, *, lock: bool = False) -> Plan
         parked_next_at=row.parked_next_at,
         pause_notice=row.pause_notice,
     )
+
+
+# Built once (a water check-in reads the plan on every message), the user bound at execution.
+_PLAN = select(WATER_PLANS).where(WATER_PLANS.c.user_id == bindparam("user_id"))
+_PLAN_LOCKED = _PLAN.with_for_update()
 
 
 async def create_plan(session: Session, *, user_id: int, rule_id: int, now: dt.datetime) -> int:

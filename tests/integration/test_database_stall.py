@@ -180,7 +180,9 @@ async def test_a_statement_lost_on_the_way_logs_no_parameters(
     behind_proxy: Stalled, proxy: StallProxy, caplog: pytest.LogCaptureFixture
 ) -> None:
     """The driver error of a statement naming the sender is logged without its
-    parameters: no UserID, no message text (review of issue 8)."""
+    parameters: no UserID, no message text (review of issue 8). Lost before COMMIT,
+    the unit is run again (`storage.retry`), here on a new connection that stalls
+    until the deadline."""
     k = behind_proxy
     await k.timed("体重 70", 940)
     proxy.freeze_after(b"alice")  # the first statement naming the sender goes out, then
@@ -194,7 +196,10 @@ async def test_a_statement_lost_on_the_way_logs_no_parameters(
     proxy.thaw()
     await k.finish_background()
     assert reply.text in (texts.STORAGE_DOWN, texts.STORAGE_SLOW)
-    assert "database error while handling a message" in caplog.text
+    (lost,) = [r for r in caplog.records if r.name == "storage.retry"]
+    assert lost.getMessage() == "database connection lost before COMMIT; running the unit again"
+    assert "alice" not in str(vars(lost))
+    assert await k.weights_of(941) == 0
     assert "alice" not in caplog.text
     assert "[parameters:" not in caplog.text
 

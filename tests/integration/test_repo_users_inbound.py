@@ -6,31 +6,36 @@ import asyncio
 import datetime as dt
 
 import pytest
-from sqlalchemy import func, select
-from sqlalchemy.exc import StatementError
+from sqlalchemy import func, select, text, update
+from sqlalchemy.exc import IntegrityError, StatementError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+import services.water
 from scheduler.clock import FakeClock
+from storage.delivery_models import WaterPlan
 from storage.models import InboundMessage, User
 from storage.records import Effect, NewInbound, Prefs, StoredReply, UserRecord
 from storage.repos import users
 from storage.repos.inbound import (
     CONTENT_LIMIT,
-    claim_message,
     last_undoable,
     mark_undone,
-    save_outcome,
+    record_message,
     seen_event_since,
     stored_reply,
 )
 from storage.repos.users import ensure_and_lock_user
 from storage.retry import retrying
+from storage.vocabulary import PlanState
 from tests.integration.conftest import new_user
 
 Sessions = AsyncEngine  # `async with sessionmaker.begin() as session` (a Core connection)
 SHANGHAI = dt.timezone(dt.timedelta(hours=8))
 ZONE = "Asia/Shanghai"
 MINUTE = dt.timedelta(minutes=1)
+ON_MARIADB_ONLY = pytest.mark.parametrize(
+    "database_url", [pytest.param("mariadb", marks=pytest.mark.mariadb)], indirect=True
+)
 
 
 async def _user(
@@ -54,9 +59,19 @@ def _msg(
     )
 
 
-async def _claim(sessionmaker: Sessions, msg: NewInbound) -> int | None:
+async def _record(
+    sessionmaker: Sessions, msg: NewInbound, *, reply: str = "好", effect: Effect | None = None
+) -> None:
     async with sessionmaker.begin() as session:
-        return await claim_message(session, msg)
+        await record_message(session, msg, reply_text=reply, effect=effect, handled_ms=3)
+
+
+async def _seen(sessionmaker: Sessions, clock: FakeClock, wecom_user_id: str, key: str) -> bool:
+    async with sessionmaker.begin() as session:
+        _, seen = await users.lock_for_message(
+            session, wecom_user_id, key, timezone=ZONE, now=clock.now()
+        )
+    return seen
 
 
 async def _count(sessionmaker: Sessions, column: object) -> int:
@@ -106,74 +121,107 @@ async def test_concurrent_first_contacts_of_one_user_make_one_row(
     assert await _count(sessionmaker, User.id) == 1
 
 
-# --- claiming messages ---------------------------------------------------------------
+# --- recording messages ----------------------------------------------------------------
 
 
-async def test_a_message_is_claimed_the_first_time_only(
+async def test_locking_the_user_for_a_message_tells_whether_its_key_was_recorded(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     user = await _user(sessionmaker, clock)
-    msg = _msg(user, "msg-1", clock.now())
+    before = await _seen(sessionmaker, clock, "zhangsan", "msg-1")
+    await _record(sessionmaker, _msg(user, "msg-1", clock.now()))
 
-    first = await _claim(sessionmaker, msg)
-    second = await _claim(sessionmaker, msg)
-
-    assert isinstance(first, int)
-    assert second is None
-    assert await _count(sessionmaker, InboundMessage.id) == 1
+    assert before is False
+    assert await _seen(sessionmaker, clock, "zhangsan", "msg-1") is True
+    assert await _seen(sessionmaker, clock, "zhangsan", "msg-2") is False
 
 
-async def test_three_concurrent_claims_of_one_key_yield_exactly_one_id(
+async def test_locking_a_new_user_for_a_message_creates_the_user_and_has_seen_nothing(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
-    user = await _user(sessionmaker, clock)
-    msg = _msg(user, "msg-retried", clock.now())
-    start = asyncio.Barrier(3)
-
-    async def deliver() -> int | None:
-        await start.wait()  # all three open their transactions together
-        return await _claim(sessionmaker, msg)
-
-    results = await asyncio.gather(deliver(), deliver(), deliver())
-
-    winners = [r for r in results if r is not None]
-    assert len(winners) == 1
-    assert results.count(None) == 2
     async with sessionmaker.begin() as session:
-        stored = (await session.execute(select(InboundMessage.id))).scalars().all()
-    assert stored == winners
+        user, seen = await users.lock_for_message(
+            session, "newcomer", "msg-1", timezone=ZONE, now=clock.now()
+        )
+
+    assert seen is False
+    assert user == UserRecord(id=user.id, wecom_user_id="newcomer", timezone=ZONE)
+    assert await _count(sessionmaker, User.id) == 1
 
 
-async def test_claims_of_different_keys_each_get_their_own_id(
+async def test_a_second_record_of_one_key_is_refused_by_the_unique_key(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     user = await _user(sessionmaker, clock)
+    await _record(sessionmaker, _msg(user, "msg-1", clock.now()), reply="first")
 
-    one = await _claim(sessionmaker, _msg(user, "msg-1", clock.now()))
-    two = await _claim(sessionmaker, _msg(user, "msg-2", clock.now()))
+    with pytest.raises(IntegrityError):
+        await _record(sessionmaker, _msg(user, "msg-1", clock.now()), reply="second")
 
-    assert one is not None
-    assert two is not None
-    assert one != two
+    assert await _count(sessionmaker, InboundMessage.id) == 1
+    async with sessionmaker.begin() as session:
+        assert await stored_reply(session, "msg-1") == StoredReply(reply_text="first")
+
+
+async def _waits_for_a_lock(sessionmaker: Sessions, connection_id: int) -> bool:
+    async with sessionmaker.connect() as conn:
+        waits = (
+            "SELECT COUNT(*) FROM information_schema.INNODB_TRX"
+            " WHERE trx_state = 'LOCK WAIT' AND trx_mysql_thread_id = :id"
+        )
+        return bool((await conn.execute(text(waits), {"id": connection_id})).scalar_one())
+
+
+@ON_MARIADB_ONLY
+async def test_a_delivery_waiting_on_the_users_row_sees_the_first_deliverys_record(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    """The second delivery's read is sent while the first still holds the user's row;
+    it must see the row the first committed meanwhile (MariaDB evaluates a subquery not
+    tied to the locked row before the lock wait, and would miss it)."""
+    user = await _user(sessionmaker, clock)
+    connection_id = asyncio.get_running_loop().create_future()
+
+    async def second() -> bool:
+        async with sessionmaker.begin() as session:
+            connection_id.set_result(
+                (await session.execute(text("SELECT CONNECTION_ID()"))).scalar_one()
+            )
+            _, seen = await users.lock_for_message(
+                session, "zhangsan", "msg-1", timezone=ZONE, now=clock.now()
+            )
+        return seen
+
+    async with sessionmaker.begin() as first:
+        _, seen_first = await users.lock_for_message(
+            first, "zhangsan", "msg-1", timezone=ZONE, now=clock.now()
+        )
+        await record_message(
+            first, _msg(user, "msg-1", clock.now()), reply_text="好", effect=None, handled_ms=1
+        )
+        waiting = asyncio.create_task(second())
+        their_id = await connection_id
+        for _ in range(200):  # bounded: until the second waits for the row lock
+            if await _waits_for_a_lock(sessionmaker, their_id) or waiting.done():
+                break
+            await asyncio.sleep(0.01)
+        assert not waiting.done()
+    assert seen_first is False
+    assert await waiting is True
 
 
 async def test_stored_reply_gives_back_the_reply_saved_for_the_key(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     user = await _user(sessionmaker, clock)
-    message_id = await _claim(sessionmaker, _msg(user, "msg-1", clock.now()))
-    assert message_id is not None
+    await _record(sessionmaker, _msg(user, "msg-1", clock.now()), reply="已记录体重 72.40 kg")
 
     async with sessionmaker.begin() as session:
         unseen = await stored_reply(session, "never-seen")
-        before = await stored_reply(session, "msg-1")
-        await save_outcome(session, message_id, reply_text="已记录体重 72.40 kg", effect=None)
-    async with sessionmaker.begin() as session:
-        after = await stored_reply(session, "msg-1")
+        recorded = await stored_reply(session, "msg-1")
 
     assert unseen is None
-    assert before == StoredReply(reply_text=None)
-    assert after == StoredReply(reply_text="已记录体重 72.40 kg")
+    assert recorded == StoredReply(reply_text="已记录体重 72.40 kg")
 
 
 # --- the undo log --------------------------------------------------------------------
@@ -190,13 +238,8 @@ async def test_undo_walks_back_through_effects_newest_first(
         (user, "m3", Effect(kind="ledger", record_id=33)),
         (other, "m4", Effect(kind="water", record_id=44)),  # someone else's, newest of all
     ]
-    ids = {}
     for owner, key, effect in outcomes:
-        message_id = await _claim(sessionmaker, _msg(owner, key, clock.now(), content=key))
-        assert message_id is not None
-        ids[key] = message_id
-        async with sessionmaker.begin() as session:
-            await save_outcome(session, message_id, reply_text="好", effect=effect)
+        await _record(sessionmaker, _msg(owner, key, clock.now(), content=key), effect=effect)
 
     seen = []
     for _ in range(3):
@@ -206,9 +249,9 @@ async def test_undo_walks_back_through_effects_newest_first(
             if last is not None:
                 await mark_undone(session, last.message_id, now=clock.now())
 
-    assert [(u.message_id, u.content, u.effect) for u in seen if u] == [
-        (ids["m3"], "m3", Effect(kind="ledger", record_id=33)),
-        (ids["m1"], "m1", Effect(kind="weight", record_id=11)),
+    assert [(u.content, u.effect) for u in seen if u] == [
+        ("m3", Effect(kind="ledger", record_id=33)),
+        ("m1", Effect(kind="weight", record_id=11)),
     ]
     assert seen[-1] is None
     assert seen[0] is not None
@@ -219,15 +262,15 @@ async def test_mark_undone_stamps_the_time_it_was_undone(
     sessionmaker: Sessions, clock: FakeClock
 ) -> None:
     user = await _user(sessionmaker, clock)
-    message_id = await _claim(sessionmaker, _msg(user, "m1", clock.now()))
-    assert message_id is not None
+    await _record(
+        sessionmaker, _msg(user, "m1", clock.now()), effect=Effect(kind="water", record_id=1)
+    )
     undone_at = clock.now() + dt.timedelta(minutes=5, microseconds=7)
 
     async with sessionmaker.begin() as session:
-        await save_outcome(
-            session, message_id, reply_text="好", effect=Effect(kind="water", record_id=1)
-        )
-        await mark_undone(session, message_id, now=undone_at)
+        last = await last_undoable(session, user.id)
+        assert last is not None
+        await mark_undone(session, last.message_id, now=undone_at)
     async with sessionmaker.begin() as session:
         stored = await session.scalar(select(InboundMessage.undone_at))
 
@@ -240,25 +283,18 @@ async def test_mark_undone_stamps_the_time_it_was_undone(
 ENTER = "event:enter_agent"
 
 
-async def test_seen_event_since_includes_since_and_skips_the_excluded_message(
-    sessionmaker: Sessions, clock: FakeClock
-) -> None:
+async def test_seen_event_since_includes_since(sessionmaker: Sessions, clock: FakeClock) -> None:
     user = await _user(sessionmaker, clock)
-    at, hour_ago = clock.now(), clock.now() - dt.timedelta(hours=1)
-    current = await _claim(sessionmaker, _msg(user, "now", at, kind=ENTER))
-    earlier = await _claim(sessionmaker, _msg(user, "earlier", hour_ago, kind=ENTER))
-    assert current is not None
-    assert earlier is not None
+    hour_ago = clock.now() - dt.timedelta(hours=1)
+    await _record(sessionmaker, _msg(user, "earlier", hour_ago, kind=ENTER))
     just_after = hour_ago + dt.timedelta(microseconds=1)
 
     async with sessionmaker.begin() as session:
-        from_exactly_then = await seen_event_since(session, user.id, ENTER, hour_ago, current)
-        from_just_after = await seen_event_since(session, user.id, ENTER, just_after, current)
-        other_excluded = await seen_event_since(session, user.id, ENTER, just_after, earlier)
+        from_exactly_then = await seen_event_since(session, user.id, ENTER, hour_ago)
+        from_just_after = await seen_event_since(session, user.id, ENTER, just_after)
 
     assert from_exactly_then is True
-    assert from_just_after is False  # only the excluded message is left
-    assert other_excluded is True
+    assert from_just_after is False
 
 
 async def test_seen_event_since_ignores_other_kinds_and_other_users(
@@ -267,16 +303,13 @@ async def test_seen_event_since_ignores_other_kinds_and_other_users(
     user = await _user(sessionmaker, clock)
     other = await _user(sessionmaker, clock, "lisi")
     at, hour_ago = clock.now(), clock.now() - dt.timedelta(hours=1)
-    current = await _claim(sessionmaker, _msg(user, "now", at, kind=ENTER))
-    await _claim(sessionmaker, _msg(user, "text", at, kind="text"))
-    theirs = await _claim(sessionmaker, _msg(other, "theirs", at, kind=ENTER))
-    assert current is not None
-    assert theirs is not None
+    await _record(sessionmaker, _msg(user, "text", at, kind="text"))
+    await _record(sessionmaker, _msg(other, "theirs", at, kind=ENTER))
 
     async with sessionmaker.begin() as session:
-        mine = await seen_event_since(session, user.id, ENTER, hour_ago, current)
-        texts = await seen_event_since(session, user.id, "text", hour_ago, current)
-        for_other = await seen_event_since(session, other.id, ENTER, hour_ago, current)
+        mine = await seen_event_since(session, user.id, ENTER, hour_ago)
+        texts = await seen_event_since(session, user.id, "text", hour_ago)
+        for_other = await seen_event_since(session, other.id, ENTER, hour_ago)
 
     assert mine is False
     assert texts is True
@@ -291,13 +324,8 @@ async def test_content_longer_than_the_limit_is_truncated_to_the_limit(
 ) -> None:
     user = await _user(sessionmaker, clock)
     text = "日记 😀" + "字" * CONTENT_LIMIT  # 4-byte and 3-byte characters in UTF-8
-    message_id = await _claim(sessionmaker, _msg(user, "long", clock.now(), content=text))
-    assert message_id is not None
-
-    async with sessionmaker.begin() as session:
-        await save_outcome(
-            session, message_id, reply_text="好", effect=Effect(kind="journal", record_id=1)
-        )
+    effect = Effect(kind="journal", record_id=1)
+    await _record(sessionmaker, _msg(user, "long", clock.now(), content=text), effect=effect)
     async with sessionmaker.begin() as session:
         last = await last_undoable(session, user.id)
 
@@ -309,7 +337,7 @@ async def test_content_longer_than_the_limit_is_truncated_to_the_limit(
 async def test_content_at_the_limit_is_kept_whole(sessionmaker: Sessions, clock: FakeClock) -> None:
     user = await _user(sessionmaker, clock)
     text = "字" * CONTENT_LIMIT
-    await _claim(sessionmaker, _msg(user, "exact", clock.now(), content=text))
+    await _record(sessionmaker, _msg(user, "exact", clock.now(), content=text))
 
     async with sessionmaker.begin() as session:
         stored = await session.scalar(select(InboundMessage.content))
@@ -324,7 +352,7 @@ async def test_a_naive_datetime_is_refused_at_the_utc_column(
     naive = clock.now().replace(tzinfo=None)
 
     with pytest.raises(StatementError, match="naive datetime") as refused:
-        await _claim(sessionmaker, _msg(user, "naive", naive))
+        await _record(sessionmaker, _msg(user, "naive", naive))
     with pytest.raises(StatementError, match="naive datetime") as refused_user:
         async with sessionmaker.begin() as session:
             await ensure_and_lock_user(session, "lisi", timezone=ZONE, now=naive)
@@ -350,7 +378,7 @@ async def test_times_come_back_aware_utc_with_microseconds(
         sent_at=local,
         received_at=local + dt.timedelta(microseconds=1),
     )
-    await _claim(sessionmaker, msg)
+    await _record(sessionmaker, msg)
 
     async with sessionmaker.begin() as session:
         row = (
@@ -452,3 +480,21 @@ async def test_mark_missed_keeps_the_earliest_marker_until_it_is_cleared(
     assert nobody == (None, None)
     assert both == (first, second)
     assert await missed_since() == (third, second)
+
+
+async def test_the_users_lock_reads_whether_the_water_plan_is_on(
+    sessionmaker: Sessions, clock: FakeClock
+) -> None:
+    """A check-in reads and locks the plan only when it is on (`handlers.water`)."""
+    user = await _ensure(sessionmaker, clock, "zhangsan")
+    async with sessionmaker.begin() as session:
+        await services.water.ensure(session, user.id, clock.now())  # made disabled
+    disabled = await _ensure(sessionmaker, clock, "zhangsan")
+    async with sessionmaker.begin() as session:
+        await session.execute(
+            update(WaterPlan).where(WaterPlan.user_id == user.id).values(state=PlanState.SCHEDULED)
+        )
+
+    assert user.water_plan_on is False  # no plan yet
+    assert disabled.water_plan_on is False
+    assert (await _ensure(sessionmaker, clock, "zhangsan")).water_plan_on is True

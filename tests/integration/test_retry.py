@@ -1,15 +1,19 @@
 """Which database errors mean "run the transaction again", and `retrying` doing so.
 
-The classification is checked on constructed errors (a table) and on real ones: a
+The classification is checked on constructed errors (a table) and on real ones (a
+connection lost before and after COMMIT: `test_lost_connection.py`,
+`test_database_stall.py`): a
 SQLite busy error from the stdlib driver, and genuine InnoDB deadlocks (errno 1213)
 produced on MariaDB by two transactions that take row locks in opposite orders,
 sequenced with asyncio events so the deadlock happens every time. One of them is lost
-inside `claim_message`'s savepoint, where the error that surfaces is not the deadlock.
+inside `insert_unless_exists`'s savepoint (a first contact's user row is inserted so on
+MariaDB), where the error that surfaces is not the deadlock.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import sqlite3
 from collections.abc import Awaitable, Callable
@@ -24,9 +28,9 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from scheduler.clock import FakeClock
 from storage.database import Session
-from storage.models import JournalEntry, User
+from storage.dialect import insert_unless_exists
+from storage.models import INBOUND, JournalEntry, User
 from storage.records import NewInbound, UserRecord
-from storage.repos.inbound import claim_message
 from storage.repos.records import add_journal, add_water
 from storage.repos.users import ensure_and_lock_user
 from storage.retry import ATTEMPTS, is_retryable, retrying
@@ -41,6 +45,12 @@ def _mysql(code: int, message: str) -> OperationalError:
     return OperationalError(
         "UPDATE users SET timezone=%s", {}, pymysql.err.OperationalError(code, message)
     )
+
+
+def _lost(statement: str | None) -> OperationalError:
+    """A connection lost (SQLAlchemy retired it) under `statement`, or at COMMIT: None."""
+    error = pymysql.err.OperationalError(2013, "Lost connection to MySQL server during query")
+    return OperationalError(statement, {}, error, connection_invalidated=True)
 
 
 def _sqlite(message: str) -> OperationalError:
@@ -68,6 +78,9 @@ SAVEPOINT_GONE = "SAVEPOINT sa_savepoint_1 does not exist"
         (_during(_mysql(1305, SAVEPOINT_GONE), _mysql(1213, "Deadlock found")), True),
         (_mysql(1305, SAVEPOINT_GONE), False),
         (_mysql(2013, "Lost connection to MySQL server during query"), False),
+        (_lost("SELECT users.id FROM users"), True),
+        (_lost(None), False),
+        (_during(_mysql(1305, SAVEPOINT_GONE), _lost("INSERT INTO measurements")), True),
         (_mysql(1146, "Table 'keeper.users' doesn't exist"), False),
         (
             IntegrityError("INSERT ...", {}, pymysql.err.IntegrityError(1062, "Duplicate entry")),
@@ -88,7 +101,10 @@ SAVEPOINT_GONE = "SAVEPOINT sa_savepoint_1 does not exist"
         "sqlite-busy",
         "savepoint-lost-to-a-deadlock",
         "savepoint-lost-alone",
-        "mysql-lost-connection",
+        "mysql-lost-connection-not-retired",
+        "connection-lost-under-a-statement",
+        "connection-lost-at-commit",
+        "rollback-failed-after-a-lost-statement",
         "mysql-missing-table",
         "mysql-duplicate-key",
         "sqlite-missing-table",
@@ -283,16 +299,21 @@ def _inbound(user: UserRecord, key: str, at: dt.datetime) -> NewInbound:
     )
 
 
+async def _claim(session: Session, msg: NewInbound) -> int | None:
+    """Insert the message's row unless its key is there (its id, or None)."""
+    return await insert_unless_exists(session, INBOUND, dataclasses.asdict(msg))
+
+
 def _claim_crossing_units(
     sessionmaker: Sessions, clock: FakeClock, alice: UserRecord, bob: UserRecord
 ) -> tuple[
     dict[str, int], Callable[[], Awaitable[int | None]], Callable[[], Awaitable[int | None]]
 ]:
-    """A deadlock whose victim is waiting inside `claim_message`'s savepoint.
+    """A deadlock whose victim is waiting inside `insert_unless_exists`'s savepoint.
 
-    `late` works in the conversation's order: lock alice, then claim message K, and
-    waits there for `early`, which claimed K first and now wants alice. `early` has
-    written more rows, so InnoDB rolls back `late`: the savepoint goes with it.
+    `late` locks alice, then inserts key K unless it exists, and waits there for
+    `early`, which inserted K first and now wants alice. `early` has written more rows,
+    so InnoDB rolls back `late`: the savepoint goes with it.
     """
     early_claimed, late_locked = asyncio.Event(), asyncio.Event()
     calls = {"early": 0, "late": 0}
@@ -304,7 +325,7 @@ def _claim_crossing_units(
                 await add_water(
                     session, user_id=bob.id, glasses=1, occurred_at=clock.now(), source_key=f"w{n}"
                 )
-            claimed = await claim_message(session, _inbound(bob, "K", clock.now()))
+            claimed = await _claim(session, _inbound(bob, "K", clock.now()))
             early_claimed.set()
             await late_locked.wait()
             await ensure_and_lock_user(session, "alice", timezone="UTC", now=clock.now())
@@ -316,7 +337,7 @@ def _claim_crossing_units(
         async with sessionmaker.begin() as session:
             await ensure_and_lock_user(session, "alice", timezone="UTC", now=clock.now())
             late_locked.set()
-            return await claim_message(session, _inbound(alice, "K", clock.now()))
+            return await _claim(session, _inbound(alice, "K", clock.now()))
 
     return calls, early, late
 

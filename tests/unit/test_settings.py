@@ -139,6 +139,31 @@ def test_a_masked_database_url_hides_only_the_password() -> None:
     assert mask_database_url("sqlite+aiosqlite:///keeper.db") == "sqlite+aiosqlite:///keeper.db"
 
 
+@pytest.mark.parametrize(
+    ("given", "used"),
+    [
+        ("mysql://keeper@db:3306/keeper", "mysql+asyncmy://keeper@db:3306/keeper"),
+        ("mariadb://keeper@db/keeper", "mariadb+asyncmy://keeper@db/keeper"),
+        ("mysql+asyncmy://keeper@db:3306/keeper", "mysql+asyncmy://keeper@db:3306/keeper"),
+        ("mysql+aiomysql://keeper@db:3306/keeper", "mysql+aiomysql://keeper@db:3306/keeper"),
+        ("mariadb+aiomysql://keeper@db/keeper", "mariadb+aiomysql://keeper@db/keeper"),
+        ("sqlite+aiosqlite:///keeper.db", "sqlite+aiosqlite:///keeper.db"),
+    ],
+)
+def test_a_mysql_url_naming_no_driver_gets_asyncmy_and_a_named_driver_is_kept(
+    given: str, used: str
+) -> None:
+    assert load_settings({**GOOD, "KEEPER_DATABASE_URL": given}).database.url == used
+
+
+def test_a_mysql_url_naming_no_driver_takes_its_password_from_the_file(tmp_path: Path) -> None:
+    (tmp_path / "db_password").write_text("pw-from-file\n")
+    env = {"KEEPER_DATABASE_URL": "mysql://keeper@db:3306/keeper"}
+    env["KEEPER_DATABASE_PASSWORD_FILE"] = str(tmp_path / "db_password")
+    url = load_settings({**GOOD, **env}).database.url
+    assert url == "mysql+asyncmy://keeper:pw-from-file@db:3306/keeper"
+
+
 EVERY_SECRET = {
     "KEEPER_WEB_SECRET": "0123456789abcdef" * 4,
     "KEEPER_WEB_SECRET_PREVIOUS": "fedcba9876543210" * 4,

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from handlers import summaries
-from storage.records import LedgerRow, TaskRecord, WeightPoint
+from storage.records import LedgerRow, WeightPoint
 
 SHANGHAI = ZoneInfo("Asia/Shanghai")
 T0 = dt.datetime(2026, 11, 25, 2, 0, tzinfo=dt.UTC)
@@ -74,23 +74,6 @@ def test_water_is_counted_per_local_day_and_never_negative() -> None:
         (dt.datetime(2026, 11, 30, 1, 0, tzinfo=dt.UTC), 5),  # outside the days asked
     ]
     assert summaries.water_per_day(checkins, SHANGHAI, days) == {days[0]: 3, days[1]: 0}
-
-
-def _task(number: int, due: dt.date | None) -> TaskRecord:
-    return TaskRecord(
-        id=number, number=number, title=f"t{number}", due_date=due, due_time=None, status="open"
-    )
-
-
-def test_due_today_or_overdue_keeps_only_dated_tasks_up_to_today() -> None:
-    today = dt.date(2026, 11, 25)
-    tasks = [
-        _task(1, dt.date(2026, 11, 24)),
-        _task(2, today),
-        _task(3, dt.date(2026, 11, 26)),
-        _task(4, None),
-    ]
-    assert [t.number for t in summaries.due_today_or_overdue(tasks, today)] == [1, 2]
 
 
 @pytest.mark.parametrize(
