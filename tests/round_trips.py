@@ -13,12 +13,12 @@ reset's ROLLBACK, a driver's own SET or SHOW, whatever the driver.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
+
+from tests.loopback_proxy import LoopbackProxy
 
 
 class StatementLog:
@@ -44,31 +44,16 @@ class StatementLog:
         self.sent.clear()
 
 
-class WireCounter:
+class WireCounter(LoopbackProxy):
     """A loopback TCP proxy to `target` that counts the client's round trips."""
 
     def __init__(self, target_host: str, target_port: int) -> None:
-        self.target = (target_host, target_port)
+        super().__init__(target_host, target_port)
         self.round_trips = 0
-        self.port = 0
         self._client_turn: dict[int, bool] = {}  # per connection: the client speaks next
-        self._pumps: set[asyncio.Task[None]] = set()
 
     def clear(self) -> None:
         self.round_trips = 0
-
-    @contextlib.asynccontextmanager
-    async def serving(self) -> AsyncIterator[WireCounter]:
-        server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
-        self.port = server.sockets[0].getsockname()[1]
-        try:
-            yield self
-        finally:
-            server.close()
-            for pump in list(self._pumps):
-                pump.cancel()
-            await asyncio.gather(*self._pumps, return_exceptions=True)
-            await server.wait_closed()
 
     async def _accept(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         server_r, server_w = await asyncio.open_connection(*self.target)

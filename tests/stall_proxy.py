@@ -11,18 +11,16 @@ COMMIT) and then freezes: the server acts on it, the client never hears back.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import AsyncIterator
+
+from tests.loopback_proxy import LoopbackProxy
 
 
-class StallProxy:
+class StallProxy(LoopbackProxy):
     def __init__(self, target_host: str, target_port: int) -> None:
-        self.target = (target_host, target_port)
+        super().__init__(target_host, target_port)
         self._running = asyncio.Event()
         self._running.set()
         self._marker: bytes | None = None
-        self._pumps: set[asyncio.Task[None]] = set()
-        self.port = 0
 
     @property
     def running(self) -> bool:
@@ -44,19 +42,8 @@ class StallProxy:
         self._marker = None
         self._running.set()
 
-    @contextlib.asynccontextmanager
-    async def serving(self) -> AsyncIterator[StallProxy]:
-        server = await asyncio.start_server(self._accept, "127.0.0.1", 0)
-        self.port = server.sockets[0].getsockname()[1]
-        try:
-            yield self
-        finally:
-            self.thaw()
-            server.close()
-            for pump in list(self._pumps):
-                pump.cancel()
-            await asyncio.gather(*self._pumps, return_exceptions=True)
-            await server.wait_closed()
+    def _closing(self) -> None:
+        self.thaw()
 
     async def _accept(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         server_r, server_w = await asyncio.open_connection(*self.target)
