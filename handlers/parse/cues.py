@@ -145,7 +145,9 @@ def _pattern(words: object) -> re.Pattern[str]:
     found = _PATTERNS.get(key)
     if found is None:
         ordered = sorted(set(words), key=len, reverse=True)  # type: ignore[call-overload]
-        found = re.compile("|".join(map(re.escape, ordered)) or "(?!)", re.IGNORECASE)
+        lettered = any(ch.isascii() and ch.isalpha() for word in ordered for ch in word)
+        flags = re.IGNORECASE if lettered else 0  # case-folding costs sre its fast first look
+        found = re.compile("|".join(map(re.escape, ordered)) or "(?!)", flags)
         _PATTERNS[key] = found
     return found
 
