@@ -30,6 +30,7 @@ callback's, see `bot.callback`), whose cancellation closes the connection
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -57,6 +58,11 @@ IDLE_PING_S = 30.0
 # fail as loudly as a unique-key clash, whatever the server's own default mode is.
 STRICT_SQL_MODE = "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
+
+logging.getLogger("asyncmy").setLevel(logging.ERROR)
+"""asyncmy logs each note the server sends as a warning (MariaDB's `Name 'pk_users'
+ignored for PRIMARY key.` on every migration): on stderr, before keeper's logging is set
+up, that is noise an operator reads as a fault. keeper's own log lines say what matters."""
 
 MYSQL_DRIVERS = ("asyncmy", "aiomysql")
 """The asyncio MySQL/MariaDB drivers keeper runs on, the default first (a URL naming no
