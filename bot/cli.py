@@ -39,7 +39,6 @@ from bot.settings import (
 from bot.workers import default_workers, supervise
 from scheduler.clock import Clock
 from scheduler.tick import TickReport
-from storage.engine import with_driver
 
 if TYPE_CHECKING:
     from services.rekey import RekeyReport
@@ -471,7 +470,6 @@ def _restore(args: argparse.Namespace) -> int:
         url = args.database_url.strip()
         if not url.startswith(DATABASE_SCHEMES):
             raise SettingsError("--database-url must start with sqlite+aiosqlite:// or mysql://")
-        url = with_driver(url)
     if args.password_file:
         if url.startswith("sqlite"):
             raise SettingsError("--password-file is for MariaDB/MySQL; a SQLite file has none")

@@ -53,7 +53,7 @@ from scheduler.core.retention_policy import (
     Periods,
 )
 from scheduler.core.texts.channels import SERVERCHAN
-from storage.engine import MYSQL_DRIVERS, with_driver
+from storage.engine import MYSQL_DRIVERS
 from storage.secret_box import DataKey, KeyRing, legacy_key
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///keeper.db"
@@ -376,7 +376,8 @@ DATABASE_SCHEMES = (
     *(f"{backend}{driver}://" for backend in ("mysql", "mariadb") for driver in MYSQL_SCHEMES),
 )
 """What a database URL may start with (KEEPER_DATABASE_URL, `keeper restore --database-url`):
-`mysql://` (or `mariadb://`) gets the default driver, see `storage.engine.with_driver`."""
+`mysql://` (or `mariadb://`) gets the default driver when the engine is made
+(`storage.engine.with_driver`); the URL is kept as written, so messages name it so."""
 
 
 _SCHEMES_TOLD = (
@@ -398,7 +399,6 @@ def _database_url(env: Mapping[str, str]) -> str:
         raise SettingsError(
             f"KEEPER_DATABASE_URL must start with sqlite+aiosqlite:// or mysql://, {_SCHEMES_TOLD}"
         )
-    url = with_driver(url)
     try:
         parsed = make_url(url)
     except ArgumentError:

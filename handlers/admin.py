@@ -65,7 +65,7 @@ async def status(session: Session, ctx: Context, cmd: AdminStatus) -> Outcome:
         named = [(b.rule_id, texts.RULE_KIND_NAMES.get(b.kind, b.kind), b.reason) for b in latest]
         lines.append(texts.admin_broken_rules(broken, named))
     lines += await backup_lines(session, enabled=ctx.deployment.backup.on, tz=ctx.tz, now=ctx.now)
-    lines += await retention_lines(session, tz=ctx.tz, now=ctx.now)
+    lines += await retention_lines(session, tz=ctx.tz, now=ctx.now, asked_by_message=True)
     channels = ctx.deployment.channels.user_channels
     lines += await evidence_status.admin_lines(session, ctx.now, channels, ctx.tz)
     return Outcome(reply="\n".join(line for line in lines if line))

@@ -9,21 +9,37 @@ there is none to show.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from zoneinfo import ZoneInfo
 
 from handlers import texts
 from scheduler.core.texts import times
 from storage.database import Session
+from storage.models import INBOUND
 from storage.repos.retention_runs import RunRow, TableFigures, figures
 
 RUNNING_AT_MOST = dt.timedelta(hours=6)
 """A run unfinished for longer has lost its scheduler (the next day's run goes on)."""
 
 
-async def retention_lines(session: Session, *, tz: ZoneInfo, now: dt.datetime) -> list[str]:
-    """The figures' lines as of `now` (see `describe`)."""
-    return describe(await figures(session), tz=tz, now=now)
+async def retention_lines(
+    session: Session, *, tz: ZoneInfo, now: dt.datetime, asked_by_message: bool = False
+) -> list[str]:
+    """The figures' lines as of `now` (see `describe`). `asked_by_message`: a member's
+    message asks (管理 状态), and it counts among the messages kept, although its row
+    is written only with its reply, after this read (`bot.conversation`)."""
+    found = await figures(session)
+    if asked_by_message:
+        found = [_with_the_asking_message(f, now) for f in found]
+    return describe(found, tz=tz, now=now)
+
+
+def _with_the_asking_message(f: TableFigures, now: dt.datetime) -> TableFigures:
+    if f.table_name != INBOUND.name:
+        return f
+    oldest = now if f.oldest_at is None else min(f.oldest_at, now)
+    return dataclasses.replace(f, kept=f.kept + 1, oldest_at=oldest)
 
 
 def describe(found: list[TableFigures], *, tz: ZoneInfo, now: dt.datetime) -> list[str]:

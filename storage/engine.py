@@ -52,6 +52,11 @@ SQLITE_POOL_TIMEOUT_S = 30
 MYSQL_CONNECT_TIMEOUT_S = 5
 MYSQL_LOCK_WAIT_S = 10
 MARIADB_STATEMENT_TIMEOUT_S = 60
+# asyncmy logs each server warning a statement raises (it asks SHOW WARNINGS) at WARNING
+# level: only DDL notes here ("Name 'pk_users' ignored for PRIMARY key", from the
+# migrations), since strict SQL mode turns data problems into errors; and a warning's
+# text may quote a value. Errors still reach keeper as exceptions.
+logging.getLogger("asyncmy").setLevel(logging.ERROR)
 IDLE_PING_S = 30.0
 """A pooled MySQL/MariaDB connection unused for this long is pinged before it is used."""
 # Refuse what MySQL would otherwise silently truncate or coerce: a too-long string must

@@ -23,8 +23,8 @@ async def record_attempt(session: Session, attempt: AttemptRecord) -> None:
 
 
 async def record_attempts(session: Session, records: list[AttemptRecord]) -> None:
-    """Write many results in one statement (aiomysql sends an executemany INSERT as one
-    multi-row INSERT; SQLite runs it as one prepared statement)."""
+    """Write many results in one statement (asyncmy and aiomysql send an executemany
+    INSERT as one multi-row INSERT; SQLite runs it as one prepared statement)."""
     if records:
         await session.execute(insert_into(ATTEMPTS), [_row(attempt) for attempt in records])
 

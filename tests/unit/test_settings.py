@@ -11,6 +11,7 @@ import pytest
 
 from bot.app import deployment_of
 from bot.settings import SettingsError, load_settings, mask_database_url
+from storage.engine import with_driver
 from tests.settings_env import GOOD
 
 
@@ -153,7 +154,8 @@ def test_a_masked_database_url_hides_only_the_password() -> None:
 def test_a_mysql_url_naming_no_driver_gets_asyncmy_and_a_named_driver_is_kept(
     given: str, used: str
 ) -> None:
-    assert load_settings({**GOOD, "KEEPER_DATABASE_URL": given}).database.url == used
+    assert load_settings({**GOOD, "KEEPER_DATABASE_URL": given}).database.url == given
+    assert with_driver(given) == used
 
 
 def test_a_mysql_url_naming_no_driver_takes_its_password_from_the_file(tmp_path: Path) -> None:
@@ -161,7 +163,7 @@ def test_a_mysql_url_naming_no_driver_takes_its_password_from_the_file(tmp_path:
     env = {"KEEPER_DATABASE_URL": "mysql://keeper@db:3306/keeper"}
     env["KEEPER_DATABASE_PASSWORD_FILE"] = str(tmp_path / "db_password")
     url = load_settings({**GOOD, **env}).database.url
-    assert url == "mysql+asyncmy://keeper:pw-from-file@db:3306/keeper"
+    assert url == "mysql://keeper:pw-from-file@db:3306/keeper"
 
 
 EVERY_SECRET = {
