@@ -64,11 +64,6 @@ IDLE_PING_S = 30.0
 STRICT_SQL_MODE = "STRICT_ALL_TABLES,NO_ZERO_IN_DATE,NO_ZERO_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION"
 
 
-logging.getLogger("asyncmy").setLevel(logging.ERROR)
-"""asyncmy logs each note the server sends as a warning (MariaDB's `Name 'pk_users'
-ignored for PRIMARY key.` on every migration): on stderr, before keeper's logging is set
-up, that is noise an operator reads as a fault. keeper's own log lines say what matters."""
-
 MYSQL_DRIVERS = ("asyncmy", "aiomysql")
 """The asyncio MySQL/MariaDB drivers keeper runs on, the default first (a URL naming no
 driver, `mysql://` or `mariadb://`, gets it). Both pass the same fault and race tests;
