@@ -353,9 +353,8 @@ _NUMBER_CHECKED = re.compile(
 """A task's number ticked first, whatever follows (`5 ✔ 发票整理完了`)."""
 _TIMED_RECORD = re.compile(TIMED_RECORD_PATTERN)
 _HOW_HINT = re.compile("|".join(map(re.escape, HOW_WORDS)))
-_LOOK_LEAD = re.compile(
-    "^(?:" + "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True)) + LOOK_LEAD_TAIL
-)
+_LOOK_WORDS = "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True))
+_LOOK_LEAD = re.compile(f"^(?:{_LOOK_WORDS}{LOOK_LEAD_TAIL}")
 
 
 def _after_look(text: str) -> str:
@@ -370,9 +369,7 @@ def _before_look(text: str) -> str:
     return text[: match.start()].strip().casefold() if match else ""
 
 
-_LOOK_TAIL = re.compile(
-    "(?:" + "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True)) + r")\s*$"
-)
+_LOOK_TAIL = re.compile(f"(?:{_LOOK_WORDS})\\s*$")
 
 
 def _looked_command(text: str, today: dt.date, local: dt.datetime) -> Command | None:
