@@ -14,6 +14,7 @@ from handlers import texts
 from handlers.commands import DigestKind
 from handlers.parse.lazy import lazy
 from handlers.parse.lexicon import (
+    ANSWER_LE_PARTICLES,
     BUDGET_CUES,
     CHANNEL_CUES,
     CHANNEL_TARGETS,
@@ -21,6 +22,7 @@ from handlers.parse.lexicon import (
     DONE_PAST_VERBS,
     EVENT_MARKERS,
     EVENT_NOUNS,
+    EVENT_OFF_WORDS,
     EVENT_PLACES,
     EXPENSE_SYNONYMS,
     EXPORT_WORDS,
@@ -38,10 +40,14 @@ from handlers.parse.lexicon import (
     MARKER_COUNTS,
     MARKER_ENDS,
     MARKER_LINKS,
+    MARKER_PLACE_LEADS,
+    MARKER_PLACE_LINKS,
     MARKER_VERBS,
     MONEY_NOUNS,
     NAG_ANSWER_TAILS,
     NAG_ANSWERS,
+    NAG_STOP_ANSWER,
+    NAG_STOP_TAILS,
     OTHER_PEOPLE,
     PAGE_WORDS,
     PAST_WORDS,
@@ -53,6 +59,7 @@ from handlers.parse.lexicon import (
     REMARK_WORDS,
     REMIND_WORDS,
     REMINDER_NOUNS,
+    SAID_AGAIN_PARTICLES,
     SCOPE_WORDS,
     SNOOZE_CUES,
     SNOOZE_PHRASES,
@@ -62,6 +69,7 @@ from handlers.parse.lexicon import (
     TASK_PLACES,
     THING_NAMERS,
     THING_WEIGHT,
+    TURN_COUNT_WORDS,
     TURN_OFF_WORDS,
     TURN_ON_WORDS,
     UNDO_CUES,
@@ -103,6 +111,7 @@ from handlers.parse.patterns import (
     OF,
     OTHER_LIST_NAMES,
     PAGE_FILLER,
+    PAUSE_SPAN_PATTERN,
     REVIEW_TAIL_PATTERN,
     SAID_WORD,
     SCHEDULE_WORDS_PATTERN,
@@ -167,6 +176,9 @@ def _any(text: str, words: object) -> bool:
     return _pattern(words).search(text) is not None
 
 
+_PAUSE_SPAN = re.compile(PAUSE_SPAN_PATTERN)
+
+
 def _turn_word(text: str, table: object) -> str | None:
     """The longest turn word of `table` in `text`; a one-character word (关 开 停 删
     别) counts only where it stands as a verb: last, or before 了 掉 吧 一下 ... (not
@@ -179,11 +191,19 @@ def _turn_word(text: str, table: object) -> str | None:
         for word in _prefixes(table, text, at, len(match[0])):
             after = text[at + len(word) : at + len(word) + 1]
             alone = len(word) > 1 or not after or after in VERB_ENDS or not after.isalnum()
+            alone = alone or _counted_feature(text, at + len(word))  # 开个喝水提醒
+            alone = alone or _PAUSE_SPAN.match(text, at + len(word)) is not None  # 停三天
             if alone and (best is None or len(word) > len(best)):
                 best = word
                 break
         match = pattern.search(text, at + 1)
     return best
+
+
+def _counted_feature(text: str, at: int) -> bool:
+    """Whether a count word, then a feature, follows `at` (`开个喝水提醒`: 开 is a verb)."""
+    count = next((word for word in TURN_COUNT_WORDS if text.startswith(word, at)), None)
+    return count is not None and _pattern(FEATURE_NOUNS).match(text, at + len(count)) is not None
 
 
 def _prefixes(table: object, text: str, at: int, longest: int) -> list[str]:
@@ -206,9 +226,12 @@ def _composed(places: tuple[str, ...]) -> re.Pattern[str]:
     def one_of(words: tuple[str, ...]) -> str:
         return "|".join(map(re.escape, words))
 
+    verb, link, count = one_of(MARKER_VERBS), one_of(MARKER_LINKS), one_of(MARKER_COUNTS)
+    place, end = one_of(places), one_of(MARKER_ENDS)
     return re.compile(
-        f"(?:{one_of(MARKER_VERBS)})(?:{one_of(MARKER_LINKS)})?(?:{one_of(MARKER_COUNTS)})?"
-        f"(?:{one_of(places)})(?:{one_of(MARKER_ENDS)})?",
+        f"(?:{verb})(?:{link})?(?:{count})?(?:{place})(?:{end})?"
+        f"|(?:{one_of(MARKER_PLACE_LEADS)})(?:{place})(?:{end})?(?:{verb})(?:{one_of(MARKER_PLACE_LINKS)})?"
+        f"(?:{count})?",  # 在日程里加一个
         re.IGNORECASE,
     )
 
@@ -583,6 +606,8 @@ _UNDO_ALONE = sorted({*STRONG_UNDO, *UNDO_FILLER}, key=len, reverse=True)
 
 _FINISHED = re.compile(FINISHED_PATTERN)
 _HOW = re.compile(f"(?:{'|'.join(HOW_ASKS)})(?:{'|'.join(HOW_DOINGS)})")
+HOW_HINT = re.compile(f"{_HOW.pattern}|{'|'.join(map(re.escape, HOW_WORDS))}")
+"""A how-to question's words, listed or composed (`怎样添加`, `咋用`)."""
 _LAST_ONE = re.compile(LAST_ONE_PATTERN)
 
 
@@ -610,11 +635,17 @@ _INTERJECTIONS_LONGEST = sorted({*INTERJECTIONS, *NAG_ANSWERS}, key=len, reverse
 def _nag_answer(text: str) -> str | None:
     """`好嘞知道了`, `收到收到`, `晓得了`: interjections, then an answer word, nothing else
     (`…别催了` after it says the same)."""
-    if not _any(text, NAG_ANSWERS):
+    if not _any(text, NAG_ANSWERS) and not _any(text, NAG_STOP_TAILS):
         return None
     said = text.casefold().replace(" ", "")
+    for particle in ANSWER_LE_PARTICLES:
+        said = said.replace(particle, LE)  # 知道啦: 知道了
+    stopped = False
     for tail in NAG_ANSWER_TAILS:
-        said = said.rstrip(",.!").removesuffix(tail).rstrip(",.!")
+        before, said = said, said.rstrip(",.!").removesuffix(tail).rstrip(",.!")
+        stopped = stopped or (said != before.rstrip(",.!") and tail in NAG_STOP_TAILS)
+    if stopped and all(part in INTERJECTIONS for part in _split_interjections(said)):
+        return NAG_STOP_ANSWER  # 好的好的别催了, 别催了: the nag is answered
     for answer in _NAG_ANSWERS_LONGEST:
         if said.endswith(answer):
             lead = said[: -len(answer)].strip(" ,")
@@ -737,6 +768,13 @@ def asks_to_see(rest: str) -> bool:
 _DISMISS_LONGEST = sorted(DISMISS_WORDS, key=len, reverse=True)
 
 
+def only_turn_off(clause: str) -> bool:
+    """`取消吧`, `删了吧`: a clause that is nothing but a turn-off word (it repeats
+    what the clause before it said: `买羽绒服不用了，取消吧`)."""
+    said = clause.strip(" ,").strip(SAID_AGAIN_PARTICLES)
+    return bool(said) and (said in TURN_OFF_WORDS or said in EVENT_OFF_WORDS)
+
+
 def only_dismissal(text: str) -> bool:
     """`算了算了 不记了`: nothing but no-words."""
     rest = text
@@ -784,6 +822,7 @@ def title_before(text: str, word: str, verb: str | None) -> str | None:
     named = _NAMED.search(text) is not None
     said = text.split(",")[0] if "," in text and word in text.split(",")[0] else text
     said = _without_turn(said, verb) if verb else said
+    said = _PAUSE_SPAN.sub(" ", said) if verb else said  # 先暂停两周: how long, no title
     for turn in _TURN_PHRASES:
         said = said.replace(turn, " ")
     at = said.find(word)

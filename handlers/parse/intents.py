@@ -119,6 +119,7 @@ from handlers.parse.patterns import (
     FALLBACK_OFF_WORD,
     FALLBACK_WORDS,
     HALF,
+    HELP_ALIASES,
     HELP_COMMAND,
     HELP_KEYWORD,
     HELP_TOPICS,
@@ -134,8 +135,11 @@ from handlers.parse.patterns import (
     MY_WORD,
     NAMED_NOTICE_PATTERN,
     NAMED_REMIND_PATTERN,
+    NAMED_RENAME_PATTERN,
     NOT_NEEDED_HINT_PATTERN,
+    NOT_TOTAL_PATTERN,
     ORDINAL_WORD,
+    PAUSE_FOR_PATTERN,
     PERSONAL_WECHAT,
     PLAN_WORD,
     QUIET_ASKED_PATTERN,
@@ -318,6 +322,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return ShowYear()  # 今年回顾: the year's review is the year view
     if cues.views_named >= _DAY_LISTS_SET and cues.scope in (None, "today", "week"):
         return ShowWeek() if cues.scope == "week" else ShowToday()  # 待办和日程有哪些: both
+    if CHANNELS_VIEW in cues.views_named and (cues.question or cues.look):
+        return _VIEWS[CHANNELS_VIEW]()  # 提醒是通过什么渠道发的: what carries the reminders
     if cues.view_noun is not None:
         if cues.view_noun == "reminders" and (slots.list_number is not None or slots.when_found):
             return None  # 20分钟后 提醒 看一下烤箱: a reminder to make, not the list
@@ -335,6 +341,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     return None
 
 
+CHANNELS_VIEW = "channels"
+"""The channels' list: asked with another list named, it is what was asked about."""
 _DAY_LISTS = ("events", "tasks")
 """The lists a day can be asked of by name alone (`明天的待办`)."""
 _DAY_LISTS_SET = frozenset(_DAY_LISTS)
@@ -383,14 +391,15 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
     if cues.quiet and cues.feature is None:
         return None  # 一个小时内别发提醒: quiet time, read by the quiet readers
     named = cues.remind and re.search(NAMED_REMIND_PATTERN, text) is not None  # 叫我起床的提醒删了
-    if (off is None) == (on is None) or slots.amounts or (cues.remind and not named):
-        return None
+    amounts = slots.amounts and not (len(slots.amounts) == 1 and _PAUSE_FOR.search(text))
+    if (off is None) == (on is None) or amounts or (cues.remind and not named):
+        return None  # (暂停两周: how long, no amount)
     feature = cues.feature
     if feature == "quiet":
         return EndQuiet() if off else None
     if feature in (RuleKind.DIGEST_MORNING, RuleKind.DIGEST_EVENING):
         return SetDigest(kind=found_cues.digest_kind(feature), on=on is not None)
-    if feature == "review" and not slots.when_found:
+    if feature == "review" and (off or not slots.when_found):  # 周日晚上那个周报不用推了
         return SetReview(on=on is not None)
     if feature == "water":
         if slots.count is not None or slots.water_ml is not None:
@@ -406,6 +415,9 @@ def switches(text: str, context: Body, cues: Cues, slots: Slots) -> Command | No
         category = found_cues.category_in(text)
         return CancelBudget(category=category) if category else ShowBudgets()
     return _rule_or_event(text, cues, slots, off or on or "")
+
+
+_PAUSE_FOR = re.compile(PAUSE_FOR_PATTERN)
 
 
 def _water_action(off: str | None, on: str | None) -> WaterAction:
@@ -526,7 +538,8 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if drank is not None and not cues.question and not slots.amounts_with_currency:
         said = drank["m"] or drank["k"] or drank["n"] or drank["j"]
         count = small_int(said) if said else 1  # 上课前喝了杯水
-        total = any(word in text[: drank.start()] for word in TOTAL_WORDS)
+        before = text[: drank.start()]
+        total = any(word in before for word in TOTAL_WORDS) and not _NOT_TOTAL.search(before)
         if (
             count is not None and not total
         ):  # 今天喝了三杯水: a total, or three more? asked elsewhere
@@ -546,6 +559,9 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     if cues.water_noun and slots.count and any(w in text for w in WATER_MISSED):
         return _glasses(slots.count)  # 今天的水少记了两杯，补上
     return None
+
+
+_NOT_TOTAL = re.compile(NOT_TOTAL_PATTERN)
 
 
 def _glasses(count: int) -> Command:
@@ -701,7 +717,19 @@ def help_asked(
         found = read_help(HELP_COMMAND.format(topic=topic)) if topic else None
         if found is not None and found.topic:
             return found
+        named = _longest_word(text[at + len(cues.how) :], _HELP_WORDS)  # 怎样记录支出: 支出
+        if named is not None:
+            return Help(topic=HELP_ALIASES.get(named, named))
     return Help() if cues.help else None
+
+
+_HELP_WORDS = sorted({*HELP_TOPICS, *HELP_ALIASES}, key=len, reverse=True)
+"""Every help topic and its other words, longest first."""
+
+
+def _longest_word(text: str, words: list[str]) -> str | None:
+    """The first of `words` (longest first) inside `text`, or None."""
+    return next((word for word in words if word in text), None)
 
 
 def event_edit(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
@@ -770,7 +798,10 @@ def event_moved(text: str, context: Body, cues: Cues, slots: Slots) -> Command |
 
 
 def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command | None:
-    """`家长会那个提前二十分钟提醒我`: an event named by its title, told ahead."""
+    """`家长会那个提前二十分钟提醒我`, `组会那个日程名字改成 开题汇报`: an event named
+    by its title, told ahead or renamed."""
+    if (renamed := _NAMED_RENAME.fullmatch(text)) is not None and renamed["title"].strip():
+        return EditEvent(title_ref=renamed["ref"], title=renamed["title"].strip())
     match = _NAMED_NOTICE.fullmatch(text)
     if match is None:
         return None
@@ -784,6 +815,7 @@ def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command 
 
 
 _NAMED_NOTICE = re.compile(NAMED_NOTICE_PATTERN)
+_NAMED_RENAME = re.compile(NAMED_RENAME_PATTERN)
 _UNTIL_FORMAL = re.compile(UNTIL_FORMAL_PATTERN)
 
 

@@ -94,6 +94,8 @@ INCOME_SYNONYMS: dict[str, str] = {
     "养老金": "工资",
     "退回来": "退款",
     "退回": "退款",
+    "退了": "退款",
+    "退给我": "退款",
     "家教": "兼职",
     "家教费": "兼职",
     "奖学金": "奖金",
@@ -688,9 +690,12 @@ MARKER_COUNTS = ("一个", "一条", "一下", "个", "条")
 MARKER_ENDS = ("里面", "里", "上", "中")
 EVENT_PLACES = ("日程表", "日程", "日历", "行程")
 TASK_PLACES = ("待办事项", "待办清单", "待办", "任务", "todo")
+MARKER_PLACE_LEADS = ("在", "往", "向")
+MARKER_PLACE_LINKS = (*MARKER_LINKS, "上")
 """The parts an explicit marker is said in: a verb, a link, a count, the place, an end
-(`记成待办`, `加到日历里`, `写进行程`). The readers compose them, so a new verb or
-place is one word here; the two lists above keep the markers said another way."""
+(`记成待办`, `加到日历里`, `写进行程`), or the place first (`在日程里加一个`,
+`往待办里面加上`). The readers compose them, so a new verb or place is one word
+here; the two lists above keep the markers said another way."""
 LOOK_WORDS: tuple[str, ...] = (
     "看看",
     "看一下",
@@ -876,6 +881,8 @@ EXPORT_WORDS: tuple[str, ...] = (
     "下载所有",
     "excel",
 )
+SAID_AGAIN_PARTICLES = "吧了啊呀啦哈呗嘛"
+"""Particles around a clause that only repeats a turn-off (`…不用了，取消吧`)."""
 TURN_OFF_WORDS: dict[str, str] = {
     "先停一下": "pause",
     "先停": "pause",
@@ -931,6 +938,19 @@ TURN_OFF_WORDS: dict[str, str] = {
     "delete": "delete",
 }
 """Turning a thing off, and how far: pause (for now), close (off), delete (gone)."""
+SEND_OFF_NEGATIONS = ("别", "不用", "不要", "不必")
+SEND_OFF_VERBS = ("发送", "推送", "发", "推")
+TURN_OFF_WORDS |= {
+    f"{no}{again}{me}{verb}": "close"
+    for no in SEND_OFF_NEGATIONS
+    for again in ("", "再")
+    for me in ("", "给我")
+    for verb in SEND_OFF_VERBS
+    if again or me
+}
+"""`以后别给我发周报了`, `晚报不要再推了`: not sent any more, composed."""
+TURN_COUNT_WORDS = ("一个", "个")
+"""Between a one-character turn word and the feature it turns (`开个喝水提醒`)."""
 TURN_ON_WORDS: dict[str, str] = {
     "重新打开": "resume",
     "重新开": "resume",
@@ -1514,6 +1534,8 @@ price, asked at most, never recorded."""
 PAY_VERBS = ("交", "缴", "付", "充")
 """One-character verbs that pay a bill: dropped from a note (`交电费` is 电费)."""
 GIFT_VERBS = ("送了", "送给", "随了", "包了", "包个")
+GIFT_AFTER_OF = "的礼"
+"""`随了300的礼`: after a gift verb and the amount, the gift itself."""
 """Giving a thing or money as a gift: 人情, whatever was given (`去亲家那送了两瓶酒`)."""
 REMINDER_LEADS = (
     "帮我设个提醒",
@@ -1559,7 +1581,10 @@ FEATURE_QUESTION_MARKERS: tuple[str, ...] = (
     "行不行",
 )
 """A question about whether a feature exists, said before the request itself."""
-DISMISS_WORDS = ("算了算了", "算了", "不记了", "不用了", "不要了", "别记了", "不记", "别记", "不用")
+DISMISS_WORDS = (
+    "算了算了", "算了", "不记了", "不用了", "不要了", "别记了", "不记", "别记", "不用记了", "不用记",
+    "不要记了", "不要记", "先不记了", "先不记", "不用",
+)  # fmt: skip
 """`算了算了 不记了`: nothing but these is a no."""
 SPOKEN_FILLERS: tuple[str, ...] = (
     "哎呀妈呀",
@@ -1720,10 +1745,18 @@ WORK_VERBS = (
 )  # fmt: skip
 """Verbs a task is finished with (`报价单发过去了`, `巡检记录更新完了`)."""
 NAG_ANSWER_TAILS = (
-    "别催了", "不用催了", "别催", "别再提醒了", "谢谢提醒", "谢谢", "多谢", "马上去", "这就去",
+    "别催了", "不用催了", "别催", "别再提醒了", "别再提醒", "不用再提醒了", "不用再提醒", "谢谢提醒", "谢谢", "多谢", "马上去", "这就去",
     "马上", "就去", "在弄了", "在路上",
 )  # fmt: skip
 """What may follow a nag's answer and say nothing more (`收到了，谢谢提醒`, `知道了 马上去`)."""
+NAG_STOP_TAILS = (
+    "别催了", "不用催了", "别催", "别再催了", "别再提醒了", "别再提醒", "不用再提醒了", "不用再提醒",
+)  # fmt: skip
+"""Of those, the ones that answer a nag on their own (`好的好的别催了`)."""
+NAG_STOP_ANSWER = "收到"
+"""The answer word a nag is stopped with when no answer word was said."""
+ANSWER_LE_PARTICLES = ("啦", "喽", "咯", "啰")
+"""Spoken for 了 at an answer's end (`知道啦`, `收到喽`)."""
 HOW_ASKS = ("应该怎么", "要怎么", "该怎么", "怎么", "怎样", "如何", "咋")
 HOW_DOINGS = (
     "设置", "记录", "记", "用", "弄", "设", "写", "加", "发", "搞", "整", "操作", "使用", "添加",
@@ -1777,7 +1810,7 @@ VIEW_FILLER_WORDS = (
     "好多", "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "overview", "和", "跟", "到现在", "目前",
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
     "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
-    "事情", "说一下", "要做", "进了", "出了", "要开",
+    "事情", "说一下", "要做", "进了", "出了", "要开", "总体", "全年", "能", "可以", "总的",
 )  # fmt: skip
 """Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,
 question, look and noun words, nothing else may be said for the message to be that view."""

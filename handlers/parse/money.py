@@ -25,6 +25,7 @@ from handlers.parse.lexicon import (
     ABOUT_AFTER,
     AMOUNT_LEADS,
     EXPENSE_SYNONYMS,
+    GIFT_AFTER_OF,
     GIFT_OCCASIONS,
     GIFT_VERBS,
     GIFT_WORDS,
@@ -60,6 +61,7 @@ from handlers.parse.lexicon import (
 from handlers.parse.numbers import MAX_AMOUNT, amount_matches, find_amount, is_money
 from handlers.parse.patterns import (
     ADDED_WORD,
+    ARRIVED_LAST,
     ARRIVED_WORDS,
     BUY_WORD,
     CLAUSE_END_PATTERN,
@@ -87,6 +89,7 @@ from handlers.parse.patterns import (
     PER_UNIT_AFTER_PATTERN,
     PER_UNIT_BEFORE_PATTERN,
     RED_PACKET_CATEGORY,
+    REFUND_CATEGORY,
     SHARE_SIGNS,
     SHOPPING_CATEGORY,
     SOMEONE_EARNED,
@@ -242,7 +245,8 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if coming_in and not income:
         # 妈妈给我转了 500: money came in, of no named kind; for a holiday, a gift (红包)
         income = RED_PACKET_CATEGORY if _find(note, GIFT_OCCASIONS) else OTHER_CATEGORY
-    if income and (coming_in or (not verb and len(income) >= len(word or ""))):
+    refund = INCOME_SYNONYMS.get(income or "") == REFUND_CATEGORY and not verb  # 拼多多退了59
+    if income and (coming_in or refund or (not verb and len(income) >= len(word or ""))):
         entry = _ledger(
             LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, OTHER_CATEGORY), clean
         )
@@ -420,11 +424,13 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
         return True  # 花了200买鞋: the verb says it is money
-    if text.startswith((*ARRIVED_WORDS, *LIMIT_ENDS), end):
-        return True  # 退款129到账, 控制在五百以内
+    if text.startswith((*ARRIVED_WORDS, *LIMIT_ENDS), end) or text[end:].strip() == ARRIVED_LAST:
+        return True  # 退款129到账, 工资8000到(了), 控制在五百以内
     if _PAID_LAST.match(text, end) is not None:
         return True  # 保育费1800交了, 两千转过去了: the verb after, ending the clause
     paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, ADDED_WORD))
+    if text.startswith(GIFT_AFTER_OF, end) and any(verb in text[:start] for verb in GIFT_VERBS):
+        return True  # 给王姐随了300的礼
     if paid and text.startswith(OF, end) and _LEDGER_WORD.match(text, end + 1) is not None:
         return True  # 包了个五百的红包 (but 单元302的快递 is an address)
     return _LEDGER_WORD.match(text, end) is not None

@@ -63,6 +63,8 @@ from handlers.parse.patterns import (
     TITLE_END_MARKS,
     TRAIL_PARTICLES,
     TRAIL_PUNCT,
+    WATER_EMOJI_AS,
+    WATER_EMOJI_PATTERN,
     WORD_SPLIT_PATTERN,
     YUAN,
 )
@@ -92,6 +94,8 @@ def normalise(text: str) -> str:
     if _SAID_OTHERWISE.search(normal) is not None:  # rare: one search, then the words
         normal = _SAID_OTHERWISE.sub(lambda m: _MEANT[m[0]], normal)
         normal = _MOSQUITO_YUAN.sub(YUAN, normal)
+    if _WATER_EMOJI.search(normal) is not None:  # 又喝了一杯💧, 💧+1 (喝水💧 decorates)
+        normal = _WATER_EMOJI.sub(lambda m: m[0][:-1] + WATER_EMOJI_AS, normal, count=1)
     if _LETTER.search(normal) is not None:  # `cancel 4`: padded to the same length
         normal = _ENGLISH.sub(lambda m: ENGLISH_WORDS[m[0].lower()].ljust(len(m[0])), normal)
     return normal
@@ -111,6 +115,7 @@ _LETTER = re.compile("[A-Za-z]")
 
 
 _MOSQUITO_YUAN = re.compile(MOSQUITO_YUAN_PATTERN)
+_WATER_EMOJI = re.compile(WATER_EMOJI_PATTERN)
 """三十五蚊: Cantonese 蚊 for 块, only after a number (蚊子 stays a mosquito)."""
 _SAID_OTHERWISE, _MEANT = _said_otherwise()
 

@@ -25,6 +25,8 @@ from handlers.parse.lexicon import (
     CN_DIGITS,
     CN_MYRIAD,
     CN_UNITS,
+    GIFT_AFTER_OF,
+    GIFT_VERBS,
     GIVEN_TO_ME,
     LEDGER_WORDS,
     LIMIT_ENDS,
@@ -210,7 +212,10 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
     if match.string[: match.start()].rstrip().endswith((*AMOUNT_LEADS, *GIVEN_TO_ME)):
         return True  # 客人给了五十小费: the verb before says it is money
     if after == AMOUNT_OF:  # 六百的红包: an amount, then 的 and its item (周四的会 is no amount)
-        return match.string.startswith(LEDGER_WORDS, end + 1)
+        given = match.string[: match.start()].rstrip().endswith(GIFT_VERBS)  # 随了一千的礼
+        return match.string.startswith(LEDGER_WORDS, end + 1) or (
+            given and match.string.startswith(GIFT_AFTER_OF, end)
+        )
     return match.string.startswith(LEDGER_WORDS, end)  # 两千生活费: an amount, then its item
 
 

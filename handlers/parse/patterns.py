@@ -326,10 +326,10 @@ NAG_REPEAT, NAG_NAG, NAG_REPLY = (
 """The nag's repeat, nag and reply words as alternatives of its patterns."""
 NAG_ANSWER, NAG_UNDONE = _alternatives(NAG_ANSWER_WORDS), _alternatives(NAG_UNDONE_VERBS)
 """The nag's answer and not-done words as alternatives of its patterns."""
-NAG_IF, NAG_NOT = r"(?:如果|要是)?(?:我)?", r"(?:没有|没|不)"
-"""`如果我` / `没有`: the start of `没回复收到就一直提醒`."""
 NAG_WHEN = "(?:(?:" + "|".join(NAG_WHEN_WORDS) + ")就?)?"
 """`到点了一直催我…`: when the time comes, said before the nag or its interval."""
+NAG_IF, NAG_NOT = rf"{NAG_WHEN}(?:如果|要是)?(?:我)?", r"(?:还)?(?:没有|没|不)"
+"""`到点如果我` / `还没有`: the start of `到点没弄完就每半小时催一次`."""
 NAG_UNTIL_DONE_PATTERN = (
     # `直到完成`, `一直提醒我直到我回复收到为止`, `直到我回复`
     rf"{NAG_WHEN}(?:{NAG_REPEAT}?{NAG_NAG}?(?:我)?)?直到\s*(?:我)?\s*(?:{NAG_REPLY}\s*{NAG_ANSWER}?|{NAG_ANSWER})了?(?:为止)?"
@@ -341,6 +341,8 @@ NAG_UNTIL_DONE_PATTERN = (
     rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}我?{NAG_ANSWER}?(?:的话)?[\s,]*(?:请|就)?(?=\s*每)"
     # `没寄就一直提醒我`: not done (any verb), then the nag
     rf"|{NAG_IF}{NAG_NOT}\S{{1,3}}?就{NAG_REPEAT}{NAG_NAG}(?:我)?"
+    # `到时候没交就每十分钟提醒一次`: not done (any verb), then the interval
+    rf"|{NAG_IF}{NAG_NOT}\S{{1,3}}?(?:的话)?就(?=\s*每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟))"
 )
 """`直到完成`, `提醒到我说完成为止`, `没寄就一直提醒我`: the marker of a nag."""
 NAG_EVERY_PATTERN = (
@@ -505,11 +507,15 @@ CN_MONTH_DAY_PATTERN = (
 """`十二月十五号`, `三月八日`: a month and day in Chinese numerals (with 日 or 号)."""
 DOT_DATE_PATTERN = r"(?P<m>1[0-2]|0?[1-9])\.(?P<d>[0-9]{1,2})(?![0-9.A-Za-z万千元块])"
 """`12.5`: month and day (only where a day is expected)."""
-DAY_OF_MONTH_PATTERN = r"(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号](?![0-9])"
-"""`15号`, `十五日`: a day of this or next month."""
+THIS_MONTH = r"(?:这个?月|本月|这一个?月)的?"
+"""`本月`, `这个月的`: this month, before one of its days."""
+DAY_OF_MONTH_PATTERN = (
+    rf"(?:{THIS_MONTH})?(?P<d>[0-9]{{1,2}}|[一二三四五六七八九十]{{1,3}})[日号](?![0-9])"
+)
+"""`15号`, `十五日`, `本月20号`: a day of this or next month."""
 NEXT_MONTH_DAY_PATTERN = r"下(?:个)?月的?(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})[日号]"
 """`下个月5号`: a day of next month."""
-MONTH_END_PATTERN = r"(?:这个?月|本月)?(?:月底|月末)"
+MONTH_END_PATTERN = rf"(?:{THIS_MONTH})?(?:月底|月末)|(?:这个?月|本月)(?:底|末)"
 """`月底`, `这个月月末`: the month's last day."""
 WEEKEND_PATTERN = r"(?P<rel>下个?|这个?|本)?周末"
 """`周末`, `下周末`: the coming Saturday."""
@@ -809,8 +815,12 @@ DAY_SAID_PATTERN = r"今天|明天|后天|大后天|周|星期|礼拜|号|日|�
 """A day word of any kind in a reminder."""
 
 # --- schedules.py, inside its readers ---
-WORKDAY_SAID_TWICE = (("工作日每天", "工作日"), ("每个工作日每天", "每个工作日"))
-"""`工作日每天`: said twice, meant once (replaced in this order)."""
+DAYS_SAID_TWICE_PATTERN = (
+    rf"(?P<said>{WORKDAY_RULE_PATTERN}|{WEEKEND_RULE_PATTERN}|{WEEKLY_PATTERN})"
+    r"\s*(?:(?:每天|每日|天天)都?|都)(?=\s|$|(?:[0-9一二两三四五六七八九十]|凌晨|早|上午|中午|下午|傍晚|晚|睡|提醒|叫|喊))"
+)
+"""`工作日每天`, `周一到周五每天傍晚6点`, `每周一三五都`: the days said, then every
+day or 都 again: meant once (the days kept)."""
 EVERY_OCCASION = "每逢"
 """`每逢周一`: every Monday."""
 EVERY = "每"
@@ -1061,8 +1071,9 @@ STRONG_SPEND = (
     "掏了",
 )
 """The verbs that say money was spent, whatever the item."""
-NOTE_TAIL_PATTERN = r"\s+(?:又)?(?:交|付|花|给|收|充|点|买)$"
-"""`房租 四千二 交了` (了 already dropped): a verb left at the end is no part of the note."""
+NOTE_TAIL_PATTERN = r"\s+(?:又|已)?(?:交|付|花|给|收|充|点|买|到|到账)$"
+"""`房租 四千二 交了`, `退款59块到了` (了 already dropped): a verb left at the end is no
+part of the note."""
 NOT_BEFORE_MONEY = frozenset("第周期拜每#./")
 """A character before a number that makes it no amount (`第3`, `周3`, `#3`)."""
 NOTE_SPLIT_PATTERN = r"[\s,;:、，。！!?？~…]+"
@@ -1111,6 +1122,8 @@ MEAL_CATEGORY = "餐饮"
 """The expense category of meals."""
 SHOPPING_CATEGORY = "购物"
 """The expense category of things bought with no other word for them."""
+REFUND_CATEGORY = "退款"
+"""`拼多多退款59块到了`: money coming back; the shop it came from names no expense."""
 WEIGHT_WORD = "体重"
 """`我妈体重55`: a number by a weight word is never money."""
 JUST_NOW = "刚才"
@@ -1143,6 +1156,8 @@ SHARE_SIGNS = ("%", "％", "‰")
 """`还剩20%`: a share, not money."""
 ARRIVED_WORDS = ("到账", "入账", "进账", "到了")
 """`退款129到账`: money arrived."""
+ARRIVED_LAST = "到"
+"""`工资8000到了` with its 了 dropped: money arrived, said last."""
 ADDED_WORD = "加了"
 """`加了`: money added (a top-up)."""
 
@@ -1162,7 +1177,7 @@ CHANNEL_HINT_PATTERN = "绑|渠道|通道|备用|备选|后备|小程序|微信|
 """A word a channel said in a sentence needs."""
 NOT_NEEDED_HINT_PATTERN = "不用|不要|不必|用不着"
 """`不用`, `不要`: something no longer needed."""
-DISMISS_HINT_PATTERN = "算了|不记|不用了|不要了|别记"
+DISMISS_HINT_PATTERN = "算了|不记|不用了|不要了|别记|不用记|不要记"
 """`算了`, `不记`: a record not wanted."""
 BOOKED_LEAD_PATTERN = r"^(?:我)?(?:约了|约好了|定了|订了|安排了)\s*"
 """`约了`, `定了`: an appointment made, before its day."""
@@ -1201,11 +1216,13 @@ ADVANCE_NOTICE_PATTERN = (
 )
 """`提前一小时`: how long before an event to be told of it."""
 NAMED_NOTICE_PATTERN = (
-    r"(?:把)?(?P<title>[^\s,0-9]{1,12}?)(?:那个|的)(?:日程)?\s*(?:改成|改为|设成|换成|改)?"
-    r"\s*(?P<notice>提前.+)"
+    r"(?:把)?(?!第)(?P<title>(?:(?!日程|提醒)[^\s,0-9]){1,12}?)(?:(?:那个|的)(?:日程)?\s*(?:改成|改为|设成|换成|改)?"
+    r"|(?:日程)?\s*(?:改成|改为|设成|换成))\s*(?P<notice>提前.+)"
 )
-"""`复诊那个日程提前一小时提醒`, `答辩那个改成提前1小时提醒`: an event named by its title,
-its notice changed."""
+"""`复诊那个日程提前一小时提醒`, `答辩那个改成提前1小时提醒`, `书法课改成提前两个小时提醒`:
+an event named by its title, its notice changed."""
+NAMED_RENAME_PATTERN = rf"(?:把)?(?!第)(?P<ref>(?:(?!日程|提醒)[^\s,0-9]){{1,12}}?)(?:那个|的)?(?:日程|安排|行程)?\s*{RENAME_PATTERN}"
+"""`组会那个日程名字改成 开题汇报`: an event named by its title, renamed."""
 WAIT_PATTERN = (
     r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十]{1,3}|半)\s*个?\s*(?P<unit>分钟|分|小时|钟头)"
 )
@@ -1237,14 +1254,23 @@ ADMIN_WORD = "管理"
 """`管理`: the admin's pages."""
 NAMED_REMIND_PATTERN = r"(?:的|那个)提醒"
 """`叫我起床的提醒`: a reminder named by its title."""
+PAUSE_SPAN_PATTERN = r"(?:[0-9]{1,2}|[一二两三四五六七八九十半]{1,3})\s*个?(?:天|周|星期|礼拜|月)"
+"""`两周`, `一个月`: how long a pause lasts, said after its verb."""
+PAUSE_FOR_PATTERN = rf"(?:暂停|停)(?:个|上)?\s*{PAUSE_SPAN_PATTERN}"
+"""`暂停两周`: how long a pause lasts (no amount; the pause lasts until 恢复)."""
 ORDINAL_WORD = "第"
 """`第`: an ordinal (`第二个日程`)."""
 EVENT_NAMES = ("日程", "安排", "行程")
 """The nouns of an event (`日程`, `安排`, `行程`): alone, they name no event."""
 BUDGET_WORD = "预算"
 """`预算`: the budgets."""
+WATER_EMOJI_PATTERN = r"^[^水]*?(?:(?<=杯)\s*💧|💧(?=\s*[+xX×*]))"
+"""`又喝了一杯💧`, `💧+1`: the drop said for 水 (elsewhere it only decorates)."""
+WATER_EMOJI_AS = "水"
 TOTAL_WORDS = ("今天", "一共", "总共")
 """`今天一共喝了三杯`: a total, not more glasses."""
+NOT_TOTAL_PATTERN = r"今天(?:早上|早晨|上午|中午|下午|傍晚|晚上)|[又再补]"
+"""`今天下午补了2杯水`, `今天上午又喝了3杯`: a part of the day, or more: glasses added."""
 TAKEN_OFF_WORDS = ("减掉", "减去")
 """`减掉`, `减去`: glasses taken off a count."""
 SENTENCE_END_MARKS = " .。!~"
@@ -1385,12 +1411,13 @@ TASK_NAMES = ("待办", "任务", "todo")
 OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 """The names of the other numbered lists."""
 TITLE_EMPTY_EDGES_PATTERN = (
-    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|(?:要|得|需要)(?=\S{3})|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
+    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|[的到]?时候(?:再|就)?|(?:要|得|需要)(?=\S{3})|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
     r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?|(?:约|定|安排)在了?|\s*摆烂了?)\s*$"
     r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$|\s+[吧呢啊呀哈]$"
 )
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
-`有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`."""
+`有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`, what is
+left of a when (`月底的时候 核对账目`)."""
 BA_DONE_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?:弄|办|搞|处理)(?:了|掉|好|完)?$"
 """`把驾驶证年审弄了` as a task's title: the thing to get done (驾驶证年审)."""
 BA_VERB_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?P<verb>[交买取还寄发送拿带修换缴付签填退])了$"
@@ -1503,6 +1530,10 @@ HELP_ALIASES |= {"账": "记账", "记体重": "体重", "加待办": "待办", 
 HELP_ALIASES |= {"看": "查看", "视图": "查看", "免打扰": "设置", "晨报": "设置", "早报": "设置"}
 """Other words for a help topic (`帮助 任务` is 待办's page)."""
 HELP_ALIASES |= {"喝水提醒": "喝水", "提醒喝水": "喝水", "日程表": "日程", "预算": "记账"}
+"""Other words for a help topic (`帮助 任务` is 待办's page)."""
+HELP_ALIASES |= {"支出": "记账", "开销": "记账", "花销": "记账", "开支": "记账", "账目": "记账"}
+"""Other words for a help topic (`怎样记录支出` is 记账's page)."""
+HELP_ALIASES |= {"行程": "日程", "日历": "日程", "待办事项": "待办", "日志": "日记"}
 """Other words for a help topic (`帮助 任务` is 待办's page)."""
 HELP_PHRASES_PATTERN = (
     r"(?:你)?(?:会|能|可以)(?:做|干)?(?:什么|啥|哪些)|(?:有)?(?:什么|啥|哪些)功能|使用说明|说明书?"

@@ -41,10 +41,10 @@ from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
 from handlers.parse.calendar_feed import read_calendar_feed
 from handlers.parse.channels import read_channels
+from handlers.parse.cues import HOW_HINT, only_turn_off
 from handlers.parse.lexicon import (
     DONE_WORDS,
     ENGLISH_SWITCHES,
-    HOW_WORDS,
     LOOK_LEADS,
     NOT_REMARK_TAILS,
     SPOKEN_FILLERS,
@@ -189,10 +189,11 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
 
 def _read_again(text: str) -> list[str]:
     """Other ways to read a message that was refused, each tried in turn: said twice
-    (`知道了知道了`), after a spoken filler with no pause (`那个四十五分钟后提醒我…`),
-    with an English switch word at its end (`晚报 off`), without a pointing 那个 inside
-    (`喝水提醒那个每隔一个钟头…`), without a formal 于 before a time (`请于本周五…`). A message already understood
-    is never read again, so none of these can change what it meant."""
+        (`知道了知道了`), after a spoken filler with no pause (`那个四十五分钟后提醒我…`),
+        with an English switch word at its end (`晚报 off`), without a pointing 那个 inside
+        (`喝水提醒那个每隔一个钟头…`), without a formal 于 before a time (`请于本周五…`),
+    without a last clause that only repeats a turn-off (`买羽绒服不用了，取消吧`). A message already understood
+        is never read again, so none of these can change what it meant."""
     normal = tidy(normalise(text))
     again = []
     if (said_twice := _REPEATED.fullmatch(normal)) is not None:
@@ -205,6 +206,11 @@ def _read_again(text: str) -> list[str]:
         again.append(" ".join(normal.replace(THAT, " ").split()))
     if (formal := _FORMAL_AT.sub("", normal)) != normal:  # 请于本周五下午四点…
         again.append(formal)
+    head, _, last = normal.rstrip(" ,").rpartition(",")
+    if not head:
+        head, _, last = normal.strip().rpartition(" ")
+    if head.strip() and only_turn_off(last):  # 买羽绒服不用了，取消吧: said twice
+        again.append(head)
     asked = normal.removeprefix(PLEASE)
     if asked.startswith(FORMAL_BA):  # 请将作息时间设置为…: 把
         again.append(BA + asked[len(FORMAL_BA) :])
@@ -296,7 +302,7 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
     if done_mark and loose and not clean.endswith(LE) and not _said_done(loose):
         loose += DONE_SUFFIX  # `2 ✅`: the check mark is the word
     context = Body("", clean, text, today, local)
-    if _HOW_HINT.search(clean) and (asked := intents.help_asked(clean, context)) is not None:
+    if HOW_HINT.search(clean) and (asked := intents.help_asked(clean, context)) is not None:
         return asked  # 待办怎么用: a question about a feature, before its keyword's reader
     first_error: ParseError | None = None
     for candidate in (clean, loose):
@@ -352,7 +358,6 @@ _NUMBER_CHECKED = re.compile(
 )
 """A task's number ticked first, whatever follows (`5 ✔ 发票整理完了`)."""
 _TIMED_RECORD = re.compile(TIMED_RECORD_PATTERN)
-_HOW_HINT = re.compile("|".join(map(re.escape, HOW_WORDS)))
 _LOOK_WORDS = "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True))
 _LOOK_LEAD = re.compile(f"^(?:{_LOOK_WORDS}{LOOK_LEAD_TAIL}")
 

@@ -57,6 +57,7 @@ from handlers.parse.patterns import (
     DAILY_PATTERN,
     DAY_SAID_PATTERN,
     DAY_UNIT,
+    DAYS_SAID_TWICE_PATTERN,
     EVERY,
     EVERY_OCCASION,
     EVERY_WEEK_TAIL_PATTERN,
@@ -82,7 +83,6 @@ from handlers.parse.patterns import (
     WEEKEND_RULE_PATTERN,
     WEEKLY_PATTERN,
     WORKDAY_RULE_PATTERN,
-    WORKDAY_SAID_TWICE,
     WORKDAYS_WORD,
     YEARLY_PATTERN,
 )
@@ -133,6 +133,7 @@ _AFTER_A_WHILE = re.compile(AFTER_A_WHILE_PATTERN)
 _RECUR_TAIL = re.compile(RECUR_TAIL_PATTERN)
 
 _AT_LEAD = re.compile(AT_LEAD_PATTERN)
+_DAYS_SAID_TWICE = re.compile(DAYS_SAID_TWICE_PATTERN)
 _EVERY_WEEK_TAIL = re.compile(EVERY_WEEK_TAIL_PATTERN)
 _WEEKDAY_NOT_EVERY = re.compile(WEEKDAY_NOT_EVERY_PATTERN)
 
@@ -148,8 +149,7 @@ def _time_word(word: str) -> bool:
 def _recurrence_first(text: str) -> str:
     """`早上八点 吃早饭,每天` -> `每天 早上八点 吃早饭`: a recurrence said last still
     makes the reminder recur (it never ends up in the title of a one-off)."""
-    for twice, once in WORKDAY_SAID_TWICE:
-        text = text.replace(twice, once)
+    text = _DAYS_SAID_TWICE.sub(r"\g<said>", text)  # 周一到周五每天傍晚6点
     text = text.replace(EVERY_OCCASION, EVERY)  # 每逢周一: every Monday
     text = _AT_LEAD.sub("", text)  # 在一个半小时后
     text = _AFTER_A_WHILE.sub(AFTER_A_WHILE_AS_LATER, text)  # 过四十分钟: 四十分钟后

@@ -29,6 +29,7 @@ from handlers.commands import (
 from handlers.parse.body import Body
 from handlers.parse.cues import asks_to_see
 from handlers.parse.cues import read as read_cues
+from handlers.parse.lexicon import PERIOD_TIMES
 from handlers.parse.numbers import small_int
 from handlers.parse.patterns import (
     CARDS_ON_OFF,
@@ -139,13 +140,21 @@ def quiet_minutes(match: re.Match[str]) -> int:
     return round(count * QUIET_UNIT_MINUTES.get(match["unit"].lower(), 1))
 
 
+_PERIODS_LONGEST = sorted(PERIOD_TIMES, key=len, reverse=True)
+
+
 def _quiet_until(text: str, body: Body) -> dt.datetime:
     """A local wall-clock end: the day given, else today, or tomorrow if it has passed."""
     when = match_when(text, body.now_local.date())
-    if when.start is None or when.rest.strip() or when.end is not None:
+    start, rest = when.start, when.rest.strip()
+    if start is None:  # 到中午, 到明天早上: a period word alone means its usual hour
+        period = next((word for word in _PERIODS_LONGEST if word in text), None)
+        start = None if period is None else PERIOD_TIMES[period]
+        rest = rest.removeprefix(period or "").strip()
+    if start is None or rest or when.end is not None:
         raise ParseError(texts.QUIET_HINT)
     day = when.day or body.now_local.date()
-    until = dt.datetime.combine(day, when.start)
+    until = dt.datetime.combine(day, start)
     if until <= body.now_local and when.day is None:
         until += dt.timedelta(days=1)
     if until <= body.now_local:
