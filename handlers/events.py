@@ -74,9 +74,20 @@ async def cancel_event(session: Session, ctx: Context, cmd: CancelEvent) -> Outc
         event = await events.by_number(session, ctx.user.id, cmd.number, ctx.today)
     if event is None:
         return Outcome(reply=texts.event_not_found(cmd.number))
+    return await cancel(session, ctx, event)
+
+
+async def cancel(session: Session, ctx: Context, event: EventRecord) -> Outcome:
+    """Call `event` off: cancelled (kept, not deleted) and its reminder with it."""
     await events.change(session, event.id, ctx.user.id, status=EventStatus.CANCELLED, number=None)
     await services.rules.cancel_for(session, RuleKind.EVENT_REMINDER, event.id, ctx.now)
     return Outcome(reply=texts.event_cancelled(event.title))
+
+
+async def named_event(session: Session, ctx: Context, title: str) -> EventRecord | None:
+    """The one upcoming event whose title holds `title`, or None (none, or several)."""
+    named = await _named(session, ctx, title, None)
+    return None if isinstance(named, str) else named
 
 
 @router.handles(EditEvent)

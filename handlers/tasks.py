@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 
+import handlers.events
 import services.nag
 import services.rules
 from handlers import texts
@@ -91,6 +92,15 @@ async def complete_task(session: Session, ctx: Context, cmd: CompleteTask) -> Ou
 
 @router.handles(CancelTask)
 async def cancel_task(session: Session, ctx: Context, cmd: CancelTask) -> Outcome:
+    """`体测取消了`: the open task named so; when there is none, the one upcoming event
+    whose title holds the words (a thing called off is a task or an event, and the
+    words alone do not say which), else the task's own "not found"."""
+    title = cmd.ref.title
+    by_title = title is not None and cmd.ref.number is None and cmd.ref.task_id is None
+    if by_title and isinstance(await _resolve(session, ctx.user.id, cmd.ref), str):
+        event = await handlers.events.named_event(session, ctx, title or "")
+        if event is not None:
+            return await handlers.events.cancel(session, ctx, event)
     return await _close(session, ctx, cmd.ref, done=False)
 
 

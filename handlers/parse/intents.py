@@ -161,8 +161,10 @@ from handlers.parse.patterns import (
     UNTIL_FORMAL_PATTERN,
     UNTIL_LEAD,
     UNTIL_WORD,
+    WATER_COUNTED_AS_PATTERN,
     WATER_HINT_PATTERN,
     WATER_LATER_PATTERN,
+    WATER_MINUS_PATTERN,
     WATER_PLUS_LAST_PATTERN,
     WEIGHT_HINT_PATTERN,
     WHEN_START_PATTERN,
@@ -529,6 +531,11 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return None
     if slots.water_times is not None:
         return _glasses(slots.water_times)
+    if (minus := _WATER_MINUS.search(text)) is not None and 0 < int(minus["n"]) <= 20:
+        return _glasses(-int(minus["n"]))  # 记错了 少喝一杯 喝水-1
+    counted = _WATER_COUNTED_AS.search(text) if cues.water_noun else None
+    if counted is not None and (glasses := small_int(counted["n"])) is not None:
+        return _glasses(glasses)  # 又干了一瓶水 算两杯吧: the user's count
     if cues.other_drinker or cues.past or any(word in text for word in WATER_NOT_NOW):
         return None  # 他喝了三杯水, 昨天喝了5杯水, 如果每天喝8杯水: not glasses to add now
     if slots.water_ml is not None and not cues.question:
@@ -562,6 +569,8 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
 
 
 _NOT_TOTAL = re.compile(NOT_TOTAL_PATTERN)
+_WATER_COUNTED_AS = re.compile(WATER_COUNTED_AS_PATTERN)
+_WATER_MINUS = re.compile(WATER_MINUS_PATTERN, re.IGNORECASE)
 
 
 def _glasses(count: int) -> Command:

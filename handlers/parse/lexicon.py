@@ -44,7 +44,7 @@ _EXPENSE_WORDS = {
     "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
     "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电 婚纱 队服 婴儿床 婴儿车 玩具 家具 床 沙发 "
     "剁手 母婴",
-    "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租",
+    "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租 煤气罐 煤气 液化气 燃气",
     "通讯": "话费 手机费 流量 充话费 电话费 月租 宽带 网费 宽带费",
     "医疗": "药 买药 看病 挂号 医院 体检 牙医 看牙 门诊 药费 医药费 保健品 维生素 吃药 "
     "感冒药 看医生 疫苗 打疫苗 自费 退烧药 住院 检查费 挂号费",
@@ -126,6 +126,9 @@ INCOME_SYNONYMS: dict[str, str] = {
     "半年奖": "奖金",
     "给报了": "报销",
     "报了销": "报销",
+    "夜班费": "工资",
+    "加班费": "工资",
+    "值班费": "工资",
 }
 """Income words: with one of these (and no spending verb) an amount is income."""
 
@@ -360,6 +363,8 @@ INCOME_IN_WORDS: tuple[str, ...] = (
     "钱退回来",
 )
 """Money coming in from someone (`儿子转来的生活费 2000`)."""
+INCOME_IN_WORDS += tuple(f"{money}到了" for money in ("钱", "款", "金", "资", "奖"))
+"""Money that arrived (`货款到了 3000`, `工资到了`; a bill that came, 电费到了, is to pay)."""
 PERSON_OBJECT_VERBS = "送接带完"
 """Right before a person word, the person is who the user did it to (`送完娃`, `接孩子`)."""
 GIVERS: tuple[str, ...] = ("乘客", "客人", "顾客", "客户", "老板", "公司", "单位", "房东", "家长")
@@ -1646,7 +1651,8 @@ typed, and an index into the normalised text must stay an index into it)."""
 ENGLISH_WORDS = {
     "cancel": "取消", "today": "今天", "week": "本周", "month": "本月", "task": "任务",
     "done": "完成", "taxi": "打车", "goal": "目标", "water": "喝水", "budget": "预算",
-    "undo": "撤销", "help": "帮助",
+    "undo": "撤销", "help": "帮助", "list": "看看", "show": "看看", "status": "状态",
+    "admin": "管理", "snooze": "稍后",
 }  # fmt: skip
 """English command words typed as whole words (`cancel 4`, `today`), read as their Chinese
 (padded with spaces to the same length)."""
@@ -1810,7 +1816,8 @@ VIEW_FILLER_WORDS = (
     "好多", "嘛", "数据", "一整年", "整年", "把", "帮我", "请", "recap", "summary", "overview", "和", "跟", "到现在", "目前",
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
     "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
-    "事情", "说一下", "要做", "进了", "出了", "要开", "总体", "全年", "能", "可以", "总的",
+    "事情", "说一下", "要做", "进了", "出了", "要开", "总体", "全年", "能", "可以", "总的", "瘦了",
+    "胖了", "轻了", "重了", "进出", "收支", "钱", "没",
 )  # fmt: skip
 """Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,
 question, look and noun words, nothing else may be said for the message to be that view."""

@@ -88,6 +88,7 @@ from handlers.parse.patterns import (
     OTHER_CATEGORY,
     PER_UNIT_AFTER_PATTERN,
     PER_UNIT_BEFORE_PATTERN,
+    PRICE_SAID_PATTERN,
     RED_PACKET_CATEGORY,
     REFUND_CATEGORY,
     SHARE_SIGNS,
@@ -119,6 +120,7 @@ _LEDGER_WORD = re.compile(_LEDGER_WORDS)
 _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
 _PER_UNIT_AFTER = re.compile(PER_UNIT_AFTER_PATTERN)
 _PER_UNIT_BEFORE = re.compile(PER_UNIT_BEFORE_PATTERN)
+_PRICE_SAID = re.compile(PRICE_SAID_PATTERN)
 _NOTE_TIME = re.compile("|".join(map(re.escape, NOTE_TIME_WORDS)))
 _PAY_LEAD = re.compile(f"^[{''.join(PAY_VERBS)}](?=(?:{_LEDGER_WORDS}))")
 """A one-character pay verb before a bill (`交电费`, `充话费`, `付房租`)."""
@@ -150,6 +152,8 @@ def read_money(text: str) -> Command | None:
     hedged = text.replace(JUST_NOW, "")  # 才 hedges (才50), 刚才 only says when
     story = bool(_PAST.search(text)) or any(word in hedged for word in HEDGES)
     story = story or _per_unit(match) or about
+    priced = _PRICE_SAID.search(text[: match.start()]) is not None
+    story = story or (priced and _find(text, STRONG_SPEND) is None)  # 一桌酒席要两千八
     story = story or _someone_else(text)
     if _GIVER_GAVE.search(text[: match.start()]) is not None:  # 乘客多给了二十: came in, asked
         return Confirm(guess=_ledger(LedgerDirection.INCOME, value[0], OTHER_CATEGORY, note))

@@ -31,6 +31,7 @@ from handlers.parse.lexicon import (
     LEDGER_WORDS,
     LIMIT_ENDS,
     MEASURE_WORDS,
+    ONE_CHAR_MEASURES,
     PRICE_UNITS,
 )
 from handlers.parse.patterns import (
@@ -205,6 +206,8 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
         return True
     end = match.end("cn")
     after = match.string[end : end + 1]
+    if after and after in ONE_CHAR_MEASURES:
+        return False  # 一瓶水算两杯: a count of things, never an amount
     if not after or not after.isalnum() or after in AMOUNT_FOLLOWERS:
         return True
     if match.string.startswith((*LIMIT_ENDS, *ABOUT_AFTER), end):

@@ -218,7 +218,7 @@ _TRY = r"(?:测试|测一下|测一测|测测|试试|试一下|检查|检查一�
 CHANNEL_TEST_PATTERN = (
     # `测试 渠道 WxPusher`, `测一下渠道`, `试试推送能不能收到`, `测试一下WxPusher`
     rf"{_TRY}\s*(?:一下)?\s*(?:我的)?\s*(?:(?:渠道|通道|推送|提醒)\s*)?(?P<name>.*?)"
-    r"\s*(?:能不能收到|能否收到|能收到吗|收不收得到|通不通|好不好使)?"
+    r"\s*(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|能否到达?|能到吗|到不到|通不通|好不好使)?"
     # `发条测试消息`, `给我发一条测试消息`
     r"|(?:给我)?发(?:一)?条测试(?:消息|推送)?(?:给我)?(?:看看)?(?P<none>)"
 )
@@ -1084,6 +1084,9 @@ PER_UNIT_AFTER_PATTERN = rf"(?:一|\s*每\s*|\s*/\s*)(?:{PRICE_UNIT_ALTERNATIVES
 """`五块八一斤`, `30元/个`: a price per unit after the amount."""
 PER_UNIT_BEFORE_PATTERN = rf"(?:一|每)(?:{PRICE_UNIT_ALTERNATIVES})\s*(?:要|卖|才|就)?\s*$"
 """`一斤12块`: a price per unit before the amount."""
+PRICE_SAID_PATTERN = r"(?:要|售价|标价|报价)\s*$"
+"""`一桌婚宴酒席要两千八`: what a thing costs (said right before the amount, with no
+verb of paying anywhere): a price, asked, never recorded as spent."""
 SOMEONE_SPENT = (
     "花",
     "买",
@@ -1216,7 +1219,8 @@ ADVANCE_NOTICE_PATTERN = (
 )
 """`提前一小时`: how long before an event to be told of it."""
 NAMED_NOTICE_PATTERN = (
-    r"(?:把)?(?!第)(?P<title>(?:(?!日程|提醒)[^\s,0-9]){1,12}?)(?:(?:那个|的)(?:日程)?\s*(?:改成|改为|设成|换成|改)?"
+    r"(?:把)?(?!第)(?P<title>[A-Za-z][A-Za-z ]{0,30}[A-Za-z](?=\s*(?:那个|的))|(?:(?!日程|提醒)[^\s,0-9]){1,12}?)\s*"
+    r"(?:(?:那个|的)(?:日程)?\s*(?:改成|改为|设成|换成|改)?"
     r"|(?:日程)?\s*(?:改成|改为|设成|换成))\s*(?P<notice>提前.+)"
 )
 """`复诊那个日程提前一小时提醒`, `答辩那个改成提前1小时提醒`, `书法课改成提前两个小时提醒`:
@@ -1234,8 +1238,8 @@ QUIET_ASKED_PATTERN = (
     r"(?:免打扰|勿扰)(?:模式)?(?:吧)?$"
 )
 """`这段时间帮我开启免打扰`: quiet hours asked for."""
-AFTER_WAIT_PATTERN = rf"(?:过|等)\s*{WAIT_PATTERN}"
-"""`过半小时`, `等十分钟`: after a wait."""
+AFTER_WAIT_PATTERN = rf"(?:过|等|稍后|推迟|延后)\s*{WAIT_PATTERN}"
+"""`过半小时`, `等十分钟`, `稍后一小时` (snooze): after a wait."""
 WATER_LATER_PATTERN = rf"(?:再)?(?:过)?\s*{WAIT_PATTERN}(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
 """`过半小时再提醒我喝水`: the next water reminder put off."""
 
@@ -1269,6 +1273,12 @@ WATER_EMOJI_PATTERN = r"^[^水]*?(?:(?<=杯)\s*💧|💧(?=\s*[+xX×*]))"
 WATER_EMOJI_AS = "水"
 TOTAL_WORDS = ("今天", "一共", "总共")
 """`今天一共喝了三杯`: a total, not more glasses."""
+WEIGHT_NOW_PATTERN = r"^(?P<remark>[^0-9]{1,12}?)[\s,]*(?:现在|目前|今天|今早|这会儿|早上|now)\s*(?:是|有|为)?\s*(?P<value>\S+)$"
+"""`体重又涨了 现在52`: a remark first, then the weight now (the value said last)."""
+WATER_MINUS_PATTERN = r"(?:喝水|水|water)\s*-\s*(?P<n>[0-9]{1,2})(?![0-9])"
+"""`记错了 喝水-1`: glasses taken off, said as the keyword says it, inside a sentence."""
+WATER_COUNTED_AS_PATTERN = r"算(?:作|成|是)?\s*(?P<n>[0-9]{1,2}|[一二两三四五六七八九十])\s*杯"
+"""`又干了一瓶水 算两杯吧`: the glasses the user counts it as."""
 NOT_TOTAL_PATTERN = r"今天(?:早上|早晨|上午|中午|下午|傍晚|晚上)|[又再补]"
 """`今天下午补了2杯水`, `今天上午又喝了3杯`: a part of the day, or more: glasses added."""
 TAKEN_OFF_WORDS = ("减掉", "减去")
@@ -1413,11 +1423,11 @@ OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 TITLE_EMPTY_EDGES_PATTERN = (
     r"^(?:嗯+|呃|额|就是|那个|有一个|有个|[的到]?时候(?:再|就)?|(?:要|得|需要)(?=\S{3})|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
     r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?|(?:约|定|安排)在了?|\s*摆烂了?)\s*$"
-    r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$|\s+[吧呢啊呀哈]$"
+    r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$|\s+[吧呢啊呀哈]$|(?<=\S\S)的$"
 )
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
 `有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`, what is
-left of a when (`月底的时候 核对账目`)."""
+left of a when (`月底的时候 核对账目`), a 的 left of a name (`跟老李的那个日程`)."""
 BA_DONE_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?:弄|办|搞|处理)(?:了|掉|好|完)?$"
 """`把驾驶证年审弄了` as a task's title: the thing to get done (驾驶证年审)."""
 BA_VERB_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?P<verb>[交买取还寄发送拿带修换缴付签填退])了$"

@@ -54,6 +54,7 @@ from handlers.parse.patterns import (
     RECORD_WORD_PATTERN,
     WATER_COUNT_PATTERN,
     WEIGHT_LEAD_MARKS,
+    WEIGHT_NOW_PATTERN,
     WEIGHT_UNIT_STARTS,
 )
 from storage.vocabulary import LedgerDirection
@@ -74,9 +75,22 @@ def parse_weight_body(body: Body) -> Command:
     kg = parse_weight(said, unit_required=False)
     if kg is None:
         kg = _weight_then_remark(said)  # 体重63.5 比昨天轻了, 体重 那个 嗯 六十九点八
+    if kg is None and (now := _WEIGHT_NOW.match(said)) is not None:
+        kg = _quiet_weight(now["value"])  # 体重又涨了 现在52
     if kg is None:
         raise ParseError(texts.WEIGHT_FORMAT)
     return RecordWeight(kg=kg)
+
+
+_WEIGHT_NOW = re.compile(WEIGHT_NOW_PATTERN, re.IGNORECASE)
+
+
+def _quiet_weight(said: str) -> Decimal | None:
+    """`said` read as a weight, or None where it is none."""
+    try:
+        return parse_weight(said, unit_required=False)
+    except ParseError:
+        return None
 
 
 def _weight_then_remark(said: str) -> Decimal | None:

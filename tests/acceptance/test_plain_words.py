@@ -70,6 +70,23 @@ async def test_an_event_is_cancelled_by_its_title_and_day(
     assert await count(engine, EVENTS) == 2  # cancelled, not deleted
 
 
+async def test_a_thing_called_off_that_is_no_task_cancels_the_event_of_that_name(
+    keeper: Keeper, engine: AsyncEngine
+) -> None:
+    await keeper.say("日程 周五 15:00 体测")
+    await keeper.say("待办 周五 买跑鞋")
+
+    cancelled = await keeper.say("体测取消了")
+    unknown = await keeper.say("游泳取消了")
+    tasks = await keeper.say("待办")
+
+    assert "已取消日程" in cancelled
+    assert "体测" in cancelled
+    assert "游泳" in unknown
+    assert "买跑鞋" in tasks  # the task of another name is left alone
+    assert await count(engine, EVENTS) == 1  # cancelled, not deleted
+
+
 async def test_a_red_packet_given_is_an_expense(keeper: Keeper, engine: AsyncEngine) -> None:
     reply = await keeper.say("给侄子包了个红包 200")
 
