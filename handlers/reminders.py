@@ -30,6 +30,7 @@ from handlers.commands import (
     SwitchAllReminders,
 )
 from handlers.context import Context, Outcome
+from handlers.parse.cues import done_thing
 from handlers.router import Router
 from scheduler.core import nag, quiet, rule_kinds
 from scheduler.core import water_plan as wp
@@ -184,12 +185,12 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
 
 async def _rule_named(session: Session, ctx: Context, title: str) -> int | str:
     """The number of the one listed rule whose words contain `title` (`把吃药那个提醒
-    删了`), or the reply saying there is none or which ones match."""
-    found = [
-        rule
-        for rule in await rules.listed(session, ctx.user.id)
-        if rule.number is not None and title in rule.label
-    ]
+    删了`), else the thing without its verb (`交养老保险的提醒` finds 养老保险; `喂维生素`
+    finds 吃维生素), or the reply saying there is none or which ones match."""
+    listed = [rule for rule in await rules.listed(session, ctx.user.id) if rule.number is not None]
+    found = [rule for rule in listed if title in rule.label]
+    if not found and (thing := done_thing(title)) is not None:
+        found = [rule for rule in listed if thing in rule.label]
     if not found:
         return texts.rule_title_not_found(title)
     if len(found) > 1:

@@ -191,7 +191,8 @@ def _event_move(text: str, context: Body) -> Command | None:
     if when.start is not None and when.end is not None and when.end <= when.start:
         return None
     move = EditEvent(title_ref=title, day=when.day, start=when.start, end=when.end)
-    if when.start is not None and 1 <= when.start.hour <= 6 and not _SAID_PERIOD.search(text):
+    new_period = _SAID_PERIOD.search(match["rest"])  # 下午的培训推到四点: 下午 names the event
+    if when.start is not None and 1 <= when.start.hour <= 6 and not new_period:
         later = when.start.replace(hour=when.start.hour + 12)  # 开会改到3点: 15:00, asked
         end = when.end.replace(hour=when.end.hour + 12) if when.end and when.end.hour < 12 else None
         return Confirm(guess=dataclasses.replace(move, start=later, end=end or when.end))

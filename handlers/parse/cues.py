@@ -502,6 +502,8 @@ def _done_title(text: str) -> str | None:
             for tail in THING_TAILS:  # 回电话这件事我已经办好了: 回电话
                 thing = thing.removesuffix(tail)
             return thing  # 交材料做完了: the thing is the task
+        if finished["verb"] in thing.strip():
+            return thing.strip()  # 给客户打电话 打完了: the thing says its verb already
         return finished["verb"] + thing  # 发报价单 (the handler also tries 报价单)
     if match is None:
         return None
@@ -509,8 +511,8 @@ def _done_title(text: str) -> str | None:
     thing = said = _without_doer(match["thing"])
     for tail in THING_TAILS:
         thing = thing.removesuffix(tail)
-    if verb in GENERIC_VERBS or thing != said:
-        return thing  # 续签合同的事办完了: the thing is the task
+    if verb in GENERIC_VERBS or thing != said or verb in thing.strip():
+        return thing.strip()  # 续签合同的事办完了, 还书 已经还了: the thing is the task
     return verb + thing
 
 

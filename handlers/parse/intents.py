@@ -77,6 +77,7 @@ from handlers.parse.changes import read_change
 from handlers.parse.channels import read_channels
 from handlers.parse.cues import Cues
 from handlers.parse.lexicon import (
+    ENOUGH_TAILS,
     EVENT_OFF_WORDS,
     HELP_TOPIC_FILLERS,
     ML_PER_GLASS,
@@ -84,10 +85,12 @@ from handlers.parse.lexicon import (
     SPOKEN_FILLERS,
     TASK_EDGE_WORDS,
     UNBIND_WORDS,
+    UPCOMING_WORDS,
     WATER_MISSED,
     WATER_NOT_NOW,
     WATER_OVERCOUNTED,
     WEEKDAYS,
+    WHEN_ASKED,
 )
 from handlers.parse.normalise import compact, remark_clause, strip_separators
 from handlers.parse.numbers import check_weight, small_int
@@ -127,6 +130,7 @@ from handlers.parse.patterns import (
     JIN,
     LATER_BY_PATTERN,
     LE,
+    LIKELY_JIN_FROM,
     LINK_WORDS,
     MARKER_EDGE_MARKS,
     MARKER_HINT_PATTERN,
@@ -296,6 +300,10 @@ _VIEWS: dict[str, Callable[[], Command]] = {
 
 def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`看看我的日程`, `我的待办有哪些`, `这个月的账`, `今天喝了几杯水`, `今年怎么样`."""
+    asked = next((word for word in WHEN_ASKED if word in text), None)
+    plain = asked is not None and not cues.remind and not slots.amounts
+    if plain and not found_slots.read(text.replace(asked or "", " ")).when_found:
+        return ShowEvents()  # 宝宝体检是哪天来着: the events list says when
     if cues.money_noun and found_cues.this_month(cues.text, _context.today):
         return ShowMonth()  # 12月的开销, on a day of December
     if found_cues.this_year(cues.text, _context.today):
@@ -312,6 +320,10 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         or said_alone
         or given
     )
+    upcoming = next((word for word in UPCOMING_WORDS if text.startswith(word)), None)
+    rest = text[len(upcoming) :] if upcoming else ""
+    if upcoming and cues.view_noun in _DAY_LISTS and found_cues.only_view_words(rest):
+        return _VIEWS[cues.view_noun]()  # 最近的日程, 接下来的待办: that list
     if not asking and cues.view_noun in _DAY_LISTS and _day_then_view_words(text, _context):
         return _VIEWS[cues.view_noun]()  # 明天的待办, 后天的日程安排: that list
     if not asking or slots.amounts or slots.weight_unit is not None or cues.remind:
@@ -481,7 +493,7 @@ def goal(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     if not (cues.weightish or slots.weight_unit):
         return None
     value, jin = slots.weight, slots.weight_unit == JIN
-    if slots.weight_unit is None and value >= 100:
+    if slots.weight_unit is None and value >= LIKELY_JIN_FROM:
         return Confirm(guess=SetGoalWeight(kg=check_weight(value, jin=True)))
     return SetGoalWeight(kg=check_weight(value, jin=jin))
 
@@ -503,7 +515,7 @@ def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | Non
     if not (cues.weightish or slots.weight_unit):
         return None
     value = slots.weight
-    if slots.weight_unit is None and value >= 100:
+    if slots.weight_unit is None and value >= LIKELY_JIN_FROM:
         return Confirm(guess=RecordWeight(kg=check_weight(value, jin=True)))
     try:
         kg = check_weight(value, jin=slots.weight_unit == JIN)
@@ -818,7 +830,10 @@ def event_notice(text: str, context: Body, cues: Cues, slots: Slots) -> Command 
         minutes, rest = remind_minutes(match["notice"])
     except ParseError:
         return None
-    if minutes is None or rest.strip() or not 0 < minutes <= MAX_REMIND_MINUTES:
+    rest = rest.strip()
+    for tail in ENOUGH_TAILS:
+        rest = rest.removesuffix(tail).strip()  # 提前15分钟提醒我就行
+    if minutes is None or rest or not 0 < minutes <= MAX_REMIND_MINUTES:
         return None
     return EditEvent(title_ref=match["title"].strip(), remind_minutes_before=minutes)
 

@@ -38,10 +38,10 @@ _EXPENSE_WORDS = {
     "吃 面条 瓶水 矿泉水 买水 早午饭 下午茶 牛奶 粥 饺子 馄饨 外卖费 "
     "苹果 香蕉 橙子 橘子 葡萄 西瓜 草莓 梨 桃子 芒果 樱桃 车厘子 柚子 牛肉 羊肉 鸡肉 "
     "鱼 虾 海鲜 酸奶 豆腐 白菜 黄焖鸡 盖饭 炒饭 炒面 米饭 沙拉 汉堡 披萨 寿司 串串 冒菜 酸辣粉 "
-    "螺蛳粉 凉皮 肉夹馍 烤鸭 水饺 馒头 豆浆 油条 加班餐 工作餐 套餐 牛肉面 土豆 西红柿 鸡翅 鸭脖 奶粉 饮食",
+    "螺蛳粉 凉皮 肉夹馍 烤鸭 水饺 馒头 豆浆 油条 加班餐 工作餐 套餐 牛肉面 土豆 西红柿 鸡翅 鸭脖 饮食",
     "交通": "的士 搭的士 油钱 电瓶车 电动车 换电池 拼车 顺风车 地铁 公交 打车 滴滴 出租车 加油 油费 停车 停车费 高铁 火车 机票 飞机 "
     "加气 罚单 违章 车贷 修车 保养 车险 年检 车费 路费 过路费 高速费 共享单车 单车 车票 船票 充电 洗车 箱油 加了油 加了箱油",
-    "购物": "买东西 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
+    "购物": "买东西 蛋白粉 保健品 羽绒服 大衣 毛衣 显示器 键盘 鼠标 卫衣 外套 衣服 鞋 鞋子 裤子 包包 网购 淘宝 京东 拼多多 化妆品 护肤品 数码 手机壳 "
     "耳机 电脑 书包 礼物 手表 眼镜 购物 超市购物 日用百货 平板 家电 婚纱 队服 婴儿床 婴儿车 玩具 家具 床 沙发 "
     "剁手 母婴",
     "居住": "房租 租金 电费 水费 燃气费 煤气费 物业费 物业 暖气费 房贷 水电 水电费 交房租 煤气罐 煤气 液化气 燃气",
@@ -54,7 +54,8 @@ _EXPENSE_WORDS = {
     "网课费 兴趣班",
     "人情": "份子钱 随份子 份子 随礼 礼金 请客 送礼 礼物钱 孝敬 发红包 包红包 给红包 "
     "发了红包 发了个红包 包了红包",
-    "日用": "洗洁精 卫生纸 抽纸 洗衣粉 肥皂 沐浴露 日用品 纸巾 洗发水 牙膏 超市 洗衣液 理发 剪头发 快递 快递费 水电煤 垃圾袋 家居 日用",
+    "日用": "洗洁精 卫生纸 抽纸 洗衣粉 肥皂 沐浴露 日用品 纸巾 洗发水 牙膏 超市 洗衣液 理发 剪头发 快递 快递费 水电煤 垃圾袋 家居 日用 "
+    "奶粉 尿不湿 纸尿裤 拉拉裤 湿巾",
 }
 EXPENSE_SYNONYMS: dict[str, str] = {
     word: category for category, said in _EXPENSE_WORDS.items() for word in said.split()
@@ -302,6 +303,13 @@ QUIET_WORDS: tuple[str, ...] = (
     "别发通知",
 )
 QUIET_WORDS += ("别提醒我", "别提醒", "别发消息", "不要发消息", "别给我发", "别找我", "不要找我")
+QUIET_WORDS += tuple(
+    f"{no}{me}{what}"
+    for no in ("别", "不要", "勿", "请勿")
+    for me in ("", "给我")
+    for what in ("发消息", "发提醒", "发通知", "打扰", "推送")
+)
+"""`请勿打扰`, `不要给我发消息`: composed."""
 END_WORDS = ("关掉", "关闭", "结束", "取消", "解除", "停止", "关了")
 HEDGES = (
     "听说", "打算", "预算", "以前", "小时候", "涨", "降价", "太贵", "才", "如果", "要是",
@@ -367,6 +375,11 @@ INCOME_IN_WORDS += tuple(f"{money}到了" for money in ("钱", "款", "金", "�
 """Money that arrived (`货款到了 3000`, `工资到了`; a bill that came, 电费到了, is to pay)."""
 PERSON_OBJECT_VERBS = "送接带完"
 """Right before a person word, the person is who the user did it to (`送完娃`, `接孩子`)."""
+GIVER_SENT_VERBS = ("发了", "包了", "给了", "转了", "塞了")
+GIVER_SENT_ADVERBS = ("也", "又", "还", "都")
+NOT_FROM_GIVER = "给送帮替"
+"""`过节客户发了个红包`: a giver, maybe an adverb, then a verb of sending: it came in,
+unless one of NOT_FROM_GIVER is said right before the giver (`给客户发了个红包`)."""
 GIVERS: tuple[str, ...] = ("乘客", "客人", "顾客", "客户", "老板", "公司", "单位", "房东", "家长")
 """Who pays the user (`乘客多给了二十`): with the people words, a giver said right
 before 给了 makes the money come in."""
@@ -689,7 +702,7 @@ EVENT_OFF_WORDS = (
     "去不成", "黄了", "不办了", "不要了", "不要",
 )  # fmt: skip
 """Turn-off words that cancel an event named by its title (`练车那个日程删了吧`)."""
-MARKER_VERBS = ("添加", "安排", "新建", "记", "加", "放", "添", "写", "列")
+MARKER_VERBS = ("添加", "安排", "新建", "记", "加", "放", "添", "写", "列", "设", "建", "弄")
 MARKER_LINKS = ("到", "进", "入", "在", "成", "为", "作", "做")
 MARKER_COUNTS = ("一个", "一条", "一下", "个", "条")
 MARKER_ENDS = ("里面", "里", "上", "中")
@@ -927,6 +940,8 @@ TURN_OFF_WORDS: dict[str, str] = {
     "暂停几天": "pause",
     "暂停一下": "pause",
     "先暂停": "pause",
+    "暂停下": "pause",
+    "停下": "pause",
     "撤了": "delete",
     "撤": "delete",
     "不去了": "delete",
@@ -1050,6 +1065,7 @@ DONE_PAST_VERBS: tuple[str, ...] = (
     "拿回",
     "交上去",
     "交上",
+    "喂",
 )
 """`快递取了`, `书还了`, `水费交了`: a thing, then one of these, then 了: done."""
 PAST_WORDS: tuple[str, ...] = (
@@ -1512,8 +1528,17 @@ UNDO_FILLER: tuple[str, ...] = (
     "那个",
     "撤",
     "手滑",
+    "抱歉",
+    "不好意思",
+    "sorry",
+    "请",
+    "输入有误",
+    "有误",
+    "弄错了",
+    "搞错了",
 )
-"""`记错了 撤销一下`, `哎呀发错了 撤回撤回`: nothing but undo words is an undo."""
+"""`记错了 撤销一下`, `哎呀发错了 撤回撤回`, `抱歉，刚才输入有误，请撤销`: nothing but
+undo words is an undo."""
 TRAILING_WORDS = ("ok", "okk", "okay", "get")
 """A word said after a space at the end that adds nothing once 了 said it happened
 (`高数作业交了 ok`); `交材料 ok` keeps it (there ok is the done word)."""
@@ -1759,6 +1784,14 @@ NAG_STOP_TAILS = (
     "别催了", "不用催了", "别催", "别再催了", "别再提醒了", "别再提醒", "不用再提醒了", "不用再提醒",
 )  # fmt: skip
 """Of those, the ones that answer a nag on their own (`好的好的别催了`)."""
+UPCOMING_WORDS = ("最近", "近期", "接下来", "之后", "这几天", "未来几天", "往后")
+"""`最近的日程`: the coming days, said before a list: that list."""
+WHEN_ASKED = (
+    "是哪天", "哪天来着", "是几号", "几号来着", "是什么时候", "什么时候来着", "几点来着", "是几点",
+)  # fmt: skip
+"""`宝宝体检是哪天来着`: when a thing is, asked: the events list answers it."""
+ENOUGH_TAILS = ("就行了", "就行", "就好", "就可以了", "就可以", "即可")
+"""`…提前15分钟提醒我就行`: said after a request, adds nothing."""
 NAG_STOP_ANSWER = "收到"
 """The answer word a nag is stopped with when no answer word was said."""
 ANSWER_LE_PARTICLES = ("啦", "喽", "咯", "啰")
@@ -1817,12 +1850,14 @@ VIEW_FILLER_WORDS = (
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
     "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
     "事情", "说一下", "要做", "进了", "出了", "要开", "总体", "全年", "能", "可以", "总的", "瘦了",
-    "胖了", "轻了", "重了", "进出", "收支", "钱", "没",
+    "胖了", "轻了", "重了", "进出", "收支", "钱", "没", "降了", "涨了", "掉了",
 )  # fmt: skip
 """Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,
 question, look and noun words, nothing else may be said for the message to be that view."""
 GOAL_WORD = "目标"
 """A goal said with a volume (`喝水目标 2000ml`): the daily glasses, not a check-in."""
+PAID_ALREADY = ("已转", "已付", "已交", "已缴", "已经转", "已经付", "已经交", "已经缴")
+"""`房租2800已转房东`: paid, said right after the amount, whoever it went to."""
 PAID_AFTER = (
     "交了",
     "交",

@@ -30,6 +30,8 @@ from handlers.parse.lexicon import (
     GIFT_VERBS,
     GIFT_WORDS,
     GIVEN_TO_ME,
+    GIVER_SENT_ADVERBS,
+    GIVER_SENT_VERBS,
     GIVERS,
     HEDGES,
     INCOME_IN_WORDS,
@@ -43,12 +45,14 @@ from handlers.parse.lexicon import (
     MONEY_ENDINGS,
     MY_PEOPLE,
     NOT_A_NUMBER_AFTER,
+    NOT_FROM_GIVER,
     NOT_MONEY_UNITS,
     NOTE_TIME_WORDS,
     ONE_CHAR_MEASURES,
     ORGANIZATIONS,
     OTHER_PEOPLE,
     PAID_AFTER,
+    PAID_ALREADY,
     PAY_VERBS,
     PRICE_UNITS,
     RECEIVED_VERBS,
@@ -86,6 +90,7 @@ from handlers.parse.patterns import (
     NOTE_TAIL_PATTERN,
     OF,
     OTHER_CATEGORY,
+    PER_COUNT_AFTER_PATTERN,
     PER_UNIT_AFTER_PATTERN,
     PER_UNIT_BEFORE_PATTERN,
     PRICE_SAID_PATTERN,
@@ -120,6 +125,7 @@ _LEDGER_WORD = re.compile(_LEDGER_WORDS)
 _LEDGER_WORD_BEFORE = re.compile(f"(?:{_LEDGER_WORDS})$")
 _PER_UNIT_AFTER = re.compile(PER_UNIT_AFTER_PATTERN)
 _PER_UNIT_BEFORE = re.compile(PER_UNIT_BEFORE_PATTERN)
+_PER_COUNT_AFTER = re.compile(PER_COUNT_AFTER_PATTERN)
 _PRICE_SAID = re.compile(PRICE_SAID_PATTERN)
 _NOTE_TIME = re.compile("|".join(map(re.escape, NOTE_TIME_WORDS)))
 _PAY_LEAD = re.compile(f"^[{''.join(PAY_VERBS)}](?=(?:{_LEDGER_WORDS}))")
@@ -161,8 +167,11 @@ def read_money(text: str) -> Command | None:
 
 
 def _came_in(note: str) -> bool:
-    """Whether a word says money came to the user (`妈妈转给我`, `到账`, `乘客多给了`);
-    `转给我妈` is the user's money going to their mother (给我 then one of theirs)."""
+    """Whether a word says money came to the user (`妈妈转给我`, `到账`, `乘客多给了`,
+    `过节客户发了个红包`); `转给我妈` is the user's money going to their mother (给我
+    then one of theirs), `给客户发了个红包` the user's going to a client."""
+    if _GIVER_SENT.search(note) is not None:
+        return True
     for word in INCOME_IN_WORDS:
         at = note.find(word)
         while at >= 0:
@@ -173,6 +182,11 @@ def _came_in(note: str) -> bool:
     return False
 
 
+_GIVER_SENT = re.compile(
+    f"(?<![{NOT_FROM_GIVER}])(?:{'|'.join(map(re.escape, GIVERS))})"
+    f"(?:{'|'.join(GIVER_SENT_ADVERBS)})?(?:{'|'.join(GIVER_SENT_VERBS)})"
+)
+"""A giver who sent money (`客户发了个红包`): it came in, unless 给 says it went to them."""
 _GIVER_GAVE = re.compile(
     f"(?:{'|'.join(map(re.escape, (*GIVERS, *OTHER_PEOPLE)))})"
     f"(?:{'|'.join(map(re.escape, GIVEN_TO_ME))})\\s*$"
@@ -194,10 +208,12 @@ def _received(amount: Decimal, note: str, *, story: bool) -> Command:
 
 
 def _per_unit(match: re.Match[str]) -> bool:
-    """`鸡蛋五块八一斤`, `一斤12块`, `30元/个`: a price per unit, not money spent."""
+    """`鸡蛋五块八一斤`, `一斤12块`, `30元/个`, `苹果9块9三斤`: a price, not money spent."""
     text = match.string
     return bool(
-        _PER_UNIT_AFTER.match(text, match.end()) or _PER_UNIT_BEFORE.search(text[: match.start()])
+        _PER_UNIT_AFTER.match(text, match.end())
+        or _PER_COUNT_AFTER.match(text, match.end())
+        or _PER_UNIT_BEFORE.search(text[: match.start()])
     )
 
 
@@ -430,7 +446,7 @@ def stands_alone(match: re.Match[str]) -> bool:
         return True  # 花了200买鞋: the verb says it is money
     if text.startswith((*ARRIVED_WORDS, *LIMIT_ENDS), end) or text[end:].strip() == ARRIVED_LAST:
         return True  # 退款129到账, 工资8000到(了), 控制在五百以内
-    if _PAID_LAST.match(text, end) is not None:
+    if _PAID_LAST.match(text, end) is not None or text.startswith(PAID_ALREADY, end):
         return True  # 保育费1800交了, 两千转过去了: the verb after, ending the clause
     paid = any(verb in text[:start] for verb in (*_MONEY_VERBS, *GIFT_VERBS, ADDED_WORD))
     if text.startswith(GIFT_AFTER_OF, end) and any(verb in text[:start] for verb in GIFT_VERBS):

@@ -53,6 +53,7 @@ from handlers.parse.patterns import (
     EVENT_BY_NUMBER_PATTERN,
     JIN,
     LE,
+    LIKELY_JIN_FROM,
     NATURAL_WEIGHT_PATTERN,
     NOT_A_TITLE_CHARS,
     POSTPONE_KEYWORD,
@@ -166,7 +167,7 @@ def read_weight(text: str, *, guess_jin: bool = True) -> Command | None:
     value = number_value(match["n"])
     if value is None:
         return None
-    if match["unit"] is None and value >= 100:
+    if match["unit"] is None and value >= LIKELY_JIN_FROM:
         if not guess_jin:
             return None
         return Confirm(guess=RecordWeight(kg=check_weight(value, jin=True)))

@@ -54,11 +54,13 @@ from handlers.parse.patterns import (
     LEAD_LABEL_PATTERN,
     MOSQUITO,
     MOSQUITO_YUAN_PATTERN,
+    OF,
     PLEASE,
     PLEASE_ASK,
     RECORD_ASK_TAIL_PATTERN,
     SEPARATOR_CHARS,
     SLANG_TAIL_PATTERN,
+    SOFT_VERB_TITLE_PATTERN,
     TITLE_EMPTY_EDGES_PATTERN,
     TITLE_END_MARKS,
     TRAIL_PARTICLES,
@@ -386,6 +388,7 @@ def clean_title(title: str) -> str:
     kept = "".join(" " if is_decoration(char) else char for char in title)
     kept = " ".join(kept.split()).strip(TITLE_END_MARKS + " ")
     bare = _TITLE_EMPTY_EDGES.sub("", kept).strip(TITLE_END_MARKS + " ")  # ddl 交开题报告
+    bare = _SOFT_VERB_TITLE.sub(r"\g<verb>", bare)  # 续下保险: 续保险
     if (done := _BA_DONE_TITLE.match(bare)) is not None:
         bare = done["thing"]  # 把驾驶证年审弄了: 驾驶证年审
     elif (done := _BA_VERB_TITLE.match(bare)) is not None:
@@ -395,7 +398,18 @@ def clean_title(title: str) -> str:
 
 _TITLE_EMPTY_EDGES = re.compile(TITLE_EMPTY_EDGES_PATTERN, re.IGNORECASE)
 _BA_DONE_TITLE = re.compile(BA_DONE_TITLE_PATTERN)
+_SOFT_VERB_TITLE = re.compile(SOFT_VERB_TITLE_PATTERN)
 _BA_VERB_TITLE = re.compile(BA_VERB_TITLE_PATTERN)
+
+
+REF_FIELD = "title_ref"
+
+
+def _named_part(ref: str) -> str:
+    """`和客户的视频会` -> `视频会`: a reference to a thing by part of its title keeps
+    what follows its last 的 (what is said before it only describes the thing)."""
+    _, of, named = ref.rpartition(OF)
+    return named if of and len(named) >= 2 else ref
 
 
 def with_clean_titles(command: _C) -> _C:
@@ -407,6 +421,8 @@ def with_clean_titles(command: _C) -> _C:
             value = getattr(command, field.name)
             if field.name in _TITLE_FIELDS and isinstance(value, str):
                 cleaned: Any = clean_title(value)
+                if field.name == REF_FIELD:
+                    cleaned = _named_part(cleaned)
             elif field.name in ("guess", "ref"):
                 cleaned = with_clean_titles(value)
             else:

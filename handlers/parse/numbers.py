@@ -32,6 +32,7 @@ from handlers.parse.lexicon import (
     LIMIT_ENDS,
     MEASURE_WORDS,
     ONE_CHAR_MEASURES,
+    PAID_ALREADY,
     PRICE_UNITS,
 )
 from handlers.parse.patterns import (
@@ -43,6 +44,7 @@ from handlers.parse.patterns import (
     CN_POINT,
     CN_ZEROS,
     JIN,
+    MONTH_CHAR,
     WEIGHT_PATTERN,
 )
 from handlers.parse.patterns import ANY_NUMBER as ANY_NUMBER  # re-exported: the readers' numbers
@@ -208,9 +210,11 @@ def _cn_amount_ends_well(match: re.Match[str]) -> bool:
     after = match.string[end : end + 1]
     if after and after in ONE_CHAR_MEASURES:
         return False  # 一瓶水算两杯: a count of things, never an amount
+    if after == MONTH_CHAR and (cn_number(match["cn"]) or 0) <= 12:
+        return False  # 十二月房租两千八: a month, not an amount
     if not after or not after.isalnum() or after in AMOUNT_FOLLOWERS:
         return True
-    if match.string.startswith((*LIMIT_ENDS, *ABOUT_AFTER), end):
+    if match.string.startswith((*LIMIT_ENDS, *ABOUT_AFTER, *PAID_ALREADY), end):
         return True  # 控制在五百以内, 两千多 (about that much: asked)
     if match.string[: match.start()].rstrip().endswith((*AMOUNT_LEADS, *GIVEN_TO_ME)):
         return True  # 客人给了五十小费: the verb before says it is money

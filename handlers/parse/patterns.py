@@ -118,6 +118,10 @@ CN_ZEROS = "零〇"
 CN_POINT = "点"
 """The decimal point said in words (`七十二点四`, `70点5`)."""
 JIN = "斤"
+MONTH_CHAR = "月"
+"""`十二月`: a Chinese numeral up to 12 before it names a month, never an amount."""
+LIKELY_JIN_FROM = 100
+"""A weight of this or more with no unit is more likely 斤 than kg: asked, guessed as 斤."""
 """The half-kilogram unit of weight."""
 CN_MULTIPLIERS = {"百": 100, "千": 1000, "万": 10_000}
 """A multiplier written after digits (`2千`, `1.5万`)."""
@@ -214,13 +218,15 @@ CHANNEL_PRIMARY_PATTERN = r"设置\s*(?:主)?(?:渠道|通道)\s*(.+)"
 CHANNEL_FALLBACK_PATTERN = r"设置\s*备用(?:渠道|通道)?\s*(.*)"
 """`设置 备用 wxpusher`: the fallback channel."""
 CHANNEL_BIND_PATTERN = r"(绑定|解绑)\s*(.*)"
-_TRY = r"(?:测试|测一下|测一测|测测|试试|试一下|检查|检查一下)"
+_TRY = r"(?:测试|测一下|测下|测一测|测测|试试|试一下|试下|检查|检查一下)"
 CHANNEL_TEST_PATTERN = (
     # `测试 渠道 WxPusher`, `测一下渠道`, `试试推送能不能收到`, `测试一下WxPusher`
-    rf"{_TRY}\s*(?:一下)?\s*(?:我的)?\s*(?:(?:渠道|通道|推送|提醒)\s*)?(?P<name>.*?)"
+    rf"{_TRY}\s*(?:一下)?\s*(?:我的|各个|所有|全部)?\s*(?:(?:渠道|通道|推送|提醒)\s*)?(?P<name>.*?)"
     r"\s*(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|能否到达?|能到吗|到不到|通不通|好不好使)?"
-    # `发条测试消息`, `给我发一条测试消息`
-    r"|(?:给我)?发(?:一)?条测试(?:消息|推送)?(?:给我)?(?:看看)?(?P<none>)"
+    # `发条测试消息`, `给我发一条测试消息`, `给WxPusher发个测试消息`
+    r"|(?:给我)?发(?:一)?[条个]测试(?:消息|推送)?(?:给我)?(?:看看)?(?P<none>)"
+    r"|发(?:一)?[条个]测试(?:消息|推送)?(?:到|给)\s*(?P<onto>\S+)"
+    r"|给\s*(?P<to>[^\s发]+?)\s*发(?:一)?[条个]?测试(?:消息|推送)?(?:看看)?"
 )
 """`测试 渠道 [name]` and the ways to ask for a test send (issue 22)."""
 CHANNEL_CONFIRM_PATTERN = r"(?:收到了|已收到|收到)\s*(?P<name>[^\s].*)"
@@ -1082,6 +1088,8 @@ PRICE_UNIT_ALTERNATIVES = "|".join(PRICE_UNITS)
 """The price units, as alternatives of a pattern."""
 PER_UNIT_AFTER_PATTERN = rf"(?:一|\s*每\s*|\s*/\s*)(?:{PRICE_UNIT_ALTERNATIVES})(?!人)"
 """`五块八一斤`, `30元/个`: a price per unit after the amount."""
+PER_COUNT_AFTER_PATTERN = rf"(?:[两三四五六七八九十]|[2-9])(?:{PRICE_UNIT_ALTERNATIVES})(?!人)"
+"""`苹果9块9三斤`: a price for so many, glued after the amount (asked, like a price)."""
 PER_UNIT_BEFORE_PATTERN = rf"(?:一|每)(?:{PRICE_UNIT_ALTERNATIVES})\s*(?:要|卖|才|就)?\s*$"
 """`一斤12块`: a price per unit before the amount."""
 PRICE_SAID_PATTERN = r"(?:要|售价|标价|报价)\s*$"
@@ -1220,8 +1228,8 @@ ADVANCE_NOTICE_PATTERN = (
 """`提前一小时`: how long before an event to be told of it."""
 NAMED_NOTICE_PATTERN = (
     r"(?:把)?(?!第)(?P<title>[A-Za-z][A-Za-z ]{0,30}[A-Za-z](?=\s*(?:那个|的))|(?:(?!日程|提醒)[^\s,0-9]){1,12}?)\s*"
-    r"(?:(?:那个|的)(?:日程)?\s*(?:改成|改为|设成|换成|改)?"
-    r"|(?:日程)?\s*(?:改成|改为|设成|换成))\s*(?P<notice>提前.+)"
+    r"(?:(?:那个|的)(?:日程)?[\s,]*(?:改成|改为|设成|换成|改)?"
+    r"|(?:日程)?\s*(?:改成|改为|设成|换成))[\s,]*(?P<notice>提前.+)"
 )
 """`复诊那个日程提前一小时提醒`, `答辩那个改成提前1小时提醒`, `书法课改成提前两个小时提醒`:
 an event named by its title, its notice changed."""
@@ -1279,8 +1287,8 @@ WATER_MINUS_PATTERN = r"(?:喝水|水|water)\s*-\s*(?P<n>[0-9]{1,2})(?![0-9])"
 """`记错了 喝水-1`: glasses taken off, said as the keyword says it, inside a sentence."""
 WATER_COUNTED_AS_PATTERN = r"算(?:作|成|是)?\s*(?P<n>[0-9]{1,2}|[一二两三四五六七八九十])\s*杯"
 """`又干了一瓶水 算两杯吧`: the glasses the user counts it as."""
-NOT_TOTAL_PATTERN = r"今天(?:早上|早晨|上午|中午|下午|傍晚|晚上)|[又再补]"
-"""`今天下午补了2杯水`, `今天上午又喝了3杯`: a part of the day, or more: glasses added."""
+NOT_TOTAL_PATTERN = r"(?:今天)?(?:早上|早晨|上午|中午|下午|傍晚|晚上)|[又再补]"
+"""`今天下午补了2杯水`, `下午一共喝了4杯水`: a part of the day, or more: glasses added."""
 TAKEN_OFF_WORDS = ("减掉", "减去")
 """`减掉`, `减去`: glasses taken off a count."""
 SENTENCE_END_MARKS = " .。!~"
@@ -1421,13 +1429,19 @@ TASK_NAMES = ("待办", "任务", "todo")
 OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 """The names of the other numbered lists."""
 TITLE_EMPTY_EDGES_PATTERN = (
-    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|[的到]?时候(?:再|就)?|(?:要|得|需要)(?=\S{3})|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
+    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|[的到]?时候(?:再|就)?|(?:请)?将(?=\S{2})|(?:要|得|需要)(?=\S{3})|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
     r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?|(?:约|定|安排)在了?|\s*摆烂了?)\s*$"
     r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$|\s+[吧呢啊呀哈]$|(?<=\S\S)的$"
 )
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
 `有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`, what is
 left of a when (`月底的时候 核对账目`), a 的 left of a name (`跟老李的那个日程`)."""
+SOFT_VERB_TITLE_PATTERN = (
+    rf"^(?P<verb>{'|'.join(sorted({w for w in WORK_VERBS if len(w) == 1}))})下"
+    r"(?![周月午班次个面楼车雨来去单载])(?=\S)"
+)
+"""`续下保险` as a title: the verb softened by 下 (`续保险`; 一下 is kept, `看一下烤箱`);
+not 下周, 下单."""
 BA_DONE_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?:弄|办|搞|处理)(?:了|掉|好|完)?$"
 """`把驾驶证年审弄了` as a task's title: the thing to get done (驾驶证年审)."""
 BA_VERB_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?P<verb>[交买取还寄发送拿带修换缴付签填退])了$"

@@ -356,6 +356,9 @@ def read_dated(text: str, context: Body) -> Command | None:
     except ParseError:
         return None
     when = dataclasses.replace(when, rest=when.rest.removeprefix(OF).strip())  # 8点的飞机
+    if not booked and when.rest.startswith(BOOKED_LEADS):  # 周六早上十点约了私教课
+        booked = True
+        when = dataclasses.replace(when, rest=_BOOKED.sub("", when.rest).strip())
     if when.day is None and when.start is not None:  # 下午四点半开教研会: today, or tomorrow
         today_at = dt.datetime.combine(context.today, when.start)
         day = (

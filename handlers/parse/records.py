@@ -39,6 +39,7 @@ from handlers.parse.money import category_of, clean_note, given_category, is_giv
 from handlers.parse.normalise import words
 from handlers.parse.numbers import (
     amount_matches,
+    check_weight,
     find_amount,
     match_amount,
     parse_weight,
@@ -50,6 +51,7 @@ from handlers.parse.patterns import (
     JOURNAL_LEAD_MARKS,
     JOURNAL_PARTICLE_ENDS,
     JOURNAL_PARTICLES,
+    LIKELY_JIN_FROM,
     OTHER_CATEGORY,
     RECORD_WORD_PATTERN,
     WATER_COUNT_PATTERN,
@@ -69,7 +71,8 @@ _RECORD_WORD = re.compile(RECORD_WORD_PATTERN)
 
 
 def parse_weight_body(body: Body) -> Command:
-    """`体重 72.4` / `体重72.4kg` / `体重 145斤` / `体重 七十二点四`."""
+    """`体重 72.4` / `体重72.4kg` / `体重 145斤` / `体重 七十二点四`; a value of 100 or
+    more with no unit is asked, guessed as 斤 (`体重一百二`: 60 kg), as in a sentence."""
     said = body.text.lstrip(WEIGHT_LEAD_MARKS)  # 体重。。。71.3
     said = _RECORD_WORD.sub("", said, count=1)  # 体重记 57.9
     kg = parse_weight(said, unit_required=False)
@@ -79,6 +82,9 @@ def parse_weight_body(body: Body) -> Command:
         kg = _quiet_weight(now["value"])  # 体重又涨了 现在52
     if kg is None:
         raise ParseError(texts.WEIGHT_FORMAT)
+    unit_said = any(unit in said.casefold() for unit in WEIGHT_UNIT_STARTS)
+    if kg >= LIKELY_JIN_FROM and not unit_said:  # 体重一百二: 120 斤 more likely than kg
+        return Confirm(guess=RecordWeight(kg=check_weight(kg, jin=True)))
     return RecordWeight(kg=kg)
 
 

@@ -36,6 +36,19 @@ async def test_a_reminder_is_deleted_by_its_title(keeper: Keeper) -> None:
     assert "喝茶" in unknown
 
 
+async def test_a_reminder_named_with_another_verb_is_found_by_its_thing(keeper: Keeper) -> None:
+    await keeper.say("提醒 每天 21:00 吃维生素")
+    await keeper.say("提醒 每月15号 9:00 养老保险")
+
+    paused = await keeper.say("把喂维生素那个提醒停几天")
+    deleted = await keeper.say("交养老保险的提醒删掉吧")
+    listed = await keeper.say("提醒")
+
+    assert "已暂停" in paused
+    assert "已删除" in deleted
+    assert "养老保险" not in listed
+
+
 async def test_a_reminder_is_paused_by_its_number_in_words(keeper: Keeper) -> None:
     await keeper.say("提醒 每天 22:00 吃药")
 

@@ -116,7 +116,11 @@ WEIGHTS = [
     case("体重\n72.4", kg("72.4")),
     case("体重 72.4。", kg("72.4")),
     case("体重 20", kg("20")),
-    case("体重 300", kg("300")),
+    case("体重 300kg", kg("300")),
+    # 100 or more with no unit is more likely 斤 (round 36: 体重一百二): asked, guessed so
+    case("体重 300", Confirm(guess=kg("150"))),
+    case("体重 120", Confirm(guess=kg("60"))),
+    case("体重 99.5", kg("99.5")),
     case("40斤", kg("20")),
     case("体重 600斤", kg("300")),
 ]
