@@ -18,7 +18,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import IO
 
-from alembic.script import ScriptDirectory
 from sqlalchemy.engine import make_url
 
 from storage.backup.archive import ArchiveWriter, Manifest, Meta
@@ -33,7 +32,7 @@ from storage.backup.snapshot import (
     schema_revision,
 )
 from storage.files import place_new
-from storage.migrate import alembic_config
+from storage.migrate import head_revision
 from storage.models import CACHE
 from storage.schema import metadata
 
@@ -59,7 +58,7 @@ async def make_backup(
         raise ValueError("naive datetime given as the backup's time")
     async with consistent_snapshot(url) as connection:
         revision = await schema_revision(connection)
-        head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+        head = head_revision()
         if revision is None or revision != head:
             raise SourceError(
                 f"the database is at revision {revision or '(none)'}, this keeper's is {head}; "

@@ -24,8 +24,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from alembic import command
-from alembic.script import ScriptDirectory
 from sqlalchemy import insert, inspect, text
 from sqlalchemy.engine import Connection, make_url
 from sqlalchemy.ext.asyncio import AsyncEngine
@@ -35,7 +33,7 @@ from storage.backup.codec import TableSpec, decode_row
 from storage.backup.errors import BackupError
 from storage.backup.snapshot import is_file
 from storage.engine import opened_engine
-from storage.migrate import alembic_config, current_revision, upgrade
+from storage.migrate import VERSION_TABLE, alembic_config, current_revision, upgrade
 
 
 class RestoreRefused(BackupError):
@@ -124,7 +122,7 @@ async def _check_target(url: str) -> str | None:
 
 
 def _tables_with_rows(connection: Connection) -> list[str]:
-    names = [n for n in inspect(connection).get_table_names() if n != "alembic_version"]
+    names = [n for n in inspect(connection).get_table_names() if n != VERSION_TABLE]
     quote = connection.dialect.identifier_preparer.quote
     return [
         name
@@ -135,6 +133,8 @@ def _tables_with_rows(connection: Connection) -> list[str]:
 
 def _history() -> list[str]:
     """Every revision this code knows, oldest first (keeper's history is linear)."""
+    from alembic.script import ScriptDirectory  # only a restore needs Alembic loaded
+
     script = ScriptDirectory.from_config(alembic_config())
     return [revision.revision for revision in reversed(list(script.walk_revisions()))]
 
@@ -147,6 +147,8 @@ async def _schema_at(
     if current is None or history.index(current) < history.index(revision):
         await upgrade(engine, revision)
         return
+
+    from alembic import command
 
     def _down(connection: Connection) -> None:  # the target is empty: nothing to lose
         command.downgrade(alembic_config(connection), revision)

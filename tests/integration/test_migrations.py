@@ -19,7 +19,7 @@ from scheduler.clock import FakeClock
 from scheduler.tick import Scheduler, recover_leases
 from storage.database import Database
 from storage.engine import create_engine
-from storage.migrate import alembic_config, current_revision, upgrade
+from storage.migrate import alembic_config, current_revision, head_revision, is_current, upgrade
 from storage.repos import job_claims
 from storage.schema import metadata
 
@@ -31,6 +31,24 @@ async def test_a_migrated_database_is_at_head(engine: AsyncEngine) -> None:
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     assert await current_revision(engine) == head
+    assert await is_current(engine)
+
+
+def test_the_head_read_from_the_scripts_is_alembics_head() -> None:
+    """`keeper serve` knows the newest revision without loading Alembic: the same one."""
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
+
+
+async def test_an_empty_or_older_database_is_not_current(tmp_path: Path) -> None:
+    engine = create_engine(f"sqlite+aiosqlite:///{tmp_path / 'keeper.db'}")
+    try:
+        assert await current_revision(engine) is None
+        assert not await is_current(engine)
+        await upgrade(engine, "0003")
+        assert await current_revision(engine) == "0003"
+        assert not await is_current(engine)
+    finally:
+        await engine.dispose()
 
 
 async def test_the_migrations_match_the_models(engine: AsyncEngine) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import functools
 import tempfile
 import uuid
 from dataclasses import dataclass
@@ -149,12 +150,31 @@ async def _check(engine: AsyncEngine, phone: Phone) -> None:
         await services.water.load(session, record)  # raises if the plan and grants drifted
 
 
-async def _run(steps: list[Step]) -> None:
-    with tempfile.TemporaryDirectory() as where:
-        engine = create_engine(f"sqlite+aiosqlite:///{Path(where) / 'p.db'}")
+@functools.cache
+def _empty_schema() -> bytes:
+    """One empty database with the schema, built once per run and copied for each
+    example (building ~40 tables for each of 51 examples took most of this test)."""
+
+    async def build(path: Path) -> None:
+        engine = create_engine(f"sqlite+aiosqlite:///{path}")
         try:
             async with engine.begin() as conn:
                 await conn.run_sync(metadata.create_all)
+        finally:
+            await engine.dispose()
+
+    with tempfile.TemporaryDirectory() as where:
+        path = Path(where) / "schema.db"
+        asyncio.run(build(path))
+        return path.read_bytes()
+
+
+async def _run(steps: list[Step], schema: bytes) -> None:
+    with tempfile.TemporaryDirectory() as where:
+        path = Path(where) / "p.db"
+        path.write_bytes(schema)
+        engine = create_engine(f"sqlite+aiosqlite:///{path}")
+        try:
             phone = Phone(Database(engine))
             await phone.start()
             for step in steps:
@@ -168,4 +188,4 @@ async def _run(steps: list[Step]) -> None:
 @given(steps=st.lists(STEPS, max_size=12))
 @example(steps=[("plan", "enable", 0), ("plan", "close", 0), ("plan", "enable", 0)])
 def test_any_sequence_keeps_grants_honest_and_glasses_single(steps: list[Step]) -> None:
-    asyncio.run(_run(steps))
+    asyncio.run(_run(steps, _empty_schema()))
