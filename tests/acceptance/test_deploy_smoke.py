@@ -81,7 +81,7 @@ async def compose_database(tmp_path: Path) -> AsyncIterator[tuple[str, Path]]:
 def _env_of(name: str, db_url: str, secret: Path, api_base: str, port: int) -> dict[str, str]:
     """The environment compose gives service `name`, re-addressed for this machine."""
     env = {k: str(v) for k, v in _service(name)["environment"].items()}
-    assert env.pop("KEEPER_DATABASE_URL").startswith("mysql+aiomysql://keeper@db:3306/")
+    assert env.pop("KEEPER_DATABASE_URL").startswith("mysql://keeper@db:3306/")
     assert env.pop("KEEPER_DATABASE_PASSWORD_FILE") == "/run/secrets/db_password"
     env.update(KEEPER_DATABASE_URL=db_url, KEEPER_DATABASE_PASSWORD_FILE=str(secret))
     if "KEEPER_HOST" in env:
