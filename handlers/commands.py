@@ -17,8 +17,10 @@ from typing import Literal
 from handlers import texts
 from handlers.channel_commands import (
     ChannelCommand,
+    SendChannelTest,
     SetFallbackChannel,
     SetPrimaryChannel,
+    ShowChannels,
     UnbindReceiver,
 )
 from scheduler.core.schedule import Schedule
@@ -519,3 +521,10 @@ SHORTENED_OK = (
 )  # fmt: skip
 """What a message said with a remark after it (`免打扰到中午12点 在考试`) may make:
 settings and task states, never a record."""
+
+LOOKS = (
+    ShowToday, ShowWeek, ShowMonth, ShowTasks, ShowReminders, ShowEvents, ShowYear,
+    ShowReview, ShowBudgets, ShowChannels, OpenPages, Help, WhoAmI, SendChannelTest,
+)  # fmt: skip
+"""What writes no fact and sends nothing but an answer or a test: after a remark said
+first (`网页打不开了 再发个链接`) the request said last may make one of these."""

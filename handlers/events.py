@@ -11,6 +11,7 @@ import services.rules
 from handlers import texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
+from handlers.parse.cues import done_thing
 from handlers.router import Router
 from scheduler.core.texts import times
 from storage.database import Session
@@ -126,13 +127,17 @@ async def _target(session: Session, ctx: Context, cmd: EditEvent) -> EventRecord
 async def _named(
     session: Session, ctx: Context, title: str, day: dt.date | None
 ) -> EventRecord | str:
-    """The one upcoming event whose title contains `title` (on `day` when said), or
-    the reply saying there is none or which ones match."""
-    found = [
-        e
-        for e in await events.upcoming(session, ctx.user.id, ctx.today)
-        if title in e.title and (day is None or e.day == day)
+    """The one upcoming event whose title contains `title` (on `day` when said), else
+    the thing without its verb, else one whose whole title `title` holds; or the reply
+    saying there is none or which ones match."""
+    upcoming = [
+        e for e in await events.upcoming(session, ctx.user.id, ctx.today) if day in (None, e.day)
     ]
+    found = [e for e in upcoming if title in e.title]
+    if not found and (thing := done_thing(title)) is not None:
+        found = [e for e in upcoming if thing in e.title]  # 打疫苗那个 finds 疫苗第二针
+    if not found:
+        found = [e for e in upcoming if len(e.title) >= 2 and e.title in title]  # 孙女钢琴课
     if not found:
         return texts.event_title_not_found(title)
     if len(found) > 1:

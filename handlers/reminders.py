@@ -192,6 +192,8 @@ async def _rule_named(session: Session, ctx: Context, title: str) -> int | str:
     if not found and (thing := done_thing(title)) is not None:
         found = [rule for rule in listed if thing in rule.label]
     if not found:
+        found = [rule for rule in listed if len(rule.label) >= 2 and rule.label in title]
+    if not found:
         return texts.rule_title_not_found(title)
     if len(found) > 1:
         shown = [(r.number or 0, _label_with_next(r, ctx)) for r in found]

@@ -14,6 +14,7 @@ from handlers import texts
 from handlers.commands import DigestKind
 from handlers.parse.lazy import lazy
 from handlers.parse.lexicon import (
+    AHEAD_BEFORE,
     ANSWER_LE_PARTICLES,
     BUDGET_CUES,
     CHANNEL_CUES,
@@ -24,6 +25,7 @@ from handlers.parse.lexicon import (
     EVENT_NOUNS,
     EVENT_OFF_WORDS,
     EVENT_PLACES,
+    EXCLAMATIONS,
     EXPENSE_SYNONYMS,
     EXPORT_WORDS,
     FALLBACK_CUES,
@@ -121,10 +123,12 @@ from handlers.parse.patterns import (
     TASK_NAMES,
     TASK_SAID_NUMBER_PATTERN,
     THAT,
+    THING_FINISHED_TAIL_PATTERN,
     THING_TAILS,
     TITLE_EDGE_MARKS,
     TITLE_FILLER,
     TITLE_NOISE_PATTERN,
+    TODAY_CANNOT_PATTERN,
     UNDO_VERB_WORDS,
     VERB_BASE,
     VERB_ENDS,
@@ -177,6 +181,8 @@ def _any(text: str, words: object) -> bool:
 
 
 _PAUSE_SPAN = re.compile(PAUSE_SPAN_PATTERN)
+_TODAY_CANNOT = re.compile(TODAY_CANNOT_PATTERN)
+_THING_FINISHED_TAIL = re.compile(THING_FINISHED_TAIL_PATTERN)
 
 
 def _turn_word(text: str, table: object) -> str | None:
@@ -377,6 +383,14 @@ class Cues:
         return _any(self.text, REMARK_WORDS) or things_weight
 
     @lazy
+    def remark_not_exclaimed(self) -> bool:
+        """A remark word other than an exclamation (`离谱` alone only exclaims)."""
+        said = self.text
+        for word in EXCLAMATIONS:
+            said = said.replace(word, " ")
+        return Cues(said).remark
+
+    @lazy
     def other_person(self) -> bool:
         return _someone_elses(self.text)
 
@@ -508,7 +522,7 @@ def _done_title(text: str) -> str | None:
     if match is None:
         return None
     verb = VERB_BASE.get(match["verb"], match["verb"])
-    thing = said = _without_doer(match["thing"])
+    thing = said = _THING_FINISHED_TAIL.sub("", _without_doer(match["thing"]))  # 实训报告写完交了
     for tail in THING_TAILS:
         thing = thing.removesuffix(tail)
     if verb in GENERIC_VERBS or thing != said or verb in thing.strip():
@@ -595,7 +609,10 @@ def _someone_elses(text: str, *, taken_ok: bool = False) -> bool:
 
 
 def _past(text: str) -> bool:
-    """A fact of another time (`去年体重80`), not a comparison (`比昨天轻了点`)."""
+    """A fact of another time (`去年体重80`), not a comparison (`比昨天轻了点`) nor a
+    day still to come (`过年前要瘦下来`)."""
+    for ahead in AHEAD_BEFORE:
+        text = text.replace(ahead, " ")
     for word in PAST_WORDS:
         at = text.find(word)
         if at >= 0 and not any(word in text[max(0, at - 4) : at] for word in COMPARE_WORDS):
@@ -947,6 +964,7 @@ def named_thing(text: str) -> tuple[str, str] | None:
         return None
     thing = text[: match.start()].strip(" ,").removeprefix(TAKE_WORD).removeprefix(THAT).strip()
     thing = _LEAD_SIGH.sub("", thing)  # 算了 回访客户那个不做了
+    thing = _TODAY_CANNOT.sub("", thing).strip() or thing  # 今天忙不过来 拿体检报告的事…
     for lead in NOT_NEEDED_LEADS:  # 不用去银行了 那个待办取消吧
         if thing.startswith(lead) and len(thing) > len(lead) + 1:
             thing = thing[len(lead) :].removesuffix(LE).strip()

@@ -81,7 +81,9 @@ from handlers.parse.lexicon import (
     EVENT_OFF_WORDS,
     HELP_TOPIC_FILLERS,
     ML_PER_GLASS,
+    POINTED_TASK_MARKERS,
     QUIET_ASK_STARTS,
+    REVIEW_ONLY_WORDS,
     SPOKEN_FILLERS,
     TASK_EDGE_WORDS,
     UNBIND_WORDS,
@@ -92,6 +94,7 @@ from handlers.parse.lexicon import (
     WEEKDAYS,
     WHEN_ASKED,
 )
+from handlers.parse.nag import clause_span as nag_clause_span
 from handlers.parse.normalise import compact, remark_clause, strip_separators
 from handlers.parse.numbers import check_weight, small_int
 from handlers.parse.patterns import (
@@ -108,6 +111,7 @@ from handlers.parse.patterns import (
     CHANNEL_HINT_PATTERN,
     CHANNEL_NOUN,
     CHANNEL_NOUN_ALT,
+    CUP,
     CUPS_LAST_PATTERN,
     DAY_PERIODS,
     DIGEST_HINT_PATTERN,
@@ -156,6 +160,7 @@ from handlers.parse.patterns import (
     SET_PRIMARY_COMMAND,
     TAKEN_OFF_WORDS,
     TASK_KEYWORD,
+    THING_POINTED_PATTERN,
     TODAY_SHORT,
     TOTAL_WORDS,
     UNBIND_APART_PATTERN,
@@ -247,6 +252,10 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     if cues.task_marker is not None:
         rest = _without(text, cues.task_marker)
         return parse_task(context.with_text(TASK_KEYWORD, rest)) if rest else None
+    pointed = next((w for w in POINTED_TASK_MARKERS if w in text), None)
+    if pointed and _slots.when_found and _only_said(text, asking):  # …这个待办到点一直催我
+        rest = _without(text, pointed)
+        return parse_task(context.with_text(TASK_KEYWORD, rest)) if rest else None
     edge = next((w for w in TASK_EDGE_WORDS if text.casefold().endswith(w)), None)
     if edge and not (asking or cues.task_state or cues.turn_off or cues.remind):
         rest = strip_separators(text[: -len(edge)].rstrip(MARKER_EDGE_MARKS))
@@ -265,6 +274,14 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
 
 
 _LEAD_VERBS = re.compile(BOOKED_LEAD_PATTERN)
+
+
+def _only_said(text: str, asking: bool) -> bool:
+    """Whether `text`, its nag clause aside, asks nothing and turns nothing off or on,
+    and says nothing was done (`这个待办删了` points at a task, it adds none)."""
+    span = nag_clause_span(text)
+    said = found_cues.read(text if span is None else text[: span[0]] + text[span[1] :])
+    return not (asking or said.task_state or said.turn_off or said.turn_on or said.done_title)
 
 
 def _without(text: str, word: str) -> str:
@@ -330,6 +347,8 @@ def views(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         return None
     if cues.turn_off or cues.turn_on:
         return None
+    if cues.scope == "week" and cues.view_word in REVIEW_ONLY_WORDS:
+        return ShowReview()  # 这周复盘给我看下 (本周总结 stays the week's view)
     if cues.scope is not None and (cues.view_word == PLAN_WORD or found_cues.overlapping(cues)):
         return _VIEWS[cues.scope]()  # 今天有什么安排, 本周总结: the span's view
     if cues.scope == "year" and cues.view_noun == "review":
@@ -508,12 +527,15 @@ def weight(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | Non
     if slots.weight is None or cues.goal or cues.budget:
         return None
     clause = found_cues.read(_clause_with_number(cues.text))  # 女儿两岁了，今天我称了 58.3kg
-    if cues.past or clause.other_person or clause.remark:
+    remark = clause.remark_not_exclaimed if slots.weight_unit else clause.remark
+    if cues.past or clause.other_person or remark:  # 又胖了 69.4kg 离谱: only exclaims
         return None
     if cues.question or cues.remind or slots.amounts_with_currency:
         return None
     if not (cues.weightish or slots.weight_unit):
         return None
+    if not cues.weightish and _THING_POINTED.search(text) is not None:
+        return None  # 这袋米 25kg: a thing's weight, not mine
     value = slots.weight
     if slots.weight_unit is None and value >= LIKELY_JIN_FROM:
         return Confirm(guess=RecordWeight(kg=check_weight(value, jin=True)))
@@ -569,11 +591,10 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
     cups = _CUPS_LAST.search(text) if cues.water_noun and not cues.question else None
     if cups is not None and small_int(cups["n"]) is not None:
         return _glasses(small_int(cups["n"]) or 1)  # 想起来喝水 一口气喝了两杯
-    if (
-        cues.water_noun
-        and slots.count
-        and any(w in text for w in (*WATER_OVERCOUNTED, *TAKEN_OFF_WORDS))
-    ):
+    overcounted = any(w in text for w in WATER_OVERCOUNTED)
+    taken_off = overcounted or any(w in text for w in TAKEN_OFF_WORDS)
+    if slots.count and ((cues.water_noun and taken_off) or (CUP in text and overcounted)):
+        # 喝水多记了一杯，减掉; 刚才那杯多记了，减一杯 (a glass counted twice is water's)
         return _glasses(-slots.count)
     if cues.water_noun and slots.count and any(w in text for w in WATER_MISSED):
         return _glasses(slots.count)  # 今天的水少记了两杯，补上
@@ -581,6 +602,7 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
 
 
 _NOT_TOTAL = re.compile(NOT_TOTAL_PATTERN)
+_THING_POINTED = re.compile(THING_POINTED_PATTERN)
 _WATER_COUNTED_AS = re.compile(WATER_COUNTED_AS_PATTERN)
 _WATER_MINUS = re.compile(WATER_MINUS_PATTERN, re.IGNORECASE)
 

@@ -378,6 +378,10 @@ PERSON_OBJECT_VERBS = "送接带完"
 GIVER_SENT_VERBS = ("发了", "包了", "给了", "转了", "塞了")
 GIVER_SENT_ADVERBS = ("也", "又", "还", "都")
 NOT_FROM_GIVER = "给送帮替"
+PASSED_ON_WORD = "给"
+COUNT_ONE = ("一个", "个")
+"""`发了个红包`, `发了一个红包`: one of a thing."""
+"""`我妈发了个红包给表弟`: the red packet went on to someone named: not mine."""
 """`过节客户发了个红包`: a giver, maybe an adverb, then a verb of sending: it came in,
 unless one of NOT_FROM_GIVER is said right before the giver (`给客户发了个红包`)."""
 GIVERS: tuple[str, ...] = ("乘客", "客人", "顾客", "客户", "老板", "公司", "单位", "房东", "家长")
@@ -390,6 +394,11 @@ GIVEN_TO_ME = ("多给了", "又给了", "也给了", "给了我", "给了")
 PRICE_NOUNS = ("租金", "房租", "价格", "价钱", "票价", "油价", "菜价", "物价", "肉价")
 PRICE_MOVES = ("加到", "涨到", "升到", "降到", "调到", "提到", "涨了", "贵了", "降了")
 """`隔壁铺头租金加到九千`: a price that moved, said of a price (composed into REMARK_WORDS)."""
+MEASURING_DEVICES = ("血压计", "血糖仪", "体温计", "体重秤", "血氧仪")
+"""Things bought, not measurements: a remark word inside one (血压) says nothing."""
+EXCLAMATIONS = ("离谱", "吓人", "坑人", "抢钱", "真黑", "太黑")
+"""Remark words that only exclaim: they make a price a remark, but not my own weight
+said with its unit (`又胖了 69.4kg 离谱`)."""
 REMARK_WORDS: tuple[str, ...] = (
     *(noun + move for noun in PRICE_NOUNS for move in PRICE_MOVES),
     "起价",
@@ -687,6 +696,9 @@ TASK_MARKERS: tuple[str, ...] = (
     "加一个任务",
     "记待办",
 )
+POINTED_TASK_MARKERS = ("这个待办", "这条待办", "这个任务")
+"""`明早八点去银行 这个待办到点一直催我`: the line is a task, when a day or time is said
+and nothing turns it off or says it is done (`这个待办删了` points at one)."""
 MOVE_LEADS = (
     "往后推", "往前挪", "往后挪", "推迟", "提前", "延期", "延后", "调整", "变更", "改", "挪", "移",
     "推", "换", "延", "调",
@@ -699,7 +711,7 @@ MOVE_VERBS = tuple(
 `调整为16:00`): a verb and where it goes, composed."""
 EVENT_OFF_WORDS = (
     "取消", "取消了", "不去", "不去了", "删掉", "删了", "删除", "删", "不开了", "不开", "去不了",
-    "去不成", "黄了", "不办了", "不要了", "不要",
+    "去不成", "黄了", "不办了", "不要了", "不要", "不上了",
 )  # fmt: skip
 """Turn-off words that cancel an event named by its title (`练车那个日程删了吧`)."""
 MARKER_VERBS = ("添加", "安排", "新建", "记", "加", "放", "添", "写", "列", "设", "建", "弄")
@@ -782,11 +794,16 @@ VIEW_NOUNS: dict[str, str] = {
     "事没干": "tasks",
     "有啥会": "events",
     "有什么会": "events",
+    "有哪些约": "events",
+    "有什么约": "events",
+    "有啥约": "events",
     "提醒": "reminders",
     "闹钟": "reminders",
     "预算": "budgets",
     "周报": "review",
     "周总结": "review",
+    "复盘": "review",
+    "周复盘": "review",
     "渠道": "channels",
     "事没办": "tasks",
     "日程表": "events",
@@ -946,6 +963,7 @@ TURN_OFF_WORDS: dict[str, str] = {
     "撤": "delete",
     "不去了": "delete",
     "不去": "delete",
+    "不上了": "delete",
     "别推了": "close",
     "别推": "close",
     "别推送了": "close",
@@ -1068,6 +1086,8 @@ DONE_PAST_VERBS: tuple[str, ...] = (
     "喂",
 )
 """`快递取了`, `书还了`, `水费交了`: a thing, then one of these, then 了: done."""
+AHEAD_BEFORE = ("过年前", "春节前", "过节前", "新年前", "年底前", "年前要")
+"""`过年前要瘦下来`: before a day still to come; its 年前 is no fact of another time."""
 PAST_WORDS: tuple[str, ...] = (
     "去年",
     "昨天",
@@ -1530,6 +1550,14 @@ UNDO_FILLER: tuple[str, ...] = (
     "手滑",
     "抱歉",
     "不好意思",
+    "那笔",
+    "这笔",
+    "那条",
+    "这条",
+    "不算",
+    "体重",
+    "喝水",
+    "记账",
     "sorry",
     "请",
     "输入有误",
@@ -1677,7 +1705,7 @@ ENGLISH_WORDS = {
     "cancel": "取消", "today": "今天", "week": "本周", "month": "本月", "task": "任务",
     "done": "完成", "taxi": "打车", "goal": "目标", "water": "喝水", "budget": "预算",
     "undo": "撤销", "help": "帮助", "list": "看看", "show": "看看", "status": "状态",
-    "admin": "管理", "snooze": "稍后",
+    "admin": "管理", "snooze": "稍后", "test": "测试", "this month": "本月", "this week": "本周",
 }  # fmt: skip
 """English command words typed as whole words (`cancel 4`, `today`), read as their Chinese
 (padded with spaces to the same length)."""
@@ -1784,6 +1812,9 @@ NAG_STOP_TAILS = (
     "别催了", "不用催了", "别催", "别再催了", "别再提醒了", "别再提醒", "不用再提醒了", "不用再提醒",
 )  # fmt: skip
 """Of those, the ones that answer a nag on their own (`好的好的别催了`)."""
+REVIEW_ONLY_WORDS = ("复盘", "周复盘")
+"""Said with this week, these ask for the weekly review (`这周复盘`); `本周总结` is the
+week's view."""
 UPCOMING_WORDS = ("最近", "近期", "接下来", "之后", "这几天", "未来几天", "往后")
 """`最近的日程`: the coming days, said before a list: that list."""
 WHEN_ASKED = (
@@ -1850,7 +1881,7 @@ VIEW_FILLER_WORDS = (
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
     "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
     "事情", "说一下", "要做", "进了", "出了", "要开", "总体", "全年", "能", "可以", "总的", "瘦了",
-    "胖了", "轻了", "重了", "进出", "收支", "钱", "没", "降了", "涨了", "掉了",
+    "胖了", "轻了", "重了", "进出", "收支", "钱", "没", "降了", "涨了", "掉了", "东西",
 )  # fmt: skip
 """Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,
 question, look and noun words, nothing else may be said for the message to be that view."""

@@ -24,6 +24,7 @@ from handlers.commands import Command, Confirm, RecordLedger
 from handlers.parse.lexicon import (
     ABOUT_AFTER,
     AMOUNT_LEADS,
+    COUNT_ONE,
     EXPENSE_SYNONYMS,
     GIFT_AFTER_OF,
     GIFT_OCCASIONS,
@@ -42,6 +43,7 @@ from handlers.parse.lexicon import (
     LOAN_WORDS,
     MEAL_SUFFIX,
     MEASURE_WORDS,
+    MEASURING_DEVICES,
     MONEY_ENDINGS,
     MY_PEOPLE,
     NOT_A_NUMBER_AFTER,
@@ -53,6 +55,7 @@ from handlers.parse.lexicon import (
     OTHER_PEOPLE,
     PAID_AFTER,
     PAID_ALREADY,
+    PASSED_ON_WORD,
     PAY_VERBS,
     PRICE_UNITS,
     RECEIVED_VERBS,
@@ -134,7 +137,7 @@ _PAY_LEAD = re.compile(f"^[{''.join(PAY_VERBS)}](?=(?:{_LEDGER_WORDS}))")
 
 def read_money(text: str) -> Command | None:
     """A ledger entry (or a question about one) read from `text`; None if not money."""
-    if _QUESTION.search(text) or _REMARK.search(text):
+    if _QUESTION.search(text) or _REMARK.search(_without_devices(text)):
         return None  # a question, or a remark (人均120, 听说涨到4000): no record
     found = [m for m in amount_matches(text) if stands_alone(m)]
     if len(found) != 1:
@@ -166,11 +169,18 @@ def read_money(text: str) -> Command | None:
     return _entry(value[0], note, money_said=is_money(match), story=story)
 
 
+def _without_devices(text: str) -> str:
+    """`text` without the names of measuring devices (`血压计退了`: 血压 is no remark)."""
+    for device in MEASURING_DEVICES:
+        text = text.replace(device, " ")
+    return text
+
+
 def _came_in(note: str) -> bool:
     """Whether a word says money came to the user (`妈妈转给我`, `到账`, `乘客多给了`,
     `过节客户发了个红包`); `转给我妈` is the user's money going to their mother (给我
     then one of theirs), `给客户发了个红包` the user's going to a client."""
-    if _GIVER_SENT.search(note) is not None:
+    if _GIVER_SENT.search(note) is not None or _red_packet_from_someone(note):
         return True
     for word in INCOME_IN_WORDS:
         at = note.find(word)
@@ -187,6 +197,24 @@ _GIVER_SENT = re.compile(
     f"(?:{'|'.join(GIVER_SENT_ADVERBS)})?(?:{'|'.join(GIVER_SENT_VERBS)})"
 )
 """A giver who sent money (`客户发了个红包`): it came in, unless 给 says it went to them."""
+_RED_PACKET_FROM = re.compile(
+    f"(?<![{NOT_FROM_GIVER}])(?:{'|'.join(map(re.escape, OTHER_PEOPLE))})"
+    f"(?:{'|'.join(GIVER_SENT_ADVERBS)})?(?:{'|'.join(GIVER_SENT_VERBS)})(?:{'|'.join(COUNT_ONE)})?"
+    f"(?:{'|'.join(map(re.escape, GIFT_WORDS))})(?!\\s*{PASSED_ON_WORD})"
+)
+"""Someone close who sent a red packet, to no one named (`过生日我妈发了个红包`): mine."""
+
+
+def _red_packet_from_someone(note: str) -> bool:
+    """`_RED_PACKET_FROM`, with no 给 (or 送, 帮, 替) anywhere before the person in
+    the clause (`给表妹发了个红包` went to 表妹)."""
+    for found in _RED_PACKET_FROM.finditer(note):
+        clause = note[: found.start()].rsplit(",", 1)[-1]
+        if not any(word in clause for word in NOT_FROM_GIVER):
+            return True
+    return False
+
+
 _GIVER_GAVE = re.compile(
     f"(?:{'|'.join(map(re.escape, (*GIVERS, *OTHER_PEOPLE)))})"
     f"(?:{'|'.join(map(re.escape, GIVEN_TO_ME))})\\s*$"

@@ -67,6 +67,7 @@ from handlers.parse.patterns import (
     TASK_NOT_NEEDED_PATTERN,
     TASK_PRONOUNS,
     TASK_TOMORROW_PATTERN,
+    THING_TAILS,
     TODAY_CANNOT_PATTERN,
 )
 from handlers.parse.tasks import _INTERJECTION, task_ref
@@ -181,6 +182,10 @@ def read_task_state(text: str) -> Command | None:
     if (match := _POSTPONE.fullmatch(text)) and _is_title(match["what"]):
         said = match["what"].strip().rstrip(",")
         what = _TODAY_CANNOT.sub("", said).strip() or said
+        for tail in THING_TAILS:
+            what = what.removesuffix(tail)  # 拿体检报告的事明天再说
+        if match["verb"] and not what.startswith(match["verb"]):
+            what = match["verb"] + what  # 洗衣液明天再买: 买洗衣液
         return PostponeTask(ref=task_ref(what, POSTPONE_KEYWORD))  # 年度总结今天搞不完了 挪到明天
     if (match := _DONE.fullmatch(text)) and _is_title(match["what"]):
         return CompleteTask(ref=task_ref(thing_done(match["what"]), DONE_KEYWORD))

@@ -58,9 +58,9 @@ from handlers.parse.patterns import (
     PLEASE,
     PLEASE_ASK,
     RECORD_ASK_TAIL_PATTERN,
+    REF_WHEN_TAIL_PATTERN,
     SEPARATOR_CHARS,
     SLANG_TAIL_PATTERN,
-    SOFT_VERB_TITLE_PATTERN,
     TITLE_EMPTY_EDGES_PATTERN,
     TITLE_END_MARKS,
     TRAIL_PARTICLES,
@@ -111,7 +111,10 @@ def _said_otherwise() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(pattern), {**meant, **DIALECT_BEFORE_TIME}
 
 
-_ENGLISH = re.compile(rf"(?<![A-Za-z])(?:{'|'.join(ENGLISH_WORDS)})(?![A-Za-z])", re.IGNORECASE)
+_ENGLISH = re.compile(
+    rf"(?<![A-Za-z])(?:{'|'.join(sorted(ENGLISH_WORDS, key=len, reverse=True))})(?![A-Za-z])",
+    re.IGNORECASE,
+)
 """English command words as whole words (searched only in a message with letters)."""
 _LETTER = re.compile("[A-Za-z]")
 
@@ -388,7 +391,6 @@ def clean_title(title: str) -> str:
     kept = "".join(" " if is_decoration(char) else char for char in title)
     kept = " ".join(kept.split()).strip(TITLE_END_MARKS + " ")
     bare = _TITLE_EMPTY_EDGES.sub("", kept).strip(TITLE_END_MARKS + " ")  # ddl 交开题报告
-    bare = _SOFT_VERB_TITLE.sub(r"\g<verb>", bare)  # 续下保险: 续保险
     if (done := _BA_DONE_TITLE.match(bare)) is not None:
         bare = done["thing"]  # 把驾驶证年审弄了: 驾驶证年审
     elif (done := _BA_VERB_TITLE.match(bare)) is not None:
@@ -398,18 +400,19 @@ def clean_title(title: str) -> str:
 
 _TITLE_EMPTY_EDGES = re.compile(TITLE_EMPTY_EDGES_PATTERN, re.IGNORECASE)
 _BA_DONE_TITLE = re.compile(BA_DONE_TITLE_PATTERN)
-_SOFT_VERB_TITLE = re.compile(SOFT_VERB_TITLE_PATTERN)
 _BA_VERB_TITLE = re.compile(BA_VERB_TITLE_PATTERN)
 
 
 REF_FIELD = "title_ref"
+_REF_WHEN_TAIL = re.compile(REF_WHEN_TAIL_PATTERN)
 
 
 def _named_part(ref: str) -> str:
     """`和客户的视频会` -> `视频会`: a reference to a thing by part of its title keeps
     what follows its last 的 (what is said before it only describes the thing)."""
     _, of, named = ref.rpartition(OF)
-    return named if of and len(named) >= 2 else ref
+    ref = named if of and len(named) >= 2 else ref
+    return _REF_WHEN_TAIL.sub("", ref)  # 孙女钢琴课这周 (不上了): 孙女钢琴课
 
 
 def with_clean_titles(command: _C) -> _C:

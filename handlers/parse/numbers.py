@@ -191,6 +191,8 @@ def find_amount(match: re.Match[str] | None) -> tuple[Decimal, int] | None:
         if len(digits) > _MAX_DIGITS:
             raise ParseError(texts.AMOUNT_TOO_LARGE)
         amount = Decimal(digits) * _multiplier(match["mult"])
+        if match["next"]:  # 3万2: the next digit is a tenth of the multiplier
+            amount += Decimal(match["next"]) * _multiplier(match["mult"]) / 10
     if match["jiao"]:
         amount += Decimal(small_int(match["jiao"]) or 0) / 10
     return check_amount(amount, negative=match["sign"] == "-"), match.end()

@@ -105,10 +105,11 @@ LIST_N = r"(?:[0-9]{1,4}|[一二两三四五六七八九十]{1,3})"
 AMOUNT_NUMBER = (
     r"(?P<sign>[+-]?)\s*(?:¥|rmb)?\s*"
     r"(?:(?P<whole>[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?P<fraction>\.[0-9]+)?(?![0-9.])"
-    r"(?P<mult>[kw百千万](?![A-Za-z]))?"
+    r"(?P<mult>[kw百千万](?![A-Za-z]))?(?:(?<=[千万])(?P<next>[1-9])(?![0-9.]))?"
     rf"|(?P<cn>{CN_NUMBER}))"
 )
-"""An amount's sign and number, in digits (with a multiplier) or in Chinese."""
+"""An amount's sign and number, in digits (with a multiplier, and the next digit said
+after it: `3万2` is 32000, `2千5` 2500) or in Chinese."""
 AMOUNT_CURRENCY = r"\s*(?P<cur>块钱|元钱|元|块|rmb|cny|r(?![A-Za-z]))?"
 """The currency word after an amount."""
 AMOUNT_JIAO = r"(?:(?<=[块元])零?(?P<jiao>[1-9一二三四五六七八九])(?:毛|角)?(?![0-9]|"
@@ -118,11 +119,11 @@ CN_ZEROS = "零〇"
 CN_POINT = "点"
 """The decimal point said in words (`七十二点四`, `70点5`)."""
 JIN = "斤"
+"""The half-kilogram unit of weight."""
 MONTH_CHAR = "月"
 """`十二月`: a Chinese numeral up to 12 before it names a month, never an amount."""
 LIKELY_JIN_FROM = 100
 """A weight of this or more with no unit is more likely 斤 than kg: asked, guessed as 斤."""
-"""The half-kilogram unit of weight."""
 CN_MULTIPLIERS = {"百": 100, "千": 1000, "万": 10_000}
 """A multiplier written after digits (`2千`, `1.5万`)."""
 AMOUNT_OF = "的"
@@ -222,9 +223,10 @@ _TRY = r"(?:测试|测一下|测下|测一测|测测|试试|试一下|试下|检
 CHANNEL_TEST_PATTERN = (
     # `测试 渠道 WxPusher`, `测一下渠道`, `试试推送能不能收到`, `测试一下WxPusher`
     rf"{_TRY}\s*(?:一下)?\s*(?:我的|各个|所有|全部)?\s*(?:(?:渠道|通道|推送|提醒)\s*)?(?P<name>.*?)"
-    r"\s*(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|能否到达?|能到吗|到不到|通不通|好不好使)?"
+    r"\s*(?:看看?)?(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|能否到达?|能到吗|到不到|通不通|好不好使)?"
     # `发条测试消息`, `给我发一条测试消息`, `给WxPusher发个测试消息`
-    r"|(?:给我)?发(?:一)?[条个]测试(?:消息|推送)?(?:给我)?(?:看看)?(?P<none>)"
+    r"|(?:给我)?发(?:一)?[条个]测试(?:消息|推送)?(?:给我)?\s*(?:看看?)?"
+    r"(?:我的?)?(?:手机)?(?:能不能收到|能否收到|能收到吗|收不收得到)?(?P<none>)"
     r"|发(?:一)?[条个]测试(?:消息|推送)?(?:到|给)\s*(?P<onto>\S+)"
     r"|给\s*(?P<to>[^\s发]+?)\s*发(?:一)?[条个]?测试(?:消息|推送)?(?:看看)?"
 )
@@ -395,7 +397,10 @@ TASK_DONE_PATTERN = rf"(?P<what>.{{1,30}}?)\s*(?:已经|都|也)?{TASK_DONE_WORD
 """`取快递搞定了`: a task, then its done word."""
 TASK_DONE_FIRST_PATTERN = rf"{TASK_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})"
 """`搞定 2`: the done word, then the task."""
-TASK_TOMORROW_PATTERN = r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做)|(?:推到|挪到|改到|放到|拖到)明天)"
+TASK_TOMORROW_PATTERN = (
+    r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做"
+    rf"|再(?P<verb>{'|'.join(w for w in WORK_VERBS if len(w) == 1)}))|(?:推到|挪到|改到|放到|拖到)明天)"
+)
 """`买菜明天再说`, `挪到明天`: a task put off to tomorrow."""
 TASK_NOT_NEEDED_PATTERN = r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)"
 """`不用买菜了`: a task no longer needed."""
@@ -409,8 +414,11 @@ TASK_DONE_AFTER_COMMA_PATTERN = r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{
 """`给张阿姨回电话，已经打过了`: a task, then that it happened."""
 TASK_CANCEL_TAIL_PATTERN = r"\s*,\s*(?:取消掉|取消吧|取消|删了吧|删掉吧)$"
 """`，取消掉`: a cancel word after a comma, dropped."""
-TODAY_CANNOT_PATTERN = r"\s*今天\S{0,4}(?:不完|不了|没空|来不及)了?\s*$"
-"""`今天搞不完了`: why a task is put off, dropped from its title."""
+TODAY_CANNOT_PATTERN = (
+    r"\s*今天\S{0,4}(?:不完|不了|没空|来不及|不过来)了?\s*$"
+    r"|^\s*(?:今天)?\S{0,3}(?:不完|没空|来不及|忙不过来|太忙|太累)了?[\s,]+"
+)
+"""`今天搞不完了`, `今天忙不过来 …`: why a task is put off, dropped from its title."""
 TASK_PRONOUNS = frozenset(
     ["我", "你", "他", "她", "它", "这", "那", "这个", "那个", "我们", "今天", "都"]
 )
@@ -1165,7 +1173,7 @@ LENT_WORDS = ("转了", "借了")
 """`转了`, `借了` before a number: money moved."""
 SHARE_SIGNS = ("%", "％", "‰")
 """`还剩20%`: a share, not money."""
-ARRIVED_WORDS = ("到账", "入账", "进账", "到了")
+ARRIVED_WORDS = ("到账", "入账", "进账", "到了", "已到账", "已经到账", "已到")
 """`退款129到账`: money arrived."""
 ARRIVED_LAST = "到"
 """`工资8000到了` with its 了 dropped: money arrived, said last."""
@@ -1218,7 +1226,7 @@ RENAME_PATTERN = r"(?:的)?(?:改个名字|改名字|改名|标题改|名字改|
 EVENT_SAID_NUMBER_PATTERN = rf"(?:把)?(?:日程\s*#?(?P<n>{LIST_N})(?![0-9:点])|第\s*(?P<o>{LIST_N})\s*(?:个|条)\s*日程)\s*(?:的)?"
 """`日程2`, `第二个日程`: an event by its list number, said first."""
 EVENT_VERBS_PATTERN = (
-    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:" + MOVE_VERB_ALTERNATIVES + "|改)?"
+    r"^(?:时间|的时间|提醒|的提醒|提醒时间)?\s*(?:" + MOVE_VERB_ALTERNATIVES + "|改|是|为)?"
     r"|提醒我?$|提醒一下$"
 )
 """What may follow an event's number before the change (`时间改到`, `提醒`)."""
@@ -1228,7 +1236,7 @@ ADVANCE_NOTICE_PATTERN = (
 """`提前一小时`: how long before an event to be told of it."""
 NAMED_NOTICE_PATTERN = (
     r"(?:把)?(?!第)(?P<title>[A-Za-z][A-Za-z ]{0,30}[A-Za-z](?=\s*(?:那个|的))|(?:(?!日程|提醒)[^\s,0-9]){1,12}?)\s*"
-    r"(?:(?:那个|的)(?:日程)?[\s,]*(?:改成|改为|设成|换成|改)?"
+    r"(?:(?:那个|的)(?:日程|会)?[\s,]*(?:改成|改为|设成|换成|改)?"
     r"|(?:日程)?\s*(?:改成|改为|设成|换成))[\s,]*(?P<notice>提前.+)"
 )
 """`复诊那个日程提前一小时提醒`, `答辩那个改成提前1小时提醒`, `书法课改成提前两个小时提醒`:
@@ -1248,7 +1256,9 @@ QUIET_ASKED_PATTERN = (
 """`这段时间帮我开启免打扰`: quiet hours asked for."""
 AFTER_WAIT_PATTERN = rf"(?:过|等|稍后|推迟|延后)\s*{WAIT_PATTERN}"
 """`过半小时`, `等十分钟`, `稍后一小时` (snooze): after a wait."""
-WATER_LATER_PATTERN = rf"(?:再)?(?:过)?\s*{WAIT_PATTERN}(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
+WATER_LATER_PATTERN = (
+    rf"(?:再)?(?:过|等)?\s*{WAIT_PATTERN}(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
+)
 """`过半小时再提醒我喝水`: the next water reminder put off."""
 
 # --- intents.py, inside its readers ---
@@ -1287,6 +1297,11 @@ WATER_MINUS_PATTERN = r"(?:喝水|水|water)\s*-\s*(?P<n>[0-9]{1,2})(?![0-9])"
 """`记错了 喝水-1`: glasses taken off, said as the keyword says it, inside a sentence."""
 WATER_COUNTED_AS_PATTERN = r"算(?:作|成|是)?\s*(?P<n>[0-9]{1,2}|[一二两三四五六七八九十])\s*杯"
 """`又干了一瓶水 算两杯吧`: the glasses the user counts it as."""
+THING_POINTED_PATTERN = (
+    r"[这那](?:一)?(?:个|袋|箱|包|只|条|块|瓶|桶|盒|件|颗|根|头|份)(?!月|星期|礼拜|周|时候)"
+    r"|[这那](?![个些天两几周月年次里样么会礼星阵段回下边儿就是也都还])[\u4e00-\u9fff]"
+)
+"""`这袋米 25kg`, `那个西瓜 5kg`: a thing pointed at; the weight is its, not mine."""
 NOT_TOTAL_PATTERN = r"(?:今天)?(?:早上|早晨|上午|中午|下午|傍晚|晚上)|[又再补]"
 """`今天下午补了2杯水`, `下午一共喝了4杯水`: a part of the day, or more: glasses added."""
 TAKEN_OFF_WORDS = ("减掉", "减去")
@@ -1436,12 +1451,6 @@ TITLE_EMPTY_EDGES_PATTERN = (
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
 `有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`, what is
 left of a when (`月底的时候 核对账目`), a 的 left of a name (`跟老李的那个日程`)."""
-SOFT_VERB_TITLE_PATTERN = (
-    rf"^(?P<verb>{'|'.join(sorted({w for w in WORK_VERBS if len(w) == 1}))})下"
-    r"(?![周月午班次个面楼车雨来去单载])(?=\S)"
-)
-"""`续下保险` as a title: the verb softened by 下 (`续保险`; 一下 is kept, `看一下烤箱`);
-not 下周, 下单."""
 BA_DONE_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?:弄|办|搞|处理)(?:了|掉|好|完)?$"
 """`把驾驶证年审弄了` as a task's title: the thing to get done (驾驶证年审)."""
 BA_VERB_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?P<verb>[交买取还寄发送拿带修换缴付签填退])了$"
@@ -1465,7 +1474,15 @@ ALREADY_WORD = "已经"
 
 MY_WORDS = ("我的", "我都")
 """`我的`, `我都`: the user's own."""
+REF_WHEN_TAIL_PATTERN = (
+    r"(?<=\S\S)(?:这周|本周|这礼拜|这星期|下周|今天|明天|后天|这个月|本月|这次)$"
+)
+"""`孙女钢琴课这周不上了`: when it was called off, said after the thing's name."""
 THING_TAILS = ("的事", "这件事")
+THING_FINISHED_TAIL_PATTERN = (
+    rf"(?<=\S\S)(?:{'|'.join(sorted(WORK_VERBS, key=len, reverse=True))})(?:完|好)$"
+)
+"""`实训报告写完交了`: a first verb finished inside the thing (写完), not part of its name."""
 """`续签合同的事`: words after a thing that say it is the task, dropped (in this order)."""
 DOER_TAILS = ("已经", "终于", "总算", "都", "也", "我")
 """`回电话这件事我已经办好了`: who and how soon, before the done verb, no part of the thing

@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 from handlers import texts
 from handlers.commands import (
+    LOOKS,
     RECORDS,
     SHORTENED_OK,
     Command,
@@ -37,6 +38,7 @@ from handlers.commands import (
     TaskRef,
 )
 from handlers.parse import intents, natural
+from handlers.parse import slots as found_slots
 from handlers.parse.admin import parse_admin
 from handlers.parse.body import Body
 from handlers.parse.calendar_feed import read_calendar_feed
@@ -176,15 +178,48 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
             except ParseError:
                 continue
         head = without_remark_tail(text) or _without_remark_clauses(text)
-        if head is None:
-            raise
-        try:
-            command = _read(head, today=today, now_local=now_local)
-        except ParseError:
+        command = _said_with_remark(text, head, today, now_local) if head else None
+        if command is None:
+            command = _said_after_remark(text, today, now_local)
+        if command is None:
             raise error from None
-        if not isinstance(command, SHORTENED_OK) or _reads(text[len(head) :], today, now_local):
-            raise error from None  # only a setting, and only with a remark: not two things
     return with_clean_titles(command)
+
+
+def _said_with_remark(
+    text: str, head: str, today: dt.date, now_local: dt.datetime | None
+) -> Command | None:
+    """`免打扰到中午12点 在考试`: the command of `head`, when it is only a setting or a
+    task's state and the remark after it is no command of its own; else None."""
+    try:
+        command = _read(head, today=today, now_local=now_local)
+    except ParseError:
+        return None
+    if not isinstance(command, SHORTENED_OK) or _reads(text[len(head) :], today, now_local):
+        return None  # only a setting, and only with a remark: not two things
+    return command
+
+
+def _said_after_remark(text: str, today: dt.date, now_local: dt.datetime | None) -> Command | None:
+    """`网页打不开了 再发个链接`: a remark first, then the request in the last clause.
+    Read only after the whole message was refused, and kept only for a look (a view, a
+    link, help, a channel test: nothing written) when the words before it start with
+    no command word and are no command (`删除 提醒` stays refused)."""
+    normal = normalise(text).rstrip(TAIL_MARKS + " ")
+    cut = max(normal.rfind(","), normal.rfind(" "))
+    if cut <= 0 or _KEYWORD.match(normal.strip()) is not None:
+        return None
+    last = text[cut + 1 :].strip()
+    try:
+        command = _read(last, today=today, now_local=now_local)
+    except ParseError:
+        return None
+    head = text[:cut]
+    if any(ch.isdigit() for ch in head) or found_slots.read(head, today).when_found:
+        return None  # 周日中午十二点到两点 包场 帮俺记一下日程: the head said what to keep
+    if not isinstance(command, LOOKS) or _reads(head, today, now_local):
+        return None
+    return command
 
 
 def _read_again(text: str) -> list[str]:

@@ -146,6 +146,14 @@ def _time_word(word: str) -> bool:
     return found is not None and found.end == len(word)
 
 
+def _time_first(text: str) -> bool:
+    """Whether `text` starts with a time (`20:00 吃药`, `8点吃药`)."""
+    try:
+        return match_time(text.lstrip()) is not None
+    except ParseError:
+        return False
+
+
 def _recurrence_first(text: str) -> str:
     """`早上八点 吃早饭,每天` -> `每天 早上八点 吃早饭`: a recurrence said last still
     makes the reminder recur (it never ends up in the title of a one-off)."""
@@ -229,8 +237,8 @@ def _title(rest: str) -> str:
     title = " ".join(title.split())
     if not title:
         raise ParseError(texts.NEEDS_TITLE)
-    if title.startswith(TITLE_JOINS) and _PERIOD_WORD.search(title):
-        raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 每天8点和晚上8点: two rules
+    if title.startswith(TITLE_JOINS) and (_PERIOD_WORD.search(title) or _time_first(title[1:])):
+        raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 每天8点和晚上8点, 08:00和20:00: two
     if _SECOND_TIME.search(title):
         raise ParseError(texts.ONE_TIME_PER_REMINDER)  # 吃药,晚上十点再提醒一次: two rules
     if len(title) > MAX_TITLE:

@@ -100,6 +100,23 @@ async def test_a_thing_called_off_that_is_no_task_cancels_the_event_of_that_name
     assert await count(engine, EVENTS) == 1  # cancelled, not deleted
 
 
+async def test_a_thing_named_with_more_words_or_another_verb_is_found(keeper: Keeper) -> None:
+    await keeper.say("日程 周五 10:00 疫苗第二针")
+    await keeper.say("日程 周六 9:00 钢琴课")
+    await keeper.say("待办 回款")
+
+    moved = await keeper.say("打疫苗那个改到下午四点")
+    cancelled = await keeper.say("孙女钢琴课这周不上了 日程删一下")
+    done = await keeper.say("供应商回款打过去了")
+
+    assert "16:00" in moved
+    assert "疫苗第二针" in moved
+    assert "已取消日程" in cancelled
+    assert "钢琴课" in cancelled
+    assert "回款" in done
+    assert "没有" not in done
+
+
 async def test_a_red_packet_given_is_an_expense(keeper: Keeper, engine: AsyncEngine) -> None:
     reply = await keeper.say("给侄子包了个红包 200")
 
