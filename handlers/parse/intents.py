@@ -94,7 +94,7 @@ from handlers.parse.lexicon import (
     WEEKDAYS,
     WHEN_ASKED,
 )
-from handlers.parse.nag import clause_span as nag_clause_span
+from handlers.parse.nag import without_clause as nag_clauses_out
 from handlers.parse.normalise import compact, remark_clause, strip_separators
 from handlers.parse.numbers import check_weight, small_int
 from handlers.parse.patterns import (
@@ -279,8 +279,7 @@ _LEAD_VERBS = re.compile(BOOKED_LEAD_PATTERN)
 def _only_said(text: str, asking: bool) -> bool:
     """Whether `text`, its nag clause aside, asks nothing and turns nothing off or on,
     and says nothing was done (`这个待办删了` points at a task, it adds none)."""
-    span = nag_clause_span(text)
-    said = found_cues.read(text if span is None else text[: span[0]] + text[span[1] :])
+    said = found_cues.read(nag_clauses_out(text))
     return not (asking or said.task_state or said.turn_off or said.turn_on or said.done_title)
 
 
@@ -586,8 +585,9 @@ def water(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None
         ):  # 今天喝了三杯水: a total, or three more? asked elsewhere
             return _glasses(count)
     plus = _WATER_PLUS_LAST.search(text)
-    if plus is not None and not slots.amounts_with_currency and 0 < int(plus["n"]) <= 20:
-        return _glasses(int(plus["n"]))  # 打包完货终于喝上水了 +2
+    said = int(plus["n"] or plus["m"]) if plus is not None else 0
+    if plus is not None and not slots.amounts_with_currency and 0 < said <= 20:
+        return _glasses(said)  # 打包完货终于喝上水了 +2, 刚喝完 +1杯水
     cups = _CUPS_LAST.search(text) if cues.water_noun and not cues.question else None
     if cups is not None and small_int(cups["n"]) is not None:
         return _glasses(small_int(cups["n"]) or 1)  # 想起来喝水 一口气喝了两杯

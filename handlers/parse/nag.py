@@ -32,6 +32,7 @@ from handlers.parse.patterns import (
     NAG_HOUR_UNITS,
     NAG_NAMED_MINUTES,
     NAG_UNTIL_DONE_PATTERN,
+    URGE_VERB,
 )
 from scheduler.core import nag
 
@@ -52,6 +53,11 @@ def clause_span(text: str) -> tuple[int, int] | None:
     return None if found is None else found.span()
 
 
+def without_clause(text: str) -> str:
+    """`text` with every nag clause taken out (`…到点一直催我 直到我说做完`)."""
+    return _UNTIL_DONE.sub(" ", text)
+
+
 def take_until_done(text: str, *, interval_nags: bool = False) -> tuple[str, UntilDone | None]:
     """The text without its nag words, and the nag's terms (None: it does not nag).
 
@@ -62,7 +68,7 @@ def take_until_done(text: str, *, interval_nags: bool = False) -> tuple[str, Unt
         ParseError: an interval or cap out of range (nothing is saved).
     """
     body, count = _UNTIL_DONE.subn(" ", text)
-    if not count and not (interval_nags and _EVERY_NAGS.search(text)):
+    if not count and not (interval_nags and _EVERY_NAGS.search(text)) and not _said_nag(text):
         return text, None
     every, body = _take(_EVERY, body)
     cap, body = _take(_CAP, body)
@@ -81,6 +87,13 @@ def take_until_done(text: str, *, interval_nags: bool = False) -> tuple[str, Unt
         cap=nag.DEFAULT_CAP if cap is None else _cap(cap),
     )
     return strip_separators(" ".join(body.split())), terms
+
+
+def _said_nag(text: str) -> bool:
+    """`每20分钟催一次 最多4次`: an interval said with 催, or with a cap, nags on its own
+    (`每2小时提醒我站起来`, with neither, recurs)."""
+    interval = _EVERY_NAGS.search(text)
+    return interval is not None and (URGE_VERB in interval[0] or _CAP.search(text) is not None)
 
 
 def _take(pattern: re.Pattern[str], text: str) -> tuple[re.Match[str] | None, str]:

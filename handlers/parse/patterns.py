@@ -225,7 +225,7 @@ CHANNEL_TEST_PATTERN = (
     rf"{_TRY}\s*(?:一下)?\s*(?:我的|各个|所有|全部)?\s*(?:(?:渠道|通道|推送|提醒)\s*)?(?P<name>.*?)"
     r"\s*(?:看看?)?(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|能否到达?|能到吗|到不到|通不通|好不好使)?"
     # `发条测试消息`, `给我发一条测试消息`, `给WxPusher发个测试消息`
-    r"|(?:给我)?发(?:一)?[条个]测试(?:消息|推送)?(?:给我)?\s*(?:看看?)?"
+    r"|(?:给我)?发(?:一)?[条个]测试(?:消息|推送)?(?:给我)?\s*(?:看看?|试试|试一下)?"
     r"(?:我的?)?(?:手机)?(?:能不能收到|能否收到|能收到吗|收不收得到)?(?P<none>)"
     r"|发(?:一)?[条个]测试(?:消息|推送)?(?:到|给)\s*(?P<onto>\S+)"
     r"|给\s*(?P<to>[^\s发]+?)\s*发(?:一)?[条个]?测试(?:消息|推送)?(?:看看)?"
@@ -349,6 +349,8 @@ NAG_UNTIL_DONE_PATTERN = (
     rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}我?{NAG_ANSWER}?(?:的话)?[\s,]*(?:请|就)?(?=\s*每)"
     # `没寄就一直提醒我`: not done (any verb), then the nag
     rf"|{NAG_IF}{NAG_NOT}\S{{1,3}}?就{NAG_REPEAT}{NAG_NAG}(?:我)?"
+    # `到点一直催我`: when the time comes, keep on at me
+    rf"|(?:{'|'.join(NAG_WHEN_WORDS)})就?{NAG_REPEAT}{NAG_NAG}(?:我)?"
     # `到时候没交就每十分钟提醒一次`: not done (any verb), then the interval
     rf"|{NAG_IF}{NAG_NOT}\S{{1,3}}?(?:的话)?就(?=\s*每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟))"
 )
@@ -361,6 +363,8 @@ NAG_EVERY_PATTERN = (
 """`每10分钟`, `每隔半小时再提醒一次`: the interval of a nag."""
 NAG_EVERY_NAGS_PATTERN = rf"每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟)\s*(?:再)?{NAG_NAG}"
 """An interval followed by a nag verb (`每15分钟催一次`)."""
+URGE_VERB = "催"
+"""`每20分钟催一次`: to urge; an interval said with it nags (提醒 with an interval recurs)."""
 NAG_CAP_PATTERN = rf"最多\s*(?:提醒|催)?\s*(?P<n>{NAG_N})\s*(?:次|遍)"
 """`最多5次`: the cap of a nag."""
 NAG_NAMED_MINUTES = {
@@ -405,7 +409,7 @@ TASK_TOMORROW_PATTERN = (
 TASK_NOT_NEEDED_PATTERN = r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)"
 """`不用买菜了`: a task no longer needed."""
 TASK_NOT_NEEDED_AFTER_PATTERN = (
-    r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不办|不去|不用|不要|取消|算)"
+    r"(?P<what>.{1,30}?)\s*(?:不用做|不做|不弄|不搞|不干|不整|不办|不去|不用|不要|取消|算)"
 )
 """`买菜不用了`, `银行办卡不去了`: a task, then the word that drops it."""
 EVENT_BY_NUMBER_PATTERN = rf"(?:第\s*)?(?P<n>{LIST_N})\s*(?:号|个)\s*日程|日程\s*(?P<m>{LIST_N})"
@@ -1059,15 +1063,22 @@ QUESTION_MARKS = "?？吗"
 """A message with one of these is asked, not said."""
 BOOKED_LEADS = ("约了", "约好了", "我约了")
 """`约了周五晚上八点跟老同学吃饭`: an appointment the user made."""
+PERIOD_THEN_HOUR_PATTERN = (
+    r"^(?P<when>.*?(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上))(?P<title>[^\s0-9]{2,}?)\s+"
+    r"(?P<hour>(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})点(?:半|[0-9]{1,2}分?)?)$"
+)
+"""`周四下午去医院看眼睛 两点`: the period said first, its hour said last: one time."""
 BOOKED_PATTERN = r"^(?:我)?约(?:好)?了"
 """The words of `BOOKED_LEADS`, dropped."""
 
 
 # --- money.py ---
 MONEY_QUESTION_PATTERN = (
-    r"[?？吗么啥]|多少|(?<![跟和与同请好这那前近])几|怎么|为什么|是不是|要不要|能不能|贵不贵"
+    r"[?？吗么啥]|多少|(?<![跟和与同请好这那前近])几(?![本个件斤瓶盒袋包双支杯份张只]|十|百|千)"
+    r"|怎么|为什么|是不是|要不要|能不能|贵不贵"
 )
-"""A question mark or word: a message about money that asks, records nothing."""
+"""A question mark or word: a message about money that asks, records nothing (`几本`,
+`几十`: a few, no question)."""
 MONEY_PAST_PATTERN = r"昨天|前天|前几天|这几天|这两天|上周|上个?月|去年|那天|上次|上回"
 """A past day (`昨天`, `上次`): money told as a story, asked."""
 STRONG_SPEND = (
@@ -1186,7 +1197,9 @@ REVIEW_HINT_PATTERN = "周报|回顾|回看|周总结|review"
 """A word the weekly review's family needs (one search before its cues)."""
 DIGEST_HINT_PATTERN = "晨报|早报|晚报|总结|计划|安排"
 """A word the digests' family needs."""
-MARKER_HINT_PATTERN = "|".join(map(re.escape, (*EVENT_PLACES, *TASK_PLACES, "ddl", "记个事")))
+MARKER_HINT_PATTERN = "|".join(
+    map(re.escape, (*EVENT_PLACES, *TASK_PLACES, "ddl", "记个事", "记件事"))
+)
 """A word an explicit event or task marker needs."""
 WEIGHT_HINT_PATTERN = "体重|称|秤|kg|公斤|千克|斤"
 """A word a weight said in a sentence needs."""
@@ -1214,8 +1227,10 @@ DRANK_PATTERN = (
     r"(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})?\s*(?:大|小)?杯(?:温|热|凉|白|冰)?(?:开)?水"
 )
 """`喝水两杯`, `水又喝了三杯`: glasses of water, the count after the word."""
-WATER_PLUS_LAST_PATTERN = r"水了?\s*[+x×*]\s*(?P<n>[0-9]{1,2})$"
-"""`水 +2`: glasses of water."""
+WATER_PLUS_LAST_PATTERN = (
+    r"水了?\s*[+x×*]\s*(?P<n>[0-9]{1,2})$|(?<![0-9])\+\s*(?P<m>[0-9]{1,2})\s*杯(?:水)?$"
+)
+"""`水 +2`, `刚喝完 +1杯水`: glasses of water."""
 CUPS_LAST_PATTERN = (
     r"(?:喝|灌|干|整)(?:了|完)?\s*(?P<n>[0-9]{1,2}|[一二两俩仨三四五六七八九十]{1,3})\s*(?:大|小)?杯"
     r"(?=$|[\s,，。!！~])"
@@ -1476,6 +1491,7 @@ MY_WORDS = ("我的", "我都")
 """`我的`, `我都`: the user's own."""
 REF_WHEN_TAIL_PATTERN = (
     r"(?<=\S\S)(?:这周|本周|这礼拜|这星期|下周|今天|明天|后天|这个月|本月|这次)$"
+    r"|^(?:今天|明天|后天|这周[一二三四五六日天]?|下周[一二三四五六日天]?|周[一二三四五六日天])的?(?=\S\S)"
 )
 """`孙女钢琴课这周不上了`: when it was called off, said after the thing's name."""
 THING_TAILS = ("的事", "这件事")
@@ -1577,7 +1593,9 @@ HELP_ALIASES |= {"支出": "记账", "开销": "记账", "花销": "记账", "�
 HELP_ALIASES |= {"行程": "日程", "日历": "日程", "待办事项": "待办", "日志": "日记"}
 """Other words for a help topic (`帮助 任务` is 待办's page)."""
 HELP_PHRASES_PATTERN = (
-    r"(?:你)?(?:会|能|可以)(?:做|干)?(?:什么|啥|哪些)|(?:有)?(?:什么|啥|哪些)功能|使用说明|说明书?"
+    r"(?:你)?(?:会|能|可以)(?:做|干)?(?:什么|啥|哪些)|(?:有)?(?:什么|啥|哪些)功能|功能有(?:哪些|什么|啥)"
+    r"|(?:这玩意儿?|这东西|这个东西|这个)(?:该|要|应该)?(?:咋|怎么|怎样)用"
+    r"|使用说明|说明书?"
     r"|不会用|怎么用|咋用|教程|指令|命令|命令列表|功能列表"
 )
 """`你会什么`, `怎么用`, `功能列表`: the help menu asked."""
