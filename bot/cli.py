@@ -20,11 +20,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aiohttp import web
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from bot import metrics
 from bot.logs import configure_logging
 from bot.settings import (
     DATABASE_SCHEMES,
@@ -36,11 +34,10 @@ from bot.settings import (
     mask_database_url,
     with_password_file,
 )
-from bot.workers import default_workers, supervise
-from scheduler.clock import Clock
-from scheduler.tick import TickReport
 
 if TYPE_CHECKING:
+    from scheduler.clock import Clock
+    from scheduler.tick import TickReport
     from services.rekey import RekeyReport
     from storage.backup.archive import Manifest
 
@@ -151,7 +148,10 @@ def _log_to_stderr(settings: Settings) -> None:
 
 
 def _serve(args: argparse.Namespace) -> int:
+    from aiohttp import web
+
     from bot.app import create_app
+    from bot.workers import default_workers, supervise
 
     settings = load_settings()
     _log_to_stderr(settings)
@@ -275,6 +275,7 @@ def _worker(args: argparse.Namespace) -> int:
 
 
 async def _work(settings: Settings) -> None:
+    from bot import metrics
     from bot.scheduling import run_loop, scheduler_for
     from scheduler.clock import SystemClock
     from storage.database import Database
