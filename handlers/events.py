@@ -138,6 +138,9 @@ async def _named(
         found = [e for e in upcoming if thing in e.title]  # 打疫苗那个 finds 疫苗第二针
     if not found:
         found = [e for e in upcoming if len(e.title) >= 2 and e.title in title]  # 孙女钢琴课
+    named = title.rpartition(texts.OF)[2]
+    if not found and named != title and len(named) >= 2:
+        found = [e for e in upcoming if named in e.title]  # 跟甲方的视频会: 视频会
     if not found:
         return texts.event_title_not_found(title)
     if len(found) > 1:

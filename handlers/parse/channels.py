@@ -92,7 +92,8 @@ def _tested(found: re.Match[str]) -> SendChannelTest | None:
     name no channel (`测试 一下体重`: not ours). A bare test verb needs 渠道 words."""
     if found["none"] is not None:
         return SendChannelTest()  # 发条测试消息
-    name = (found["name"] or found["to"] or found["onto"] or "").strip()  # 给WxPusher发个测试消息
+    said = found["name"] or found["to"] or found["onto"] or found["asked"] or ""
+    name = said.strip()  # 给WxPusher发个测试消息, 发条测试看看wxpusher通不通
     if not name:
         return SendChannelTest() if any(w in found[0] for w in CHANNEL_TEST_NOUNS) else None
     target = TARGET_WORDS.get(name.casefold())

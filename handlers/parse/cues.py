@@ -1002,6 +1002,7 @@ def not_needed(text: str) -> str | None:
     match = _NOT_NEEDED.fullmatch(text)
     if match is None:
         return None
-    if match["verb"] in GENERIC_VERBS:
-        return match["thing"]  # 交电费不用做了: the thing is the task
-    return match["verb"] + match["thing"]
+    thing, verb = match["thing"] or match["thing_"], match["verb"] or match["verb_"]
+    if verb in GENERIC_VERBS:
+        return str(thing)  # 交电费不用做了: the thing is the task
+    return verb + thing

@@ -82,6 +82,8 @@ INCOME_SYNONYMS: dict[str, str] = {
     "兼职": "兼职",
     "外快": "兼职",
     "稿费": "兼职",
+    "约稿": "兼职",
+    "稿酬": "兼职",
     "副业": "兼职",
     "私活": "兼职",
     "退款": "退款",
@@ -881,6 +883,8 @@ IDENTITY_WORDS: tuple[str, ...] = (
     "id",
     "工号是啥",
     "我是谁",
+    "系统里是谁",
+    "这里是谁",
 )
 PAGE_WORDS: tuple[str, ...] = (
     "网页链接",
@@ -1122,6 +1126,7 @@ PAST_WORDS: tuple[str, ...] = (
 )
 """A fact of another time (`去年体重80`): told, not recorded as today's."""
 POLITE_LEADS: tuple[str, ...] = (
+    "记得",
     "你帮我",
     "你给我",
     "麻烦你",
@@ -1303,6 +1308,7 @@ CHANNEL_TARGETS = {
 }  # fmt: skip
 """Where reminders can go, by the names people use (longest first when read)."""
 CHANNEL_CUES: tuple[str, ...] = (
+    "通过",
     "收提醒",
     "接收提醒",
     "收消息",
@@ -1393,9 +1399,12 @@ STATE_VERBS |= {
 }
 """`待办4不弄了`, `不必办了`: not doing it any more, composed (a task dropped)."""
 STATE_VERBS |= {f"{verb}明天": "postpone" for verb in MOVE_VERBS if verb != "改成"}
+STATE_VERBS |= dict.fromkeys(("无法完成", "完成不了", "做不完", "弄不完", "顺延"), "postpone")
+"""`待办1今日无法完成，请顺延至明日`: not done today, put off (never done)."""
 """Any move verb to 明天 puts a task off (`待办二推迟到明天`)."""
 """What a numbered task's state words do (`待办2明天再弄`, `2号任务取消掉`)."""
 GIVE_WORDS: tuple[str, ...] = (
+    "发送",
     "来份",
     "来一份",
     "来一个",
@@ -1593,6 +1602,8 @@ WATER_CHECK_WORDS: tuple[str, ...] = (
     "来一杯水",
 )
 """`喝水打卡`: the keyword 喝水 with one of these is one glass."""
+WATER_COUNT_LEADS = (*WATER_CHECK_WORDS, "记录", "记一下")
+"""Said between 喝水 and a count (`饮水记录 +2`); `喝水记录` alone may ask for a view."""
 PRICE_UNITS = (
     "公斤", "平米", "平方", "斤", "个", "只", "瓶", "盒", "袋", "箱", "件", "条", "根",
     "张", "份", "克", "两", "度", "升", "平", "晚", "杯", "碗", "串", "把", "双", "小时",
@@ -1622,7 +1633,7 @@ TYPO_PAIRS |= {"->": "  ", "=>": "  ", "→": " "}
 """An arrow between words (`电影票 -> 45`, `日程2 -> 周四 14:00`) only separates them."""
 CLAUSE_CUES = (
     "因为", "所以", "不然", "否则", "免得", "省得", "以免", "到时候", "大概", "可能", "要", "得",
-    "会", "说", "是", "了", "就", "让", "别", "不", "没", "我", "他", "她", "们",
+    "会", "说", "是", "了", "就", "让", "别", "不", "没", "我", "他", "她", "们", "着", "呢",
 )  # fmt: skip
 """Words that make a clause a sentence of its own (`体育课要用`, `晚了就没名额了`): said
 after a comma behind a request, such a clause only comments on it."""
@@ -1717,7 +1728,7 @@ ENGLISH_WORDS = {
     "cancel": "取消", "today": "今天", "week": "本周", "month": "本月", "task": "任务",
     "done": "完成", "taxi": "打车", "goal": "目标", "water": "喝水", "budget": "预算",
     "undo": "撤销", "help": "帮助", "list": "看看", "show": "看看", "status": "状态",
-    "admin": "管理", "snooze": "稍后", "test": "测试", "this month": "本月", "this week": "本周",
+    "admin": "管理", "snooze": "稍后", "commission": "约稿", "test": "测试", "this month": "本月", "this week": "本周",
 }  # fmt: skip
 """English command words typed as whole words (`cancel 4`, `today`), read as their Chinese
 (padded with spaces to the same length)."""
@@ -1824,7 +1835,7 @@ NAG_STOP_TAILS = (
     "别催了", "不用催了", "别催", "别再催了", "别再提醒了", "别再提醒", "不用再提醒了", "不用再提醒",
 )  # fmt: skip
 """Of those, the ones that answer a nag on their own (`好的好的别催了`)."""
-REVIEW_ONLY_WORDS = ("复盘", "周复盘")
+REVIEW_ONLY_WORDS = ("复盘", "周复盘", "回顾", "周回顾")
 """Said with this week, these ask for the weekly review (`这周复盘`); `本周总结` is the
 week's view."""
 UPCOMING_WORDS = ("最近", "近期", "接下来", "之后", "这几天", "未来几天", "往后")
@@ -1893,7 +1904,8 @@ VIEW_FILLER_WORDS = (
     "截至", "为止", "现在", "到", "变化", "趋势", "在", "上", "赚", "挣", "来一个", "来份", "来一份", "说说", "讲讲", "你",
     "接下来", "最近", "近期", "还", "要", "事", "什么事", "要办", "忙", "进账", "入账", "收入",
     "事情", "说一下", "要做", "进了", "出了", "要开", "总体", "全年", "能", "可以", "总的", "瘦了",
-    "胖了", "轻了", "重了", "进出", "收支", "钱", "没", "降了", "涨了", "掉了", "东西", "我们",
+    "胖了", "轻了", "重了", "进出", "收支", "钱", "没", "降了", "涨了", "掉了", "东西", "我们", "又",
+    "发送",
     "支出", "各",
 )  # fmt: skip
 """Words around a view asked in a sentence (`今天我都干了些什么你给我说说`): with the span,

@@ -57,6 +57,7 @@ from handlers.parse.patterns import (
     OF,
     PLEASE,
     PLEASE_ASK,
+    PROGRESSIVE_PATTERN,
     RECORD_ASK_TAIL_PATTERN,
     REF_WHEN_TAIL_PATTERN,
     SEPARATOR_CHARS,
@@ -388,6 +389,9 @@ def clean_title(title: str) -> str:
     head, comma, tail = title.partition(",")
     if comma and head.strip() and remark_clause(tail):
         title = head
+    head, space, tail = title.rstrip().rpartition(" ")
+    if space and head.strip() and _PROGRESSIVE.search(tail) and remark_clause(tail):
+        title = head  # 关火 炖着汤呢: what is going on, not the thing to do
     kept = "".join(" " if is_decoration(char) else char for char in title)
     kept = " ".join(kept.split()).strip(TITLE_END_MARKS + " ")
     bare = _TITLE_EMPTY_EDGES.sub("", kept).strip(TITLE_END_MARKS + " ")  # ddl 交开题报告
@@ -399,6 +403,7 @@ def clean_title(title: str) -> str:
 
 
 _TITLE_EMPTY_EDGES = re.compile(TITLE_EMPTY_EDGES_PATTERN, re.IGNORECASE)
+_PROGRESSIVE = re.compile(PROGRESSIVE_PATTERN)
 _BA_DONE_TITLE = re.compile(BA_DONE_TITLE_PATTERN)
 _BA_VERB_TITLE = re.compile(BA_VERB_TITLE_PATTERN)
 

@@ -228,6 +228,8 @@ CHANNEL_TEST_PATTERN = (
     r"|(?:给我)?发(?:一)?[条个]测试(?:消息|推送)?(?:给我)?\s*(?:看看?|试试|试一下)?"
     r"(?:我的?)?(?:手机)?(?:能不能收到|能否收到|能收到吗|收不收得到)?(?P<none>)"
     r"|发(?:一)?[条个]测试(?:消息|推送)?(?:到|给)\s*(?P<onto>\S+)"
+    r"|发(?:一)?[条个]测试(?:消息|推送)?\s*(?:看看?|试试)?\s*(?P<asked>[A-Za-z酱]+?)\s*"
+    r"(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|到不到|通不通|好不好使)"
     r"|给\s*(?P<to>[^\s发]+?)\s*发(?:一)?[条个]?测试(?:消息|推送)?(?:看看)?"
 )
 """`测试 渠道 [name]` and the ways to ask for a test send (issue 22)."""
@@ -336,7 +338,7 @@ NAG_ANSWER, NAG_UNDONE = _alternatives(NAG_ANSWER_WORDS), _alternatives(NAG_UNDO
 """The nag's answer and not-done words as alternatives of its patterns."""
 NAG_WHEN = "(?:(?:" + "|".join(NAG_WHEN_WORDS) + ")就?)?"
 """`到点了一直催我…`: when the time comes, said before the nag or its interval."""
-NAG_IF, NAG_NOT = rf"{NAG_WHEN}(?:如果|要是)?(?:我)?", r"(?:还)?(?:没有|没|不)"
+NAG_IF, NAG_NOT = rf"{NAG_WHEN}(?:如果|要是|如)?(?:我)?", r"(?:还)?(?:没有|没|不|未)"
 """`到点如果我` / `还没有`: the start of `到点没弄完就每半小时催一次`."""
 NAG_UNTIL_DONE_PATTERN = (
     # `直到完成`, `一直提醒我直到我回复收到为止`, `直到我回复`
@@ -344,7 +346,7 @@ NAG_UNTIL_DONE_PATTERN = (
     # `一直提醒到我回复`, `提醒到我说完成为止`, `一直催到我回收到`
     rf"|{NAG_REPEAT}?{NAG_NAG}(?:我)?到\s*(?:我)?{NAG_REPLY}\s*{NAG_ANSWER}?了?(?:为止)?"
     # `没回复收到就一直提醒`, `不回就一直催我`, `我没说收到就继续提醒`
-    rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}{NAG_ANSWER}?(?:的话)?\s*(?:就)?{NAG_REPEAT}{NAG_NAG}(?:我)?"
+    rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}{NAG_ANSWER}?(?:的话)?\s*(?:就|请)?{NAG_REPEAT}{NAG_NAG}(?:我)?"
     # `要是没回复就每隔半小时再提醒`: the interval that follows says how often
     rf"|{NAG_IF}{NAG_NOT}{NAG_UNDONE}我?{NAG_ANSWER}?(?:的话)?[\s,]*(?:请|就)?(?=\s*每)"
     # `没寄就一直提醒我`: not done (any verb), then the nag
@@ -1064,8 +1066,9 @@ QUESTION_MARKS = "?？吗"
 BOOKED_LEADS = ("约了", "约好了", "我约了")
 """`约了周五晚上八点跟老同学吃饭`: an appointment the user made."""
 PERIOD_THEN_HOUR_PATTERN = (
-    r"^(?P<when>.*?(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上))(?P<title>[^\s0-9]{2,}?)\s+"
-    r"(?P<hour>(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})点(?:半|[0-9]{1,2}分?)?)$"
+    r"^(?P<when>.*?(?:凌晨|早上|早晨|上午|中午|下午|傍晚|晚上))(?P<title>[^\s,0-9]{2,}?)[\s,]+"
+    r"(?P<hour>(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})点(?:半|[0-9]{1,2}分?)?)(?:开始|开)?"
+    r"(?P<after>(?:[\s,].*)?)$"
 )
 """`周四下午去医院看眼睛 两点`: the period said first, its hour said last: one time."""
 BOOKED_PATTERN = r"^(?:我)?约(?:好)?了"
@@ -1096,7 +1099,7 @@ STRONG_SPEND = (
     "掏了",
 )
 """The verbs that say money was spent, whatever the item."""
-NOTE_TAIL_PATTERN = r"\s+(?:又|已)?(?:交|付|花|给|收|充|点|买|到|到账)$"
+NOTE_TAIL_PATTERN = r"\s+(?:又|已)?(?:交|付|花|给|收|充|点|买|到|到账|转过去|转了过去|转过去)$"
 """`房租 四千二 交了`, `退款59块到了` (了 already dropped): a verb left at the end is no
 part of the note."""
 NOT_BEFORE_MONEY = frozenset("第周期拜每#./")
@@ -1207,7 +1210,7 @@ WATER_HINT_PATTERN = "水|杯|water"
 """A word water said in a sentence needs."""
 CHANNEL_HINT_PATTERN = "绑|渠道|通道|备用|备选|后备|小程序|微信|企微|wxpusher|server|方糖|sct|uid_|spt|发到|推送|提醒发|消息发"
 """A word a channel said in a sentence needs."""
-NOT_NEEDED_HINT_PATTERN = "不用|不要|不必|用不着"
+NOT_NEEDED_HINT_PATTERN = r"不用|不要|不必|用不着|不\S{1,2}了?$"
 """`不用`, `不要`: something no longer needed."""
 DISMISS_HINT_PATTERN = "算了|不记|不用了|不要了|别记|不用记|不要记"
 """`算了`, `不记`: a record not wanted."""
@@ -1272,7 +1275,7 @@ QUIET_ASKED_PATTERN = (
 AFTER_WAIT_PATTERN = rf"(?:过|等|稍后|推迟|延后)\s*{WAIT_PATTERN}"
 """`过半小时`, `等十分钟`, `稍后一小时` (snooze): after a wait."""
 WATER_LATER_PATTERN = (
-    rf"(?:再)?(?:过|等)?\s*{WAIT_PATTERN}(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我喝水"
+    rf"(?:再)?(?:过|等)?\s*{WAIT_PATTERN}(?:后|以后)?(?:再)?(?:叫|提醒|喊|催)我?喝水"
 )
 """`过半小时再提醒我喝水`: the next water reminder put off."""
 
@@ -1433,11 +1436,17 @@ LEAD_SIGH_PATTERN = r"^(?:算了|嗯+|哎呀|哦)[\s,]*"
 """`算了`, `嗯`, `哎呀`: a sigh before what is meant, dropped."""
 ANY_VERB_ALTERNATIVES = "|".join(sorted({*WORK_VERBS, *DONE_PAST_VERBS}, key=len, reverse=True))
 """Every work or done verb, longest first, as alternatives of a pattern."""
+NOT_DOING_ALTERNATIVES = "|".join(
+    sorted({*WORK_VERBS, *DONE_PAST_VERBS} - {"开", "约", "打", "回"}, key=len, reverse=True)
+)
+"""The verbs of `排骨不买了` (a task dropped); not 开 (`周会不开了` is an event's, `网站打不
+开` a remark) nor 约, 打, 回."""
 NOT_NEEDED_PATTERN = (
     rf"(?P<thing>[^\s,0-9我你他她它这那]{{1,10}}?)\s*(?:也|就|都)?(?:不用|不要|不必|用不着)"
     rf"(?:再)?(?P<verb>{ANY_VERB_ALTERNATIVES}|去)了?"
+    rf"|(?P<thing_>[^\s,0-9我你他她它这那]{{1,10}}?)\s*(?:也|就|都)?不(?P<verb_>{NOT_DOING_ALTERNATIVES})了?"
 )
-"""`奶粉不用买了`: a task no longer needed."""
+"""`奶粉不用买了`, `排骨不买了`: a task no longer needed."""
 
 # --- cues.py, inside its readers ---
 WEIGHT_CHAR = "体"
@@ -1459,13 +1468,16 @@ TASK_NAMES = ("待办", "任务", "todo")
 OTHER_LIST_NAMES = ("提醒", "日程", "预算")
 """The names of the other numbered lists."""
 TITLE_EMPTY_EDGES_PATTERN = (
-    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|[的到]?时候(?:再|就)?|(?:请)?将(?=\S{2})|(?:要|得|需要)(?=\S{3})|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
+    r"^(?:嗯+|呃|额|就是|那个|有一个|有个|\+1\s*|[的到]?时候(?:再|就)?|(?:请)?将(?=\S{2})|(?:要|得|需要)(?=\S{3})|(?:ddl|todo|截止|截至)(?:\s*[:：]\s*|\s+))+\s*"
     r"|(?:\s+(?:ddl|截止)|\s*那个|\s*(?:千万)?别忘(?:记)?了?|(?:约|定|安排)在了?|\s*摆烂了?)\s*$"
     r"|[\s,]+(?:不然|要不然|否则|免得|省得|以免)\S*$|\s+[吧呢啊呀哈]$|(?<=\S\S)的$"
 )
 """Words at a title's edge that say nothing of the thing: a spoken filler (`就是 开会`),
 `有一个年终审计沟通会`, `ddl 交开题报告`, `甲方来验收那个`, `买药别忘了`, what is
 left of a when (`月底的时候 核对账目`), a 的 left of a name (`跟老李的那个日程`)."""
+PROGRESSIVE_PATTERN = r"(?:炖|煮|烧|熬|蒸|烤|泡|晒|洗|充|睡|忙)着|正在"
+"""`炖着汤`, `正在开会`: something going on; said last after a space, it leaves a title
+(`带着电脑` is part of what to do, and stays)."""
 BA_DONE_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?:弄|办|搞|处理)(?:了|掉|好|完)?$"
 """`把驾驶证年审弄了` as a task's title: the thing to get done (驾驶证年审)."""
 BA_VERB_TITLE_PATTERN = r"^把(?P<thing>.{2,}?)(?P<verb>[交买取还寄发送拿带修换缴付签填退])了$"
@@ -1548,7 +1560,7 @@ WHOLE_MESSAGE_WORDS: dict[str, str] = {
     "做完": "answer_nag_word", "做完了": "answer_nag_word",
     "搞定": "answer_nag_word", "搞定了": "answer_nag_word",
     "弄完": "answer_nag_word", "弄完了": "answer_nag_word",
-    "好的收到": "answer_nag_word",
+    "好的收到": "answer_nag",
     # The water mini-program (issue 12)
     "绑定 小程序": "link_mini_program", "绑定小程序": "link_mini_program", "小程序绑定": "link_mini_program",
 }  # fmt: skip

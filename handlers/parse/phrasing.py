@@ -52,7 +52,6 @@ from handlers.parse.patterns import (
     MORNING_PERIODS,
     NAMED_DAY_PATTERN,
     OF,
-    PERIOD_THEN_HOUR_PATTERN,
     POLITE_LEAD_PATTERN,
     QUESTION_MARKS,
     REMEMBER_WORD,
@@ -86,6 +85,7 @@ from handlers.parse.tasks import (
     event_from,
     parse_event,
     parse_task,
+    period_then_hour,
     small_hours_asked,
     task_from,
 )
@@ -341,7 +341,6 @@ def read_water(text: str, _context: Body) -> Command | None:
 _VAGUE_WHEN = re.compile("(?:" + "|".join(map(re.escape, VAGUE_PERIODS)) + VAGUE_WHEN_TAIL)
 
 _BOOKED = re.compile(BOOKED_PATTERN)
-_PERIOD_THEN_HOUR = re.compile(PERIOD_THEN_HOUR_PATTERN)
 
 
 def read_dated(text: str, context: Body) -> Command | None:
@@ -351,7 +350,7 @@ def read_dated(text: str, context: Body) -> Command | None:
         return None
     booked = text.startswith(BOOKED_LEADS)  # 约了周五晚上八点跟老同学吃饭
     said = _BOOKED.sub("", text) if booked else text
-    said = _PERIOD_THEN_HOUR.sub(r"\g<when>\g<hour> \g<title>", said)  # …下午去医院 两点
+    said = period_then_hour(said)  # 周四下午去医院看眼睛 两点
     if (vague := _VAGUE_WHEN.fullmatch(said)) is not None:
         return Confirm(guess=AddTask(title=vague["title"].strip()))  # 下周要交年终总结: which day?
     try:

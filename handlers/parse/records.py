@@ -32,6 +32,7 @@ from handlers.parse.lexicon import (
     ML_PER_GLASS,
     SPOKEN_FILLERS,
     WATER_CHECK_WORDS,
+    WATER_COUNT_LEADS,
     WATER_MISSED,
     WATER_OVERCOUNTED,
 )
@@ -128,7 +129,7 @@ def parse_water(body: Body) -> Command:
         return water(-found.count)  # 喝水多记了一杯，减掉
     if found.count and any(word in body.text for word in WATER_MISSED):
         return water(found.count)  # 喝水少记了两杯
-    for word in WATER_CHECK_WORDS:  # 喝水打卡 +2: the check-in word, then the count
+    for word in WATER_COUNT_LEADS:  # 喝水打卡 +2, 饮水记录 +2: a lead word, then the count
         rest = body.text.removeprefix(word).strip() if body.text.startswith(word) else ""
         if rest and (counted := _WATER.fullmatch(rest)) is not None:
             return _water_count(counted)

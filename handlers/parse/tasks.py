@@ -55,6 +55,7 @@ from handlers.parse.patterns import (
     NAMING_PATTERN,
     OF,
     ORDINAL_EVENT_PATTERN,
+    PERIOD_THEN_HOUR_PATTERN,
     POSTPONE_KEYWORD,
     QUIET_WORDS_SAID,
     REMIND_BEFORE_PATTERN,
@@ -244,10 +245,19 @@ def _time_last(when: When) -> When:
     return when
 
 
+def period_then_hour(text: str) -> str:
+    """`下周五晚上年会，六点半开始` -> `下周五晚上六点半 年会`: a period said first and its
+    hour said after the title is one time, said first."""
+    return _PERIOD_THEN_HOUR.sub(r"\g<when>\g<hour> \g<title>\g<after>", text)
+
+
+_PERIOD_THEN_HOUR = re.compile(PERIOD_THEN_HOUR_PATTERN)
+
+
 def when_anywhere(text: str, today: dt.date) -> When:
     """The day and time said first (`周五 交报告`) or last (`交水费 周五`, `面试 下周一
     上午十点半`): a when at the end, after the title, is read as if said first."""
-    when = match_when(text, today)
+    when = match_when(period_then_hour(text), today)
     if when.day is not None and when.start is None and when.rest:
         return _time_last(when)  # 周日 带娃打疫苗 上午十点
     if when.day is not None or when.start is not None:

@@ -104,10 +104,12 @@ async def test_a_thing_named_with_more_words_or_another_verb_is_found(keeper: Ke
     await keeper.say("日程 周五 10:00 疫苗第二针")
     await keeper.say("日程 周六 9:00 钢琴课")
     await keeper.say("待办 回款")
+    await keeper.say("日程 周四 16:00 甲方视频会")
 
     moved = await keeper.say("打疫苗那个改到下午四点")
     cancelled = await keeper.say("孙女钢琴课这周不上了 日程删一下")
     done = await keeper.say("供应商回款打过去了")
+    called_off = await keeper.say("取消跟甲方的视频会")
 
     assert "16:00" in moved
     assert "疫苗第二针" in moved
@@ -115,6 +117,8 @@ async def test_a_thing_named_with_more_words_or_another_verb_is_found(keeper: Ke
     assert "钢琴课" in cancelled
     assert "回款" in done
     assert "没有" not in done
+    assert "已取消日程" in called_off
+    assert "甲方视频会" in called_off
 
 
 async def test_a_red_packet_given_is_an_expense(keeper: Keeper, engine: AsyncEngine) -> None:

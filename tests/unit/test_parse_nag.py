@@ -113,7 +113,7 @@ def test_a_nag_that_cannot_be_kept_is_refused_with_a_clear_answer(text: str, ans
         ("搞定了", "搞定了"),
         ("弄完", "弄完"),
         ("弄完了", "弄完了"),
-        ("好的收到", "好的收到"),
+        ("好的收到", "收到"),  # politeness before 收到: the answer a channel test reads too
     ],
 )
 def test_a_bare_answer_word_is_the_answer_to_a_nag(text: str, word: str) -> None:
