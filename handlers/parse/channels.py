@@ -45,6 +45,7 @@ from handlers.parse.patterns import (
     CHANNEL_WORDS,
     KEY_WORDS_PATTERN,
     MINI_PROGRAM,
+    MY_OWN,
     TARGET_WORDS,
     UNBIND_WORD,
 )
@@ -92,7 +93,9 @@ def _tested(found: re.Match[str]) -> SendChannelTest | None:
     name no channel (`测试 一下体重`: not ours). A bare test verb needs 渠道 words."""
     if found["none"] is not None:
         return SendChannelTest()  # 发条测试消息
-    said = found["name"] or found["to"] or found["onto"] or found["asked"] or ""
+    if found["pushed"] is not None:
+        return SendChannelTest()  # 推一条测试消息过来看看
+    said = found["name"] or found["to"] or found["onto"] or found["asked"] or found["first"] or ""
     name = said.strip()  # 给WxPusher发个测试消息, 发条测试看看wxpusher通不通
     if not name:
         return SendChannelTest() if any(w in found[0] for w in CHANNEL_TEST_NOUNS) else None
@@ -116,6 +119,7 @@ def _channel(word: str, how: str) -> BindableChannel:
 
 def _bind(rest: str) -> BindReceiver:
     """`<channel word> <value>`: the word may touch the value (`绑定WxPusherUID_x`)."""
+    rest = rest.removeprefix(MY_OWN).strip()  # 绑定我的Server酱，SendKey为SCT…
     folded = rest.casefold()
     for word in sorted(CHANNEL_WORDS, key=len, reverse=True):
         if folded.startswith(word) and word != "sct":

@@ -94,6 +94,7 @@ from handlers.parse.lexicon import (
     WEEKDAYS,
     WHEN_ASKED,
 )
+from handlers.parse.nag import take_until_done
 from handlers.parse.nag import without_clause as nag_clauses_out
 from handlers.parse.normalise import compact, remark_clause, strip_separators
 from handlers.parse.numbers import check_weight, small_int
@@ -256,6 +257,8 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
     if pointed and _slots.when_found and _only_said(text, asking):  # …这个待办到点一直催我
         rest = _without(text, pointed)
         return parse_task(context.with_text(TASK_KEYWORD, rest)) if rest else None
+    if (task := _edge_before_nag(text, context)) is not None:
+        return task  # 六点给小李发饮食计划 待办 每隔半小时催我一次 直到我做完
     edge = next((w for w in TASK_EDGE_WORDS if text.casefold().endswith(w)), None)
     if edge and not (asking or cues.task_state or cues.turn_off or cues.remind):
         rest = strip_separators(text[: -len(edge)].rstrip(MARKER_EDGE_MARKS))
@@ -274,6 +277,21 @@ def markers(text: str, context: Body, cues: Cues, _slots: Slots) -> Command | No
 
 
 _LEAD_VERBS = re.compile(BOOKED_LEAD_PATTERN)
+
+
+def _edge_before_nag(text: str, context: Body) -> Command | None:
+    """A bare task word said last before a nag's words (`…发饮食计划 待办 每隔半小时催我
+    一次 最多三次 直到我做完`): a task that nags, the task word out of its title."""
+    try:
+        said, terms = take_until_done(text, interval_nags=True)
+    except ParseError:
+        return None
+    edge = next((w for w in TASK_EDGE_WORDS if said.casefold().endswith(f" {w}")), None)
+    if terms is None or edge is None:
+        return None
+    at = text.casefold().find(f" {edge}")
+    rest = text[:at] + text[at + len(edge) + 1 :]
+    return parse_task(context.with_text(TASK_KEYWORD, rest))
 
 
 def _only_said(text: str, asking: bool) -> bool:

@@ -223,11 +223,14 @@ _TRY = r"(?:测试|测一下|测下|测一测|测测|试试|试一下|试下|检
 CHANNEL_TEST_PATTERN = (
     # `测试 渠道 WxPusher`, `测一下渠道`, `试试推送能不能收到`, `测试一下WxPusher`
     rf"{_TRY}\s*(?:一下)?\s*(?:我的|各个|所有|全部)?\s*(?:(?:渠道|通道|推送|提醒)\s*)?(?P<name>.*?)"
-    r"\s*(?:看看?)?(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|能否到达?|能到吗|到不到|通不通|好不好使)?"
+    r"\s*(?:看看?)?(?:我的?)?(?:手机)?(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|能否到达?|能到吗|到不到|通不通|好不好使)?"
     # `发条测试消息`, `给我发一条测试消息`, `给WxPusher发个测试消息`
     r"|(?:给我)?发(?:一)?[条个]测试(?:消息|推送)?(?:给我)?\s*(?:看看?|试试|试一下)?"
     r"(?:我的?)?(?:手机)?(?:能不能收到|能否收到|能收到吗|收不收得到)?(?P<none>)"
     r"|发(?:一)?[条个]测试(?:消息|推送)?(?:到|给)\s*(?P<onto>\S+)"
+    # `wxpusher那个通道测一下`, `推一条测试消息过来看看`
+    r"|(?P<first>[A-Za-z酱]+)\s*(?:那个|的)?\s*(?:渠道|通道)?\s*(?:测一下|测试一下|测测|试一下|测下)"
+    r"|推(?:一)?[条个]测试(?:消息|推送)?(?:过来)?(?:看看)?(?P<pushed>)"
     r"|发(?:一)?[条个]测试(?:消息|推送)?\s*(?:看看?|试试)?\s*(?P<asked>[A-Za-z酱]+?)\s*"
     r"(?:能不能收到|能否收到|能收到吗|收不收得到|能不能到|到不到|通不通|好不好使)"
     r"|给\s*(?P<to>[^\s发]+?)\s*发(?:一)?[条个]?测试(?:消息|推送)?(?:看看)?"
@@ -238,6 +241,8 @@ CHANNEL_CONFIRM_PATTERN = r"(?:收到了|已收到|收到)\s*(?P<name>[^\s].*)"
 CHANNEL_TEST_NOUNS = ("渠道", "通道", "推送", "提醒")
 """After a bare test verb, one of these must be said for it to be a channel test."""
 """`绑定 ...` / `解绑 ...`: a receiver bound or unbound."""
+MY_OWN = "我的"
+"""`绑定我的Server酱`: whose channel, said before its name."""
 UNBIND_WORD = "解绑"
 """The word of `CHANNEL_BIND_PATTERN` that unbinds."""
 MINI_PROGRAM = "小程序"
@@ -360,9 +365,9 @@ NAG_UNTIL_DONE_PATTERN = (
 NAG_EVERY_PATTERN = (
     rf"{NAG_WHEN}每隔?\s*(?:(?P<n>{NAG_N})\s*个?\s*(?P<half>半)?\s*(?P<unit>分钟|分|小时|钟头)"
     r"|(?P<named>半个?小时|半个?钟头|一?刻钟|个?小时|个?钟头))\s*"
-    r"(?:再?(?:提醒|催)(?:我)?(?:一次|一遍)?|一次)?"
+    r"(?:再?(?:提醒|催|叫|喊)(?:我)?(?:一次|一遍)?|一次)?"
 )
-"""`每10分钟`, `每隔半小时再提醒一次`: the interval of a nag."""
+"""`每10分钟`, `每隔半小时再提醒一次`, `每隔十五分钟再叫一次`: the interval of a nag."""
 NAG_EVERY_NAGS_PATTERN = rf"每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟)\s*(?:再)?{NAG_NAG}"
 """An interval followed by a nag verb (`每15分钟催一次`)."""
 URGE_VERB = "催"
@@ -405,7 +410,8 @@ TASK_DONE_FIRST_PATTERN = rf"{TASK_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})"
 """`搞定 2`: the done word, then the task."""
 TASK_TOMORROW_PATTERN = (
     r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做"
-    rf"|再(?P<verb>{'|'.join(w for w in WORK_VERBS if len(w) == 1)}))|(?:推到|挪到|改到|放到|拖到)明天)"
+    rf"|再(?P<verb>{'|'.join(w for w in WORK_VERBS if len(w) == 1)}))|(?:推到|挪到|改到|放到|拖到)明天"
+    r"|今天\S{0,3}(?:不了|不完|没空|来不及)了?[\s,]*明天吧?)"
 )
 """`买菜明天再说`, `挪到明天`: a task put off to tomorrow."""
 TASK_NOT_NEEDED_PATTERN = r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)"
@@ -420,6 +426,13 @@ TASK_DONE_AFTER_COMMA_PATTERN = r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{
 """`给张阿姨回电话，已经打过了`: a task, then that it happened."""
 TASK_CANCEL_TAIL_PATTERN = r"\s*,\s*(?:取消掉|取消吧|取消|删了吧|删掉吧)$"
 """`，取消掉`: a cancel word after a comma, dropped."""
+EVENT_LASTS_PATTERN = (
+    r"[\s,]*(?:(?P<n>[0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*个?\s*(?P<half>半)?\s*(?P<unit>小时|钟头|分钟)"
+    r"|(?P<only_half>半)\s*个?\s*(?:小时|钟头))$"
+)
+"""`张总私教课 一个小时`: how long an event lasts, said after its title (its end)."""
+WHICH_ASKED_PATTERN = r"哪些|哪个|什么|啥|吗|没有?$"
+"""`我还有哪些事项尚未完成`: a question, never a task's state."""
 TODAY_CANNOT_PATTERN = (
     r"\s*今天\S{0,4}(?:不完|不了|没空|来不及|不过来)了?\s*$"
     r"|^\s*(?:今天)?\S{0,3}(?:不完|没空|来不及|忙不过来|太忙|太累)了?[\s,]+"
@@ -827,7 +840,10 @@ SECOND_TIME_PATTERN = r",\s*(?:凌晨|早上|上午|中午|下午|傍晚|晚上|
 """A second time said after the title (`…，晚上十点再提醒一次`): one rule per time."""
 AFTER_A_WHILE_PATTERN = r"^(?:再)?过\s*(?P<span>[0-9一二两三四五六七八九十半]+\s*个?半?\s*(?:分钟|分|小时|钟头))(?!后|以后|之后)"
 """`过四十分钟`: read as `四十分钟后`."""
-RECUR_TAIL_PATTERN = rf"[\s,;]*(?P<tail>(?:{'|'.join(RECUR_TAILS)}|每个?(?:周|星期|礼拜)[一二三四五六日天1-7]+)(?:都|也)?)$"
+RECUR_TAIL_PATTERN = (
+    rf"[\s,;]*(?P<tail>(?:{'|'.join(RECUR_TAILS)}|每个?(?:周|星期|礼拜)[一二三四五六日天1-7]+)(?:都|也)?)"
+    r"(?:要)?(?:提醒我?)?(?P<important>[\s,]*(?:很|非常|特别)?重要)?$"
+)
 """`…,每天`, `…,每周三都`: a recurrence said last."""
 SAID_DAILY_PATTERN = r"^(?:每天|天天|每日)"
 """`每天`, `天天`: a daily rule said first."""
@@ -932,7 +948,7 @@ DIGEST_DAILY_PATTERN = (
     r"(?:给我|吧)?"
 )
 """`每天早上7点半发晨报`: a digest's time."""
-WAKE_SLEEP_PATTERN = r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
+WAKE_SLEEP_PATTERN = r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?了?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
 """`我一般7点起床11点睡`: the day window."""
 ROUTINE_CHANGE_PATTERN = r"^作息(?:时间)?\s*(?:改一下|改成|改为|调整一下|调整为|调整成|调一下|调成|调为|换成|设置为|设为)?\s*[:：]?\s*"
 """`作息时间改一下 早上6:30起 晚上11点睡`: the words that only say a change follows."""
@@ -1502,7 +1518,7 @@ ALREADY_WORD = "已经"
 MY_WORDS = ("我的", "我都")
 """`我的`, `我都`: the user's own."""
 REF_WHEN_TAIL_PATTERN = (
-    r"(?<=\S\S)(?:这周|本周|这礼拜|这星期|下周|今天|明天|后天|这个月|本月|这次)$"
+    r"(?<=\S\S)(?:这周|本周|这礼拜|这星期|下周|今天|明天|后天|这个月|本月|这次|那[节场次个]课?)$"
     r"|^(?:今天|明天|后天|这周[一二三四五六日天]?|下周[一二三四五六日天]?|周[一二三四五六日天])的?(?=\S\S)"
 )
 """`孙女钢琴课这周不上了`: when it was called off, said after the thing's name."""
@@ -1517,7 +1533,20 @@ DOER_TAILS = ("已经", "终于", "总算", "都", "也", "我")
 (dropped from its end, as often as they stand there)."""
 SERVERCHAN_NAME = "Server酱"
 """The name a SendKey is bound under."""
-SEE_LIST_EXTRA = ("清单", "列表", "list", "我的", "都", "吧", "还有", "有", "个")
+SEE_LIST_EXTRA = (
+    "清单",
+    "列表",
+    "list",
+    "我的",
+    "都",
+    "吧",
+    "还有",
+    "有",
+    "个",
+    "给我",
+    "发我",
+    "看下",
+)
 """Words besides look and question words that only ask to see a list."""
 PAGE_FILLER = ("个人", "我的", "的", "个", "一下")
 """Words besides the pages' names that only ask for the pages."""
@@ -1605,7 +1634,7 @@ HELP_ALIASES |= {"支出": "记账", "开销": "记账", "花销": "记账", "�
 HELP_ALIASES |= {"行程": "日程", "日历": "日程", "待办事项": "待办", "日志": "日记"}
 """Other words for a help topic (`帮助 任务` is 待办's page)."""
 HELP_PHRASES_PATTERN = (
-    r"(?:你)?(?:会|能|可以)(?:做|干)?(?:什么|啥|哪些)|(?:有)?(?:什么|啥|哪些)功能|功能有(?:哪些|什么|啥)"
+    r"(?:你)?(?:会|能|可以)(?:帮我)?(?:做|干)?(?:什么|啥|哪些)|(?:有)?(?:什么|啥|哪些)功能|功能有(?:哪些|什么|啥)"
     r"|(?:这玩意儿?|这东西|这个东西|这个)(?:该|要|应该)?(?:咋|怎么|怎样)用"
     r"|使用说明|说明书?"
     r"|不会用|怎么用|咋用|教程|指令|命令|命令列表|功能列表"
@@ -1627,7 +1656,7 @@ QUESTION_MONTH_PATTERN = (
 )
 """This month's view asked (`这个月的账单`)."""
 QUESTION_TASKS_PATTERN = (
-    r"(?:还有|有)(?:什么|啥|哪些)(?:事|事情|任务|待办)?(?:没做|没完成|没干|要做|要干|待办)"
+    r"(?:还有|有)(?:什么|啥|哪些)(?:事项|事|事情|任务|待办)?(?:没做|没完成|尚未完成|未完成|没干|要做|要干|待办)"
     r"|还有(?:什么|啥|哪些)(?:任务|待办|事)"
     r"|(?:待办|任务)(?:有哪些|有啥|有什么|清单)|我的(?:待办|任务)|看看?(?:待办|任务)"
 )

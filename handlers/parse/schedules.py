@@ -176,7 +176,7 @@ def _recurrence_first(text: str) -> str:
     tail = match["tail"]
     for particle in RECUR_TAIL_PARTICLES:
         tail = tail.removesuffix(particle)
-    return f"{tail} {body}"
+    return f"{tail} {body} {match['important'] or ''}".rstrip()  # 每天都要提醒 重要
 
 
 def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:

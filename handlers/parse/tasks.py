@@ -45,6 +45,7 @@ from handlers.parse.patterns import (
     DONE_KEYWORD,
     EDIT_LEAD_PATTERN,
     EVENT_END_WORDS,
+    EVENT_LASTS_PATTERN,
     EVENT_NUMBER_PATTERN,
     EVENT_WORD,
     HALF,
@@ -52,6 +53,7 @@ from handlers.parse.patterns import (
     LAST_RECORD_WORDS,
     LE,
     MOVE_VERB_ALTERNATIVES,
+    NAG_HOUR_UNITS,
     NAMING_PATTERN,
     OF,
     ORDINAL_EVENT_PATTERN,
@@ -308,13 +310,36 @@ def event_from(when: When) -> AddEvent:
     if when.start is not None and when.end is not None and when.end <= when.start:
         raise ParseError(texts.EVENT_END_BEFORE_START)
     remind, rest = remind_minutes(when.rest)
+    end = when.end
+    lasts = _EVENT_LASTS.search(rest) if when.start is not None and end is None else None
+    if lasts is not None and rest[: lasts.start()].strip():  # 张总私教课 一个小时
+        end = _end_after(when.start, lasts)
+        rest = rest[: lasts.start()] if end is not None else rest
     title = " ".join(strip_separators(rest).split())
     title = title.removeprefix(THAT).removeprefix(THIS).strip() or title  # 明天那个体检
     if not title:
         raise ParseError(texts.EVENT_NEEDS_TITLE)
     return AddEvent(
-        title=title, day=when.day, start=when.start, end=when.end, remind_minutes_before=remind
+        title=title, day=when.day, start=when.start, end=end, remind_minutes_before=remind
     )
+
+
+def _end_after(start: dt.time | None, lasts: re.Match[str]) -> dt.time | None:
+    """The end of an event lasting `lasts` from `start`, or None past midnight."""
+    if start is None:
+        return None
+    hours = lasts["unit"] in NAG_HOUR_UNITS if lasts["unit"] else True
+    count = (
+        0.5
+        if lasts["only_half"]
+        else float(small_int(lasts["n"]) or 0) + (0.5 if lasts["half"] else 0)
+    )
+    minutes = int(count * 60) if hours else int(count)
+    at = dt.datetime.combine(dt.date(2000, 1, 1), start) + dt.timedelta(minutes=minutes)
+    return at.time() if minutes > 0 and at.date() == dt.date(2000, 1, 1) else None
+
+
+_EVENT_LASTS = re.compile(EVENT_LASTS_PATTERN)
 
 
 def _event_number(text: str, hint: str) -> tuple[int, str]:
