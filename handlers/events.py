@@ -11,7 +11,7 @@ import services.rules
 from handlers import texts
 from handlers.commands import AddEvent, CancelEvent, EditEvent, ShowEvents
 from handlers.context import Context, Outcome
-from handlers.parse.cues import done_thing
+from handlers.naming import named
 from handlers.router import Router
 from scheduler.core.texts import times
 from storage.database import Session
@@ -127,20 +127,13 @@ async def _target(session: Session, ctx: Context, cmd: EditEvent) -> EventRecord
 async def _named(
     session: Session, ctx: Context, title: str, day: dt.date | None
 ) -> EventRecord | str:
-    """The one upcoming event whose title contains `title` (on `day` when said), else
-    the thing without its verb, else one whose whole title `title` holds; or the reply
-    saying there is none or which ones match."""
+    """The one upcoming event (on `day` when said) that `title` names (`handlers.naming`:
+    打疫苗 finds 疫苗第二针, 孙女钢琴课 finds 钢琴课), or the reply saying there is none or
+    which ones match."""
     upcoming = [
         e for e in await events.upcoming(session, ctx.user.id, ctx.today) if day in (None, e.day)
     ]
-    found = [e for e in upcoming if title in e.title]
-    if not found and (thing := done_thing(title)) is not None:
-        found = [e for e in upcoming if thing in e.title]  # 打疫苗那个 finds 疫苗第二针
-    if not found:
-        found = [e for e in upcoming if len(e.title) >= 2 and e.title in title]  # 孙女钢琴课
-    named = title.rpartition(texts.OF)[2]
-    if not found and named != title and len(named) >= 2:
-        found = [e for e in upcoming if named in e.title]  # 跟甲方的视频会: 视频会
+    found = named(upcoming, title, lambda event: event.title)
     if not found:
         return texts.event_title_not_found(title)
     if len(found) > 1:

@@ -30,7 +30,7 @@ from handlers.commands import (
     SwitchAllReminders,
 )
 from handlers.context import Context, Outcome
-from handlers.parse.cues import done_thing
+from handlers.naming import named
 from handlers.router import Router
 from scheduler.core import nag, quiet, rule_kinds
 from scheduler.core import water_plan as wp
@@ -184,15 +184,11 @@ async def change_rule(session: Session, ctx: Context, cmd: ChangeRule) -> Outcom
 
 
 async def _rule_named(session: Session, ctx: Context, title: str) -> int | str:
-    """The number of the one listed rule whose words contain `title` (`把吃药那个提醒
-    删了`), else the thing without its verb (`交养老保险的提醒` finds 养老保险; `喂维生素`
-    finds 吃维生素), or the reply saying there is none or which ones match."""
+    """The number of the one listed rule that `title` names (`把吃药那个提醒删了`;
+    `handlers.naming`: `交养老保险的提醒` finds 养老保险), or the reply saying there is
+    none or which ones match."""
     listed = [rule for rule in await rules.listed(session, ctx.user.id) if rule.number is not None]
-    found = [rule for rule in listed if title in rule.label]
-    if not found and (thing := done_thing(title)) is not None:
-        found = [rule for rule in listed if thing in rule.label]
-    if not found:
-        found = [rule for rule in listed if len(rule.label) >= 2 and rule.label in title]
+    found = named(listed, title, lambda rule: rule.label)
     if not found:
         return texts.rule_title_not_found(title)
     if len(found) > 1:

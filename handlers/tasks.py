@@ -21,7 +21,7 @@ import services.rules
 from handlers import texts
 from handlers.commands import AddTask, CancelTask, CompleteTask, PostponeTask, ShowTasks, TaskRef
 from handlers.context import Context, Outcome
-from handlers.parse.cues import done_thing
+from handlers.naming import named
 from handlers.router import Router
 from scheduler.core import nag
 from scheduler.core.reminder_rules import task_due_at
@@ -87,7 +87,7 @@ async def _add_task_nag(session: Session, ctx: Context, cmd: AddTask) -> Outcome
 
 @router.handles(CompleteTask)
 async def complete_task(session: Session, ctx: Context, cmd: CompleteTask) -> Outcome:
-    return await _close(session, ctx, cmd.ref, done=True)
+    return await _close(session, ctx, await _resolve(session, ctx.user.id, cmd.ref), done=True)
 
 
 @router.handles(CancelTask)
@@ -95,17 +95,17 @@ async def cancel_task(session: Session, ctx: Context, cmd: CancelTask) -> Outcom
     """`体测取消了`: the open task named so; when there is none, the one upcoming event
     whose title holds the words (a thing called off is a task or an event, and the
     words alone do not say which), else the task's own "not found"."""
-    title = cmd.ref.title
-    by_title = title is not None and cmd.ref.number is None and cmd.ref.task_id is None
-    if by_title and isinstance(await _resolve(session, ctx.user.id, cmd.ref), str):
-        event = await handlers.events.named_event(session, ctx, title or "")
+    found = await _resolve(session, ctx.user.id, cmd.ref)
+    by_title = cmd.ref.number is None and cmd.ref.task_id is None and cmd.ref.title is not None
+    if by_title and isinstance(found, str):
+        event = await handlers.events.named_event(session, ctx, cmd.ref.title or "")
         if event is not None:
             return await handlers.events.cancel(session, ctx, event)
-    return await _close(session, ctx, cmd.ref, done=False)
+    return await _close(session, ctx, found, done=False)
 
 
-async def _close(session: Session, ctx: Context, ref: TaskRef, *, done: bool) -> Outcome:
-    found = await _resolve(session, ctx.user.id, ref)
+async def _close(session: Session, ctx: Context, found: TaskRecord | str, *, done: bool) -> Outcome:
+    """Close the task `_resolve` found (or answer with why there is none)."""
     if isinstance(found, str):
         return Outcome(reply=found)
     status = TaskStatus.DONE if done else TaskStatus.CANCELLED
@@ -133,11 +133,7 @@ async def _resolve(session: Session, user_id: int, ref: TaskRef) -> TaskRecord |
         task = await tasks.find_open_by_number(session, user_id, ref.number)
         return task or texts.task_not_found(ref.number, None)
     title = ref.title or ""
-    matches = await tasks.find_open_by_title(session, user_id, title)
-    if not matches and (thing := done_thing(title)) is not None:
-        matches = await tasks.find_open_by_title(session, user_id, thing)  # 取快递 finds 拿快递
-    if not matches and title.startswith(texts.GO_PREFIX) and len(title) > 2:
-        matches = await tasks.find_open_by_title(session, user_id, title[1:])  # 去银行 finds 银行
+    matches = named(await tasks.open_tasks(session, user_id), title, lambda task: task.title)
     if len(matches) == 1:
         return matches[0]
     if not matches:

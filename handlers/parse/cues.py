@@ -19,6 +19,7 @@ from handlers.parse.lexicon import (
     BUDGET_CUES,
     CHANNEL_CUES,
     CHANNEL_TARGETS,
+    COUNT_ONE,
     DISMISS_WORDS,
     DONE_PAST_VERBS,
     EVENT_MARKERS,
@@ -71,7 +72,6 @@ from handlers.parse.lexicon import (
     TASK_PLACES,
     THING_NAMERS,
     THING_WEIGHT,
-    TURN_COUNT_WORDS,
     TURN_OFF_WORDS,
     TURN_ON_WORDS,
     UNDO_CUES,
@@ -185,6 +185,12 @@ _TODAY_CANNOT = re.compile(TODAY_CANNOT_PATTERN)
 _THING_FINISHED_TAIL = re.compile(THING_FINISHED_TAIL_PATTERN)
 
 
+def _remark(text: str) -> bool:
+    """A remark word, or a thing's weight (`行李箱重量`; 体重量了一下 is mine)."""
+    things_weight = THING_WEIGHT in text.replace(WEIGHT_CHAR + THING_WEIGHT, "")
+    return _any(text, REMARK_WORDS) or things_weight
+
+
 def _turn_word(text: str, table: object) -> str | None:
     """The longest turn word of `table` in `text`; a one-character word (关 开 停 删
     别) counts only where it stands as a verb: last, or before 了 掉 吧 一下 ... (not
@@ -208,7 +214,7 @@ def _turn_word(text: str, table: object) -> str | None:
 
 def _counted_feature(text: str, at: int) -> bool:
     """Whether a count word, then a feature, follows `at` (`开个喝水提醒`: 开 is a verb)."""
-    count = next((word for word in TURN_COUNT_WORDS if text.startswith(word, at)), None)
+    count = next((word for word in COUNT_ONE if text.startswith(word, at)), None)
     return count is not None and _pattern(FEATURE_NOUNS).match(text, at + len(count)) is not None
 
 
@@ -377,10 +383,7 @@ class Cues:
 
     @lazy
     def remark(self) -> bool:
-        things_weight = THING_WEIGHT in self.text.replace(
-            WEIGHT_CHAR + THING_WEIGHT, ""
-        )  # 行李箱重量
-        return _any(self.text, REMARK_WORDS) or things_weight
+        return _remark(self.text)
 
     @lazy
     def remark_not_exclaimed(self) -> bool:
@@ -388,7 +391,7 @@ class Cues:
         said = self.text
         for word in EXCLAMATIONS:
             said = said.replace(word, " ")
-        return Cues(said).remark
+        return _remark(said)
 
     @lazy
     def other_person(self) -> bool:
@@ -785,6 +788,12 @@ def asks_to_see(rest: str) -> bool:
 
 
 _DISMISS_LONGEST = sorted(DISMISS_WORDS, key=len, reverse=True)
+
+
+def asks(text: str) -> bool:
+    """Whether `text` asks something (`我还有哪些事项尚未完成？`, `取快递了吗`): the
+    question cues of every reader."""
+    return _any(text, QUESTION_CUES)
 
 
 def only_turn_off(clause: str) -> bool:

@@ -385,7 +385,7 @@ GIVER_SENT_ADVERBS = ("也", "又", "还", "都")
 NOT_FROM_GIVER = "给送帮替"
 PASSED_ON_WORD = "给"
 COUNT_ONE = ("一个", "个")
-"""`发了个红包`, `发了一个红包`: one of a thing."""
+"""`发了个红包`, `开个喝水提醒`: one of a thing, said between a verb and it."""
 """`我妈发了个红包给表弟`: the red packet went on to someone named: not mine."""
 """`过节客户发了个红包`: a giver, maybe an adverb, then a verb of sending: it came in,
 unless one of NOT_FROM_GIVER is said right before the giver (`给客户发了个红包`)."""
@@ -1003,8 +1003,6 @@ TURN_OFF_WORDS |= {
     if again or me
 }
 """`以后别给我发周报了`, `晚报不要再推了`: not sent any more, composed."""
-TURN_COUNT_WORDS = ("一个", "个")
-"""Between a one-character turn word and the feature it turns (`开个喝水提醒`)."""
 TURN_ON_WORDS: dict[str, str] = {
     "重新打开": "resume",
     "重新开": "resume",

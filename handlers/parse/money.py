@@ -192,15 +192,20 @@ def _came_in(note: str) -> bool:
     return False
 
 
-_GIVER_SENT = re.compile(
-    f"(?<![{NOT_FROM_GIVER}])(?:{'|'.join(map(re.escape, GIVERS))})"
-    f"(?:{'|'.join(GIVER_SENT_ADVERBS)})?(?:{'|'.join(GIVER_SENT_VERBS)})"
-)
+def _sent_by(people: tuple[str, ...], then: str = "") -> re.Pattern[str]:
+    """One of `people`, not right after 给 (送, 帮, 替), maybe an adverb, a verb of
+    sending, then `then`: someone who sent money."""
+    return re.compile(
+        f"(?<![{NOT_FROM_GIVER}])(?:{'|'.join(map(re.escape, people))})"
+        f"(?:{'|'.join(GIVER_SENT_ADVERBS)})?(?:{'|'.join(GIVER_SENT_VERBS)}){then}"
+    )
+
+
+_GIVER_SENT = _sent_by(GIVERS)
 """A giver who sent money (`客户发了个红包`): it came in, unless 给 says it went to them."""
-_RED_PACKET_FROM = re.compile(
-    f"(?<![{NOT_FROM_GIVER}])(?:{'|'.join(map(re.escape, OTHER_PEOPLE))})"
-    f"(?:{'|'.join(GIVER_SENT_ADVERBS)})?(?:{'|'.join(GIVER_SENT_VERBS)})(?:{'|'.join(COUNT_ONE)})?"
-    f"(?:{'|'.join(map(re.escape, GIFT_WORDS))})(?!\\s*{PASSED_ON_WORD})"
+_RED_PACKET_FROM = _sent_by(
+    OTHER_PEOPLE,
+    f"(?:{'|'.join(COUNT_ONE)})?(?:{'|'.join(map(re.escape, GIFT_WORDS))})(?!\\s*{PASSED_ON_WORD})",
 )
 """Someone close who sent a red packet, to no one named (`过生日我妈发了个红包`): mine."""
 

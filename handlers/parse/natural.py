@@ -31,7 +31,7 @@ from handlers.commands import (
 )
 from handlers.parse import intents, money, phrasing
 from handlers.parse.body import Body
-from handlers.parse.cues import thing_done
+from handlers.parse.cues import asks, thing_done
 from handlers.parse.lexicon import (
     BUDGET_CUES,
     NOT_RECORD_VERB,
@@ -57,7 +57,6 @@ from handlers.parse.patterns import (
     NATURAL_WEIGHT_PATTERN,
     NOT_A_TITLE_CHARS,
     POSTPONE_KEYWORD,
-    QUESTION_MARKS,
     TASK_CANCEL_REASON_PATTERN,
     TASK_CANCEL_TAIL_PATTERN,
     TASK_CANCEL_TITLE_END_PATTERN,
@@ -70,7 +69,6 @@ from handlers.parse.patterns import (
     TASK_TOMORROW_PATTERN,
     THING_TAILS,
     TODAY_CANNOT_PATTERN,
-    WHICH_ASKED_PATTERN,
 )
 from handlers.parse.tasks import _INTERJECTION, task_ref
 from handlers.parse.views import read_question
@@ -82,7 +80,6 @@ _WEIGHT = re.compile(
 _DONE = re.compile(TASK_DONE_PATTERN)
 _DONE_FIRST = re.compile(TASK_DONE_FIRST_PATTERN, re.IGNORECASE)
 _POSTPONE = re.compile(TASK_TOMORROW_PATTERN)
-_WHICH = re.compile(WHICH_ASKED_PATTERN)
 _CANCEL = re.compile(TASK_NOT_NEEDED_PATTERN)
 _CANCEL_AFTER = re.compile(TASK_NOT_NEEDED_AFTER_PATTERN)
 _EVENT_BY_NUMBER = re.compile(EVENT_BY_NUMBER_PATTERN)
@@ -181,7 +178,7 @@ def read_weight(text: str, *, guess_jin: bool = True) -> Command | None:
 def read_task_state(text: str) -> Command | None:
     """`2 完成了` / `取快递搞定了` / `搞定 2` / `不用买菜了` / `买菜明天再说` (了 dropped);
     never a question (`我还有哪些事项尚未完成？`)."""
-    if any(mark in text for mark in QUESTION_MARKS) or _WHICH.search(text) is not None:
+    if asks(text):
         return None
     if (match := _DONE_FIRST.fullmatch(text)) and _is_title(match["what"]):
         return CompleteTask(ref=task_ref(match["what"].strip(), DONE_KEYWORD))

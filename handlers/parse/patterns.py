@@ -431,8 +431,6 @@ EVENT_LASTS_PATTERN = (
     r"|(?P<only_half>半)\s*个?\s*(?:小时|钟头))$"
 )
 """`张总私教课 一个小时`: how long an event lasts, said after its title (its end)."""
-WHICH_ASKED_PATTERN = r"哪些|哪个|什么|啥|吗|没有?$"
-"""`我还有哪些事项尚未完成`: a question, never a task's state."""
 TODAY_CANNOT_PATTERN = (
     r"\s*今天\S{0,4}(?:不完|不了|没空|来不及|不过来)了?\s*$"
     r"|^\s*(?:今天)?\S{0,3}(?:不完|没空|来不及|忙不过来|太忙|太累)了?[\s,]+"

@@ -110,10 +110,7 @@ def _weight_then_remark(said: str) -> Decimal | None:
         return None
     if rest.lower().startswith(WEIGHT_UNIT_STARTS):
         return None  # 体重 40 斤了 is read with its unit; 72.4 磅 is no weight we keep
-    try:
-        return parse_weight(words[0], unit_required=False)
-    except ParseError:
-        return None
+    return _quiet_weight(words[0])
 
 
 def parse_water(body: Body) -> Command:

@@ -87,7 +87,7 @@ from handlers.parse.patterns import (
     YEARLY_PATTERN,
 )
 from handlers.parse.tasks import SAID_PERIOD
-from handlers.parse.when import add_days, make_date, match_day, match_time
+from handlers.parse.when import TimeMatch, add_days, make_date, match_day, match_time
 from scheduler.core.schedule import Schedule
 
 MAX_TITLE = 100
@@ -138,20 +138,22 @@ _EVERY_WEEK_TAIL = re.compile(EVERY_WEEK_TAIL_PATTERN)
 _WEEKDAY_NOT_EVERY = re.compile(WEEKDAY_NOT_EVERY_PATTERN)
 
 
-def _time_word(word: str) -> bool:
+def _time_at_start(text: str) -> TimeMatch | None:
+    """The time `text` starts with, or None (a malformed one too)."""
     try:
-        found = match_time(word)
+        return match_time(text)
     except ParseError:
-        return False
+        return None
+
+
+def _time_word(word: str) -> bool:
+    found = _time_at_start(word)
     return found is not None and found.end == len(word)
 
 
 def _time_first(text: str) -> bool:
     """Whether `text` starts with a time (`20:00 吃药`, `8点吃药`)."""
-    try:
-        return match_time(text.lstrip()) is not None
-    except ParseError:
-        return False
+    return _time_at_start(text.lstrip()) is not None
 
 
 def _recurrence_first(text: str) -> str:

@@ -7,8 +7,6 @@ import datetime as dt
 
 from scheduler.core.texts.times import hm
 
-OF = "的"
-"""`跟甲方的视频会`: what follows the last 的 of a reference names the event."""
 EVENT_NEEDS_DAY = "日程要写哪天，比如：日程 周四 14:00-15:00 复诊 或 日程 12月3日 全天 体检"
 EVENT_NEEDS_TITLE = "日程要写做什么，比如：日程 明天 9:30 开会"
 EVENT_END_BEFORE_START = "结束时间要晚于开始时间，比如：日程 周四 14:00-15:00 复诊"

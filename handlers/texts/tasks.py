@@ -11,6 +11,8 @@ COMPLETE = "完成"
 """The verb that completes a task, as a reply quotes it."""
 GO_PREFIX = "去"
 """A title's leading 去 that a task's own title may lack: `完成 去银行` finds 银行."""
+OF = "的"
+"""`跟甲方的视频会`: what follows the last 的 of a reference names the thing."""
 TASK_NEEDS_TITLE = "待办要写做什么，比如：任务 周五 提交材料"
 TASK_ONE_TIME = (
     "待办只要一个时间，比如：任务 明天 15:00 交材料。有起止时间的请用：日程 明天 14:00-15:00 开会"

@@ -90,15 +90,6 @@ async def find_open_by_number(session: Session, user_id: int, number: int) -> Ta
     return None if row is None else _record(row)
 
 
-async def find_open_by_title(session: Session, user_id: int, text: str) -> list[TaskRecord]:
-    """Open tasks whose title equals `text`, else those containing it, else those whose
-    whole title `text` contains (`供应商回款打过去了` names the task 回款)."""
-    tasks = await open_tasks(session, user_id)
-    exact = [t for t in tasks if t.title == text]
-    within = [t for t in tasks if text in t.title]
-    return exact or within or [t for t in tasks if len(t.title) >= 2 and t.title in text]
-
-
 async def close_task(session: Session, task_id: int, *, status: str, now: dt.datetime) -> None:
     """Mark done or cancelled and release the short number."""
     await session.execute(

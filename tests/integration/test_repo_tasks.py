@@ -8,6 +8,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from handlers.naming import named
 from scheduler.clock import FakeClock
 from storage.models import TASKS
 from storage.records import TaskRecord
@@ -131,7 +132,7 @@ async def test_an_exact_title_beats_titles_that_merely_contain_it(
     exact = await _add(sessionmaker, clock, user_id, "买菜")
 
     async with sessionmaker.begin() as session:
-        found = await tasks.find_open_by_title(session, user_id, "买菜")
+        found = named(await tasks.open_tasks(session, user_id), "买菜", _title)
 
     assert found == [exact]
 
@@ -149,11 +150,15 @@ async def test_a_title_fragment_finds_every_open_task_containing_it(
     await _close(sessionmaker, closed, clock.now())
 
     async with sessionmaker.begin() as session:
-        found = await tasks.find_open_by_title(session, zhang, "打电话")
-        nothing = await tasks.find_open_by_title(session, zhang, "洗车")
+        found = named(await tasks.open_tasks(session, zhang), "打电话", _title)
+        nothing = named(await tasks.open_tasks(session, zhang), "洗车", _title)
 
     assert found == [dated, undated]  # in the order open_tasks lists them
     assert nothing == []
+
+
+def _title(task: TaskRecord) -> str:
+    return task.title
 
 
 # --- closing, reopening, deleting ----------------------------------------------------
