@@ -15,6 +15,7 @@ from handlers.commands import SubscribeCalendar
 from handlers.parse.patterns import (
     FEED_ASKED_PATTERN,
     FEED_NOT_THIS_PATTERN,
+    FEED_OLD_GONE_PATTERN,
     FEED_OTHER_LEAD_PATTERN,
     FEED_RESET_PATTERN,
 )
@@ -22,6 +23,7 @@ from handlers.parse.patterns import (
 _ASKED = re.compile(FEED_ASKED_PATTERN)
 _RESET = re.compile(FEED_RESET_PATTERN)
 _NOT_THIS = re.compile(FEED_NOT_THIS_PATTERN)
+_OLD_GONE = re.compile(FEED_OLD_GONE_PATTERN)
 """A number, a day or a time: a reminder or an event is being said, not this."""
 _OTHER_LEAD = re.compile(FEED_OTHER_LEAD_PATTERN)
 """A message led by another command's keyword is that command's (`提醒 看手机日历`)."""
@@ -31,8 +33,9 @@ MAX_CHARS = 30
 def read_calendar_feed(text: str) -> SubscribeCalendar | None:
     """`日历订阅`, `订阅日历`, `给我日历链接`, `日历订阅 重置`; None for anything else."""
     said = text.casefold()
+    said, old_gone = _OLD_GONE.subn(" ", said)  # 重新生成一个 旧的不要了: a reset
     if len(said) > MAX_CHARS or _NOT_THIS.search(said) or _OTHER_LEAD.match(said):
         return None
     if not _ASKED.search(said):
         return None
-    return SubscribeCalendar(reset=_RESET.search(said) is not None)
+    return SubscribeCalendar(reset=bool(old_gone) or _RESET.search(said) is not None)

@@ -38,6 +38,7 @@ from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
 from handlers.parse.patterns import (
     ALL_REMINDERS_PATTERN,
+    CANNOT_THEN_MOVE_PATTERN,
     CARDS_PATTERN,
     CLOCK_SAID_PATTERN,
     DAY_UNIT,
@@ -63,6 +64,7 @@ from handlers.parse.patterns import (
     SOFT_TAIL,
     SWITCH_ON_PATTERN,
     TASK_WORDS,
+    TODAY_CANNOT_PATTERN,
     TOMORROW,
     WAKE_SLEEP_NAMED_PATTERN,
     WAKE_SLEEP_PATTERN,
@@ -84,6 +86,8 @@ _RULE = re.compile(RULE_CHANGE_PATTERN)
 _CARDS = re.compile(CARDS_PATTERN)
 _ALL = re.compile(ALL_REMINDERS_PATTERN)
 _EVENT_EDIT = re.compile(EVENT_EDIT_PATTERN)
+_TODAY_CANNOT = re.compile(TODAY_CANNOT_PATTERN)
+_CANNOT_THEN_MOVE = re.compile(CANNOT_THEN_MOVE_PATTERN)
 _EVENT_MOVE = re.compile(EVENT_MOVE_PATTERN)
 _EVENT_CANCEL = re.compile(EVENT_CANCEL_PATTERN)
 _STARTS = re.compile(EVENT_STARTS_PATTERN)
@@ -166,6 +170,7 @@ def _event_change(text: str, context: Body) -> Command | None:
 def _event_move(text: str, context: Body) -> Command | None:
     """`把复诊改到周五下午3点` / `复诊推迟到明天`: an event named by its title, moved to
     a new day or time (nothing else: a title change needs the number)."""
+    text = _CANNOT_THEN_MOVE.sub("", text)  # 复诊今天去不了了 改到周五: why it moves, dropped
     if (match := _EVENT_MOVE.fullmatch(text)) is None or match["title"].startswith(EVENT_WORD):
         return None
     if any(word in match["title"] for word in TASK_WORDS):
@@ -177,6 +182,7 @@ def _event_move(text: str, context: Body) -> Command | None:
     ):
         return None  # 修空调改到明天吧: put off to tomorrow is a task's 明天再说
     title = _EVENT_NAMING.sub("", match["title"]).strip() or match["title"]
+    title = _TODAY_CANNOT.sub("", title).strip() or title  # 体检今天去不成了 推到明天
     said = match["rest"]
     for same in SAME_TIME_WORDS:
         said = said.replace(same, "")  # 挪到周四同一时间: the day moves, the time stays

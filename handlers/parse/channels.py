@@ -32,22 +32,25 @@ from handlers.channel_commands import (
     UnbindReceiver,
 )
 from handlers.commands import ParseError
+from handlers.parse.lexicon import UNBIND_WORDS
 from handlers.parse.patterns import (
     BIND_VALUE_MARKS,
     CHANNEL_BIND_PATTERN,
     CHANNEL_CONFIRM_PATTERN,
     CHANNEL_FALLBACK_PATTERN,
+    CHANNEL_NOT_TEST_WORDS,
     CHANNEL_OFF_WORDS,
     CHANNEL_PRIMARY_PATTERN,
     CHANNEL_SHOW,
+    CHANNEL_TEST_CUES,
     CHANNEL_TEST_NOUNS,
     CHANNEL_TEST_PATTERN,
     CHANNEL_WORDS,
     KEY_WORDS_PATTERN,
+    MAX_CHANNEL_TEST,
     MINI_PROGRAM,
     MY_OWN,
     TARGET_WORDS,
-    UNBIND_WORD,
 )
 
 UID = re.compile(r"UID_[A-Za-z0-9_-]{4,60}")
@@ -82,10 +85,26 @@ def read_channels(text: str) -> ChannelCommand | None:
         rest = found[2].strip()
         if MINI_PROGRAM in rest:
             return None  # the mini-program's own binding
-        if found[1] == UNBIND_WORD:
+        if found[1].casefold() in UNBIND_WORDS:
             return UnbindReceiver(channel=_channel(rest, t.UNBIND_HOW))
         return _bind(rest)
-    return None
+    return _test_named(text)
+
+
+def _test_named(text: str) -> SendChannelTest | None:
+    """A test cue and one channel's name anywhere in a short message (`测试下wxpusher
+    通不通`, `发个测试消息试试 Server酱`); two names test every channel; None otherwise."""
+    said = text.casefold()
+    if len(said) > MAX_CHANNEL_TEST or any(ch.isdigit() for ch in said):
+        return None
+    if not any(cue in said for cue in CHANNEL_TEST_CUES):
+        return None
+    if any(word in said for word in CHANNEL_NOT_TEST_WORDS):
+        return None
+    named = {target for word, target in TARGET_WORDS.items() if word.casefold() in said}
+    if not named:
+        return None
+    return SendChannelTest(target=named.pop()) if len(named) == 1 else SendChannelTest()
 
 
 def _tested(found: re.Match[str]) -> SendChannelTest | None:

@@ -19,6 +19,7 @@ from handlers.parse.lexicon import (
     BUDGET_CUES,
     CHANNEL_CUES,
     CHANNEL_TARGETS,
+    CLAUSE_THING_DROPS,
     COUNT_ONE,
     DISMISS_WORDS,
     DONE_PAST_VERBS,
@@ -46,6 +47,7 @@ from handlers.parse.lexicon import (
     MARKER_PLACE_LEADS,
     MARKER_PLACE_LINKS,
     MARKER_VERBS,
+    MAY_WORDS,
     MONEY_NOUNS,
     NAG_ANSWER_TAILS,
     NAG_ANSWERS,
@@ -110,6 +112,7 @@ from handlers.parse.patterns import (
     NEGATED_SEND,
     NOT_NEEDED_LEADS,
     NOT_NEEDED_PATTERN,
+    NOT_NEEDED_TAILS,
     OF,
     OTHER_LIST_NAMES,
     PAGE_FILLER,
@@ -979,6 +982,14 @@ def named_thing(text: str) -> tuple[str, str] | None:
             thing = thing[len(lead) :].removesuffix(LE).strip()
             break
     rest = text[match.end() :].strip(" ,").removeprefix(ME).removeprefix(ALREADY_WORD).strip()
+    rest = next((rest.removeprefix(w) for w in MAY_WORDS if rest.startswith(w)), rest)
+    for tail in NOT_NEEDED_TAILS:
+        if thing.endswith(tail) and len(thing) > len(tail) + 1:
+            thing = thing.removesuffix(tail).strip(" ,")  # 买菜不用了 那个待办删了
+            break
+    happened = thing.endswith(LE) and len(thing) > 2 and not _any(thing, NOT_NEEDED_LEADS)
+    if happened:
+        thing = _clause_thing(thing)  # 春游钱今天已经交给老师了，那个待办可以划掉了
     if not thing or not rest or len(thing) > 16 or _any(thing, QUESTION_CUES):
         return None
     if read(thing).feature is not None:
@@ -989,7 +1000,20 @@ def named_thing(text: str) -> tuple[str, str] | None:
         state = "cancel"
     if state is None and _DONE_REST.fullmatch(first):
         state = "done"
+    if happened and state == "cancel":
+        state = "done"  # 房租交了 那条待办可以删了: it happened, so it is done
     return (thing, state) if state is not None else None
+
+
+def _clause_thing(clause: str) -> str:
+    """`老大的春游钱今天已经交给老师了` -> `春游钱`: a past clause told before a task's
+    namer, down to its thing (after the last 的, before its first doing verb)."""
+    thing = clause.removesuffix(LE)
+    for word in CLAUSE_THING_DROPS:
+        thing = thing.replace(word, "")
+    thing = thing.rsplit(OF, 1)[-1]
+    at = min((i for v in DONE_PAST_VERBS if (i := thing.find(v, 2)) > 0), default=-1)
+    return thing[:at] if at > 0 else thing
 
 
 _PAGE_WORDS_RE = re.compile(

@@ -81,6 +81,7 @@ from handlers.parse.lexicon import (
     EVENT_OFF_WORDS,
     HELP_TOPIC_FILLERS,
     ML_PER_GLASS,
+    MOVE_VERBS,
     POINTED_TASK_MARKERS,
     QUIET_ASK_STARTS,
     REVIEW_ONLY_WORDS,
@@ -493,6 +494,8 @@ def _rule_or_event(text: str, cues: Cues, slots: Slots, verb: str) -> Command | 
             return CancelEvent(number=slots.list_number)  # 第3个日程不去了
         return None  # 日程2取消: the event readers take numbers
     if cues.turn_off and cues.event_word and cues.turn_off_word in EVENT_OFF_WORDS:
+        if any(verb in text for verb in MOVE_VERBS):
+            return None  # 复诊今天去不了了 改到周五: moved, not cancelled
         day = slots.day
         title = found_cues.event_title(text, cues)
         if title and title not in EVENT_NAMES:  # 取消日程: which one?
@@ -935,7 +938,7 @@ _AFTER_WAIT = re.compile(AFTER_WAIT_PATTERN)
 _WATER_LATER = re.compile(WATER_LATER_PATTERN)
 
 
-def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Command | None:
+def short_answers(text: str, _context: Body, cues: Cues, slots: Slots) -> Command | None:
     """`好嘞知道了` (a nag's answer), `晚点再喝` (the water card's 稍后), `算了算了
     不记了` (no to a question)."""
     if _DISMISS_HINT.search(text) is not None and found_cues.only_dismissal(cues.text):
@@ -947,6 +950,9 @@ def short_answers(text: str, _context: Body, cues: Cues, _slots: Slots) -> Comma
         if later is not None and (minutes := _snooze_minutes(later)) is not None:
             return SnoozeWater(minutes=minutes)
         return SnoozeWater()  # 晚点再喝, 喝水的过会儿再提醒我
+    waited = _AFTER_WAIT.search(text)  # 喝水过一小时再提醒我, 喝水提醒推迟一小时
+    if cues.water_noun and waited and not cues.question and slots.count is None:
+        return SnoozeWater(minutes=minutes) if (minutes := _snooze_minutes(waited)) else None
     return None
 
 

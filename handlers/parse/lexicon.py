@@ -186,7 +186,8 @@ NOT_MONEY_UNITS = frozenset(
 MEASURE_WORDS = (
     "个", "次", "小时", "分钟", "秒", "天", "年", "月", "周", "岁", "步", "公里", "米", "层",
     "楼", "页", "遍", "杯", "瓶", "碗", "斤", "克", "度", "分", "人", "口", "张", "件", "双",
-    "份", "盒", "袋", "箱", "本", "支",
+    "份", "盒", "袋", "箱", "本", "支", "桶", "罐", "包", "条", "只", "台", "部", "套", "副",
+    "根", "颗", "粒", "片", "把", "辆", "束", "顿", "趟", "场", "节",
 )  # fmt: skip
 """Words right after a number that make it a count or a measure (`2个小时`), not money."""
 
@@ -207,7 +208,9 @@ RECORD_LEADS: tuple[str, ...] = (
     "帮我记下",
     "帮我记低",
 )
-RECORD_LEADS += ("记下", "请记", "帮忙记", "记录一下", "记录")
+RECORD_LEADS += ("记下", "请记", "帮忙记", "记录一下", "记录", "帮我记着", "记着")
+TODO_AFTER_RECORD_LEADS = ("需要", "要", "得")
+"""`帮我记一下要买猫粮`: after a record lead, a thing to do (a task), not a fact."""
 RECORD_VERB = "记"
 """The bare verb before a record (`记两杯水`, `记 72.4`), unless a word goes on."""
 NOT_RECORD_VERB = ("得", "住", "性", "忆", "者", "号", "到", "账", "日记", "事", "错", "不")
@@ -408,6 +411,11 @@ REMARK_WORDS: tuple[str, ...] = (
     "卧推",
     "深蹲",
     "硬拉",
+    "bench",
+    "squat",
+    "deadlift",
+    "1rm",
+    "负重",
     "举重",
     "杠铃",
     "哑铃",
@@ -853,6 +861,9 @@ SCOPE_WORDS: dict[str, str] = {
     "这一年": "year",
     "年度": "year",
     "全年": "year",
+    "一整年": "year",
+    "整年": "year",
+    "一年下来": "year",
     "这个礼拜": "week",
     "今儿": "today",
     "今儿个": "today",
@@ -1346,7 +1357,7 @@ CHANNEL_CUES: tuple[str, ...] = (
     "就发",
     "统一发",
 )
-UNBIND_WORDS = ("解绑", "不绑", "解除绑定", "取消绑定")
+UNBIND_WORDS = ("解绑", "不绑", "解除绑定", "取消绑定", "unbind")
 FALLBACK_CUES = ("备用", "备选", "后备")
 STATE_VERBS: dict[str, str] = {
     "明天再说": "postpone",
@@ -1527,8 +1538,11 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "please",
     "thx",
     "thanks",
+    "fast",
+    "quick",
+    "asap",
 )
-"""Politeness after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
+"""Politeness (or hurry) after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
 IMPORTANT_SUBJECTS = ("这个事", "这件事", "这事儿", "这事", "这个")
 IMPORTANT_DEGREES = ("非常", "特别", "超级", "十分", "很", "挺")
 IMPORTANT_PHRASES = ("一定要提醒我", "一定要提醒", "千万别忘了", "千万别忘")
@@ -1775,8 +1789,13 @@ NAG_UNDONE_VERBS = (
 # --- a task named by its thing (`报表那件事不用做了`) ---
 THING_NAMERS = (
     "那件事儿", "那件事", "那事儿", "那个事", "这件事", "这事儿", "的事儿", "的事情", "的事",
-    "那个待办", "的待办", "的todo", "那个todo", "那个任务", "的任务", "的那个", "那个",
+    "那个待办", "那条待办", "这个待办", "这条待办", "的待办", "的todo", "那个todo", "那个任务",
+    "的任务", "的那个", "那个",
 )  # fmt: skip
+MAY_WORDS = ("就可以", "可以", "能")
+"""`那个待办可以划掉了`: may, before what happens to the task (dropped)."""
+CLAUSE_THING_DROPS = ("今天", "已经", "刚刚", "刚才", "都", "也")
+"""`春游钱今天已经交了，那个待办…`: when and already, no part of the thing."""
 """Words after a task's thing that name it (`给老王回电话那事儿打完了`): the thing
 before them is the task's title, the words after say what happened to it."""
 
@@ -1888,7 +1907,7 @@ AMOUNT_LEADS = (
 """Words right before an amount in Chinese numerals (`一共一百二十六`, `控制在五百以内`)."""
 LIMIT_ENDS = ("以内", "之内", "以下", "封顶")
 """Words right after a limit's amount (`控制在五百以内`)."""
-ONE_CHAR_MEASURES = "杯个份瓶张件双盒袋箱本支碗"
+ONE_CHAR_MEASURES = "杯个份瓶张件双盒袋箱本支碗桶罐包条只台部套副根颗片把辆束"
 """A measure word left at the start of a note (`杯奶茶`) counted its thing: dropped."""
 NOTE_TIME_WORDS = (
     "这个月", "本月", "这月", "今天的", "今天", "今早", "今晚", "刚才", "刚刚", "中午", "早上",

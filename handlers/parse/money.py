@@ -93,6 +93,7 @@ from handlers.parse.patterns import (
     NOTE_TAIL_PATTERN,
     OF,
     OTHER_CATEGORY,
+    PAYEE_TRANSFER_PATTERN,
     PER_COUNT_AFTER_PATTERN,
     PER_UNIT_AFTER_PATTERN,
     PER_UNIT_BEFORE_PATTERN,
@@ -260,6 +261,8 @@ def _someone_else(text: str) -> bool:
             continue
         if at and text[at - 1] in WITH_WORDS:
             continue
+        if text.startswith(OF, at + len(person)):
+            continue  # 老大的钢琴课学费交了: whose fees, paid by the user
         if _THEIR_MONEY.match(text, at + len(person)):
             return True
     return False
@@ -316,7 +319,7 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
         return Confirm(guess=_ledger(LedgerDirection.EXPENSE, amount, OTHER_CATEGORY, clean))
     else:
         return None
-    if story or len(note) > MAX_NOTE or not certain:
+    if story or len(clean) > MAX_NOTE or not certain:  # when and how it was paid: not long
         return Confirm(guess=entry)
     return entry
 
@@ -330,8 +333,19 @@ def _given(amount: Decimal, note: str) -> Command | None:
         return None  # 送外卖赚了 50: earned, not given
     gift = _find(note, GIFT_WORDS) or _find(note, GIFT_VERBS)  # 送了两瓶酒: a gift
     word = category_of(note)[0]
-    entry = _ledger(LedgerDirection.EXPENSE, amount, given_category(note), note)
+    entry = _ledger(LedgerDirection.EXPENSE, amount, given_category(note), _item_paid(note))
     return entry if gift or word or TRANSFER_WORD in note else Confirm(guess=entry)
+
+
+def _item_paid(note: str) -> str:
+    """`给房东转了 房租` -> `房租`: the payee's words dropped when an item stands beside
+    them (the item says where the money went); `note` as it is otherwise."""
+    parts = note.split()
+    kept = [part for part in parts if not _PAYEE_TRANSFER.match(part)]
+    return " ".join(kept) if kept and len(kept) < len(parts) else note
+
+
+_PAYEE_TRANSFER = re.compile(PAYEE_TRANSFER_PATTERN)
 
 
 def clean_note(note: str) -> str:

@@ -38,6 +38,7 @@ from handlers.parse.lexicon import (
     RECORD_LEADS,
     RECORD_VERB,
     STRONG_UNDO,
+    TODO_AFTER_RECORD_LEADS,
 )
 from handlers.parse.normalise import compact
 from handlers.parse.numbers import (
@@ -63,6 +64,7 @@ from handlers.parse.patterns import (
     TASK_DONE_AFTER_COMMA_PATTERN,
     TASK_DONE_FIRST_PATTERN,
     TASK_DONE_PATTERN,
+    TASK_KEYWORD,
     TASK_NOT_NEEDED_AFTER_PATTERN,
     TASK_NOT_NEEDED_PATTERN,
     TASK_PRONOUNS,
@@ -240,6 +242,16 @@ def read_lone_number(text: str) -> Command | None:
 
 
 _RECORD_LEADS = sorted(RECORD_LEADS, key=len, reverse=True)
+
+
+def to_do_after_lead(rest: str) -> str | None:
+    """`要买猫粮 明天` after `帮我记一下`: the task it says, as `待办 买猫粮 明天`; None
+    when it is not that (a number is said: a record's, read elsewhere)."""
+    lead = next((word for word in TODO_AFTER_RECORD_LEADS if rest.startswith(word)), None)
+    said = rest[len(lead) :].strip() if lead else ""
+    if len(said) < 2 or any(ch.isdigit() for ch in said):
+        return None
+    return f"{TASK_KEYWORD} {said}"
 
 
 def strip_record_lead(text: str) -> str | None:

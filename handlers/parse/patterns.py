@@ -55,6 +55,8 @@ FEED_ASKED_PATTERN = (
 """A calendar subscription, a calendar link or the phone's calendar asked for."""
 FEED_RESET_PATTERN = r"重置|重新生成|重新弄|换(?:一?个)?新?的?|作废|失效|泄露|泄漏|撤销"
 """A reset word: the old calendar addresses should stop working."""
+FEED_OLD_GONE_PATTERN = r"(?:原来|以前|之前)?(?:旧|老)的?(?:那个)?(?:链接|地址)?(?:就)?(?:不要|不用|删掉|删了|作废|停掉)了?"
+"""`旧的不要了`: the old address should stop working (a reset, not a refusal)."""
 FEED_NOT_THIS_PATTERN = (
     r"[0-9]|取消|关闭|删除|不要|[今明后昨]天|周[一二三四五六日天末]|星期|[早晚上下中]午|晚上|点"
 )
@@ -218,7 +220,7 @@ CHANNEL_PRIMARY_PATTERN = r"设置\s*(?:主)?(?:渠道|通道)\s*(.+)"
 """`设置 渠道 企业微信`: the primary channel."""
 CHANNEL_FALLBACK_PATTERN = r"设置\s*备用(?:渠道|通道)?\s*(.*)"
 """`设置 备用 wxpusher`: the fallback channel."""
-CHANNEL_BIND_PATTERN = r"(绑定|解绑)\s*(.*)"
+CHANNEL_BIND_PATTERN = r"(绑定|解绑|unbind|bind)\s*(.*)"
 _TRY = r"(?:测试|测一下|测下|测一测|测测|试试|试一下|试下|检查|检查一下)"
 CHANNEL_TEST_PATTERN = (
     # `测试 渠道 WxPusher`, `测一下渠道`, `试试推送能不能收到`, `测试一下WxPusher`
@@ -244,7 +246,16 @@ CHANNEL_TEST_NOUNS = ("渠道", "通道", "推送", "提醒")
 MY_OWN = "我的"
 """`绑定我的Server酱`: whose channel, said before its name."""
 UNBIND_WORD = "解绑"
-"""The word of `CHANNEL_BIND_PATTERN` that unbinds."""
+"""The word of `CHANNEL_BIND_PATTERN` that unbinds (`unbind` too: `UNBIND_WORDS`)."""
+CHANNEL_TEST_CUES = (
+    "测试", "测一下", "测下", "测测", "试试", "试一下", "试下", "通不通", "能不能收到",
+    "收不收得到", "好不好使", "能不能用",
+)  # fmt: skip
+"""A test said anywhere beside one channel's name (`测试下wxpusher通不通`)."""
+CHANNEL_NOT_TEST_WORDS = ("绑定", "解绑", "设置", "备用", "主渠道", "改成", "换成", "切换")
+"""Words of another channel command: no test."""
+MAX_CHANNEL_TEST = 24
+"""A channel test said in a sentence is short."""
 MINI_PROGRAM = "小程序"
 """`绑定 小程序`: the mini-program's own binding, not a channel's."""
 BIND_VALUE_MARKS = " :："
@@ -410,7 +421,7 @@ TASK_DONE_FIRST_PATTERN = rf"{TASK_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})"
 """`搞定 2`: the done word, then the task."""
 TASK_TOMORROW_PATTERN = (
     r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做"
-    rf"|再(?P<verb>{'|'.join(w for w in WORK_VERBS if len(w) == 1)}))|(?:推到|挪到|改到|放到|拖到)明天"
+    rf"|再(?P<verb>{'|'.join(w for w in WORK_VERBS if len(w) == 1)}))|(?:推|挪|改|放|拖)到?明天"
     r"|今天\S{0,3}(?:不了|不完|没空|来不及)了?[\s,]*明天吧?)"
 )
 """`买菜明天再说`, `挪到明天`: a task put off to tomorrow."""
@@ -427,15 +438,16 @@ TASK_DONE_AFTER_COMMA_PATTERN = r"(?P<what>[^,]{2,20}?)\s*,\s*(?:已经|都)?\S{
 TASK_CANCEL_TAIL_PATTERN = r"\s*,\s*(?:取消掉|取消吧|取消|删了吧|删掉吧)$"
 """`，取消掉`: a cancel word after a comma, dropped."""
 EVENT_LASTS_PATTERN = (
-    r"[\s,]*(?:(?P<n>[0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*个?\s*(?P<half>半)?\s*(?P<unit>小时|钟头|分钟)"
-    r"|(?P<only_half>半)\s*个?\s*(?:小时|钟头))$"
+    r"[\s,]*(?:大概|大约|约|差不多|估计|要)?\s*(?:(?P<n>[0-9]{1,2}|[一二两三四五六七八九十]{1,3})\s*个?\s*(?P<half>半)?\s*(?P<unit>小时|钟头|分钟)"
+    r"|(?P<only_half>半)\s*个?\s*(?:小时|钟头))[\s,]*$"
 )
 """`张总私教课 一个小时`: how long an event lasts, said after its title (its end)."""
 TODAY_CANNOT_PATTERN = (
-    r"\s*今天\S{0,4}(?:不完|不了|没空|来不及|不过来)了?\s*$"
+    r"\s*今天\S{0,4}(?:不完|不了|不成|没空|来不及|不过来)了?[\s,]*(?:麻烦|请|帮我|帮忙|那就|就)?\s*$"
     r"|^\s*(?:今天)?\S{0,3}(?:不完|没空|来不及|忙不过来|太忙|太累)了?[\s,]+"
 )
-"""`今天搞不完了`, `今天忙不过来 …`: why a task is put off, dropped from its title."""
+"""`今天搞不完了`, `今天忙不过来 …`, `今天去不了了，麻烦…`: why a task is put off (and a
+polite word before the new day), dropped from its title."""
 TASK_PRONOUNS = frozenset(
     ["我", "你", "他", "她", "它", "这", "那", "这个", "那个", "我们", "今天", "都"]
 )
@@ -804,8 +816,9 @@ DAILY_PATTERN = r"(?:每天|每日|天天)的?|每个?(?P<p>[早晚])上?"
 """`每天`, `天天`, `每晚`: every day (a period with it)."""
 WORKDAY_RULE_PATTERN = r"(?:每个?)?工作日的?"
 """`工作日`, `每个工作日`: Monday to Friday."""
-WEEKEND_RULE_PATTERN = r"(?:每个?)?周末的?"
-"""`周末`, `每个周末`: Saturday and Sunday."""
+WEEKEND_RULE_PATTERN = r"(?:每逢|每个?)周末的?"
+"""`每个周末`: Saturday and Sunday (`周末都…`, `周末每天` are rewritten so); a bare `周末`
+is the coming Saturday once (five fresh writers out of five meant it so)."""
 WEEKLY_PATTERN = (
     r"(?P<every>每个?)?(?:周|星期|礼拜)"
     rf"(?P<days>[一二三四五六日天](?:(?:{SCHEDULE_JOIN}|到|至|-|~)?(?:周|星期|礼拜)?[一二三四五六日天])*"
@@ -849,12 +862,16 @@ DAY_SAID_PATTERN = r"今天|明天|后天|大后天|周|星期|礼拜|号|日|�
 """A day word of any kind in a reminder."""
 
 # --- schedules.py, inside its readers ---
+CLOCK_IN_WHEN_PATTERN = r"[0-9]\s*[:：点]|[一二两三四五六七八九十]\s*点|分钟后|小时后"
+"""A clock time (or a time from now) said in a reminder's when."""
 DAYS_SAID_TWICE_PATTERN = (
-    rf"(?P<said>{WORKDAY_RULE_PATTERN}|{WEEKEND_RULE_PATTERN}|{WEEKLY_PATTERN})"
-    r"\s*(?:(?:每天|每日|天天)都?|都)(?=\s|$|(?:[0-9一二两三四五六七八九十]|凌晨|早|上午|中午|下午|傍晚|晚|睡|提醒|叫|喊))"
+    rf"(?:(?P<weekend>(?:每逢|每个?)?周末的?)|(?P<said>{WORKDAY_RULE_PATTERN}|{WEEKLY_PATTERN}))"
+    r"\s*(?:(?:每天|每日|天天|两天)都?|都要?)(?=\s|$|(?:[0-9一二两三四五六七八九十]|凌晨|早|上午|中午|下午|傍晚|晚|睡|提醒|叫|喊))"
 )
-"""`工作日每天`, `周一到周五每天傍晚6点`, `每周一三五都`: the days said, then every
-day or 都 again: meant once (the days kept)."""
+"""`工作日每天`, `周一到周五每天傍晚6点`, `每周一三五都`, `周末两天`: the days said, then
+every day or 都 again: meant once (the days kept; a weekend said so is every weekend)."""
+EVERY_WEEKEND = "每周末"
+"""`周末每天`, `周末都` rewritten: every weekend."""
 EVERY_OCCASION = "每逢"
 """`每逢周一`: every Monday."""
 EVERY = "每"
@@ -922,6 +939,11 @@ ALL_REMINDERS_PATTERN = rf"(?P<v1>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})\s*(?
 MOVE_VERB_ALTERNATIVES = (
     f"(?:{'|'.join(sorted(MOVE_LEADS, key=len, reverse=True))})(?:{'|'.join(MOVE_ENDS)})"
 )
+CANNOT_THEN_MOVE_PATTERN = (
+    r"\s*今天\S{0,4}(?:不完|不了|不成|没空|来不及|不过来)了?[\s,]*(?:麻烦|请|帮我|帮忙|那就|就)?\s*"
+    rf"(?=(?:{MOVE_VERB_ALTERNATIVES}))"
+)
+"""`复诊今天去不了了 改到周五`: why an event moves, before the verb that moves it."""
 EDIT_LEAD_PATTERN = rf"^(?:的?时间\s*)?(?:{MOVE_VERB_ALTERNATIVES})\s*"
 """`日程2 时间换成下午三点`: the words before an event's new time, no new title."""
 """The verbs that move an event, as alternatives of a pattern."""
@@ -998,7 +1020,7 @@ WATER_SAID_PATTERN = (
     rf"|(?P<n2>{SETTING_N})\s*(?:大|小)?杯水"
 )
 """`喝了两杯水`, `又喝了一瓶`, `三杯水`: water drunk, said in words."""
-SET_TO = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调整为|调整成|调整到|调成|调到|定在|定成|定为|为|是|:)?\s*"
+SET_TO = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调整为|调整成|调整到|调成|调到|定在|定成|定为|定个|设个|定|设|为|是|:)?\s*"
 """The words between a setting and its new value (`改成`, `设为`, `:`)."""
 DIGEST_TIME_PATTERN = rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{SET_TO}(?P<t>.+?)(?:发给我|发我|推送|发)?"
 """`把晨报改成7点半`: a digest's time."""
@@ -1015,7 +1037,7 @@ WATER_INTERVAL_PATTERN = (
 )
 """`喝水提醒间隔改成一个半小时`: minutes between water reminders."""
 WATER_GOAL_PATTERN = (
-    rf"(?:设置)?\s*(?:喝水|每天)?\s*目标\s*{SET_TO}(?:喝)?(?P<n>{SETTING_N})\s*杯水?"
+    rf"(?:设置)?\s*(?:一天|每天|每日)?\s*(?:喝水)?\s*的?\s*目标\s*{SET_TO}(?:喝)?(?P<n>{SETTING_N})\s*杯水?"
     rf"|(?:目标)?(?:每天|一天|每日)(?:要)?喝\s*(?P<m>{SETTING_N})\s*杯水?"
 )
 """`喝水目标改成8杯`, `每天要喝六杯`: the daily goal."""
@@ -1185,6 +1207,8 @@ BUY_WORD = "买"
 """`买`: bought."""
 TRANSFER_WORD = "转"
 """`转`: money transferred."""
+PAYEE_TRANSFER_PATTERN = r"^(?:给|向)\S{1,6}?(?:转了|转账了?|转过去了?|转|打了|付了|交了)$"
+"""`给房东转了`: who was paid, beside the item (`房租`): the note keeps the item."""
 CONSUMED_VERBS = ("吃了", "喝了")
 """`吃了个烧鹅饭 28`: the verb that leads a meal's note, no part of it."""
 COUNTER_GE = "个"
@@ -1325,6 +1349,8 @@ TOTAL_WORDS = ("今天", "一共", "总共")
 """`今天一共喝了三杯`: a total, not more glasses."""
 WEIGHT_NOW_PATTERN = r"^(?P<remark>[^0-9]{1,12}?)[\s,]*(?:现在|目前|今天|今早|这会儿|早上|now)\s*(?:是|有|为)?\s*(?P<value>\S+)$"
 """`体重又涨了 现在52`: a remark first, then the weight now (the value said last)."""
+WEIGHT_UNIT_FIRST_PATTERN = r"^(?:(?:记一下|记下|记录|记个|记|一下)\s*)?(?P<unit>kg|公斤|千克|斤)(?:数)?\s*(?:是|为|有|[:：])?\s*(?P<value>[^\s斤kg公千]+)$"
+"""`体重记一下 kg是57.6`, `斤数是115`: the unit named before the value."""
 WATER_MINUS_PATTERN = r"(?:喝水|水|water)\s*-\s*(?P<n>[0-9]{1,2})(?![0-9])"
 """`记错了 喝水-1`: glasses taken off, said as the keyword says it, inside a sentence."""
 WATER_COUNTED_AS_PATTERN = r"算(?:作|成|是)?\s*(?P<n>[0-9]{1,2}|[一二两三四五六七八九十])\s*杯"
@@ -1510,6 +1536,8 @@ EVENT_TITLE_TAILS = ("的日程", "那个日程", "日程", "的安排", "的预
 """Words after an event's title that only point at it, dropped."""
 NOT_NEEDED_LEADS = ("不用", "不要", "不必", "别")
 """`不用`, `别`: a thing no longer needed, said first."""
+NOT_NEEDED_TAILS = ("不需要了", "不用了", "不要了", "不去了", "不做了", "不需要", "不用", "不要")
+"""`买菜不用了 那个待办删了`: the thing, then that it is no longer needed (dropped)."""
 ALREADY_WORD = "已经"
 """`已经`: already."""
 

@@ -58,6 +58,7 @@ from handlers.parse.patterns import (
     WATER_COUNT_PATTERN,
     WEIGHT_LEAD_MARKS,
     WEIGHT_NOW_PATTERN,
+    WEIGHT_UNIT_FIRST_PATTERN,
     WEIGHT_UNIT_STARTS,
 )
 from storage.vocabulary import LedgerDirection
@@ -81,6 +82,8 @@ def parse_weight_body(body: Body) -> Command:
         kg = _weight_then_remark(said)  # 体重63.5 比昨天轻了, 体重 那个 嗯 六十九点八
     if kg is None and (now := _WEIGHT_NOW.match(said)) is not None:
         kg = _quiet_weight(now["value"])  # 体重又涨了 现在52
+    if kg is None and (first := _UNIT_FIRST.match(said.strip())) is not None:
+        kg = _quiet_weight(first["value"] + first["unit"])  # 体重记一下 kg是57.6
     if kg is None:
         raise ParseError(texts.WEIGHT_FORMAT)
     unit_said = any(unit in said.casefold() for unit in WEIGHT_UNIT_STARTS)
@@ -90,6 +93,7 @@ def parse_weight_body(body: Body) -> Command:
 
 
 _WEIGHT_NOW = re.compile(WEIGHT_NOW_PATTERN, re.IGNORECASE)
+_UNIT_FIRST = re.compile(WEIGHT_UNIT_FIRST_PATTERN, re.IGNORECASE)
 
 
 def _quiet_weight(said: str) -> Decimal | None:

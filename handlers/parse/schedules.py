@@ -12,7 +12,8 @@ makes a one-off reminder nag until the user answers (`handlers.parse.nag`).
 
 Recurring rules (APScheduler cron fields, see `scheduler.core.schedule`):
 - 每天 / 每日 / 天天; 每早 / 每晚 (also 每个晚上): daily, the latter with 早上 / 晚上.
-- 工作日 / 每个工作日 (Mon-Fri); 周末 / 每周末 (Sat and Sun).
+- 工作日 / 每个工作日 (Mon-Fri); 每周末 / 每个周末 / 周末都 (Sat and Sun; a bare 周末 is the coming
+  Saturday once).
 - 每周X / 每星期X / 每礼拜X / 每个星期X, several days (每周一三五, 每周一、三、五,
   每周一和周三) and ranges (每周一至周五, 每周1-5). Without 每, only a list or a range
   is recurring (周一到周五); a single 周五 is the next Friday, once.
@@ -54,6 +55,7 @@ from handlers.parse.patterns import (
     AFTER_A_WHILE_PATTERN,
     AT_LEAD_PATTERN,
     BARE_WEEKLY_PATTERN,
+    CLOCK_IN_WHEN_PATTERN,
     DAILY_PATTERN,
     DAY_SAID_PATTERN,
     DAY_UNIT,
@@ -61,6 +63,7 @@ from handlers.parse.patterns import (
     EVERY,
     EVERY_OCCASION,
     EVERY_WEEK_TAIL_PATTERN,
+    EVERY_WEEKEND,
     IMPORTANT_MARK_PATTERN,
     IMPORTANT_SAID_PATTERN,
     LATER_PATTERN,
@@ -112,6 +115,7 @@ _LATER = re.compile(
     re.IGNORECASE,
 )
 _PERIOD_WORD = re.compile(PERIOD_WORD_PATTERN)
+_CLOCK_SAID = re.compile(CLOCK_IN_WHEN_PATTERN)
 _NUMBER_IN = re.compile(SCHEDULE_NUM)
 
 Fields = tuple[tuple[str, str], ...]
@@ -138,6 +142,11 @@ _EVERY_WEEK_TAIL = re.compile(EVERY_WEEK_TAIL_PATTERN)
 _WEEKDAY_NOT_EVERY = re.compile(WEEKDAY_NOT_EVERY_PATTERN)
 
 
+def _days_once(match: re.Match[str]) -> str:
+    """The days of a `_DAYS_SAID_TWICE` match, said once (a weekend as every weekend)."""
+    return EVERY_WEEKEND if match["weekend"] else match["said"]
+
+
 def _time_at_start(text: str) -> TimeMatch | None:
     """The time `text` starts with, or None (a malformed one too)."""
     try:
@@ -159,7 +168,7 @@ def _time_first(text: str) -> bool:
 def _recurrence_first(text: str) -> str:
     """`早上八点 吃早饭,每天` -> `每天 早上八点 吃早饭`: a recurrence said last still
     makes the reminder recur (it never ends up in the title of a one-off)."""
-    text = _DAYS_SAID_TWICE.sub(r"\g<said>", text)  # 周一到周五每天傍晚6点
+    text = _DAYS_SAID_TWICE.sub(_days_once, text)  # 周一到周五每天傍晚6点, 周末都
     text = text.replace(EVERY_OCCASION, EVERY)  # 每逢周一: every Monday
     text = _AT_LEAD.sub("", text)  # 在一个半小时后
     text = _AFTER_A_WHILE.sub(AFTER_A_WHILE_AS_LATER, text)  # 过四十分钟: 四十分钟后
@@ -196,6 +205,9 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
     if body.startswith(REMINDER_SELF_WORDS):
         body = strip_separators(body[1:])
     schedule, end = _match_schedule(body, now_local)
+    if (moved := _time_said_last(body, end)) is not None:
+        body = moved  # 每天提醒我吃药 8点: the time said after the title
+        schedule, end = _match_schedule(body, now_local)
     if until_done is not None and schedule.once_at is None:
         raise ParseError(texts.NAG_ONCE_ONLY)  # see `scheduler.core.nag`
     title = _title(body[end:])
@@ -229,6 +241,16 @@ def _take_marked_important(text: str) -> tuple[str, bool]:
     """The text without its `重要` marks, and whether there was one."""
     body, count = _IMPORTANT.subn(" ", text)
     return strip_separators(body), count > 0
+
+
+def _time_said_last(body: str, end: int) -> str | None:
+    """`body` with a time said after the title moved before it (`每天 吃药 8点` ->
+    `每天 8点 吃药`), when the when read first holds no time; else None."""
+    said, rest = body[:end], body[end:]
+    words = [word for word in re.split(r"[\s,]+", rest) if word]
+    if len(words) < 2 or not _time_word(words[-1]) or _CLOCK_SAID.search(said):
+        return None
+    return f"{said} {words[-1]} {' '.join(words[:-1])}"
 
 
 def _title(rest: str) -> str:
