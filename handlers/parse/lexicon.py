@@ -189,6 +189,8 @@ MEASURE_WORDS = (
     "份", "盒", "袋", "箱", "本", "支", "桶", "罐", "包", "条", "只", "台", "部", "套", "副",
     "根", "颗", "粒", "片", "把", "辆", "束", "顿", "趟", "场", "节",
 )  # fmt: skip
+ADDRESS_UNITS = ("床", "栋", "幢", "单元", "号楼", "室", "排", "座")
+"""`8楼12床`, `3栋2单元`, `5排8座`: a number that says where, never money."""
 """Words right after a number that make it a count or a measure (`2个小时`), not money."""
 
 # --- verbs and leads ---
@@ -408,6 +410,10 @@ EXCLAMATIONS = ("离谱", "吓人", "坑人", "抢钱", "真黑", "太黑")
 """Remark words that only exclaim: they make a price a remark, but not my own weight
 said with its unit (`又胖了 69.4kg 离谱`)."""
 REMARK_WORDS: tuple[str, ...] = (
+    "有人晒",
+    "有人说",
+    "别人",
+    "人家",
     "卧推",
     "深蹲",
     "硬拉",
@@ -1645,6 +1651,12 @@ REMINDER_LEADS = (
     "定个提醒",
     "加个提醒",
     "建个提醒",
+    "请设置提醒",
+    "帮我设置提醒",
+    "设置提醒",
+    "设置一个提醒",
+    "添加提醒",
+    "请添加提醒",
 )
 """`帮我设个提醒每天中午…提醒我…`: a lead that only says a reminder follows."""
 TYPO_PAIRS = {"明天在说": "明天再说", "在来一": "再来一", "在记一": "再记一", "在提醒": "再提醒"}

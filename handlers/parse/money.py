@@ -23,6 +23,7 @@ from decimal import Decimal
 from handlers.commands import Command, Confirm, RecordLedger
 from handlers.parse.lexicon import (
     ABOUT_AFTER,
+    ADDRESS_UNITS,
     AMOUNT_LEADS,
     COUNT_ONE,
     EXPENSE_SYNONYMS,
@@ -100,6 +101,7 @@ from handlers.parse.patterns import (
     PRICE_SAID_PATTERN,
     RED_PACKET_CATEGORY,
     REFUND_CATEGORY,
+    SENT_RED_PACKET_PATTERN,
     SHARE_SIGNS,
     SHOPPING_CATEGORY,
     SOMEONE_EARNED,
@@ -293,6 +295,8 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if (given := _given(amount, note)) is not None:
         unsure = story or len(note) > MAX_NOTE
         return Confirm(guess=given) if unsure and not isinstance(given, Confirm) else given
+    if _SENT_RED_PACKET.search(note) and not _came_in(note):  # 发了个群红包 66: sent
+        return _ledger(LedgerDirection.EXPENSE, amount, GIFT_CATEGORY, clean_note(note))
     income = _first(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, STRONG_SPEND)
     word, category = category_of(note)
@@ -346,6 +350,7 @@ def _item_paid(note: str) -> str:
 
 
 _PAYEE_TRANSFER = re.compile(PAYEE_TRANSFER_PATTERN)
+_SENT_RED_PACKET = re.compile(SENT_RED_PACKET_PATTERN)
 
 
 def clean_note(note: str) -> str:
@@ -489,6 +494,8 @@ def stands_alone(match: re.Match[str]) -> bool:
         return False  # 12/5, 12-5, 9:30: a date or a time
     if end == len(text) or not text[end].isalnum():
         return True
+    if text.startswith(ADDRESS_UNITS, end):
+        return False  # 8楼12床: where, not money
     if not text.startswith(MEASURE_WORDS, end) and text[:start].rstrip().endswith(_MONEY_VERBS):
         return True  # 花了200买鞋: the verb says it is money
     if text.startswith((*ARRIVED_WORDS, *LIMIT_ENDS), end) or text[end:].strip() == ARRIVED_LAST:

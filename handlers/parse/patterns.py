@@ -64,6 +64,9 @@ FEED_NOT_THIS_PATTERN = (
 FEED_OTHER_LEAD_PATTERN = r"(?:提醒|任务|待办|日记|记|帮我记|完成)"
 """A message led by another command's keyword is that command's (`提醒 看手机日历`)."""
 
+LIST_ITEM_PATTERN = r"^\s*(?:[0-9]{1,2}|[一二三四五六七八九十])\s*[.、．)）]\s*(?=[^\s0-9])"
+"""`1. 请添加待办：…`, `14、请问…`: a list number typed before one request, dropped."""
+
 # --- body.py ---
 PERFECTIVE = "了"
 """The particle normalising drops and a title keeps (`提醒我把衣服晾了`)."""
@@ -810,7 +813,7 @@ IMPORTANT_SAID_PATTERN = (
     rf"|{_alternatives(IMPORTANT_SUBJECTS)}重要(?!的)|{_alternatives(IMPORTANT_PHRASES)}"
 )
 """`这个很重要`, `非常重要`, `这个重要`, `一定要提醒`: the reminder is important."""
-TITLE_LEAD_PATTERN = r"(?:提醒我|叫我|俺(?!们)|咱(?!们))"
+TITLE_LEAD_PATTERN = r"(?:提醒我们|叫我们|提醒我|叫我|俺(?!们)|咱(?!们))"
 """`提醒我`, `叫我`: words before a reminder's title, dropped."""
 DAILY_PATTERN = r"(?:每天|每日|天天)的?|每个?(?P<p>[早晚])上?"
 """`每天`, `天天`, `每晚`: every day (a period with it)."""
@@ -884,8 +887,8 @@ EVERY_WEEK_TAIL_PATTERN = r"[\s,;]+每周$"
 """`周日 晚上九点 倒垃圾 每周`: every week, said last."""
 WEEKDAY_NOT_EVERY_PATTERN = r"(?<!每)(?:周|星期|礼拜)(?=[一二三四五六日天])"
 """A weekday said without `每` (the one `每周` said last makes recur)."""
-REMINDER_SELF_WORDS = ("我", "俺", "咱")
-"""`提醒我…`: the one to remind, before the time, dropped."""
+REMINDER_SELF_WORDS = ("我们", "咱们", "俺们", "我", "俺", "咱")
+"""`提醒我…`, `提醒我们…`: the one to remind, before the time, dropped (longest first)."""
 RECUR_TAIL_PARTICLES = ("都", "也")
 """`每天都`: particles after a recurrence said last, dropped (in this order)."""
 WORKDAYS_WORD = "工作日"
@@ -944,10 +947,10 @@ CANNOT_THEN_MOVE_PATTERN = (
     rf"(?=(?:{MOVE_VERB_ALTERNATIVES}))"
 )
 """`复诊今天去不了了 改到周五`: why an event moves, before the verb that moves it."""
-EDIT_LEAD_PATTERN = rf"^(?:的?时间\s*)?(?:{MOVE_VERB_ALTERNATIVES})\s*"
+EDIT_LEAD_PATTERN = rf"^(?:的?时间\s*)?(?:请|麻烦)?\s*(?:{MOVE_VERB_ALTERNATIVES})\s*"
 """`日程2 时间换成下午三点`: the words before an event's new time, no new title."""
 """The verbs that move an event, as alternatives of a pattern."""
-EVENT_EDIT_PATTERN = rf"(?:把|改一下|修改一下|修改|更改)?\s*(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的?时间|的)?\s*(?:{MOVE_VERB_ALTERNATIVES}|改)\s*(?P<rest>.+)"
+EVENT_EDIT_PATTERN = rf"(?:把|改一下|修改一下|修改|更改)?\s*(?:日程\s*(?P<n>{LIST_N})|第\s*(?P<o>{LIST_N})\s*个\s*日程|(?P<p>{LIST_N})\s*号日程)\s*(?:的?时间|的)?\s*(?:请|麻烦)?\s*(?:{MOVE_VERB_ALTERNATIVES}|改)\s*(?P<rest>.+)"
 """`把日程2改到周五下午三点`: an event by number, changed."""
 EVENT_MOVE_PATTERN = (
     rf"(?:把)?(?P<title>[^\s0-9]{{1,12}}?)\s*(?:{MOVE_VERB_ALTERNATIVES})\s*(?P<rest>.+)"
@@ -1209,6 +1212,8 @@ TRANSFER_WORD = "转"
 """`转`: money transferred."""
 PAYEE_TRANSFER_PATTERN = r"^(?:给|向)\S{1,6}?(?:转了|转账了?|转过去了?|转|打了|付了|交了)$"
 """`给房东转了`: who was paid, beside the item (`房租`): the note keeps the item."""
+SENT_RED_PACKET_PATTERN = r"^(?:在\S{1,4}?)?(?:发|包)了?(?:一)?个?[^\s的]{0,2}?红包"
+"""`发了个群红包`, `在群里发了个红包`: a red packet the user sent (no one sent it to them)."""
 CONSUMED_VERBS = ("吃了", "喝了")
 """`吃了个烧鹅饭 28`: the verb that leads a meal's note, no part of it."""
 COUNTER_GE = "个"

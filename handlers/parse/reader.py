@@ -84,6 +84,7 @@ from handlers.parse.patterns import (
     GOAL_WEIGHT_KEYWORDS,
     JOURNAL_KEYWORDS,
     LE,
+    LIST_ITEM_PATTERN,
     LOOK_LEAD_TAIL,
     PLEASE,
     POSTPONE_KEYWORDS,
@@ -168,6 +169,7 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     `免打扰 到 8:00`); without it the day is taken to start now (00:00 of `today`).
     ParseError.message is the Chinese reply saying how to write it instead.
     """
+    text = _LIST_ITEM.sub("", text, count=1)  # 1. 请添加待办：…: one request of a list
     text = unspaced(text)  # 去 银行 取 钱: typed a character at a time
     try:
         return with_clean_titles(_read(text, today=today, now_local=now_local))
@@ -395,6 +397,7 @@ _NUMBER_CHECKED = re.compile(
 )
 """A task's number ticked first, whatever follows (`5 ✔ 发票整理完了`)."""
 _TIMED_RECORD = re.compile(TIMED_RECORD_PATTERN)
+_LIST_ITEM = re.compile(LIST_ITEM_PATTERN)
 _LOOK_WORDS = "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True))
 _LOOK_LEAD = re.compile(f"^(?:{_LOOK_WORDS}{LOOK_LEAD_TAIL}")
 

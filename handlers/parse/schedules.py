@@ -202,8 +202,8 @@ def parse_custom_reminder(text: str, *, now_local: dt.datetime) -> AddReminder:
         raise ValueError("now_local is the user's naive wall-clock time")
     body, important = _take_important(_recurrence_first(_weekends_off(text)))
     body, until_done = take_until_done(body)
-    if body.startswith(REMINDER_SELF_WORDS):
-        body = strip_separators(body[1:])
+    if (me := next((w for w in REMINDER_SELF_WORDS if body.startswith(w)), None)) is not None:
+        body = strip_separators(body[len(me) :])
     schedule, end = _match_schedule(body, now_local)
     if (moved := _time_said_last(body, end)) is not None:
         body = moved  # 每天提醒我吃药 8点: the time said after the title

@@ -47,6 +47,7 @@ from handlers.parse.patterns import (
     EVENT_END_WORDS,
     EVENT_LASTS_PATTERN,
     EVENT_NUMBER_PATTERN,
+    EVENT_STARTS_PATTERN,
     EVENT_WORD,
     HALF,
     INTERJECTION_PATTERN,
@@ -340,6 +341,7 @@ def _end_after(start: dt.time | None, lasts: re.Match[str]) -> dt.time | None:
 
 
 _EVENT_LASTS = re.compile(EVENT_LASTS_PATTERN)
+_STARTS_ONLY = re.compile(EVENT_STARTS_PATTERN)
 
 
 def _event_number(text: str, hint: str) -> tuple[int, str]:
@@ -376,6 +378,8 @@ def parse_edit_event(body: Body) -> Command:
     start, end = when.start, when.end
     if title in EVENT_END_WORDS and start is not None and end is None:
         start, end, title = None, start, ""  # 日程2改成下午四点结束: the end moves
+    if start is not None and _STARTS_ONLY.fullmatch(title):
+        title = ""  # 日程2的时间请改为14:30开始: the start moves, no new title
     when = dataclasses.replace(when, start=start, end=end)
     if (
         when.day is None
