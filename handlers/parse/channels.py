@@ -43,6 +43,7 @@ from handlers.parse.patterns import (
     CHANNEL_PRIMARY_PATTERN,
     CHANNEL_SHOW,
     CHANNEL_TEST_CUES,
+    CHANNEL_TEST_MESSAGES,
     CHANNEL_TEST_NOUNS,
     CHANNEL_TEST_PATTERN,
     CHANNEL_WORDS,
@@ -103,7 +104,7 @@ def _test_named(text: str) -> SendChannelTest | None:
         return None
     named = {target for word, target in TARGET_WORDS.items() if word.casefold() in said}
     if not named:
-        return None
+        return SendChannelTest() if any(w in said for w in CHANNEL_TEST_MESSAGES) else None
     return SendChannelTest(target=named.pop()) if len(named) == 1 else SendChannelTest()
 
 

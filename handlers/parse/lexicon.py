@@ -231,6 +231,9 @@ TASK_EDGE_WORDS = ("todo", "ddl", "待办")
 """A bare task word said last (`周六 去健身房 todo`): the line is a task."""
 EVENT_LEADS = ("记到日程", "加到日程", "加个日程", "添加日程", "加日程", "安排", "日程")
 REMIND_WORDS: tuple[str, ...] = (
+    "提醒我们",
+    "提醒咱们",
+    "叫我们",
     "提醒我",
     "叫我",
     "提醒一下我",
@@ -313,6 +316,7 @@ QUIET_WORDS: tuple[str, ...] = (
     "别发通知",
 )
 QUIET_WORDS += ("别提醒我", "别提醒", "别发消息", "不要发消息", "别给我发", "别找我", "不要找我")
+QUIET_WORDS += ("别来烦我", "别来打扰我", "别来吵我", "不要来烦我", "不要来打扰我")
 QUIET_WORDS += tuple(
     f"{no}{me}{what}"
     for no in ("别", "不要", "勿", "请勿")
@@ -781,6 +785,8 @@ LOOK_WORDS: tuple[str, ...] = (
     "show",
 )
 QUESTION_CUES: tuple[str, ...] = (
+    "够没",
+    "完没",
     "what",
     "哪些",
     "什么",
@@ -820,6 +826,12 @@ VIEW_NOUNS: dict[str, str] = {
     "没做的": "tasks",
     "事没做": "tasks",
     "事没干": "tasks",
+    "哪些活": "tasks",
+    "什么活": "tasks",
+    "啥活": "tasks",
+    "哪些活动": "events",
+    "什么活动": "events",
+    "啥活动": "events",
     "有啥会": "events",
     "有什么会": "events",
     "有哪些约": "events",
@@ -1722,7 +1734,9 @@ SPOKEN_FILLERS: tuple[str, ...] = (
 """Spoken fillers before a request (`嗯就是…明天8点提醒我…`, `对了，周四…`): dropped
 when a pause (…, a comma, a space) or another filler follows them, or when they are
 an interjection (`嗯那个给儿子交了…`)."""
-FILLER_SOUNDS = ("嗯嗯", "嗯", "呃", "额")
+FILLER_SOUNDS = ("嗯嗯", "嗯", "呃", "额", "呵", "哈", "唉", "哎", "嘿", "啧", "哼")
+"""Sounds said alone between words (`体重 七十点五 又胖了 呵`): a pause, not a character
+typed apart."""
 QUESTION_PREFIXES: dict[str, str] = {
     "加待办": "加待办",
     "加个待办": "加待办",

@@ -64,6 +64,8 @@ FEED_NOT_THIS_PATTERN = (
 FEED_OTHER_LEAD_PATTERN = r"(?:提醒|任务|待办|日记|记|帮我记|完成)"
 """A message led by another command's keyword is that command's (`提醒 看手机日历`)."""
 
+DATE_WEEKDAY_NOTE_PATTERN = r"(?<=[日号])\s*[(（](?:周|星期|礼拜)[一二三四五六日天][)）]"
+"""`12月20日（周日）`: the weekday a date falls on, said beside it, dropped."""
 LIST_ITEM_PATTERN = r"^\s*(?:[0-9]{1,2}|[一二三四五六七八九十])\s*[.、．)）]\s*(?=[^\s0-9])"
 """`1. 请添加待办：…`, `14、请问…`: a list number typed before one request, dropped."""
 
@@ -255,6 +257,8 @@ CHANNEL_TEST_CUES = (
     "收不收得到", "好不好使", "能不能用",
 )  # fmt: skip
 """A test said anywhere beside one channel's name (`测试下wxpusher通不通`)."""
+CHANNEL_TEST_MESSAGES = ("测试消息", "测试推送", "测试通知")
+"""`发个测试消息看看通不通`: a test message asked for, on every channel when none is named."""
 CHANNEL_NOT_TEST_WORDS = ("绑定", "解绑", "设置", "备用", "主渠道", "改成", "换成", "切换")
 """Words of another channel command: no test."""
 MAX_CHANNEL_TEST = 24
@@ -973,7 +977,7 @@ DIGEST_DAILY_PATTERN = (
 """`每天早上7点半发晨报`: a digest's time."""
 WAKE_SLEEP_PATTERN = r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?)起(?:床|来)?了?[\s,]*(?P<b>.+?)(?:就)?睡(?:觉)?了?"
 """`我一般7点起床11点睡`: the day window."""
-ROUTINE_CHANGE_PATTERN = r"^作息(?:时间)?\s*(?:改一下|改成|改为|调整一下|调整为|调整成|调一下|调成|调为|换成|设置为|设为)?\s*[:：]?\s*"
+ROUTINE_CHANGE_PATTERN = r"^作息(?:时间)?\s*(?:改一下|改成|改为|调整一下|调整为|调整成|调一下|调成|调为|换成|设置为|设为)?\s*[:：,]?\s*"
 """`作息时间改一下 早上6:30起 晚上11点睡`: the words that only say a change follows."""
 ROUTINE_PATTERN = r"(?:我的?|俺的?)?(?:日常)?作息(?:时间)?(?:一般|大概)?(?:是|为)?\s*(?P<a>[^\s,到至]+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
 """`我的作息是早上六点到晚上十点`: the day window as a span."""
@@ -1017,12 +1021,13 @@ SETTING_N = rf"(?:[0-9]{{1,3}}|{CN_INT})"
 """A count in a setting said in words: up to three digits or a Chinese integer."""
 POLITE_LEAD_PATTERN = r"^(?:请|麻烦|帮我|帮忙|给我)\s*"
 """`请`, `麻烦`, `帮我`: a polite lead, dropped."""
+_WATER_KIND = "(?:温|热|凉|冰|白开|开)?"
 WATER_SAID_PATTERN = (
     r"(?P<total>今天|今天一共|今天总共|一共|总共)?(?:又|刚|刚刚|刚才|已经)?(?:喝|补)(?:了|掉|完了|完)?\s*(?:水)?\s*"
-    rf"(?:(?P<n>{SETTING_N})\s*(?:大|小)?(?P<unit>杯|瓶)(?P<water>水)?|(?P<one>杯水|水))?"
-    rf"|(?P<n2>{SETTING_N})\s*(?:大|小)?杯水"
+    rf"(?:(?P<n>{SETTING_N})\s*(?:大|小)?(?P<unit>杯|瓶)(?P<water>{_WATER_KIND}水)?|(?P<one>杯水|水))?"
+    rf"|(?P<n2>{SETTING_N})\s*(?:大|小)?杯{_WATER_KIND}水"
 )
-"""`喝了两杯水`, `又喝了一瓶`, `三杯水`: water drunk, said in words."""
+"""`喝了两杯水`, `又喝了一瓶`, `三杯水`, `一大杯温水`: water drunk, said in words."""
 SET_TO = r"(?:改成|改为|改到|设为|设成|设置为|设置成|调整为|调整成|调整到|调成|调到|定在|定成|定为|定个|设个|定|设|为|是|:)?\s*"
 """The words between a setting and its new value (`改成`, `设为`, `:`)."""
 DIGEST_TIME_PATTERN = rf"(?:把|设置)?\s*(?P<d>晨报|早报|晚报)\s*(?:时间)?\s*{SET_TO}(?P<t>.+?)(?:发给我|发我|推送|发)?"

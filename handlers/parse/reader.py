@@ -73,6 +73,7 @@ from handlers.parse.patterns import (
     CANCEL_EVENT_KEYWORDS,
     CANCEL_KEYWORDS,
     COMPLETE_KEYWORDS,
+    DATE_WEEKDAY_NOTE_PATTERN,
     DELETE_KEYWORDS,
     DONE_SUFFIX,
     EDIT_EVENT_KEYWORDS,
@@ -170,6 +171,7 @@ def parse(text: str, *, today: dt.date, now_local: dt.datetime | None = None) ->
     ParseError.message is the Chinese reply saying how to write it instead.
     """
     text = _LIST_ITEM.sub("", text, count=1)  # 1. 请添加待办：…: one request of a list
+    text = _DATE_WEEKDAY_NOTE.sub("", text)  # 12月20日（周日）: the date says the day
     text = unspaced(text)  # 去 银行 取 钱: typed a character at a time
     try:
         return with_clean_titles(_read(text, today=today, now_local=now_local))
@@ -312,6 +314,8 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
     if clean.casefold() in THANKS_WORDS:
         return Dismiss(thanked=True)  # 谢了, 👌好的谢谢: nothing to do
     framed = has_frame_word(normal)
+    if framed and (feed := read_calendar_feed(clean)) is not None:
+        return feed  # 手机日历能订阅日程吗？给我个链接: the question names what is asked for
     if framed or has_correction_word(normal):  # most messages have neither: normalised once
         text = corrected(without_frame(text, normal) if framed else text)
         normal = normalise(text)
@@ -398,6 +402,7 @@ _NUMBER_CHECKED = re.compile(
 """A task's number ticked first, whatever follows (`5 ✔ 发票整理完了`)."""
 _TIMED_RECORD = re.compile(TIMED_RECORD_PATTERN)
 _LIST_ITEM = re.compile(LIST_ITEM_PATTERN)
+_DATE_WEEKDAY_NOTE = re.compile(DATE_WEEKDAY_NOTE_PATTERN)
 _LOOK_WORDS = "|".join(sorted(map(re.escape, LOOK_LEADS), key=len, reverse=True))
 _LOOK_LEAD = re.compile(f"^(?:{_LOOK_WORDS}{LOOK_LEAD_TAIL}")
 

@@ -33,6 +33,7 @@ from handlers.commands import (
 from handlers.parse import cues
 from handlers.parse.body import Body
 from handlers.parse.cues import asks_to_see
+from handlers.parse.lexicon import MOVE_VERBS
 from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
@@ -67,6 +68,7 @@ from handlers.parse.patterns import (
     SEVERAL_NUMBERS_PATTERN,
     TASK_FILLER_PATTERN,
     TASK_NUMBER_PATTERN,
+    TASK_WORDS,
     THAT,
     THIS,
 )
@@ -79,6 +81,8 @@ _TASK_NUMBER = re.compile(
     TASK_NUMBER_PATTERN,
     re.IGNORECASE,
 )
+_TASK_NUMBER_LEAD = re.compile(rf"(?:{TASK_NUMBER_PATTERN})(?=[\s,]+\S)", re.IGNORECASE)
+"""A task's number said first, then a remark (`待办5，甲方跑路了`)."""
 _TASK_FILLER = re.compile(TASK_FILLER_PATTERN)
 _INTERJECTION = re.compile(INTERJECTION_PATTERN)
 _NAMING = re.compile(NAMING_PATTERN)
@@ -147,6 +151,9 @@ def task_ref(text: str, verb: str) -> TaskRef:
     if _SEVERAL_NUMBERS.fullmatch(text):
         raise ParseError(texts.task_one_at_a_time(verb))
     match = _TASK_NUMBER.fullmatch(text) or _TASK_NUMBER.fullmatch(_INTERJECTION.sub("", text))
+    lead = _TASK_NUMBER_LEAD.match(text) if match is None else None
+    if lead is not None and (lead["number"].isdigit() or any(w in lead[0] for w in TASK_WORDS)):
+        match = lead  # 取消待办5，甲方跑路了: the number, then why
     if match is None:  # 把1推到明天: 把 names no title
         text = _INTERJECTION.sub("", text).strip() or text  # 算了 回访客户那个
         title = _NAMING.sub("", strip_separators(text)).strip() or text  # 交报告那个: 交报告
@@ -222,12 +229,20 @@ def remind_minutes(text: str) -> tuple[int | None, str]:
 def parse_event(body: Body) -> Command:
     """`日程 周四 14:00-15:00 复诊` / `日程 明天 9:30 开会 提前15分钟` / `日程 明天 复诊`.
 
-    A day is required; no time (or `全天`) makes an all-day event. `日程 list`,
-    `日程清单` show them.
+    A day is required; no time (or `全天`) makes an all-day event; a time with no day
+    (`日程 14:00 复诊`) is asked, guessing today if the time is still ahead, else
+    tomorrow. `日程 list`, `日程清单` show them.
     """
     if asks_to_see(body.text):
         return ShowEvents()
-    return small_hours_asked(event_from(when_anywhere(body.text, body.today)), body.text)
+    when = when_anywhere(body.text, body.today)
+    moved = any(verb in body.text for verb in MOVE_VERBS)  # 日程4时间改成…: an edit
+    if when.day is None and when.start is not None and not moved:
+        ahead = when.start > body.now_local.time() and body.now_local.date() == body.today
+        day = body.today if ahead else body.today + dt.timedelta(days=1)
+        event = small_hours_asked(event_from(dataclasses.replace(when, day=day)), body.text)
+        return event if isinstance(event, Confirm) else Confirm(guess=event)
+    return small_hours_asked(event_from(when), body.text)
 
 
 _CHANGE_WORDS = re.compile(MOVE_VERB_ALTERNATIVES)

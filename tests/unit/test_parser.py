@@ -473,7 +473,6 @@ ERRORS = [
     ("完成 3 4", "一次完成一项"),
     ("取消 #3,#4", "一次取消一项"),
     ("日程 复诊", "日程要写哪天"),
-    ("日程 14:00 复诊", "日程要写哪天"),
     ("日程 明天", "日程要写做什么"),
     ("日程 明天 14:00", "日程要写做什么"),
     ("日程 明天 14:00 提前15分钟", "日程要写做什么"),
@@ -562,6 +561,15 @@ def test_who_are_you_is_answered_in_at_most_three_lines(text: str) -> None:
 @pytest.mark.parametrize("text", ["72.4", "７２．４", "72。4"])
 def test_a_bare_number_with_decimals_is_asked_as_a_weight(text: str) -> None:
     assert parse(text, today=WEDNESDAY) == Confirm(guess=kg("72.4"))
+
+
+def test_an_event_with_a_time_but_no_day_is_asked_for_the_next_such_time() -> None:
+    morning = dt.datetime.combine(WEDNESDAY, dt.time(9, 30))
+    ahead = parse("日程 14:00 复诊", today=WEDNESDAY, now_local=morning)
+    passed = parse("日程 8:00 晨会", today=WEDNESDAY, now_local=morning)
+    assert ahead == Confirm(guess=AddEvent(title="复诊", day=WEDNESDAY, start=dt.time(14, 0)))
+    tomorrow = WEDNESDAY + dt.timedelta(days=1)
+    assert passed == Confirm(guess=AddEvent(title="晨会", day=tomorrow, start=dt.time(8, 0)))
 
 
 def test_a_bare_whole_number_is_asked_as_an_expense() -> None:
