@@ -103,8 +103,9 @@ def _test_named(text: str) -> SendChannelTest | None:
     if any(word in said for word in CHANNEL_NOT_TEST_WORDS):
         return None
     named = {target for word, target in TARGET_WORDS.items() if word.casefold() in said}
-    if not named:
-        return SendChannelTest() if any(w in said for w in CHANNEL_TEST_MESSAGES) else None
+    if not named:  # 发个测试消息看看通不通, 测试下渠道 看推送通不通: every channel
+        nouns = (*CHANNEL_TEST_MESSAGES, *CHANNEL_TEST_NOUNS)
+        return SendChannelTest() if any(w in said for w in nouns) else None
     return SendChannelTest(target=named.pop()) if len(named) == 1 else SendChannelTest()
 
 

@@ -94,6 +94,8 @@ INCOME_SYNONYMS: dict[str, str] = {
     "分红": "理财",
     "收益": "理财",
     "基金": "理财",
+    "炒股": "理财",
+    "股票": "理财",
     "退休金": "工资",
     "养老金": "工资",
     "退回来": "退款",
@@ -1037,6 +1039,8 @@ TURN_ON_WORDS: dict[str, str] = {
     "重新开": "resume",
     "恢复": "resume",
     "继续": "resume",
+    "接着提醒": "resume",
+    "接着发": "resume",
     "再开": "resume",
     "打开": "enable",
     "开启": "enable",
@@ -1559,8 +1563,10 @@ POLITE_FRAME_TAILS: tuple[str, ...] = (
     "fast",
     "quick",
     "asap",
+    "这玩意儿",
+    "这玩意",
 )
-"""Politeness (or hurry) after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
+"""Politeness (or hurry, or a pointing `这玩意`) after a request (`…，麻烦帮我记一下好吗`, `喝水 +2 谢谢啦`)."""
 IMPORTANT_SUBJECTS = ("这个事", "这件事", "这事儿", "这事", "这个")
 IMPORTANT_DEGREES = ("非常", "特别", "超级", "十分", "很", "挺")
 IMPORTANT_PHRASES = ("一定要提醒我", "一定要提醒", "千万别忘了", "千万别忘")
@@ -1756,6 +1762,7 @@ QUESTION_PREFIXES: dict[str, str] = {
 the request that follows the question."""
 DIALECT = {
     "明儿个": "明天 ", "今儿个": "今天 ", "明儿": "明天", "今儿": "今天", "唔该": "麻烦",
+    "头晌": "上午",
     "唔好": "不要", "啱啱": "刚刚", "搞掂": "搞定", "记低": "记下", "看一哈": "看一下",
     "我系": "我是", "啥子": "什么", "饮咗": "喝了", "咗": "了", "唔": "不", "佢": " ",
     "俺": "我", "晌午": "中午", "后晌": "下午", "前晌": "上午", "饮水": "喝水", "甭": "别",

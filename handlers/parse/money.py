@@ -76,6 +76,7 @@ from handlers.parse.patterns import (
     CONSUMED_VERBS,
     COUNTED_PATTERN,
     COUNTER_GE,
+    EARNED_BY_WORK,
     EARNED_WORDS,
     ERRAND_WORD,
     GIFT_CATEGORY,
@@ -94,6 +95,7 @@ from handlers.parse.patterns import (
     NOTE_TAIL_PATTERN,
     OF,
     OTHER_CATEGORY,
+    PART_TIME_WORD,
     PAYEE_TRANSFER_PATTERN,
     PER_COUNT_AFTER_PATTERN,
     PER_UNIT_AFTER_PATTERN,
@@ -104,6 +106,7 @@ from handlers.parse.patterns import (
     SENT_RED_PACKET_PATTERN,
     SHARE_SIGNS,
     SHOPPING_CATEGORY,
+    SOLD_WORD,
     SOMEONE_EARNED,
     SOMEONE_GAP_PATTERN,
     SOMEONE_SPENT,
@@ -305,6 +308,10 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if coming_in and not income:
         # 妈妈给我转了 500: money came in, of no named kind; for a holiday, a gift (红包)
         income = RED_PACKET_CATEGORY if _find(note, GIFT_OCCASIONS) else OTHER_CATEGORY
+    worked = _find(note, EARNED_BY_WORK) is not None and SOLD_WORD not in note and bool(clean)
+    worked = worked and not clean.removeprefix(ME).startswith(OTHER_PEOPLE)  # 我哥赚了1万
+    if worked and INCOME_SYNONYMS.get(income or "", OTHER_CATEGORY) == OTHER_CATEGORY:
+        income = PART_TIME_WORD  # 帮邻居家孩子补课 赚了两百: earned by work, no kind named
     refund = INCOME_SYNONYMS.get(income or "") == REFUND_CATEGORY and not verb  # 拼多多退了59
     if income and (coming_in or refund or (not verb and len(income) >= len(word or ""))):
         entry = _ledger(

@@ -21,6 +21,7 @@ from handlers import texts
 from handlers.commands import (
     CancelEvent,
     CancelTask,
+    CheckInWater,
     Command,
     CompleteTask,
     Confirm,
@@ -52,6 +53,7 @@ from handlers.parse.patterns import (
     CANCEL_KEYWORD,
     DONE_KEYWORD,
     EVENT_BY_NUMBER_PATTERN,
+    GLASSES_ONLY_PATTERN,
     JIN,
     LE,
     LIKELY_JIN_FROM,
@@ -165,16 +167,19 @@ def read_weight(text: str, *, guess_jin: bool = True) -> Command | None:
     (`guess_jin`), or left to the keyword's answer.
     """
     match = _WEIGHT.fullmatch(text)
-    if match is None or not (match["verb"] or match["fast"] or match["unit"]):
+    if match is None or (match["unit0"] and match["unit"]):
+        return None
+    unit = match["unit"] or match["unit0"]  # 空腹 kg 66.8: the unit said first
+    if not (match["verb"] or match["fast"] or unit):
         return None
     value = number_value(match["n"])
     if value is None:
         return None
-    if match["unit"] is None and value >= LIKELY_JIN_FROM:
+    if unit is None and value >= LIKELY_JIN_FROM:
         if not guess_jin:
             return None
         return Confirm(guess=RecordWeight(kg=check_weight(value, jin=True)))
-    return RecordWeight(kg=check_weight(value, jin=match["unit"] == JIN))
+    return RecordWeight(kg=check_weight(value, jin=unit == JIN))
 
 
 def read_task_state(text: str) -> Command | None:
@@ -252,6 +257,16 @@ def to_do_after_lead(rest: str) -> str | None:
     if len(said) < 2 or any(ch.isdigit() for ch in said):
         return None
     return f"{TASK_KEYWORD} {said}"
+
+
+def glasses_after_lead(rest: str) -> Command | None:
+    """`一杯` after `记` (`记一杯`): that many glasses of water; None otherwise."""
+    match = _GLASSES_ONLY.fullmatch(rest.strip())
+    count = small_int(match["n"]) if match is not None else None
+    return CheckInWater(glasses=count) if count else None
+
+
+_GLASSES_ONLY = re.compile(GLASSES_ONLY_PATTERN)
 
 
 def strip_record_lead(text: str) -> str | None:

@@ -66,6 +66,8 @@ FEED_OTHER_LEAD_PATTERN = r"(?:提醒|任务|待办|日记|记|帮我记|完成)
 
 DATE_WEEKDAY_NOTE_PATTERN = r"(?<=[日号])\s*[(（](?:周|星期|礼拜)[一二三四五六日天][)）]"
 """`12月20日（周日）`: the weekday a date falls on, said beside it, dropped."""
+GLASSES_ONLY_PATTERN = r"(?P<n>[0-9]{1,2}|[一二两三四五六七八九十])\s*(?:大|小)?杯"
+"""`一杯` after `记`: glasses of water, the only thing counted in glasses."""
 LIST_ITEM_PATTERN = r"^\s*(?:[0-9]{1,2}|[一二三四五六七八九十])\s*[.、．)）]\s*(?=[^\s0-9])"
 """`1. 请添加待办：…`, `14、请问…`: a list number typed before one request, dropped."""
 
@@ -415,11 +417,11 @@ NAG_HOUR_UNITS = ("小时", "钟头", "h")
 NATURAL_WEIGHT_PATTERN = (
     r"(?:今天|今早|早上|早晨|刚才|刚刚|刚|晨起|起床后?|起来|今天早上)*\s*(?P<fast>空腹)?\s*"
     r"(?P<verb>记体重|记一下体重|称了一下|称了下|称了|称一下|称重|上秤|体重是|体重为|体重|称)?"
-    r"\s*[,:]?\s*(?:是|为|有)?\s*"
+    r"\s*[,:]?\s*(?:是|为|有)?\s*(?P<unit0>kgs|kg|公斤|千克|斤)?\s*(?:是|为|有)?\s*"
     rf"(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?"
     r"(?:\s*[,]?\s*(?:又|终于)?(?:瘦|胖|重|轻|涨|掉)了?)?"
 )
-"""A weight said in a sentence (`早上空腹称了下 70.1`, `体重是72.4 又瘦了`)."""
+"""A weight said in a sentence (`早上空腹称了下 70.1`, `体重是72.4 又瘦了`, `空腹 kg 66.8`)."""
 TASK_DONE_WORDS = r"(?:搞定|做完|弄完|办完|办好|做好|弄好|搞好|完成|完事|干完|done|ok)"
 """The words that say a task is done (`搞定`, `做完`, `done`)."""
 TASK_DONE_PATTERN = rf"(?P<what>.{{1,30}}?)\s*(?:已经|都|也)?{TASK_DONE_WORDS}"
@@ -577,12 +579,14 @@ CN_CLOCK = "[零〇一二两三四五六七八九十]{1,3}"
 """An hour or minute in Chinese numerals (`三`, `十五`)."""
 TIME_PATTERN = (
     r"(?P<period>凌晨|清晨|夜里|半夜|早上|早晨|上午|中午|下午|傍晚|晚上|睡觉前|睡前|今晚|明晚|今早|明早"
-    r"|早(?=[0-9])|晚(?=[0-9]))?\s*"
+    r"|早(?=[0-9二两三四五六七八九十])|晚(?=[0-9二两三四五六七八九十]))?\s*"
     r"(?:(?P<h>[0-9]{1,2}):(?P<m>[0-9]{2})"
+    r"|(?P<h4>[01][0-9]|2[0-3])(?P<m4>[0-5][0-9])(?![0-9]|\s*(?:元|块|rmb|¥))"
     rf"|(?P<hh>[0-9]{{1,2}}|{CN_CLOCK})(?:点钟?|时)"
     rf"(?:(?P<half>半|一刻|三刻)|(?P<mm>[0-9]{{1,2}}|{CN_CLOCK}(?![起些下样直共定般切]))分?)?)(?![0-9])"
 )
-"""`14:30`, `下午3点`, `九点半`, `十点一刻`: a time, its period if said."""
+"""`14:30`, `下午3点`, `九点半`, `十点一刻`, `0730` (four digits, as a shift roster writes
+it; never before 元/块): a time, its period if said."""
 BEFORE_PATTERN = r"\s*(?:之前|以前|前)(?![0-9一二三四五六七八九十])"
 """`前`, `之前`: due by the day or time before it."""
 PERIOD_ALONE_PATTERN = r"(早上|早晨|上午|中午|下午|傍晚|晚上)(?![0-9零〇一二两三四五六七八九十])"
@@ -755,7 +759,7 @@ NAMING_PATTERN = r"(?:那个|这个|那件事|这件事|的事|那条)?(?:任务
 SEVERAL_NUMBERS_PATTERN = r"#?[0-9]+(?:[\s,;、]+#?[0-9]+)+"
 """`3, 5`: several list numbers at once."""
 REMIND_BEFORE_PATTERN = (
-    r"提前\s*(?P<count>[0-9]+(?:\.[0-9]+)?|半|[一二两三四五六七八九十]{1,3})\s*"
+    r"提前\s*(?:(?:提醒|通知)(?:时间)?\s*(?:改成|改为|改到|设为|设成|调成|调到|换成)\s*)?(?P<count>[0-9]+(?:\.[0-9]+)?|半|[一二两三四五六七八九十]{1,3})\s*"
     r"(?P<unit>分钟|分|个?半?小时|个?钟头|个?钟|刻钟|刻|天|min|h)?"
     r"(?:提醒(?:我|一下)?|通知(?:我)?|叫我)?"
 )
@@ -979,7 +983,7 @@ WAKE_SLEEP_PATTERN = r"(?:我|俺|咱)?(?:一般|平时|每天|通常)?(?P<a>.+?
 """`我一般7点起床11点睡`: the day window."""
 ROUTINE_CHANGE_PATTERN = r"^作息(?:时间)?\s*(?:改一下|改成|改为|调整一下|调整为|调整成|调一下|调成|调为|换成|设置为|设为)?\s*[:：,]?\s*"
 """`作息时间改一下 早上6:30起 晚上11点睡`: the words that only say a change follows."""
-ROUTINE_PATTERN = r"(?:我的?|俺的?)?(?:日常)?作息(?:时间)?(?:一般|大概)?(?:是|为)?\s*(?P<a>[^\s,到至]+?)\s*(?:到|至|-|~)\s*(?P<b>.+)"
+ROUTINE_PATTERN = r"(?:我的?|俺的?)?(?:日常)?作息(?:时间)?\s*(?:一般|大概|改成|改为|调成|换成|设为|改一下|调整为)?(?:是|为)?\s*[:,]?\s*(?P<a>[^\s,到至]+?)(?:\s*(?:到|至|-|~)\s*|[\s,]+)(?P<b>.+)"
 """`我的作息是早上六点到晚上十点`: the day window as a span."""
 WAKE_SLEEP_NAMED_PATTERN = (
     r"起床(?:时间)?(?:是|在)?\s*(?P<a>[^\s,]+?)[\s,]*睡觉(?:时间)?(?:是|在)?\s*(?P<b>.+)"
@@ -1210,6 +1214,11 @@ GIVING_VERBS = "给送帮替请"
 ERRAND_WORD = "去"
 """`打车去医院打疫苗`: what was paid is said before 去, the errand after."""
 EARNED_WORDS = ("卖了", "卖掉", "赚了", "挣了")
+EARNED_BY_WORK = ("赚了", "挣了")
+"""`帮邻居家孩子补课 赚了两百`: earned by doing something, no income word: 兼职."""
+SOLD_WORD = "卖"
+"""`卖了旧手机 赚了200`: sold, not work: no 兼职."""
+PART_TIME_WORD = "兼职"
 """Money earned: it came in."""
 BUY_WORD = "买"
 """`买`: bought."""

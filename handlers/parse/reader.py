@@ -362,6 +362,8 @@ def _read(text: str, *, today: dt.date, now_local: dt.datetime | None) -> Comman
             try:
                 return natural.read(loose, context, fallback=None)  # 记一个日程 …: a marker
             except ParseError:
+                if (glasses := natural.glasses_after_lead(rest)) is not None:
+                    return glasses  # 记一杯
                 if (todo := natural.to_do_after_lead(rest)) is not None:
                     return _read(todo, today=today, now_local=local)  # 帮我记一下要买猫粮
                 raise error from None

@@ -250,6 +250,8 @@ def _time_said_last(body: str, end: int) -> str | None:
     words = [word for word in re.split(r"[\s,]+", rest) if word]
     if len(words) < 2 or not _time_word(words[-1]) or _CLOCK_SAID.search(said):
         return None
+    if words[-1].isdigit() and not words[-1].startswith("0"):
+        return None  # 交房租 1500: an amount in the title as likely as a time
     return f"{said} {words[-1]} {' '.join(words[:-1])}"
 
 

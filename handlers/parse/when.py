@@ -221,8 +221,8 @@ def match_time(text: str, pos: int = 0) -> TimeMatch | None:
         return None
     if match["hh"] == ONE and not (match["period"] or match["half"] or match["mm"]):
         return None  # 一点 alone is mostly "a little" (一点小事), not 1 o'clock
-    said_hour = small_int(match["h"] or match["hh"])
-    said_minute = small_int(match["m"] or match["mm"] or "0")
+    said_hour = small_int(match["h"] or match["h4"] or match["hh"])
+    said_minute = small_int(match["m"] or match["m4"] or match["mm"] or "0")
     minute = MINUTE_WORDS[match["half"]] if match["half"] else said_minute
     if said_hour is None or minute is None:
         raise ParseError(texts.invalid_time(match[0].strip()))
