@@ -422,7 +422,7 @@ def guess_expense(value: Decimal) -> RecordLedger | None:
 
 
 def _ledger(direction: LedgerDirection, amount: Decimal, category: str, note: str) -> RecordLedger:
-    return RecordLedger(direction=direction, amount=amount, category=category, note=note)
+    return RecordLedger(direction=direction, amount=amount, category=category, note=note.strip())
 
 
 def _first(text: str, table: Iterable[str]) -> str | None:

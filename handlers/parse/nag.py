@@ -90,10 +90,13 @@ def take_until_done(text: str, *, interval_nags: bool = False) -> tuple[str, Unt
 
 
 def _said_nag(text: str) -> bool:
-    """`每20分钟催一次 最多4次`: an interval said with 催, or with a cap, nags on its own
-    (`每2小时提醒我站起来`, with neither, recurs)."""
+    """`每20分钟催一次 最多4次`, `每15分钟一次，最多提醒5次`: an interval said with 催, or
+    with a cap, nags on its own (`每2小时提醒我站起来`, with neither, recurs)."""
     interval = _EVERY_NAGS.search(text)
-    return interval is not None and (URGE_VERB in interval[0] or _CAP.search(text) is not None)
+    if interval is not None and URGE_VERB in interval[0]:
+        return True
+    capped = _CAP.search(text) is not None  # 每15分钟一次，最多提醒5次: a cap says it nags
+    return capped and (interval is not None or _EVERY.search(text) is not None)
 
 
 def _take(pattern: re.Pattern[str], text: str) -> tuple[re.Match[str] | None, str]:

@@ -193,7 +193,7 @@ def read_task_state(text: str) -> Command | None:
         said = match["what"].strip().rstrip(",")
         what = _TODAY_CANNOT.sub("", said).strip() or said
         for tail in THING_TAILS:
-            what = what.removesuffix(tail)  # 拿体检报告的事明天再说
+            what = what.removesuffix(tail).rstrip()  # 拿体检报告的事明天再说, 挂号 这个事
         if match["verb"] and not what.startswith(match["verb"]):
             what = match["verb"] + what  # 洗衣液明天再买: 买洗衣液
         return PostponeTask(ref=task_ref(what, POSTPONE_KEYWORD))  # 年度总结今天搞不完了 挪到明天

@@ -380,6 +380,8 @@ NAG_UNTIL_DONE_PATTERN = (
     rf"|(?:{'|'.join(NAG_WHEN_WORDS)})就?{NAG_REPEAT}{NAG_NAG}(?:我)?"
     # `到时候没交就每十分钟提醒一次`: not done (any verb), then the interval
     rf"|{NAG_IF}{NAG_NOT}\S{{1,3}}?(?:的话)?就(?=\s*每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟))"
+    # `做完之前每二十分钟催一次`: until it is done, then the interval
+    r"|(?:没)?(?:做完|完成|弄完|办完|搞定|交完)(?:之前|以前|前)(?=\s*每)"
 )
 """`直到完成`, `提醒到我说完成为止`, `没寄就一直提醒我`: the marker of a nag."""
 NAG_EVERY_PATTERN = (
@@ -431,7 +433,8 @@ TASK_DONE_FIRST_PATTERN = rf"{TASK_DONE_WORDS}(?:了)?\s+(?P<what>.{{1,30}})"
 TASK_TOMORROW_PATTERN = (
     r"(?P<what>.{1,30}?)\s*(?:(?:改到)?明天(?:再说|再做|再弄|再整|再搞|再办|再打|再去|做"
     rf"|再(?P<verb>{'|'.join(w for w in WORK_VERBS if len(w) == 1)}))|(?:推|挪|改|放|拖)到?明天"
-    r"|今天\S{0,3}(?:不了|不完|没空|来不及)了?[\s,]*明天吧?)"
+    r"|今天\S{0,3}(?:不了|不完|没空|来不及)了?[\s,]*明天吧?"
+    r"|(?:往后推|往后挪|推迟|延后|顺延)一天吧?)"
 )
 """`买菜明天再说`, `挪到明天`: a task put off to tomorrow."""
 TASK_NOT_NEEDED_PATTERN = r"(?:不用|不必|不需要)(?:再)?(?P<what>.{1,30}?)"
@@ -1567,7 +1570,7 @@ REF_WHEN_TAIL_PATTERN = (
     r"|^(?:今天|明天|后天|这周[一二三四五六日天]?|下周[一二三四五六日天]?|周[一二三四五六日天])的?(?=\S\S)"
 )
 """`孙女钢琴课这周不上了`: when it was called off, said after the thing's name."""
-THING_TAILS = ("的事", "这件事")
+THING_TAILS = ("的事", "这件事", "这个事", "那个事")
 THING_FINISHED_TAIL_PATTERN = (
     rf"(?<=\S\S)(?:{'|'.join(sorted(WORK_VERBS, key=len, reverse=True))})(?:完|好)$"
 )

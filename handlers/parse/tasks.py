@@ -238,10 +238,14 @@ def parse_event(body: Body) -> Command:
     when = when_anywhere(body.text, body.today)
     moved = any(verb in body.text for verb in MOVE_VERBS)  # 日程4时间改成…: an edit
     if when.day is None and when.start is not None and not moved:
-        ahead = when.start > body.now_local.time() and body.now_local.date() == body.today
-        day = body.today if ahead else body.today + dt.timedelta(days=1)
-        event = small_hours_asked(event_from(dataclasses.replace(when, day=day)), body.text)
-        return event if isinstance(event, Confirm) else Confirm(guess=event)
+        event = event_from(dataclasses.replace(when, day=body.today))
+        asked = small_hours_asked(event, body.text)
+        if isinstance(asked, Confirm) and isinstance(asked.guess, AddEvent):
+            event = asked.guess  # 日程 3点 做B超: 15:00, then today if still ahead
+        start = event.start or when.start
+        ahead = start > body.now_local.time() and body.now_local.date() == body.today
+        later = body.today + dt.timedelta(days=1)
+        return Confirm(guess=event if ahead else dataclasses.replace(event, day=later))
     return small_hours_asked(event_from(when), body.text)
 
 
