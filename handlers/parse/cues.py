@@ -17,6 +17,7 @@ from handlers.parse.lexicon import (
     AHEAD_BEFORE,
     ANSWER_LE_PARTICLES,
     BUDGET_CUES,
+    CALLED_OFF_WORDS,
     CHANNEL_CUES,
     CHANNEL_TARGETS,
     CLAUSE_THING_DROPS,
@@ -988,6 +989,7 @@ def named_thing(text: str) -> tuple[str, str] | None:
             thing = thing.removesuffix(tail).strip(" ,")  # 买菜不用了 那个待办删了
             break
     happened = thing.endswith(LE) and len(thing) > 2 and not _any(thing, NOT_NEEDED_LEADS)
+    happened = happened and not _any(thing, CALLED_OFF_WORDS)  # 会议取消了，那个待办删了
     if happened:
         thing = _clause_thing(thing)  # 春游钱今天已经交给老师了，那个待办可以划掉了
     if not thing or not rest or len(thing) > 16 or _any(thing, QUESTION_CUES):

@@ -1834,6 +1834,8 @@ THING_NAMERS = (
 )  # fmt: skip
 MAY_WORDS = ("就可以", "可以", "能")
 """`那个待办可以划掉了`: may, before what happens to the task (dropped)."""
+CALLED_OFF_WORDS = ("取消", "不去", "黄了", "不办", "不做", "不要", "推迟", "改期")
+"""`会议取消了，那个待办删了`: a clause that calls the thing off, not one that did it."""
 CLAUSE_THING_DROPS = ("今天", "已经", "刚刚", "刚才", "都", "也")
 """`春游钱今天已经交了，那个待办…`: when and already, no part of the thing."""
 """Words after a task's thing that name it (`给老王回电话那事儿打完了`): the thing
