@@ -81,6 +81,7 @@ from handlers.parse.patterns import (
     ERRAND_WORD,
     GIFT_CATEGORY,
     GIVING_VERBS,
+    INCOME_MARKS,
     JUST_NOW,
     LARGE_CN_UNITS,
     LEDGER_KEYWORD,
@@ -305,6 +306,7 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     word, category = category_of(note)
     clean = clean_note(note)
     coming_in = _came_in(note) or _find(note, EARNED_WORDS) is not None  # 外孙女给我发了个红包
+    coming_in = coming_in or any(part in INCOME_MARKS for part in note.split())  # …收入300
     if coming_in and not income:
         # 妈妈给我转了 500: money came in, of no named kind; for a holiday, a gift (红包)
         income = RED_PACKET_CATEGORY if _find(note, GIFT_OCCASIONS) else OTHER_CATEGORY

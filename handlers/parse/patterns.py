@@ -380,8 +380,8 @@ NAG_UNTIL_DONE_PATTERN = (
     rf"|(?:{'|'.join(NAG_WHEN_WORDS)})就?{NAG_REPEAT}{NAG_NAG}(?:我)?"
     # `到时候没交就每十分钟提醒一次`: not done (any verb), then the interval
     rf"|{NAG_IF}{NAG_NOT}\S{{1,3}}?(?:的话)?就(?=\s*每隔?\s*\S{{1,6}}?(?:分钟|分|小时|钟头|刻钟))"
-    # `做完之前每二十分钟催一次`: until it is done, then the interval
-    r"|(?:没)?(?:做完|完成|弄完|办完|搞定|交完)(?:之前|以前|前)(?=\s*每)"
+    # `做完之前每二十分钟催一次`, `做完之前一直提醒我`: until it is done, then how
+    rf"|(?:没)?(?:做完|完成|弄完|办完|搞定|交完)(?:之前|以前|前)(?:就)?(?:{NAG_REPEAT}{NAG_NAG}(?:我)?|(?=\s*每))"
 )
 """`直到完成`, `提醒到我说完成为止`, `没寄就一直提醒我`: the marker of a nag."""
 NAG_EVERY_PATTERN = (
@@ -854,6 +854,8 @@ YEARLY_PATTERN = rf"每年的?(?P<m>{SCHEDULE_NUM})(?:月(?P<d>{SCHEDULE_NUM})[�
 """`每年3月8日`, `每年12-25`: a day of the year."""
 TODAY_PERIOD_PATTERN = r"(?P<day>[今明])(?P<p>[早晚])上?"
 """`今早`, `明晚上`: a day and its period."""
+QUARTER_HOURS = {"一刻钟": "15分钟", "两刻钟": "30分钟", "三刻钟": "45分钟"}
+"""`过一刻钟提醒我…`: quarters of an hour, said as minutes."""
 LATER_PATTERN = (
     r"(?:(?P<n>[0-9]{1,4}|[一二两三四五六七八九十]{1,3})\s*个?(?P<half>半)?|(?P<only_half>半)个?)"
     r"\s*(?P<unit>分钟|分|小时|钟头|天|min|h)\s*(?:以后|之后|后)"
@@ -1217,6 +1219,9 @@ GIVING_VERBS = "给送帮替请"
 ERRAND_WORD = "去"
 """`打车去医院打疫苗`: what was paid is said before 去, the errand after."""
 EARNED_WORDS = ("卖了", "卖掉", "赚了", "挣了")
+INCOME_MARKS = ("收入", "进账", "入账")
+"""`闲鱼卖旧婴儿车 收入300`: said as its own word beside the amount, money came in
+whatever the item words say (an explicit marker beats the default)."""
 EARNED_BY_WORK = ("赚了", "挣了")
 """`帮邻居家孩子补课 赚了两百`: earned by doing something, no income word: 兼职."""
 SOLD_WORD = "卖"

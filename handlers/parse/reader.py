@@ -36,6 +36,7 @@ from handlers.commands import (
     Dismiss,
     ParseError,
     TaskRef,
+    Undo,
 )
 from handlers.parse import intents, natural
 from handlers.parse import slots as found_slots
@@ -207,8 +208,9 @@ def _said_with_remark(
 def _said_after_remark(text: str, today: dt.date, now_local: dt.datetime | None) -> Command | None:
     """`网页打不开了 再发个链接`: a remark first, then the request in the last clause.
     Read only after the whole message was refused, and kept only for a look (a view, a
-    link, help, a channel test: nothing written) when the words before it start with
-    no command word and are no command (`删除 提醒` stays refused)."""
+    link, help, a channel test: nothing written) or 撤销 (`刚才那杯水记多了，撤回`: it
+    takes back, never adds) when the words before it start with no command word and are
+    no command (`删除 提醒` stays refused)."""
     normal = normalise(text).rstrip(TAIL_MARKS + " ")
     cut = max(normal.rfind(","), normal.rfind(" "))
     if cut <= 0 or _KEYWORD.match(normal.strip()) is not None:
@@ -221,7 +223,7 @@ def _said_after_remark(text: str, today: dt.date, now_local: dt.datetime | None)
     head = text[:cut]
     if any(ch.isdigit() for ch in head) or found_slots.read(head, today).when_found:
         return None  # 周日中午十二点到两点 包场 帮俺记一下日程: the head said what to keep
-    if not isinstance(command, LOOKS) or _reads(head, today, now_local):
+    if not isinstance(command, (*LOOKS, Undo)) or _reads(head, today, now_local):
         return None
     return command
 

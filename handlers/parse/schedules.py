@@ -70,6 +70,7 @@ from handlers.parse.patterns import (
     ME,
     MONTHLY_PATTERN,
     PERIOD_WORD_PATTERN,
+    QUARTER_HOURS,
     RECUR_TAIL_PARTICLES,
     RECUR_TAIL_PATTERN,
     REMINDER_SELF_WORDS,
@@ -171,6 +172,8 @@ def _recurrence_first(text: str) -> str:
     text = _DAYS_SAID_TWICE.sub(_days_once, text)  # 周一到周五每天傍晚6点, 周末都
     text = text.replace(EVERY_OCCASION, EVERY)  # 每逢周一: every Monday
     text = _AT_LEAD.sub("", text)  # 在一个半小时后
+    for quarters, minutes in QUARTER_HOURS.items():
+        text = text.replace(quarters, minutes)  # 过一刻钟: 过15分钟
     text = _AFTER_A_WHILE.sub(AFTER_A_WHILE_AS_LATER, text)  # 过四十分钟: 四十分钟后
     match = _RECUR_TAIL.search(text)
     if match is None:
