@@ -607,6 +607,8 @@ NOON = "中午"
 ONE = "一"
 """`一点` alone is mostly "a little" (一点小事), not 1 o'clock."""
 ALL_DAY = "全天"
+ALL_DAY_TAILS = ("一整天", "整天", "全天")
+"""`日程 下周五 茶博会 一整天`: all day, said after the title (dropped from it)."""
 """`全天`: an event that lasts the day, no time."""
 
 # --- reader.py ---

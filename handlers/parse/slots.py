@@ -41,6 +41,7 @@ from handlers.parse.patterns import (
     DAY_WORDS_PATTERN,
     LIST_NUMBER_PATTERN,
     LITRE_UNITS,
+    OF,
     SLOT_WEIGHT_PATTERN,
     TIME_WORDS_PATTERN,
     UNIT_FIRST_PATTERN,
@@ -164,6 +165,7 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
     if (before := _UNIT_FIRST.search(text)) is not None:
         return number_value(before["n"]), before["unit"].lower()  # kg 68.6 早上称的
     found = [m for m in _WEIGHT.finditer(text) if m["n"] and not _a_word(m) and not _goods(m)]
+    found = [m for m in found if not _describes(m)]
     found = [m for m in found if not _a_change(m)] or found  # 轻了0.3公斤，现在是65.2公斤
     with_unit = [m for m in found if m["unit"]]
     chosen = with_unit if with_unit else found
@@ -184,6 +186,15 @@ def _weight(text: str) -> tuple[Decimal | None, str | None]:
 def _a_change(match: re.Match[str]) -> bool:
     """`比昨天轻了0.3公斤`: by how much it changed, not what it is."""
     return match.string[: match.start()].rstrip().endswith(WEIGHT_CHANGE_WORDS)
+
+
+def _describes(match: re.Match[str]) -> bool:
+    """`来了个90斤的小姑娘`, `5kg的哑铃`: a weight with its unit, then 的 and a word, tells
+    what someone or something weighs, never mine now."""
+    if not match["unit"]:
+        return False
+    after = match.string[match.end() : match.end() + 2]
+    return len(after) == 2 and after[0] == OF and CJK_FIRST <= after[1] <= CJK_LAST
 
 
 def _goods(match: re.Match[str]) -> bool:

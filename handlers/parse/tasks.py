@@ -38,6 +38,7 @@ from handlers.parse.nag import take_until_done
 from handlers.parse.normalise import strip_separators
 from handlers.parse.numbers import small_int
 from handlers.parse.patterns import (
+    ALL_DAY_TAILS,
     BIND_TAIL,
     CANCEL_EVENT_KEYWORD,
     CANCEL_KEYWORD,
@@ -337,6 +338,8 @@ def event_from(when: When) -> AddEvent:
         rest = rest[: lasts.start()] if end is not None else rest
     title = " ".join(strip_separators(rest).split())
     title = title.removeprefix(THAT).removeprefix(THIS).strip() or title  # 明天那个体检
+    for tail in ALL_DAY_TAILS:  # 茶博会 一整天: all day, as an event without a time is
+        title = title.removesuffix(tail).strip() or title
     if not title:
         raise ParseError(texts.EVENT_NEEDS_TITLE)
     return AddEvent(
