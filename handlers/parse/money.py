@@ -300,7 +300,8 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
         unsure = story or len(note) > MAX_NOTE
         return Confirm(guess=given) if unsure and not isinstance(given, Confirm) else given
     if _SENT_RED_PACKET.search(note) and not _came_in(note):  # 发了个群红包 66: sent
-        return _ledger(LedgerDirection.EXPENSE, amount, GIFT_CATEGORY, clean_note(note))
+        sent = _ledger(LedgerDirection.EXPENSE, amount, GIFT_CATEGORY, clean_note(note))
+        return Confirm(guess=sent) if story or len(sent.note) > MAX_NOTE else sent
     income = _first(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, STRONG_SPEND)
     word, category = category_of(note)
