@@ -322,8 +322,6 @@ QUIET_WORDS: tuple[str, ...] = (
 )
 QUIET_WORDS += ("别提醒我", "别提醒", "别发消息", "不要发消息", "别给我发", "别找我", "不要找我")
 QUIET_WORDS += ("别来烦我", "别来打扰我", "别来吵我", "不要来烦我", "不要来打扰我")
-QUIET_WORDS += tuple(f"都{word}" for word in QUIET_WORDS if word.startswith(("别", "不要")))
-"""`到明天早上七点都别给我发消息`: 都 before the turn-off, composed."""
 QUIET_WORDS += tuple(
     f"{no}{me}{what}"
     for no in ("别", "不要", "勿", "请勿")

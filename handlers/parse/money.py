@@ -299,9 +299,7 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if (given := _given(amount, note)) is not None:
         unsure = story or len(note) > MAX_NOTE
         return Confirm(guess=given) if unsure and not isinstance(given, Confirm) else given
-    if _SENT_RED_PACKET.search(note) and not _came_in(note):  # 发了个群红包 66: sent
-        sent = _ledger(LedgerDirection.EXPENSE, amount, GIFT_CATEGORY, clean_note(note))
-        return Confirm(guess=sent) if story or len(sent.note) > MAX_NOTE else sent
+    sent = _SENT_RED_PACKET.search(note) is not None and not _came_in(note)  # 发了个群红包
     income = _first(note, _INCOME_WORDS) or _find(note, INCOME_VERBS)
     verb = _find(note, STRONG_SPEND)
     word, category = category_of(note)
@@ -316,7 +314,10 @@ def _entry(amount: Decimal, note: str, *, money_said: bool, story: bool) -> Comm
     if worked and INCOME_SYNONYMS.get(income or "", OTHER_CATEGORY) == OTHER_CATEGORY:
         income = PART_TIME_WORD  # 帮邻居家孩子补课 赚了两百: earned by work, no kind named
     refund = INCOME_SYNONYMS.get(income or "") == REFUND_CATEGORY and not verb  # 拼多多退了59
-    if income and (coming_in or refund or (not verb and len(income) >= len(word or ""))):
+    if sent:
+        entry = _ledger(LedgerDirection.EXPENSE, amount, GIFT_CATEGORY, clean)
+        certain = True
+    elif income and (coming_in or refund or (not verb and len(income) >= len(word or ""))):
         entry = _ledger(
             LedgerDirection.INCOME, amount, INCOME_SYNONYMS.get(income, OTHER_CATEGORY), clean
         )

@@ -416,10 +416,12 @@ NAG_HOUR_UNITS = ("小时", "钟头", "h")
 
 
 # --- natural.py ---
+WEIGHT_UNIT_LEAD = r"(?P<unit0>kgs|kg|公斤|千克|斤)(?:数)?\s*(?:是|为|有|[:：])?\s*"
+"""`kg是57.6`, `斤数是115`, `空腹 kg 66.8`: a weight's unit said before its value."""
 NATURAL_WEIGHT_PATTERN = (
     r"(?:今天|今早|早上|早晨|刚才|刚刚|刚|晨起|起床后?|起来|今天早上)*\s*(?P<fast>空腹)?\s*"
     r"(?P<verb>记体重|记一下体重|称了一下|称了下|称了|称一下|称重|上秤|体重是|体重为|体重|称)?"
-    r"\s*[,:]?\s*(?:是|为|有)?\s*(?P<unit0>kgs|kg|公斤|千克|斤)?\s*(?:是|为|有)?\s*"
+    rf"\s*[,:]?\s*(?:是|为|有)?\s*(?:{WEIGHT_UNIT_LEAD})?"
     rf"(?P<n>{SPOKEN_DECIMAL}|{ANY_NUMBER})\s*(?P<unit>kgs|kg|公斤|千克|斤)?"
     r"(?:\s*[,]?\s*(?:又|终于)?(?:瘦|胖|重|轻|涨|掉)了?)?"
 )
@@ -454,8 +456,12 @@ EVENT_LASTS_PATTERN = (
     r"|(?P<only_half>半)\s*个?\s*(?:小时|钟头))[\s,]*$"
 )
 """`张总私教课 一个小时`: how long an event lasts, said after its title (its end)."""
+TODAY_CANNOT_SAID = (
+    r"\s*今天\S{0,4}(?:不完|不了|不成|没空|来不及|不过来)了?[\s,]*(?:麻烦|请|帮我|帮忙|那就|就)?\s*"
+)
+"""`今天去不了了，麻烦`: why a thing cannot be today, and a polite word before what follows."""
 TODAY_CANNOT_PATTERN = (
-    r"\s*今天\S{0,4}(?:不完|不了|不成|没空|来不及|不过来)了?[\s,]*(?:麻烦|请|帮我|帮忙|那就|就)?\s*$"
+    rf"{TODAY_CANNOT_SAID}$"
     r"|^\s*(?:今天)?\S{0,3}(?:不完|没空|来不及|忙不过来|太忙|太累)了?[\s,]+"
 )
 """`今天搞不完了`, `今天忙不过来 …`, `今天去不了了，麻烦…`: why a task is put off (and a
@@ -957,10 +963,7 @@ ALL_REMINDERS_PATTERN = rf"(?P<v1>{SWITCH_ON_PATTERN}|{SWITCH_OFF_PATTERN})\s*(?
 MOVE_VERB_ALTERNATIVES = (
     f"(?:{'|'.join(sorted(MOVE_LEADS, key=len, reverse=True))})(?:{'|'.join(MOVE_ENDS)})"
 )
-CANNOT_THEN_MOVE_PATTERN = (
-    r"\s*今天\S{0,4}(?:不完|不了|不成|没空|来不及|不过来)了?[\s,]*(?:麻烦|请|帮我|帮忙|那就|就)?\s*"
-    rf"(?=(?:{MOVE_VERB_ALTERNATIVES}))"
-)
+CANNOT_THEN_MOVE_PATTERN = rf"{TODAY_CANNOT_SAID}(?=(?:{MOVE_VERB_ALTERNATIVES}))"
 """`复诊今天去不了了 改到周五`: why an event moves, before the verb that moves it."""
 EDIT_LEAD_PATTERN = rf"^(?:的?时间\s*)?(?:请|麻烦)?\s*(?:{MOVE_VERB_ALTERNATIVES})\s*"
 """`日程2 时间换成下午三点`: the words before an event's new time, no new title."""
@@ -1378,7 +1381,9 @@ TOTAL_WORDS = ("今天", "一共", "总共")
 """`今天一共喝了三杯`: a total, not more glasses."""
 WEIGHT_NOW_PATTERN = r"^(?P<remark>[^0-9]{1,12}?)[\s,]*(?:现在|目前|今天|今早|这会儿|早上|now)\s*(?:是|有|为)?\s*(?P<value>\S+)$"
 """`体重又涨了 现在52`: a remark first, then the weight now (the value said last)."""
-WEIGHT_UNIT_FIRST_PATTERN = r"^(?:(?:记一下|记下|记录|记个|记|一下)\s*)?(?P<unit>kg|公斤|千克|斤)(?:数)?\s*(?:是|为|有|[:：])?\s*(?P<value>[^\s斤kg公千]+)$"
+WEIGHT_UNIT_FIRST_PATTERN = (
+    rf"^(?:(?:记一下|记下|记录|记个|记|一下)\s*)?{WEIGHT_UNIT_LEAD}(?P<value>[^\s斤kg公千]+)$"
+)
 """`体重记一下 kg是57.6`, `斤数是115`: the unit named before the value."""
 WATER_MINUS_PATTERN = r"(?:喝水|水|water)\s*-\s*(?P<n>[0-9]{1,2})(?![0-9])"
 """`记错了 喝水-1`: glasses taken off, said as the keyword says it, inside a sentence."""

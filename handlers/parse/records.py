@@ -83,7 +83,7 @@ def parse_weight_body(body: Body) -> Command:
     if kg is None and (now := _WEIGHT_NOW.match(said)) is not None:
         kg = _quiet_weight(now["value"])  # 体重又涨了 现在52
     if kg is None and (first := _UNIT_FIRST.match(said.strip())) is not None:
-        kg = _quiet_weight(first["value"] + first["unit"])  # 体重记一下 kg是57.6
+        kg = _quiet_weight(first["value"] + first["unit0"])  # 体重记一下 kg是57.6
     if kg is None:
         raise ParseError(texts.WEIGHT_FORMAT)
     unit_said = any(unit in said.casefold() for unit in WEIGHT_UNIT_STARTS)
