@@ -80,7 +80,7 @@ async def deployment(engine: AsyncEngine, clock: FakeClock) -> AsyncIterator[Dep
         async with TestClient(TestServer(app)) as client:
             wecom = wecom_side(client, settings, clock)
             async with scheduler_for(
-                settings, Database(engine), clock, send_timeout=0.5
+                settings, Database(engine), clock, send_timeout=5
             ) as scheduler:
                 yield Deployment(wecom, api, robot, scheduler, clock)
 
